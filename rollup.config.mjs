@@ -1,0 +1,39 @@
+// Builds every public entry as ESM (.mjs), CJS (.cjs) and one bundled .d.ts each.
+// Entries share code through chunks, so `agui-rx/server` and `agui-rx` hand out the same classes.
+import esbuild from "rollup-plugin-esbuild";
+import { dts } from "rollup-plugin-dts";
+import { builtinModules } from "node:module";
+import pkg from "./package.json" with { type: "json" };
+
+const entries = {
+  index: "src/index.ts",
+  server: "src/server/index.ts",
+  client: "src/client/index.ts",
+  node: "src/node/index.ts",
+};
+
+const externalPackages = [
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.peerDependencies ?? {}),
+  ...builtinModules,
+];
+const external = (id) =>
+  id.startsWith("node:") || externalPackages.some((name) => id === name || id.startsWith(`${name}/`));
+
+export default [
+  {
+    input: entries,
+    external,
+    plugins: [esbuild({ target: "es2022", tsconfig: "tsconfig.build.json" })],
+    output: [
+      { dir: "dist/esm", format: "es", entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
+      { dir: "dist/cjs", format: "cjs", entryFileNames: "[name].cjs", chunkFileNames: "chunks/[name]-[hash].cjs" },
+    ],
+  },
+  {
+    input: entries,
+    external,
+    plugins: [dts({ tsconfig: "tsconfig.build.json" })],
+    output: { dir: "dist/types", format: "es", entryFileNames: "[name].d.ts", chunkFileNames: "chunks/[name]-[hash].d.ts" },
+  },
+];

@@ -1,0 +1,2 @@
+// The `agui-rx/client` entry.
+export {};

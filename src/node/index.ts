@@ -1,0 +1,2 @@
+// The `agui-rx/node` entry.
+export {};

@@ -1,0 +1,46 @@
+/** A stream that breaks an AG-UI ordering or chunk rule (RULES.md §1, §2). */
+
+/** One code per rule family; the exact rule is in `ProtocolError.rule`. */
+export type ProtocolErrorCode =
+  | "run-lifecycle" // R1–R7
+  | "field-sanity" // R8–R13
+  | "text-message" // R14–R17
+  | "tool-call" // R18–R21
+  | "thinking" // R22–R23
+  | "step" // R25–R29
+  | "subagent" // R30–R36
+  | "ownership" // R37–R45
+  | "chunk"; // C1–C13
+
+/**
+ * A protocol violation: `code` names the rule family, `rule` the RULES.md id (`"R15"`, `"C3"`),
+ * `event` the offending event, and the message says what was expected and what arrived.
+ */
+export class ProtocolError extends Error {
+  override readonly name = "ProtocolError";
+  constructor(
+    readonly code: ProtocolErrorCode,
+    readonly rule: string,
+    readonly event: unknown,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An in-band report of a rejected event, emitted in its place by the operators in report mode:
+ * the stream goes on, and the consumer sees the problem exactly where it happened.
+ */
+export class Diagnostic {
+  readonly kind = "diagnostic" as const;
+  constructor(readonly error: ProtocolError) {}
+}
+
+/** Whether a stream element is an in-band diagnostic rather than an event. */
+export function isDiagnostic(value: unknown): value is Diagnostic {
+  return value instanceof Diagnostic;
+}
+
+/** How the middle operators treat a violation: `strict` errors the stream, `report` emits a Diagnostic and drops the event. */
+export type VerificationMode = "strict" | "report";

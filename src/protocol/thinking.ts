@@ -1,0 +1,61 @@
+/** Maps the deprecated `THINKING_*` events to their `REASONING_*` equivalents (WIRE §7). */
+import type { Event, ThinkingEvent } from "./events";
+
+/** Ids implied by nesting: the open thinking span and the open thinking message, if any. */
+export interface ThinkingIds {
+  readonly spanId?: string;
+  readonly messageId?: string;
+}
+
+/** What one mapping step yields: the reasoning event and the ids after it. */
+export interface ThinkingStep {
+  readonly event: Event;
+  readonly ids: ThinkingIds;
+}
+
+/**
+ * Maps one `THINKING_*` event to its `REASONING_*` equivalent, given the ids of the open span and
+ * message; `newId` mints an id where the thinking event implies a fresh one. Pure: the caller keeps
+ * `ids` between calls. `title` is dropped (no equivalent); timestamps and metadata carry over.
+ *
+ * @example
+ * mapThinkingEvent({ type: "THINKING_START" }, {}, () => "r1")
+ * // { event: { type: "REASONING_START", messageId: "r1" }, ids: { spanId: "r1" } }
+ */
+export function mapThinkingEvent(event: ThinkingEvent, ids: ThinkingIds, newId: () => string): ThinkingStep {
+  const base = carried(event);
+  switch (event.type) {
+    case "THINKING_START": {
+      const spanId = newId();
+      return { event: { type: "REASONING_START", messageId: spanId, ...base }, ids: { ...ids, spanId } };
+    }
+    case "THINKING_END": {
+      const messageId = ids.spanId ?? newId();
+      return { event: { type: "REASONING_END", messageId, ...base }, ids: { messageId: ids.messageId } };
+    }
+    case "THINKING_TEXT_MESSAGE_START": {
+      const messageId = newId();
+      return { event: { type: "REASONING_MESSAGE_START", messageId, role: "reasoning", ...base }, ids: { ...ids, messageId } };
+    }
+    case "THINKING_TEXT_MESSAGE_CONTENT": {
+      const messageId = ids.messageId ?? newId();
+      return { event: { type: "REASONING_MESSAGE_CONTENT", messageId, delta: event.delta, ...base }, ids: { ...ids, messageId } };
+    }
+    case "THINKING_TEXT_MESSAGE_END": {
+      const messageId = ids.messageId ?? newId();
+      return { event: { type: "REASONING_MESSAGE_END", messageId, ...base }, ids: { spanId: ids.spanId } };
+    }
+  }
+}
+
+function carried(event: ThinkingEvent): { timestamp?: number; metadata?: Record<string, unknown> } {
+  const out: { timestamp?: number; metadata?: Record<string, unknown> } = {};
+  if (event.timestamp !== undefined) out.timestamp = event.timestamp;
+  if (event.metadata !== undefined) out.metadata = event.metadata;
+  return out;
+}
+
+/** Whether an event is one of the deprecated `THINKING_*` types. */
+export function isThinkingEvent(event: Event): event is ThinkingEvent {
+  return event.type.startsWith("THINKING_");
+}

@@ -1,0 +1,35 @@
+import * as E from "fp-ts/Either";
+import { Event, eventCodecs } from "../protocol/events";
+import { DecodeError, excerpt, reportInvalidEvent } from "./DecodeError";
+
+/**
+ * Decodes one parsed JSON value into an event; never throws.
+ *
+ * Lenient the way real producers need: an optional member sent as `null` reads as absent
+ * (except `subagentRunId` and `metadata`, whose `null` both protocol revisions reject),
+ * unknown members are kept, and defaults are filled (`TEXT_MESSAGE_START.role` → `"assistant"`,
+ * `ACTIVITY_SNAPSHOT.replace` → `true`). An unknown `type` is an error whose message quotes it.
+ *
+ * @example
+ * decodeEvent({ type: "TEXT_MESSAGE_START", messageId: "m1" })
+ * // right({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" })
+ */
+export function decodeEvent(json: unknown): E.Either<DecodeError, Event> {
+  try {
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
+      return E.left(new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`));
+    }
+    const type = (json as { type?: unknown }).type;
+    if (typeof type !== "string") {
+      return E.left(new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type"));
+    }
+    if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) {
+      return E.left(new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type));
+    }
+    const result = Event.validate(json, [{ key: "", type: Event, actual: json }]);
+    return E.isRight(result) ? result : E.left(reportInvalidEvent(type, result.left));
+  } catch (cause) {
+    // A getter or proxy in hand-made input may throw; decoding still reports instead of throwing.
+    return E.left(new DecodeError("not-an-event", `could not read the event: ${String(cause)}`));
+  }
+}
