@@ -10,6 +10,7 @@ const entries = {
   server: "src/server/index.ts",
   client: "src/client/index.ts",
   node: "src/node/index.ts",
+  react: "src/react/index.ts",
 };
 
 const externalPackages = [

@@ -1,0 +1,2 @@
+// The `agui-rx/react` entry.
+export {};
