@@ -17,7 +17,7 @@ export interface StateSpec<S> {
  * const Board = t.type({ tasks: t.array(t.string) });
  * const board = stateSpec(Board, { tasks: [] });
  */
-export function stateSpec<C extends t.Type<any, unknown, unknown>>(codec: C, defaultValue: t.TypeOf<C>): StateSpec<t.TypeOf<C>> {
+export function stateSpec<S>(codec: t.Type<S, unknown, unknown>, defaultValue: S): StateSpec<S> {
   return { codec, defaultValue };
 }
 
