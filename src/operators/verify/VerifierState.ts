@@ -1,0 +1,99 @@
+/**
+ * What the ordering verifier remembers between events (RULES §1.1). Everything here is bounded by
+ * what is open right now plus the owner maps of the current run, which are discarded when a new
+ * RUN_STARTED follows a terminal: no history is kept, so every check is a hash lookup.
+ */
+
+/** The owner recorded for the parent agent (an untagged event). Distinct from every subagent id, `""` included. */
+export const PARENT: unique symbol = Symbol("parent agent");
+
+/** Who an entity or a step belongs to: a subagent invocation id, or the parent agent. */
+export type Owner = string | typeof PARENT;
+
+/** The owner an event's optional tag names: the tag itself, or the parent when it is absent. */
+export function ownerOf(tag: string | undefined): Owner {
+  return tag === undefined ? PARENT : tag;
+}
+
+/** How an owner reads in an error message. */
+export function describeOwner(owner: Owner): string {
+  return owner === PARENT ? "the parent agent" : `subagent "${owner}"`;
+}
+
+/**
+ * Where the stream stands between runs:
+ * - `before`: nothing accepted yet (only RUN_STARTED or RUN_ERROR may come, R1);
+ * - `running`: a RUN_STARTED was accepted and no terminal yet;
+ * - `finished` / `errored`: the last run ended with RUN_FINISHED / RUN_ERROR (R3, R4).
+ */
+export type RunPhase = "before" | "running" | "finished" | "errored";
+
+/** Owners by entity kind. Ids are unique only within a kind, so each kind has its own map (R40). */
+export interface OwnerMaps {
+  readonly message: Map<string, Owner>;
+  readonly toolCall: Map<string, Owner>;
+  readonly activity: Map<string, Owner>;
+  readonly reasoning: Map<string, Owner>;
+}
+
+/** The per-run part of the state, replaced wholesale by a RUN_STARTED that follows a terminal (R6). */
+export interface RunScope {
+  /** `runId` of the current run, for error messages. */
+  runId: string | undefined;
+  /** Open text message ids, in the order they opened. */
+  readonly openTextMessages: Set<string>;
+  /** Open tool call ids, in the order they opened. */
+  readonly openToolCalls: Set<string>;
+  /** Active steps: step name → the owners that hold a step of that name (R25–R29). */
+  readonly activeSteps: Map<string, Set<Owner>>;
+  /** How many (owner, name) pairs `activeSteps` holds, so RUN_FINISHED checks it in O(1) (R7). */
+  activeStepCount: number;
+  /** Subagents started and not yet finished or errored in this run. */
+  readonly activeSubagents: Set<string>;
+  /** Subagents that finished or errored in this run (R31, R32). */
+  readonly closedSubagents: Set<string>;
+  /** Recorded owners; kept after an entity closes, until the run ends (R38). */
+  readonly owners: OwnerMaps;
+  /** Legacy THINKING_* nesting (R23): a thinking step, and a thinking message inside it. */
+  thinkingStep: boolean;
+  thinkingMessage: boolean;
+}
+
+/**
+ * The verifier's whole state. Treat it as owned by `verifyStep`: read it (for instance to see
+ * what is still open), never write it. `verifyStep` mutates it in place once an event has passed
+ * every check, and leaves it untouched when it rejects one.
+ *
+ * Reasoning has no open set: its pairing is deliberately not enforced (R22), only its ownership.
+ */
+export interface VerifierState {
+  phase: RunPhase;
+  run: RunScope;
+}
+
+/** A fresh per-run scope: nothing open, no owners recorded. */
+export function emptyRunScope(runId?: string): RunScope {
+  return {
+    runId,
+    openTextMessages: new Set(),
+    openToolCalls: new Set(),
+    activeSteps: new Map(),
+    activeStepCount: 0,
+    activeSubagents: new Set(),
+    closedSubagents: new Set(),
+    owners: { message: new Map(), toolCall: new Map(), activity: new Map(), reasoning: new Map() },
+    thinkingStep: false,
+    thinkingMessage: false,
+  };
+}
+
+/**
+ * The state before the first event of a stream: no run yet, nothing open.
+ *
+ * @example
+ * let state = initialVerifierState();
+ * const result = verifyStep(state, ev.runStarted("t1", "r1")); // Right(state), phase "running"
+ */
+export function initialVerifierState(): VerifierState {
+  return { phase: "before", run: emptyRunScope() };
+}

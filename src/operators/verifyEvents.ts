@@ -1,0 +1,76 @@
+/** The ordering verifier as an RxJS operator (RULES §1, §1.12). */
+import { defer, map, type Observable, type OperatorFunction } from "rxjs";
+import * as E from "fp-ts/Either";
+import type { Event } from "../protocol/events";
+import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
+import { verifyStep } from "./verify/verifyStep";
+import { initialVerifierState } from "./verify/VerifierState";
+
+/** Options of `verifyEvents()`. */
+export interface VerifyEventsOptions {
+  /** `strict` (the default) errors the stream at the first violation; `report` emits a Diagnostic instead and goes on. */
+  readonly mode?: VerificationMode;
+}
+
+/**
+ * Checks every event against the ordering rules of RULES §1 (R1–R45) and passes the valid ones
+ * on unchanged, in order. Each subscription verifies with its own fresh state; completion and
+ * unsubscription pass straight through to the source.
+ *
+ * - **strict** (the default; the server's mode): the first violation errors the stream with its
+ *   `ProtocolError` (`code`, `rule`, `event`), and the source is unsubscribed. Events before it
+ *   were already delivered.
+ * - **report** (the client `Session` uses this mode, seed 001): the offending event is not passed on;
+ *   a `Diagnostic` carrying the `ProtocolError` is emitted in its place and the stream goes on,
+ *   verifying the next event against the state from before the rejected one. `Diagnostic`s
+ *   arriving from upstream (the chunk normalizer's) pass through untouched.
+ *
+ * Work per event is O(1) (O(size of the event) for MESSAGES_SNAPSHOT and RUN_STARTED.input).
+ *
+ * @example
+ * // strict:  source  -a-b-c-|   a = RUN_STARTED, b = TEXT_MESSAGE_CONTENT(m9), c = RUN_FINISHED
+ * //          output  -a-#       # = ProtocolError { code: "text-message", rule: "R15" }
+ * events$.pipe(verifyEvents());
+ *
+ * // report:  source  -a-b-c-|
+ * //          output  -a-d-c-|   d = Diagnostic(ProtocolError R15); c is checked as if b never came
+ * events$.pipe(verifyEvents({ mode: "report" }));
+ */
+export function verifyEvents(options?: { readonly mode?: "strict" }): OperatorFunction<Event, Event>;
+export function verifyEvents(options: { readonly mode: "report" }): OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+export function verifyEvents(
+  options: VerifyEventsOptions = {},
+): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic> {
+  return options.mode === "report" ? reportViolations : failOnViolation;
+}
+
+function failOnViolation(source: Observable<Event>): Observable<Event> {
+  return defer(() => {
+    let state = initialVerifierState();
+    return source.pipe(
+      map((event) => {
+        const result = verifyStep(state, event);
+        // Throwing inside `map` errors the output and unsubscribes the source, even a synchronous one.
+        if (E.isLeft(result)) throw result.left;
+        state = result.right;
+        return event;
+      }),
+    );
+  });
+}
+
+function reportViolations(source: Observable<Event | Diagnostic>): Observable<Event | Diagnostic> {
+  return defer(() => {
+    let state = initialVerifierState();
+    return source.pipe(
+      map((item): Event | Diagnostic => {
+        if (isDiagnostic(item)) return item;
+        const result = verifyStep(state, item);
+        if (E.isLeft(result)) return new Diagnostic(result.left);
+        state = result.right;
+        return item;
+      }),
+    );
+  });
+}
