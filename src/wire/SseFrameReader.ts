@@ -1,0 +1,158 @@
+import { DecodeError } from "./DecodeError";
+import type { SseFrame } from "./decodeSseFrames";
+
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const BOM = 0xfeff;
+
+/**
+ * The pure step of `decodeSseFrames()`: splits decoded text, fed in pieces, into SSE frames (the
+ * HTML "event stream" interpretation): lines end at LF, CR or CRLF; a blank line dispatches the
+ * frame to `emit`. Each `feed` scans only the new text: an unfinished line is kept as a list of
+ * pieces and joined once, when its end arrives, so a large frame delivered in many chunks costs
+ * linear time, and the frame-size limit is checked before anything is kept.
+ *
+ * @example
+ * const frames: SseFrame[] = [];
+ * const reader = new SseFrameReader(1024, (frame) => frames.push(frame), () => false);
+ * reader.feed("data: a\r");
+ * reader.feed("\n\r\n");
+ * // frames: [{ data: "a" }]
+ */
+export class SseFrameReader {
+  /** Pieces of the line whose end has not arrived yet. */
+  private pieces: string[] = [];
+  /** Characters of the current frame so far (finished lines and pieces, line ends not counted). */
+  private size = 0;
+  private data: string[] | undefined;
+  private id: string | undefined;
+  private event: string | undefined;
+  /** The previous text ended in CR: an LF at the start of the next one belongs to that line end. */
+  private afterCR = false;
+  private atStart = true;
+
+  constructor(
+    private readonly max: number,
+    private readonly emit: (frame: SseFrame) => void,
+    private readonly closed: () => boolean,
+  ) {}
+
+  /** Consumes decoded text; returns an error as soon as the current frame passes the limit. */
+  feed(text: string): DecodeError | undefined {
+    const length = text.length;
+    if (length === 0) return undefined;
+    let pos = 0;
+    if (this.atStart) {
+      this.atStart = false;
+      if (text.charCodeAt(0) === BOM) pos = 1; // a byte-order mark may open the stream (spec)
+    }
+    if (this.afterCR) {
+      this.afterCR = false;
+      if (text.charCodeAt(pos) === LF) pos++;
+    }
+    // Next LF and CR at or after `pos`; -1 once there is none left, so each is searched for once per position.
+    let lf = -2;
+    let cr = -2;
+    while (pos < length && !this.closed()) {
+      if (lf !== -1 && lf < pos) lf = text.indexOf("\n", pos);
+      if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === -1) {
+        if (!this.grow(length - pos)) return this.tooLarge();
+        this.pieces.push(pos === 0 ? text : text.slice(pos));
+        return undefined;
+      }
+      if (!this.grow(end - pos)) return this.tooLarge();
+      let line = text.slice(pos, end);
+      if (this.pieces.length > 0) {
+        this.pieces.push(line);
+        line = this.pieces.join("");
+        this.pieces = [];
+      }
+      pos = end + 1;
+      if (text.charCodeAt(end) === CR) {
+        if (pos === length) this.afterCR = true;
+        else if (text.charCodeAt(pos) === LF) pos++;
+      }
+      this.line(line);
+    }
+    return undefined;
+  }
+
+  /** The stream ended: a last line without its line end still counts, and a last frame without its blank line is dispatched. */
+  finish(): void {
+    if (this.pieces.length > 0) {
+      const line = this.pieces.join("");
+      this.pieces = [];
+      this.line(line);
+    }
+    this.dispatch();
+  }
+
+  /** Drops everything buffered (after an error or unsubscription). */
+  clear(): void {
+    this.pieces = [];
+    this.data = undefined;
+    this.size = 0;
+  }
+
+  private grow(characters: number): boolean {
+    this.size += characters;
+    return this.size <= this.max;
+  }
+
+  private tooLarge(): DecodeError {
+    const arrived = this.size;
+    this.clear();
+    return new DecodeError(
+      "frame-too-large",
+      `SSE frame too large: expected at most ${this.max} characters before the blank line that ends a frame, ` +
+        `got ${arrived} and no end yet (raise maxFrameBytes if the producer sends frames this large)`,
+      undefined,
+      "",
+      `a frame of at most ${this.max} characters`,
+      arrived,
+    );
+  }
+
+  private line(line: string): void {
+    if (line.length === 0) return this.dispatch();
+    if (line.charCodeAt(0) === COLON) return; // a comment (keep-alive)
+    const colon = line.indexOf(":");
+    let field = line;
+    let value = "";
+    if (colon !== -1) {
+      field = line.slice(0, colon);
+      const start = line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
+      value = line.slice(start);
+    }
+    switch (field) {
+      case "data":
+        (this.data ??= []).push(value);
+        break;
+      case "event":
+        this.event = value;
+        break;
+      case "id":
+        if (!value.includes("\0")) this.id = value; // the spec ignores ids containing NUL
+        break;
+      // `retry:` and unknown fields are tolerated and ignored.
+    }
+  }
+
+  private dispatch(): void {
+    const { data, id, event } = this;
+    this.data = undefined;
+    this.id = undefined;
+    this.event = undefined;
+    this.size = 0;
+    if (data === undefined) return; // a frame without data lines (e.g. only comments) is skipped
+    const frame: { id?: string; event?: string; data: string } = { data: data.length === 1 ? data[0] : data.join("\n") };
+    if (id !== undefined) frame.id = id;
+    if (event !== undefined) frame.event = event;
+    this.emit(frame);
+  }
+}
+

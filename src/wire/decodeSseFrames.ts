@@ -1,0 +1,103 @@
+import { Observable, takeWhile, type OperatorFunction, type Subscriber } from "rxjs";
+import { SseFrameReader } from "./SseFrameReader";
+
+/** One dispatched SSE event block: its joined `data:` lines and, when the block had them, `id:` and `event:`. */
+export interface SseFrame {
+  /** The value of this frame's own `id:` line (not carried over from earlier frames). */
+  readonly id?: string;
+  /** The value of this frame's `event:` line, as written. */
+  readonly event?: string;
+  /** The frame's `data:` lines joined with `\n`. */
+  readonly data: string;
+}
+
+/** Options of `decodeSseFrames()` and `decodeSse()`. */
+export interface DecodeSseOptions {
+  /**
+   * Largest frame accepted, counted in decoded characters (UTF-16 code units; equal to bytes for
+   * ASCII, never more than the UTF-8 byte count) of everything between two blank lines.
+   * Defaults to `DEFAULT_MAX_FRAME_BYTES` (16 MiB).
+   */
+  readonly maxFrameBytes?: number;
+}
+
+/**
+ * The default frame-size limit of `decodeSseFrames()`: 16 MiB.
+ *
+ * @example
+ * decodeSseFrames({ maxFrameBytes: DEFAULT_MAX_FRAME_BYTES / 4 })
+ */
+export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/**
+ * An operator from a stream of text or UTF-8 byte chunks to its SSE frames, with spec framing:
+ * LF, CR and CRLF line ends (also a CRLF split across two chunks), `data:` lines joined with `\n`,
+ * comments, `id:`/`event:`/`retry:` tolerated, one leading space after the colon stripped; a frame
+ * without data lines is skipped, and a last frame without its blank line is still emitted at
+ * completion. Bytes are decoded as streaming UTF-8 (a code point may be split across chunks;
+ * invalid sequences become U+FFFD). A frame over `maxFrameBytes` errors the stream with a
+ * `DecodeError` of code `frame-too-large` as soon as the limit is passed, without buffering the
+ * rest of it. Cold: each subscription has its own decoder; unsubscribing unsubscribes the source.
+ *
+ * Decision (the reference client differs): a bare `data` line without a colon is, as the SSE spec
+ * says, a data line with an empty value.
+ *
+ * @example
+ * of("data: {\"a\":1}\r\n\r\n: ping\n\ndata: x\n").pipe(decodeSseFrames())
+ * // emits { data: "{\"a\":1}" }, then { data: "x" }
+ */
+export function decodeSseFrames(options: DecodeSseOptions = {}): OperatorFunction<string | Uint8Array, SseFrame> {
+  return readSseFrames(options, (frame, subscriber) => subscriber.next(frame));
+}
+
+/**
+ * Builds an operator that reads SSE frames from text or byte chunks and hands each to `onFrame`
+ * together with the output subscriber (which it may `next` or `error`). Shared by
+ * `decodeSseFrames()` and `decodeSse()` so that both decode in one pass, with one subscriber.
+ *
+ * @example
+ * const lengths = readSseFrames<number>({}, (frame, out) => out.next(frame.data.length));
+ */
+export function readSseFrames<T>(
+  options: DecodeSseOptions,
+  onFrame: (frame: SseFrame, subscriber: Subscriber<T>) => void,
+): OperatorFunction<string | Uint8Array, T> {
+  const max = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  if (!(max > 0)) throw new RangeError(`decodeSseFrames: expected maxFrameBytes to be a positive number, got ${String(max)}`);
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed);
+      let decoder: TextDecoder | undefined;
+      const feed = (text: string): boolean => {
+        const error = reader.feed(text);
+        if (error) subscriber.error(error);
+        return !error && !subscriber.closed;
+      };
+      // A synchronous source pushes everything before `subscribe` returns a subscription to cancel;
+      // `takeWhile` lets it see that we stopped (after an error) at its next chunk.
+      const subscription = source.pipe(takeWhile(() => !subscriber.closed)).subscribe({
+        next: (chunk) => {
+          if (typeof chunk === "string") {
+            // Bytes before a string: whatever partial code point they left becomes U+FFFD.
+            const rest = decoder?.decode() ?? "";
+            feed(rest ? rest + chunk : chunk);
+          } else {
+            decoder ??= new TextDecoder("utf-8", { ignoreBOM: true });
+            feed(decoder.decode(chunk, { stream: true }));
+          }
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (subscriber.closed) return;
+          const rest = decoder?.decode() ?? "";
+          if (rest && !feed(rest)) return;
+          reader.finish();
+          subscriber.complete();
+        },
+      });
+      return () => {
+        subscription.unsubscribe();
+        reader.clear();
+      };
+    });
+}
