@@ -1,0 +1,24 @@
+/** Why a JSON Patch (RFC 6902) could not be applied. */
+import type { JsonPatchOperation } from "../protocol/common";
+
+/**
+ * A failed patch: `index` is the position of the failing operation in the patch, `operation` the
+ * operation itself, `path` the pointer it failed at (its `from` for a failing source of move/copy),
+ * and `reason` what was expected and what was found. The message reads
+ * `operation 2 (replace) failed: replace at /missing/deeply: no member "missing"`.
+ *
+ * @example
+ * const result = applyPatch({}, [{ op: "remove", path: "/x" }]);
+ * if (isLeft(result)) result.left.reason; // 'no member "x"'
+ */
+export class PatchError extends Error {
+  override readonly name = "PatchError";
+  constructor(
+    readonly index: number,
+    readonly operation: JsonPatchOperation,
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`operation ${index} (${operation.op}) failed: ${operation.op} at ${path === "" ? '"" (the document)' : path}: ${reason}`);
+  }
+}
