@@ -28,12 +28,38 @@ export function describeOwner(owner: Owner): string {
  */
 export type RunPhase = "before" | "running" | "finished" | "errored";
 
+/**
+ * What recorded an owner, which decides the rule a conflicting opener breaks: an opener (R38), a
+ * TOOL_CALL_RESULT minting its message (R42), a MESSAGES_SNAPSHOT (R43), the RUN_STARTED input
+ * echo (R44), an ACTIVITY_SNAPSHOT (R41).
+ */
+export type OwnerSource = "opener" | "tool-result" | "snapshot" | "input" | "activity-snapshot";
+
+/** A recorded owner and where it came from. */
+export interface OwnerRecord {
+  readonly owner: Owner;
+  readonly source: OwnerSource;
+}
+
+const parentRecords: { readonly [S in OwnerSource]: OwnerRecord } = {
+  opener: { owner: PARENT, source: "opener" },
+  "tool-result": { owner: PARENT, source: "tool-result" },
+  snapshot: { owner: PARENT, source: "snapshot" },
+  input: { owner: PARENT, source: "input" },
+  "activity-snapshot": { owner: PARENT, source: "activity-snapshot" },
+};
+
+/** The record for `owner` set by `source`; parent records are shared, so untagged streams allocate none. */
+export function ownerRecord(owner: Owner, source: OwnerSource): OwnerRecord {
+  return owner === PARENT ? parentRecords[source] : { owner, source };
+}
+
 /** Owners by entity kind. Ids are unique only within a kind, so each kind has its own map (R40). */
 export interface OwnerMaps {
-  readonly message: Map<string, Owner>;
-  readonly toolCall: Map<string, Owner>;
-  readonly activity: Map<string, Owner>;
-  readonly reasoning: Map<string, Owner>;
+  readonly message: Map<string, OwnerRecord>;
+  readonly toolCall: Map<string, OwnerRecord>;
+  readonly activity: Map<string, OwnerRecord>;
+  readonly reasoning: Map<string, OwnerRecord>;
 }
 
 /** The per-run part of the state, replaced wholesale by a RUN_STARTED that follows a terminal (R6). */

@@ -12,7 +12,10 @@ import {
   describeOwner,
   emptyRunScope,
   ownerOf,
+  ownerRecord,
   type Owner,
+  type OwnerRecord,
+  type OwnerSource,
   type RunScope,
   type VerifierState,
 } from "./VerifierState";
@@ -211,7 +214,7 @@ function apply(state: VerifierState, event: Event): Result {
       const scope = state.phase === "running" || state.phase === "before" ? run : emptyRunScope();
       // A run that follows a terminal starts clean (R6); the very first run already has a clean scope.
       scope.runId = event.runId;
-      seedOwners(scope, event.input?.messages, false);
+      seedOwners(scope, event.input?.messages, "input");
       state.phase = "running";
       state.run = scope;
       return E.right(state);
@@ -233,11 +236,11 @@ function apply(state: VerifierState, event: Event): Result {
         return reject("text-message", "R14", event, `TEXT_MESSAGE_START for ${messageId}, but text message ${messageId} is already open; expected TEXT_MESSAGE_END first`);
       }
       const recorded = owners.message.get(messageId);
-      if (disagrees(tag, recorded)) {
-        return reject("ownership", "R38", event, reopenedByOther("TEXT_MESSAGE_START", "text message", messageId, tag, recorded));
-      }
+      const conflict = reopenConflict(event, "text message", messageId, tag, recorded);
+      if (conflict) return E.left(conflict);
       run.openTextMessages.add(messageId);
-      if (recorded === undefined) owners.message.set(messageId, ownerOf(tag));
+      // First writer wins: an untagged reopen agrees with any owner and must not hand the id to the parent.
+      if (recorded === undefined) owners.message.set(messageId, ownerRecord(ownerOf(tag), "opener"));
       return E.right(state);
     }
     case "TEXT_MESSAGE_CONTENT":
@@ -246,8 +249,8 @@ function apply(state: VerifierState, event: Event): Result {
       if (!run.openTextMessages.has(messageId)) {
         return reject("text-message", "R15", event, `${event.type} for ${messageId}, but no text message ${messageId} is open (${listOpen(run.openTextMessages)})`);
       }
-      const recorded = owners.message.get(messageId);
-      if (disagrees(tag, recorded)) return reject("ownership", "R37", event, continuedByOther(event.type, "text message", messageId, tag, recorded));
+      const conflict = continuationConflict(event, "R37", "text message", messageId, tag, owners.message.get(messageId));
+      if (conflict) return E.left(conflict);
       if (event.type === "TEXT_MESSAGE_END") run.openTextMessages.delete(messageId);
       return E.right(state);
     }
@@ -258,29 +261,29 @@ function apply(state: VerifierState, event: Event): Result {
       if (run.openToolCalls.has(toolCallId)) {
         return reject("tool-call", "R18", event, `TOOL_CALL_START for ${toolCallId}, but tool call ${toolCallId} is already open; expected TOOL_CALL_END first`);
       }
-      const inherited = parentMessageId === undefined ? undefined : owners.message.get(parentMessageId);
-      if (disagrees(tag, inherited)) {
+      // A tool call has no owner of its own: it lives in the message its parentMessageId names (R39).
+      const parent = typeof parentMessageId === "string" ? owners.message.get(parentMessageId) : undefined;
+      if (parent !== undefined && disagrees(tag, parent.owner)) {
         return reject(
           "ownership",
           "R39",
           event,
-          `TOOL_CALL_START ${toolCallId} attributed to ${describeOwner(ownerOf(tag))}, but its parent message ${parentMessageId} belongs to ${describeOwner(inherited ?? PARENT)}; a tool call belongs to the message that holds it`,
+          `TOOL_CALL_START ${toolCallId} attributed to ${describeOwner(ownerOf(tag))}, but its parent message ${parentMessageId} belongs to ${describeOwner(parent.owner)}; a tool call belongs to the message that holds it`,
         );
       }
       const recorded = owners.toolCall.get(toolCallId);
-      if (disagrees(tag, recorded)) {
-        return reject("ownership", "R38", event, reopenedByOther("TOOL_CALL_START", "tool call", toolCallId, tag, recorded));
-      }
-      if (tag === undefined && inherited !== undefined && recorded !== undefined && inherited !== recorded) {
+      const conflict = reopenConflict(event, "tool call", toolCallId, tag, recorded);
+      if (conflict) return E.left(conflict);
+      if (tag === undefined && parent !== undefined && recorded !== undefined && parent.owner !== recorded.owner) {
         return reject(
           "ownership",
           "R39",
           event,
-          `TOOL_CALL_START reopens tool call ${toolCallId} of ${describeOwner(recorded)} inside message ${parentMessageId} of ${describeOwner(inherited)}; expected a parent message of the same owner`,
+          `TOOL_CALL_START reopens tool call ${toolCallId} of ${describeOwner(recorded.owner)} inside message ${parentMessageId} of ${describeOwner(parent.owner)}; expected a parent message of the same owner`,
         );
       }
       run.openToolCalls.add(toolCallId);
-      if (recorded === undefined) owners.toolCall.set(toolCallId, tag !== undefined ? tag : inherited ?? PARENT);
+      if (recorded === undefined) owners.toolCall.set(toolCallId, ownerRecord(tag !== undefined ? tag : parent?.owner ?? PARENT, "opener"));
       return E.right(state);
     }
     case "TOOL_CALL_ARGS":
@@ -289,14 +292,14 @@ function apply(state: VerifierState, event: Event): Result {
       if (!run.openToolCalls.has(toolCallId)) {
         return reject("tool-call", "R19", event, `${event.type} for ${toolCallId}, but no tool call ${toolCallId} is open (${listOpen(run.openToolCalls)})`);
       }
-      const recorded = owners.toolCall.get(toolCallId);
-      if (disagrees(tag, recorded)) return reject("ownership", "R37", event, continuedByOther(event.type, "tool call", toolCallId, tag, recorded));
+      const conflict = continuationConflict(event, "R37", "tool call", toolCallId, tag, owners.toolCall.get(toolCallId));
+      if (conflict) return E.left(conflict);
       if (event.type === "TOOL_CALL_END") run.openToolCalls.delete(toolCallId);
       return E.right(state);
     }
     case "TOOL_CALL_RESULT":
       // The result mints a tool message under its own attribution; the newest result wins (R42).
-      owners.message.set(event.messageId, ownerOf(event.subagentRunId));
+      owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
       return E.right(state);
 
     // ─── Reasoning (R22: ownership only) ───
@@ -304,56 +307,50 @@ function apply(state: VerifierState, event: Event): Result {
     case "REASONING_MESSAGE_START": {
       const { messageId, subagentRunId: tag } = event;
       const recorded = owners.reasoning.get(messageId);
-      if (disagrees(tag, recorded)) return reject("ownership", "R38", event, reopenedByOther(event.type, "reasoning", messageId, tag, recorded));
-      if (recorded === undefined) owners.reasoning.set(messageId, ownerOf(tag));
+      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
+      if (conflict) return E.left(conflict);
+      if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
       return E.right(state);
     }
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
     case "REASONING_END": {
       const { messageId, subagentRunId: tag } = event;
-      const recorded = owners.reasoning.get(messageId);
-      if (disagrees(tag, recorded)) return reject("ownership", "R37", event, continuedByOther(event.type, "reasoning", messageId, tag, recorded));
-      return E.right(state);
+      const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
+      return conflict ? E.left(conflict) : E.right(state);
     }
     case "REASONING_ENCRYPTED_VALUE": {
       const { entityId, subtype, subagentRunId: tag } = event;
       // tool-call → the tool call's owner; message → the text message's, else the reasoning's; anything else → reasoning.
       const kind = subtype === "tool-call" ? "tool call" : subtype === "message" ? "message" : "reasoning";
-      const recorded: Owner | undefined =
+      const recorded =
         subtype === "tool-call"
           ? owners.toolCall.get(entityId)
           : subtype === "message"
             ? owners.message.get(entityId) ?? owners.reasoning.get(entityId)
             : owners.reasoning.get(entityId);
-      if (disagrees(tag, recorded)) {
-        return reject(
-          "ownership",
-          "R40",
-          event,
-          `REASONING_ENCRYPTED_VALUE (${subtype}) for ${kind} ${entityId} attributed to ${describeOwner(ownerOf(tag))}, but that ${kind} belongs to ${describeOwner(recorded ?? PARENT)}`,
-        );
-      }
-      return E.right(state);
+      const conflict = continuationConflict(event, "R40", kind, entityId, tag, recorded);
+      return conflict ? E.left(conflict) : E.right(state);
     }
 
     // ─── Activity (R24, R41) ───
     case "ACTIVITY_SNAPSHOT": {
       const { messageId } = event;
       // Only a replacing snapshot (re)mints the activity, so only it (or the first sighting) takes ownership.
-      if (event.replace !== false || !owners.activity.has(messageId)) owners.activity.set(messageId, ownerOf(event.subagentRunId));
+      if (event.replace !== false || !owners.activity.has(messageId)) {
+        owners.activity.set(messageId, ownerRecord(ownerOf(event.subagentRunId), "activity-snapshot"));
+      }
       return E.right(state);
     }
     case "ACTIVITY_DELTA": {
       const { messageId, subagentRunId: tag } = event;
-      const recorded = owners.activity.get(messageId);
-      if (disagrees(tag, recorded)) return reject("ownership", "R37", event, continuedByOther(event.type, "activity", messageId, tag, recorded));
-      return E.right(state);
+      const conflict = continuationConflict(event, "R41", "activity", messageId, tag, owners.activity.get(messageId));
+      return conflict ? E.left(conflict) : E.right(state);
     }
 
     // ─── Snapshots (R43) ───
     case "MESSAGES_SNAPSHOT":
-      seedOwners(run, event.messages, true);
+      seedOwners(run, event.messages, "snapshot");
       return E.right(state);
 
     // ─── Steps (R25–R29) ───
@@ -453,21 +450,23 @@ function apply(state: VerifierState, event: Event): Result {
 }
 
 /**
- * R43/R44: a snapshot (authoritative) or an input echo (only for ids without an owner) records
- * each message's owner in the map of its role, and its tool calls under the same owner.
+ * R43/R44: a snapshot (authoritative: replaces recorded owners) or an input echo (only for ids
+ * without an owner) records each message's owner in the map of its role (reasoning, activity, or
+ * text message for every other role), and the owner of its tool calls.
  */
-function seedOwners(run: RunScope, messages: readonly Message[] | undefined, authoritative: boolean): void {
+function seedOwners(run: RunScope, messages: readonly Message[] | undefined, source: "snapshot" | "input"): void {
   if (!Array.isArray(messages)) return;
   const { owners } = run;
+  const authoritative = source === "snapshot";
   for (const message of messages) {
     if (typeof read(message, "id") !== "string") continue;
-    const owner = ownerOf(message.subagentRunId);
+    const record = ownerRecord(ownerOf(message.subagentRunId), source);
     const map = message.role === "reasoning" ? owners.reasoning : message.role === "activity" ? owners.activity : owners.message;
-    if (authoritative || !map.has(message.id)) map.set(message.id, owner);
+    if (authoritative || !map.has(message.id)) map.set(message.id, record);
     if (message.role !== "assistant" || !Array.isArray(message.toolCalls)) continue;
     for (const call of message.toolCalls) {
       if (typeof read(call, "id") !== "string") continue;
-      if (authoritative || !owners.toolCall.has(call.id)) owners.toolCall.set(call.id, owner);
+      if (authoritative || !owners.toolCall.has(call.id)) owners.toolCall.set(call.id, record);
     }
   }
 }
@@ -478,35 +477,73 @@ function seedOwners(run: RunScope, messages: readonly Message[] | undefined, aut
  */
 function openAtRunEnd(run: RunScope): string | undefined {
   if (run.activeStepCount > 0) return `steps are still active: ${listSteps(run)}; expected STEP_FINISHED for each first`;
-  if (run.openTextMessages.size > 0) return `text messages are still open: ${list(run.openTextMessages)}; expected TEXT_MESSAGE_END for each first`;
-  if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls)}; expected TOOL_CALL_END for each first`;
+  if (run.openTextMessages.size > 0) return `text messages are still open: ${list(run.openTextMessages, run.openTextMessages.size)}; expected TEXT_MESSAGE_END for each first`;
+  if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls, run.openToolCalls.size)}; expected TOOL_CALL_END for each first`;
   if (run.activeSubagents.size > 0) {
-    return `subagents are still active: ${list(run.activeSubagents)}; expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first`;
+    return `subagents are still active: ${list(run.activeSubagents, run.activeSubagents.size)}; expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first`;
   }
   return undefined;
 }
 
-/** An absent tag never disagrees; with no recorded owner nothing is checked; the parent is an owner too. */
-function disagrees(tag: string | undefined, recorded: Owner | undefined): boolean {
-  return tag !== undefined && recorded !== undefined && recorded !== tag;
+/** An absent tag never disagrees; the parent is an owner too, so any tag disagrees with it. */
+function disagrees(tag: string | undefined, recorded: Owner): boolean {
+  return tag !== undefined && recorded !== tag;
 }
 
-function continuedByOther(type: string, kind: string, id: string, tag: string | undefined, recorded: Owner | undefined): string {
-  return `${type} for ${kind} ${id} attributed to ${describeOwner(ownerOf(tag))}, but ${kind} ${id} belongs to ${describeOwner(recorded ?? PARENT)}; expected the opener's subagentRunId or none`;
+/** The rule an opener breaks when it contradicts an owner, by what recorded that owner. */
+const REOPEN_RULE: { readonly [S in OwnerSource]: string } = {
+  opener: "R38",
+  "tool-result": "R42",
+  snapshot: "R43",
+  input: "R44",
+  "activity-snapshot": "R41",
+};
+
+const SOURCE_LABEL: { readonly [S in OwnerSource]: string } = {
+  opener: "its first opener",
+  "tool-result": "a TOOL_CALL_RESULT",
+  snapshot: "a MESSAGES_SNAPSHOT",
+  input: "the RUN_STARTED input",
+  "activity-snapshot": "an ACTIVITY_SNAPSHOT",
+};
+
+/** R38/R42–R44: an opener whose tag differs from the owner recorded for its id in this run. */
+function reopenConflict(event: Event, kind: string, id: string, tag: string | undefined, recorded: OwnerRecord | undefined): ProtocolError | undefined {
+  if (recorded === undefined || !disagrees(tag, recorded.owner)) return undefined;
+  return fail(
+    "ownership",
+    REOPEN_RULE[recorded.source],
+    event,
+    `${event.type} opens ${kind} ${id} for ${describeOwner(ownerOf(tag))}, but ${kind} ${id} belongs to ${describeOwner(recorded.owner)} in this run (recorded by ${SOURCE_LABEL[recorded.source]}); expected that subagentRunId or none`,
+  );
 }
 
-function reopenedByOther(type: string, kind: string, id: string, tag: string | undefined, recorded: Owner | undefined): string {
-  return `${type} reopens ${kind} ${id} for ${describeOwner(ownerOf(tag))}, but ${kind} ${id} belongs to ${describeOwner(recorded ?? PARENT)} in this run; expected the same subagentRunId or none`;
+/** R37/R40/R41: a continuation whose tag differs from the owner of the entity it continues. */
+function continuationConflict(
+  event: Event,
+  rule: string,
+  kind: string,
+  id: string,
+  tag: string | undefined,
+  recorded: OwnerRecord | undefined,
+): ProtocolError | undefined {
+  if (recorded === undefined || !disagrees(tag, recorded.owner)) return undefined;
+  return fail(
+    "ownership",
+    rule,
+    event,
+    `${event.type} for ${kind} ${id} attributed to ${describeOwner(ownerOf(tag))}, but ${kind} ${id} belongs to ${describeOwner(recorded.owner)}; expected that subagentRunId or none`,
+  );
 }
 
 /** The first few items of a set, "a, b, c and 4 more"; never iterates past `LISTED`. */
-function list(items: Iterable<string>, size?: number): string {
+function list(items: Iterable<string>, size: number): string {
   const shown: string[] = [];
   for (const item of items) {
     if (shown.length === LISTED) break;
     shown.push(item);
   }
-  const rest = (size ?? shown.length) - shown.length;
+  const rest = size - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
 
