@@ -1,0 +1,143 @@
+/**
+ * The explicit events a chunk expands to (RULES §2 C6, C7, C9): the synthesized START, the
+ * CONTENT/ARGS carrying a delta, and the synthesized END. Pure builders; the lane bookkeeping that
+ * decides which of them to emit lives in `normalizeStep`.
+ */
+import type { ChunkEvent, Event } from "../../protocol/events";
+
+/** The three kinds of stream a chunk can assemble. Ids are unique only within a kind. */
+export type StreamKind = "text" | "tool" | "reasoning";
+
+/**
+ * A stream being assembled in a lane. `owner` is the lane's key and also the opener's tag: a
+ * stream opens only in the lane its opening chunk's tag names (`undefined` = the parent agent).
+ */
+export interface OpenStream {
+  readonly kind: StreamKind;
+  readonly id: string;
+  readonly owner: string | undefined;
+}
+
+/** The kind of stream a chunk belongs to. */
+export function kindOf(chunk: ChunkEvent): StreamKind {
+  switch (chunk.type) {
+    case "TEXT_MESSAGE_CHUNK":
+      return "text";
+    case "TOOL_CALL_CHUNK":
+      return "tool";
+    case "REASONING_MESSAGE_CHUNK":
+      return "reasoning";
+  }
+}
+
+/** The chunk's stream id (`messageId` or `toolCallId`), if it carries one. `""` is a present id (C4). */
+export function idOf(chunk: ChunkEvent): string | undefined {
+  return chunk.type === "TOOL_CALL_CHUNK" ? chunk.toolCallId : chunk.messageId;
+}
+
+/** How a kind reads in an error message. */
+export function describeKind(kind: StreamKind): string {
+  return kind === "text" ? "text message" : kind === "tool" ? "tool call" : "reasoning message";
+}
+
+/** The name of the id member of a kind, for error messages. */
+export function idMember(kind: StreamKind): "messageId" | "toolCallId" {
+  return kind === "tool" ? "toolCallId" : "messageId";
+}
+
+/** `{ subagentRunId }` when there is a tag, nothing otherwise (JSON never carries an absent tag). */
+function tagged(tag: string | undefined): { subagentRunId?: string } {
+  return tag === undefined ? {} : { subagentRunId: tag };
+}
+
+/** `{ metadata }` when the chunk has metadata. */
+function metadataOf(chunk: ChunkEvent): { metadata?: Record<string, unknown> } {
+  return chunk.metadata === undefined ? {} : { metadata: chunk.metadata };
+}
+
+/** `{ timestamp }` when the chunk has one: the events made from a chunk happened when it did. */
+function timestampOf(chunk: ChunkEvent): { timestamp?: number } {
+  return chunk.timestamp === undefined ? {} : { timestamp: chunk.timestamp };
+}
+
+/** What opening a stream from a chunk yields: its id and START, or the members the chunk lacks (C5). */
+export type Opening = { readonly id: string; readonly start: Event } | { readonly missing: readonly string[] };
+
+/**
+ * The START an opening chunk synthesizes (C6): the id, the opener fields (role defaulting to
+ * `assistant`, name; toolCallName, parentMessageId; role `reasoning`), the chunk's tag, its
+ * metadata and its timestamp. `rawEvent` is not copied here: it goes with the delta event.
+ * A text or reasoning chunk needs a messageId, a tool chunk a toolCallId and a toolCallName (C5);
+ * without them the result names what is missing.
+ */
+export function opening(chunk: ChunkEvent): Opening {
+  const common = { ...tagged(chunk.subagentRunId), ...metadataOf(chunk), ...timestampOf(chunk) };
+  switch (chunk.type) {
+    case "TEXT_MESSAGE_CHUNK": {
+      const { messageId, name } = chunk;
+      if (messageId === undefined) return { missing: ["messageId"] };
+      const start: Event = {
+        type: "TEXT_MESSAGE_START",
+        messageId,
+        role: chunk.role ?? "assistant",
+        ...(name === undefined ? {} : { name }),
+        ...common,
+      };
+      return { id: messageId, start };
+    }
+    case "TOOL_CALL_CHUNK": {
+      const { toolCallId, toolCallName, parentMessageId } = chunk;
+      if (toolCallId === undefined || toolCallName === undefined) {
+        return { missing: [...(toolCallId === undefined ? ["toolCallId"] : []), ...(toolCallName === undefined ? ["toolCallName"] : [])] };
+      }
+      const start: Event = {
+        type: "TOOL_CALL_START",
+        toolCallId,
+        toolCallName,
+        ...(parentMessageId === undefined ? {} : { parentMessageId }),
+        ...common,
+      };
+      return { id: toolCallId, start };
+    }
+    case "REASONING_MESSAGE_CHUNK": {
+      const { messageId } = chunk;
+      if (messageId === undefined) return { missing: ["messageId"] };
+      return { id: messageId, start: { type: "REASONING_MESSAGE_START", messageId, role: "reasoning", ...common } };
+    }
+  }
+}
+
+/**
+ * The CONTENT or ARGS a chunk's delta becomes (C7; C8 passes `""` for a metadata-only
+ * continuation). Its tag is the chunk's, or the opener's when the chunk has none; it carries the
+ * chunk's metadata, timestamp and rawEvent.
+ */
+export function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event {
+  const common = {
+    ...tagged(chunk.subagentRunId ?? stream.owner),
+    ...metadataOf(chunk),
+    ...timestampOf(chunk),
+    ...(chunk.rawEvent === undefined ? {} : { rawEvent: chunk.rawEvent }),
+  };
+  switch (stream.kind) {
+    case "text":
+      return { type: "TEXT_MESSAGE_CONTENT", messageId: stream.id, delta, ...common };
+    case "tool":
+      return { type: "TOOL_CALL_ARGS", toolCallId: stream.id, delta, ...common };
+    case "reasoning":
+      return { type: "REASONING_MESSAGE_CONTENT", messageId: stream.id, delta, ...common };
+  }
+}
+
+/** The END synthesized when a stream closes (C9): the id and the opener's tag, never metadata. */
+export function endEvent(stream: OpenStream): Event {
+  const tag = tagged(stream.owner);
+  switch (stream.kind) {
+    case "text":
+      return { type: "TEXT_MESSAGE_END", messageId: stream.id, ...tag };
+    case "tool":
+      return { type: "TOOL_CALL_END", toolCallId: stream.id, ...tag };
+    case "reasoning":
+      return { type: "REASONING_MESSAGE_END", messageId: stream.id, ...tag };
+  }
+}

@@ -1,0 +1,95 @@
+/** The chunk normalizer as an RxJS operator (RULES §2, WIRE §5.3 and §7). */
+import { Observable, type OperatorFunction } from "rxjs";
+import * as E from "fp-ts/Either";
+import type { Event } from "../protocol/events";
+import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
+import { initialNormalizerState, normalizeStep } from "./normalize/normalizeStep";
+
+/** Options of `normalizeChunks()`. */
+export interface NormalizeChunksOptions {
+  /** `strict` (the default) errors the stream at the first rejected chunk; `report` emits a Diagnostic instead and goes on. */
+  readonly mode?: VerificationMode;
+  /**
+   * Mints the ids that THINKING_* events imply. Called only while a subscription is active, for
+   * that subscription. Defaults to `globalThis.crypto.randomUUID()`.
+   */
+  readonly newId?: () => string;
+}
+
+/**
+ * Expands `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` into explicit
+ * START / CONTENT (ARGS) / END events and maps the deprecated `THINKING_*` events to
+ * `REASONING_*`, so that what comes out contains no chunk and no thinking event. Every other event
+ * passes through unchanged and in order, preceded by the ENDs it closes. The rules are RULES §2:
+ *
+ * - one lane per owner (the `subagentRunId`; untagged = the parent), so concurrent subagents
+ *   never mix; a chunk without an id continues the parent first, then the only open stream of its
+ *   kind; two candidates make it ambiguous (C3);
+ * - an END is synthesized, with the id and the opener's tag and never metadata, when another id or
+ *   kind arrives in the lane, when an explicit event of the same lane arrives, when
+ *   SUBAGENT_FINISHED/ERROR names the lane, and for all lanes (in the order their streams opened)
+ *   at RUN_STARTED, RUN_FINISHED, RUN_ERROR and MESSAGES_SNAPSHOT; never when the source simply
+ *   ends (C11);
+ * - a continuation chunk with metadata and no delta becomes an empty-delta CONTENT/ARGS (C8).
+ *
+ * Each subscription normalizes with its own fresh state (nothing runs before it, nothing is
+ * shared between two); completion, errors and unsubscription pass straight through to the source.
+ * Work per event is O(1) plus the ENDs it emits.
+ *
+ * - **strict** (the default): a rejected chunk errors the stream with its `ProtocolError`
+ *   (`code: "chunk"`, `rule: "C2" | "C3" | "C5"`) and the source is unsubscribed.
+ * - **report**: a `Diagnostic` carrying the `ProtocolError` is emitted in place of the rejected
+ *   chunk, every lane stays as it was, and the stream goes on. `Diagnostic`s arriving from
+ *   upstream pass through untouched.
+ *
+ * @example
+ * // a = TEXT_MESSAGE_CHUNK(m1, "Hi"), b = TEXT_MESSAGE_CHUNK(" there"), c = RUN_FINISHED
+ * // source  -a----b-c-|
+ * // output  -(xy)-z-(wc)-|   x = TEXT_MESSAGE_START(m1), y = TEXT_MESSAGE_CONTENT(m1, "Hi"),
+ * //                          z = TEXT_MESSAGE_CONTENT(m1, " there"), w = TEXT_MESSAGE_END(m1)
+ * events$.pipe(normalizeChunks(), verifyEvents());
+ *
+ * // report: d = TEXT_MESSAGE_CHUNK("?") with nothing open
+ * // source  -d-c-|
+ * // output  -e-c-|   e = Diagnostic(ProtocolError { code: "chunk", rule: "C5" })
+ * events$.pipe(normalizeChunks({ mode: "report" }), verifyEvents({ mode: "report" }));
+ */
+export function normalizeChunks(options?: { readonly mode?: "strict"; readonly newId?: () => string }): OperatorFunction<Event, Event>;
+export function normalizeChunks(options: {
+  readonly mode: "report";
+  readonly newId?: () => string;
+}): OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+export function normalizeChunks(
+  options?: NormalizeChunksOptions,
+): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+export function normalizeChunks(
+  options: NormalizeChunksOptions = {},
+): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic> {
+  const report = options.mode === "report";
+  const newId = options.newId;
+  return (source: Observable<Event | Diagnostic>) =>
+    new Observable<Event | Diagnostic>((subscriber) => {
+      // Created here, per subscription: two subscribers never share lanes or thinking ids.
+      let state = initialNormalizerState(newId === undefined ? {} : { newId });
+      return source.subscribe({
+        next(item) {
+          // After a strict error, a synchronous source may still be delivering; ignore the rest.
+          if (subscriber.closed) return;
+          if (isDiagnostic(item)) {
+            subscriber.next(item);
+            return;
+          }
+          const result = normalizeStep(state, item);
+          if (E.isLeft(result)) {
+            if (report) subscriber.next(new Diagnostic(result.left));
+            else subscriber.error(result.left);
+            return;
+          }
+          state = result.right.state;
+          for (const event of result.right.events) subscriber.next(event);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+    });
+}
