@@ -3,7 +3,7 @@
  * five deprecated `THINKING_*`. Every TypeScript event type is `t.TypeOf` of its codec.
  */
 import * as t from "io-ts";
-import { JsonObject, struct, taggedUnion, withDefault, type StructCodec } from "./codec";
+import { JsonObject, Present, struct, taggedUnion, withDefault, type StructCodec } from "./codec";
 import { JsonPatch, Metadata, TokenUsage } from "./common";
 import { RunAgentInput } from "./input";
 import { InputContent, Message, TextMessageRole } from "./messages";
@@ -59,7 +59,8 @@ export const ToolCallResultEvent = event(
 );
 
 // State and message snapshots
-export const StateSnapshotEvent = event("STATE_SNAPSHOT", { snapshot: t.unknown }, attributed);
+// `snapshot`, `event` and `value` may be `null` but must be present (1.0.0 rejects a missing one; WIRE §3.4, §3.6).
+export const StateSnapshotEvent = event("STATE_SNAPSHOT", { snapshot: Present }, attributed);
 export const StateDeltaEvent = event("STATE_DELTA", { delta: JsonPatch }, attributed);
 export const MessagesSnapshotEvent = event("MESSAGES_SNAPSHOT", { messages: t.array(Message) }, baseFields);
 
@@ -72,8 +73,8 @@ export const ActivitySnapshotEvent = event(
 export const ActivityDeltaEvent = event("ACTIVITY_DELTA", { messageId: t.string, activityType: t.string, patch: JsonPatch }, attributed);
 
 // Special
-export const RawEvent = event("RAW", { event: t.unknown }, { ...attributed, source: t.string });
-export const CustomEvent = event("CUSTOM", { name: t.string, value: t.unknown }, attributed);
+export const RawEvent = event("RAW", { event: Present }, { ...attributed, source: t.string });
+export const CustomEvent = event("CUSTOM", { name: t.string, value: Present }, attributed);
 
 // Reasoning
 export const ReasoningStartEvent = event("REASONING_START", { messageId: t.string }, attributed);
