@@ -1,0 +1,150 @@
+/** Serves one agent (or several) over HTTP as a fetch-style handler: `Request` in, SSE `Response` out. */
+import type { Observable } from "rxjs";
+import { isLeft } from "fp-ts/lib/Either";
+import type { Event } from "../../protocol/events";
+import { RunAgentInput } from "../../protocol/input";
+import { acceptsEventStream } from "./acceptsEventStream";
+import { describeInvalidInput } from "./describeInvalidInput";
+import { errorResponse } from "./errorResponse";
+import { isJsonMediaType } from "./isJsonMediaType";
+import { readBody } from "./readBody";
+import { DEFAULT_HIGH_WATER_MARK, toEventStream, type Ready } from "./toEventStream";
+
+/** What a run function is told besides the input. */
+export interface RunRequest {
+  /** The HTTP request (headers, URL) that asked for this run. */
+  readonly request: Request;
+  /**
+   * Resolves when the response can take more events. A producer that emits in a loop and awaits
+   * this between events is paced by the client's reading speed (see `toEventStream`).
+   */
+  readonly ready: Ready;
+}
+
+/** A run as a function: the events of one run for one input. Unsubscribing must stop the run. */
+export type RunFunction = (input: RunAgentInput, request: RunRequest) => Observable<Event>;
+
+/** Anything with an agent's `run(input)` shape that yields events: a server `Agent` wrapped with `run`, or your own. */
+export type RunSource = RunFunction;
+
+/** The fetch-style handler: works with `Deno.serve`, Bun, Cloudflare Workers, Next.js route handlers, and `agui-rx/node`. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Options of {@link createHandler}. */
+export interface HandlerOptions {
+  /** Largest accepted request body in bytes, enforced while reading (default 10 MiB). Larger → 413. */
+  readonly maxBodyBytes?: number;
+  /** Encoded events queued per response before `ready()` waits (default 16). */
+  readonly highWaterMark?: number;
+  /** Extra headers on every answer, errors included (for example CORS headers). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Runs after the body decoded and before the run starts: return a `Response` to refuse the
+   * request (authentication, quota, unknown agent: that response is sent as it is), a run source
+   * to serve this request with (one endpoint, several agents), or nothing to use the default.
+   * A throw answers 500.
+   */
+  readonly route?: (request: Request, input: RunAgentInput) => RunSource | Response | undefined | Promise<RunSource | Response | undefined>;
+}
+
+/** The default request body limit: 10 MiB, the size the official client's SSE parser accepts per event. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Makes a fetch-style handler that runs `source` for each `POST` whose JSON body is a
+ * `RunAgentInput`, streaming its events as `text/event-stream` (`Cache-Control: no-cache`,
+ * `X-Accel-Buffering: no` so proxies do not hold frames back). Only web APIs are used, so it runs
+ * on Node 18+ and edge runtimes alike.
+ *
+ * Refusals are answered before any event, as JSON `{ error, message, path? }` (`HttpErrorBody`):
+ * 405 for a method other than POST (with `Allow: POST`), 406 when `Accept` rules out
+ * `text/event-stream` (absent or `*\/*` is fine: the answer is always SSE, never protobuf), 415 for
+ * a body that is not JSON, 413 past `maxBodyBytes` (checked on `Content-Length` and again while
+ * reading), 400 for invalid JSON or an invalid input (naming the member's JSON Pointer).
+ *
+ * The client going away (the request's signal aborts, or the body stream is cancelled)
+ * unsubscribes, which stops the run.
+ *
+ * @example
+ * const handler = createHandler((input) => run(agent, input));
+ * Deno.serve(handler);                         // or: serve(handler) from "agui-rx/node"
+ */
+export function createHandler(source: RunSource, options: HandlerOptions = {}): FetchHandler {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const extra = options.headers ?? {};
+
+  return async (request) => {
+    if (request.method !== "POST") {
+      return errorResponse(
+        405,
+        { error: "method-not-allowed", message: `expected POST with a RunAgentInput body, got ${request.method}` },
+        { ...extra, Allow: "POST" },
+      );
+    }
+    const accept = request.headers.get("accept");
+    if (!acceptsEventStream(accept)) {
+      return errorResponse(
+        406,
+        { error: "not-acceptable", message: `this endpoint answers only text/event-stream, but Accept allows only ${accept}` },
+        extra,
+      );
+    }
+    const contentType = request.headers.get("content-type");
+    if (!isJsonMediaType(contentType)) {
+      return errorResponse(
+        415,
+        { error: "unsupported-media-type", message: `expected Content-Type application/json, got ${contentType ?? "none"}` },
+        extra,
+      );
+    }
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > maxBodyBytes) return tooLarge(maxBodyBytes, `${declared} bytes declared`, extra);
+
+    const read = await readBody(request, maxBodyBytes);
+    if (read.kind === "too-large") return tooLarge(maxBodyBytes, "more arrived", extra);
+
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes));
+    } catch (error) {
+      const why = read.bytes.byteLength === 0 ? "the body is empty" : error instanceof Error ? error.message : String(error);
+      return errorResponse(400, { error: "invalid-json", message: `expected a JSON RunAgentInput body: ${why}` }, extra);
+    }
+    const decoded = RunAgentInput.decode(json);
+    if (isLeft(decoded)) {
+      const { path, message } = describeInvalidInput(decoded.left);
+      return errorResponse(400, { error: "invalid-input", message, path }, extra);
+    }
+    const input = decoded.right;
+
+    let chosen: RunSource | Response | undefined;
+    try {
+      chosen = options.route ? await options.route(request, input) : undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResponse(500, { error: "internal", message: `route failed before the run started: ${message}` }, extra);
+    }
+    if (chosen instanceof Response) return chosen;
+    const runSource = chosen ?? source;
+
+    const body = toEventStream((ready) => runSource(input, { request, ready }), { highWaterMark, signal: request.signal });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        ...extra,
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",
+      },
+    });
+  };
+}
+
+function tooLarge(limit: number, what: string, headers: Readonly<Record<string, string>>): Response {
+  return errorResponse(
+    413,
+    { error: "body-too-large", message: `expected a body of at most ${limit} bytes, but ${what}` },
+    headers,
+  );
+}

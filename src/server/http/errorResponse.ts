@@ -1,0 +1,39 @@
+/** The JSON answer for a request that is refused before any event is streamed. */
+
+/**
+ * Why a request was refused: `invalid-json` (the body is not UTF-8 JSON), `invalid-input` (JSON,
+ * but not a RunAgentInput; `path` names the member), `method-not-allowed`, `unsupported-media-type`
+ * (not a JSON body), `not-acceptable` (the `Accept` header excludes `text/event-stream`),
+ * `body-too-large`, `internal` (the handler itself failed before streaming).
+ */
+export type HttpErrorCode =
+  | "invalid-json"
+  | "invalid-input"
+  | "method-not-allowed"
+  | "unsupported-media-type"
+  | "not-acceptable"
+  | "body-too-large"
+  | "internal";
+
+/** The body of every error answer: a code, a sentence saying what was expected and what arrived, and for `invalid-input` the JSON Pointer of the bad member. */
+export interface HttpErrorBody {
+  readonly error: HttpErrorCode;
+  readonly message: string;
+  /** JSON Pointer into the request body (`""` for the body itself); only for `invalid-input`. */
+  readonly path?: string;
+}
+
+/**
+ * Makes a JSON error answer (`Content-Type: application/json`) with the given status.
+ * The official client parses a non-2xx body as JSON when its type says so, so the user sees the
+ * message, not a bare status.
+ *
+ * @example
+ * errorResponse(405, { error: "method-not-allowed", message: "expected POST, got GET" }, { Allow: "POST" })
+ */
+export function errorResponse(status: number, body: HttpErrorBody, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
