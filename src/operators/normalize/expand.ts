@@ -66,12 +66,12 @@ export type Opening = { readonly id: string; readonly start: Event } | { readonl
 /**
  * The START an opening chunk synthesizes (C6): the id, the opener fields (role defaulting to
  * `assistant`, name; toolCallName, parentMessageId; role `reasoning`), the chunk's tag, its
- * metadata and its timestamp. `rawEvent` is not copied here: it goes with the delta event.
- * A text or reasoning chunk needs a messageId, a tool chunk a toolCallId and a toolCallName (C5);
+ * metadata and its timestamp. `tag` is the chunk's tag as the lane reads it (a stray `null` is
+ * the parent, C1). `rawEvent` is not copied here: it goes with the delta event. A text or reasoning chunk needs a messageId, a tool chunk a toolCallId and a toolCallName (C5);
  * without them the result names what is missing.
  */
-export function opening(chunk: ChunkEvent): Opening {
-  const common = { ...tagged(chunk.subagentRunId), ...metadataOf(chunk), ...timestampOf(chunk) };
+export function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
+  const common = { ...tagged(tag), ...metadataOf(chunk), ...timestampOf(chunk) };
   switch (chunk.type) {
     case "TEXT_MESSAGE_CHUNK": {
       const { messageId, name } = chunk;
@@ -114,6 +114,7 @@ export function opening(chunk: ChunkEvent): Opening {
  */
 export function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event {
   const common = {
+    // `??` also reads a stray null tag as "none", so the opener's tag applies (C1).
     ...tagged(chunk.subagentRunId ?? stream.owner),
     ...metadataOf(chunk),
     ...timestampOf(chunk),

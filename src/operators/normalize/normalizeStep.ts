@@ -197,7 +197,7 @@ function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<Protoc
   }
 
   // C4 open: check C5 before the lane is touched, so a rejected chunk leaves every lane as it was.
-  const opened = opening(chunk);
+  const opened = opening(chunk, key); // opening happens only in the lane the chunk's own tag names
   if ("missing" in opened) return E.left(cannotOpen(chunk, kind, key, current, opened.missing));
 
   const events = closeLane(state, key, []);
