@@ -1,0 +1,88 @@
+/** The one extension point of the server: an agent is a typed state plus one async method (seed 002). */
+import type { Interrupt, RunFinishedOutcome } from "../protocol/outcomes";
+import type { StateSpec } from "../protocol/stateSpec";
+import type { RunContext } from "./RunContext";
+import { randomIds } from "./ids";
+
+/** A run that completed; `result` goes to `RUN_FINISHED.result`. */
+export type SuccessOutcome = Extract<RunFinishedOutcome, { type: "success" }> & { readonly result?: unknown };
+
+/** A run that pauses for outside input; the interrupts go to `RUN_FINISHED.outcome` (RULES I1, I14). */
+export type InterruptOutcome = Extract<RunFinishedOutcome, { type: "interrupt" }>;
+
+/**
+ * How an agent's run ended when it did not fail: the wire outcome of RUN_FINISHED (success or
+ * interrupt), plus the optional success `result`. Failure is a thrown error, never an outcome.
+ */
+export type RunOutcome = SuccessOutcome | InterruptOutcome;
+
+/**
+ * An agent: an optional typed shared state and one method. `run` borrows the context, writes
+ * through it, and resolves with the outcome (`undefined` means success); `run` (the driver) emits
+ * RUN_STARTED before and exactly one RUN_FINISHED or RUN_ERROR after it. There is no dependency on
+ * any model SDK: call whatever client you use inside `run` and write what comes out.
+ *
+ * Several agents behind one endpoint are simply an array or a map of `Agent<S>` values: there is
+ * no boxing to do in TypeScript.
+ *
+ * @example
+ * const greeter: Agent = {
+ *   async run(ctx) {
+ *     ctx.say("Hello from TypeScript.");
+ *     return success();
+ *   },
+ * };
+ */
+export interface Agent<S = unknown> {
+  /** The shared state's codec and default; absent for a stateless agent (its state is the raw input value). */
+  readonly state?: StateSpec<S>;
+  run(ctx: RunContext<S>): Promise<RunOutcome | void>;
+}
+
+/**
+ * The success outcome, with an optional `result` for `RUN_FINISHED.result`.
+ *
+ * @example
+ * return success({ answer: 42 });
+ */
+export function success(result?: unknown): SuccessOutcome {
+  return result === undefined ? { type: "success" } : { type: "success", result };
+}
+
+/**
+ * The interrupt outcome: the run ends with RUN_FINISHED carrying these pending interrupts; the
+ * next run on the thread reads the answers through `ctx.resume` / `ctx.resumeFor(id)`.
+ *
+ * @example
+ * return interrupted(interrupt({ reason: "confirmation", message: "Send the email?" }));
+ */
+export function interrupted(first: Interrupt, ...rest: Interrupt[]): InterruptOutcome {
+  return { type: "interrupt", interrupts: [first, ...rest] };
+}
+
+/** The fields of `interrupt()`: those of the wire `Interrupt`, with `id` optional and `expiresAt` also a `Date`. */
+export type InterruptFields = Omit<Interrupt, "id" | "expiresAt"> & {
+  readonly id?: string;
+  readonly expiresAt?: string | Date;
+};
+
+/**
+ * Builds one interrupt (RULES I2). `id` defaults to a random UUID; `expiresAt` may be a `Date`
+ * (sent as ISO-8601); absent members are left out, never sent as `null`. Inside a subagent, use
+ * `sub.interrupt(…)`, which also sets `subagentRunId`.
+ *
+ * @example
+ * interrupt({ reason: "tool_call", toolCallId: call.id, message: "Approve the transfer?" });
+ */
+export function interrupt(fields: InterruptFields, newId: () => string = randomIds): Interrupt {
+  const out: Interrupt = { id: fields.id ?? newId(), reason: fields.reason };
+  if (fields.message !== undefined) out.message = fields.message;
+  if (fields.toolCallId !== undefined) out.toolCallId = fields.toolCallId;
+  if (fields.responseSchema !== undefined) out.responseSchema = fields.responseSchema;
+  if (fields.expiresAt !== undefined) {
+    out.expiresAt = typeof fields.expiresAt === "string" ? fields.expiresAt : fields.expiresAt.toISOString();
+  }
+  if (fields.metadata !== undefined) out.metadata = fields.metadata;
+  if (fields.subagentRunId !== undefined) out.subagentRunId = fields.subagentRunId;
+  return out;
+}

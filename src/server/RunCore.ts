@@ -1,0 +1,135 @@
+/**
+ * The machinery one run shares between its context, its subagent contexts and its handles: the
+ * synchronous emit path (normalize → verify → state encoding → out), the typed shared state, the
+ * spans still open, and the abort controller. Internal to `agui-rx/server`.
+ */
+import * as E from "fp-ts/Either";
+import { ev, withSubagentRunId } from "../protocol/build";
+import type { Event } from "../protocol/events";
+import type { RunAgentInput } from "../protocol/input";
+import type { Interrupt } from "../protocol/outcomes";
+import type { StateSpec } from "../protocol/stateSpec";
+import type { ProtocolError } from "../operators/ProtocolError";
+import { initialNormalizerState, normalizeStep, type NormalizerState } from "../operators/normalize/normalizeStep";
+import { stateEncodingStep } from "../operators/selectStateEncoding";
+import { initialVerifierState, type VerifierState } from "../operators/verify/VerifierState";
+import { verifyStep } from "../operators/verify/verifyStep";
+import { StateManager } from "./StateManager";
+import type { IdSource } from "./ids";
+
+/** Something the driver closes if the agent leaves it open: a message, tool call, reasoning, step or subagent. */
+export interface Closable {
+  readonly isOpen: boolean;
+  close(): void;
+}
+
+/** Where a span was opened: the run's top-level context, or a subagent context nested under its parent. */
+export interface Scope {
+  readonly parent: Scope | undefined;
+}
+
+function within(scope: Scope, ancestor: Scope): boolean {
+  for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) if (s === ancestor) return true;
+  return false;
+}
+
+/** One run's shared machinery (see the file comment). */
+export class RunCore<S> {
+  private normalizer: NormalizerState;
+  private verifier: VerifierState = initialVerifierState();
+  private readonly encoding = new StateManager();
+  private readonly open = new Map<Closable, Scope>();
+  readonly controller = new AbortController();
+  /** The state being edited (`stateMut`). */
+  working: S;
+  /** A private copy of the state as last published (`state`). */
+  published: S;
+  /** The interrupts of the outcome being finished, so a subagent left open closes as suspended. */
+  pendingInterrupts: readonly Interrupt[] = [];
+
+  constructor(
+    readonly spec: StateSpec<S> | undefined,
+    readonly input: RunAgentInput,
+    readonly newId: IdSource,
+    private readonly output: (event: Event) => void,
+    initial: S,
+  ) {
+    this.normalizer = initialNormalizerState({ newId });
+    this.working = initial;
+    this.published = initial;
+  }
+
+  /**
+   * Sends `event` now, or throws and sends nothing. The chunk normalizer may expand one input into
+   * several events; each is verified in order, and if one is rejected the ones before it (already
+   * recorded by the verifier) are still sent before the error is thrown, so the stream and the
+   * verifier never disagree. Every typed writer produces exactly one event, so for them a
+   * rejection always means nothing was sent.
+   */
+  write(event: Event): void {
+    const { signal } = this.controller;
+    if (signal.aborted) throw signal.reason;
+    const normalized = normalizeStep(this.normalizer, event);
+    if (E.isLeft(normalized)) throw normalized.left;
+    this.normalizer = normalized.right.state;
+    let rejected: ProtocolError | undefined;
+    const accepted: Event[] = [];
+    for (const next of normalized.right.events) {
+      const verified = verifyStep(this.verifier, next);
+      if (E.isLeft(verified)) {
+        rejected = verified.left;
+        break;
+      }
+      this.verifier = verified.right;
+      accepted.push(next);
+    }
+    for (const next of accepted) {
+      const encoded = stateEncodingStep(this.encoding, next);
+      if (encoded !== undefined) this.output(encoded);
+    }
+    if (rejected) throw rejected;
+  }
+
+  /**
+   * Feeds `event` to the normalizer and verifier without sending it: the test harness starts its
+   * context inside a run without emitting the RUN_STARTED the driver would have sent.
+   */
+  prime(event: Event): void {
+    const normalized = normalizeStep(this.normalizer, event);
+    if (E.isLeft(normalized)) throw normalized.left;
+    this.normalizer = normalized.right.state;
+    for (const next of normalized.right.events) {
+      const verified = verifyStep(this.verifier, next);
+      if (E.isLeft(verified)) throw verified.left;
+      this.verifier = verified.right;
+    }
+  }
+
+  /**
+   * Publishes the working state as a STATE_SNAPSHOT; the state encoding turns it into a delta or
+   * nothing (RULES S5). The snapshot is a private copy of the codec's output, so later edits of
+   * `stateMut` never reach an event already sent.
+   */
+  publishState(tag: string | undefined): void {
+    const encode = this.spec?.codec.encode ?? ((value: S): unknown => value);
+    const snapshot = ev.stateSnapshot(structuredClone(encode(this.working)));
+    this.write(tag === undefined ? snapshot : withSubagentRunId(snapshot, tag));
+    this.published = structuredClone(this.working);
+  }
+
+  track(span: Closable, scope: Scope): void {
+    this.open.set(span, scope);
+  }
+
+  untrack(span: Closable): void {
+    this.open.delete(span);
+  }
+
+  /** Closes the spans still open, innermost (latest opened) first; only those inside `scope` when given. */
+  closeOpen(scope?: Scope): void {
+    const entries = [...this.open].reverse();
+    for (const [span, where] of entries) {
+      if (span.isOpen && (scope === undefined || within(where, scope))) span.close();
+    }
+  }
+}

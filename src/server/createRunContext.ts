@@ -1,0 +1,49 @@
+/** A run context without a driver, for unit tests of agent code (the seed's `RunContext::new`). */
+import * as E from "fp-ts/Either";
+import { ev } from "../protocol/build";
+import type { Event } from "../protocol/events";
+import type { RunAgentInput } from "../protocol/input";
+import type { StateSpec } from "../protocol/stateSpec";
+import { decodeState } from "./decodeState";
+import { randomIds, type IdSource } from "./ids";
+import { RunContext } from "./RunContext";
+import { RunCore } from "./RunCore";
+
+/** What `createRunContext` returns. */
+export interface RunContextHarness<S> {
+  /** The context, as an agent's `run` would receive it. */
+  readonly ctx: RunContext<S>;
+  /** Every event sent so far, appended synchronously by each write (clear it with `events.length = 0`). */
+  readonly events: Event[];
+  /** Aborts `ctx.signal`, as an unsubscribing consumer would; later writes throw the abort reason. */
+  abort(reason?: unknown): void;
+}
+
+/**
+ * Makes a context for `input` with no driver: no RUN_STARTED is emitted (the verifier starts as if
+ * one had been), nothing closes on its own, and events land in `events` as they are written,
+ * through the same normalizer, strict verifier and state encoding as a real run. A state that
+ * does not decode throws an `AgentError` with code `"SERIALIZATION"` (what `run` would turn into
+ * RUN_ERROR).
+ *
+ * @example
+ * const { ctx, events } = createRunContext(docSpec, runAgentInput("t", "r"));
+ * ctx.updateState((doc) => { doc.step = 1; });
+ * events.map((e) => e.type); // ["STATE_SNAPSHOT"]
+ */
+export function createRunContext<S>(
+  spec: StateSpec<S> | undefined,
+  input: RunAgentInput,
+  options: { readonly ids?: IdSource } = {},
+): RunContextHarness<S> {
+  const decoded = decodeState(spec, input.state);
+  if (E.isLeft(decoded)) throw decoded.left;
+  const events: Event[] = [];
+  const core = new RunCore<S>(spec, input, options.ids ?? randomIds, (event) => events.push(event), decoded.right);
+  core.prime(ev.runStarted(input.threadId, input.runId));
+  return {
+    ctx: new RunContext<S>(core, { parent: undefined }, undefined),
+    events,
+    abort: (reason?: unknown) => core.controller.abort(reason),
+  };
+}

@@ -1,0 +1,57 @@
+/** Reads `RunAgentInput.state` into the agent's state type before the agent runs (RULES S4, seed 000). */
+import * as E from "fp-ts/Either";
+import * as t from "io-ts";
+import { isEmptyState, type StateSpec } from "../protocol/stateSpec";
+import { AgentError, SERIALIZATION_ERROR_CODE } from "./AgentError";
+
+/**
+ * Decodes the wire state with the agent's spec: absent, `null` and `{}` are "no state yet" and
+ * give the spec's default; anything else must match the codec. A mismatch is an `AgentError`
+ * with code `"SERIALIZATION"` whose message names the first bad path (`state.clicks`), what was
+ * expected and what arrived. Without a spec the raw value is kept (`{}` when there is none).
+ *
+ * @example
+ * decodeState(stateSpec(t.type({ clicks: t.number }), { clicks: 0 }), { clicks: "three" });
+ * // Left(AgentError: state does not match the agent's state type: at state.clicks expected number, got "three")
+ */
+export function decodeState<S>(spec: StateSpec<S> | undefined, raw: unknown): E.Either<AgentError, S> {
+  const effective = spec ?? rawState<S>();
+  if (isEmptyState(raw)) return E.right(effective.defaultValue);
+  const decoded = effective.codec.decode(raw);
+  if (E.isRight(decoded)) return decoded;
+  return E.left(new AgentError(describe(decoded.left), SERIALIZATION_ERROR_CODE));
+}
+
+/** The value "no state yet" stands for: the spec's default, or `{}` for an agent without a spec. */
+export function defaultState<S>(spec: StateSpec<S> | undefined): S {
+  return (spec ?? rawState<S>()).defaultValue;
+}
+
+/** The first validation error in words: the path from `state`, the expected type and the value. */
+function describe(errors: t.Errors): string {
+  const count = errors.length;
+  const first = errors[0];
+  if (first === undefined) return "state does not match the agent's state type";
+  const path = ["state", ...first.context.map((entry) => entry.key).filter((key) => key !== "")].join(".");
+  const expected = first.message ?? `expected ${first.context[first.context.length - 1]?.type.name ?? "a valid value"}`;
+  const more = count > 1 ? ` (and ${count - 1} more error${count > 2 ? "s" : ""})` : "";
+  return `state does not match the agent's state type: at ${path} ${expected}, got ${preview(first.value)}${more}`;
+}
+
+function preview(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The spec of an agent that declares no state: every wire value is accepted as it is. The agent
+ * chose not to type its state, so `S` is whatever it asked for (`unknown` by default); the
+ * guard below is that declaration, not a check.
+ */
+function rawState<S>(): StateSpec<S> {
+  const accept = (_u: unknown): _u is S => true;
+  const empty = {};
+  if (!accept(empty)) throw new Error("unreachable");
+  return { codec: new t.Type<S, unknown, unknown>("raw state", accept, (u, c) => (accept(u) ? t.success(u) : t.failure(u, c)), t.identity), defaultValue: empty };
+}

@@ -1,0 +1,65 @@
+/** An open reasoning message: REASONING_START and REASONING_MESSAGE_START sent, content and the ends to come. */
+import { ev } from "../../protocol/build";
+import type { RunContext } from "../RunContext";
+import type { Closable } from "../RunCore";
+import { StateAccess } from "./StateAccess";
+
+/**
+ * Streams the model's visible reasoning. `delta(text)` sends REASONING_MESSAGE_CONTENT, `end()`
+ * sends REASONING_MESSAGE_END then REASONING_END, `encryptedValue(value)` sends a
+ * REASONING_ENCRYPTED_VALUE (subtype `message`) for this id, for providers that return opaque
+ * reasoning. Reasoning left open does not block RUN_FINISHED (R22), but the driver still ends it.
+ *
+ * @example
+ * const thinking = ctx.reasoning();
+ * thinking.delta("The user wants the weather; call get_weather.");
+ * thinking.end();
+ */
+export class ReasoningHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
+  #open = true;
+
+  /** @internal Made by `ctx.reasoning()`, which has already sent the two starts. */
+  constructor(
+    ctx: RunContext<S>,
+    /** The reasoning message id (`messageId` on the wire). */
+    readonly id: string,
+    private readonly release: (span: Closable) => void,
+  ) {
+    super(ctx);
+  }
+
+  /** Whether the ends are still to be sent. */
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** Appends reasoning text (REASONING_MESSAGE_CONTENT). */
+  delta(text: string): this {
+    this.ctx.emit(ev.reasoningMessageContent(this.id, text));
+    return this;
+  }
+
+  /** Attaches an opaque, provider-encrypted reasoning value to this message. */
+  encryptedValue(value: string): this {
+    this.ctx.emit(ev.reasoningEncryptedValue("message", this.id, value));
+    return this;
+  }
+
+  /** Ends the message and the reasoning phase (REASONING_MESSAGE_END, REASONING_END). Ending twice does nothing. */
+  end(): void {
+    if (!this.#open) return;
+    this.ctx.emit(ev.reasoningMessageEnd(this.id));
+    this.#open = false;
+    this.release(this);
+    this.ctx.emit(ev.reasoningEnd(this.id));
+  }
+
+  /** Same as `end()`. */
+  close(): void {
+    this.end();
+  }
+
+  [Symbol.dispose](): void {
+    this.end();
+  }
+}

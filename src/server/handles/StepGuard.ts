@@ -1,0 +1,49 @@
+/** A step scope: STEP_STARTED sent, STEP_FINISHED when the guard is disposed (RULES S7). */
+import { ev } from "../../protocol/build";
+import type { RunContext } from "../RunContext";
+import type { Closable } from "../RunCore";
+
+/**
+ * The guard of `ctx.step(name)`. Disposing it (`using`, or `end()`) sends STEP_FINISHED exactly
+ * once; later calls do nothing. A step is a scope, not a stream: everything written between start
+ * and end, through the context, belongs to it.
+ *
+ * @example
+ * {
+ *   using step = ctx.step("research");
+ *   ctx.say("Looking it up.");
+ * } // STEP_FINISHED here, also on an early return or a throw
+ */
+export class StepGuard implements Closable, Disposable {
+  #open = true;
+
+  /** @internal Made by `ctx.step(name)`, which has already sent STEP_STARTED. */
+  constructor(
+    private readonly ctx: Pick<RunContext<unknown>, "emit">,
+    /** The step's name (`stepName` on the wire). */
+    readonly name: string,
+    private readonly release: (span: Closable) => void,
+  ) {}
+
+  /** Whether STEP_FINISHED is still to be sent. */
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** Sends STEP_FINISHED if it was not sent yet. */
+  end(): void {
+    if (!this.#open) return;
+    this.ctx.emit(ev.stepFinished(this.name));
+    this.#open = false;
+    this.release(this);
+  }
+
+  /** Same as `end()`. */
+  close(): void {
+    this.end();
+  }
+
+  [Symbol.dispose](): void {
+    this.end();
+  }
+}

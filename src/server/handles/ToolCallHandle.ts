@@ -1,0 +1,94 @@
+/** An open tool call: TOOL_CALL_START sent, ARGS, END and the RESULT to come. */
+import { ev } from "../../protocol/build";
+import type { IdSource } from "../ids";
+import type { RunContext } from "../RunContext";
+import type { Closable } from "../RunCore";
+import { StateAccess } from "./StateAccess";
+
+/** Options of `result()`. */
+export interface ToolResultOptions {
+  /** The id of the tool message the result becomes; a fresh id by default. */
+  readonly messageId?: string;
+}
+
+/**
+ * Streams one tool call. `args(delta)` / `argsJson(value)` send TOOL_CALL_ARGS, `end()` sends
+ * TOOL_CALL_END, `result(content)` / `resultJson(value)` send TOOL_CALL_RESULT, ending the call
+ * first if it is still open. A write that breaks the ordering rules (args after end, a second end)
+ * throws a `ProtocolError` and sends nothing. The state accessors are the context's, so the tool
+ * can publish state while the call is open (seed 000).
+ *
+ * @example
+ * const call = ctx.toolCall("add_task");
+ * call.argsJson({ title: "ship it" });
+ * call.stateMut.tasks.push("ship it");
+ * call.publishState();
+ * call.resultJson({ ok: true }); // TOOL_CALL_END, TOOL_CALL_RESULT
+ */
+export class ToolCallHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
+  #open = true;
+
+  /** @internal Made by `ctx.toolCall()`, which has already sent TOOL_CALL_START. */
+  constructor(
+    ctx: RunContext<S>,
+    /** The tool call id (`toolCallId` on the wire). */
+    readonly id: string,
+    /** The tool's name. */
+    readonly name: string,
+    private readonly newId: IdSource,
+    private readonly release: (span: Closable) => void,
+  ) {
+    super(ctx);
+  }
+
+  /** Whether TOOL_CALL_END is still to be sent. */
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** Appends a piece of the JSON-encoded arguments (TOOL_CALL_ARGS). */
+  args(delta: string): this {
+    this.ctx.emit(ev.toolCallArgs(this.id, delta));
+    return this;
+  }
+
+  /** Sends `value` JSON-encoded as the arguments, in one TOOL_CALL_ARGS. */
+  argsJson(value: unknown): this {
+    return this.args(json(value, "tool call arguments"));
+  }
+
+  /** Ends the call (TOOL_CALL_END); a second `end()` throws a `ProtocolError`. */
+  end(): void {
+    this.ctx.emit(ev.toolCallEnd(this.id));
+    this.#open = false;
+    this.release(this);
+  }
+
+  /** Ends the call if it is still open; does nothing otherwise. */
+  close(): void {
+    if (this.#open) this.end();
+  }
+
+  /** Sends the tool's output (TOOL_CALL_RESULT), ending the call first if it is still open. Returns the result's message id. */
+  result(content: string, options: ToolResultOptions = {}): string {
+    this.close();
+    const messageId = options.messageId ?? this.newId();
+    this.ctx.emit(ev.toolCallResult(messageId, this.id, content));
+    return messageId;
+  }
+
+  /** Sends `value` JSON-encoded as the tool's output. */
+  resultJson(value: unknown, options: ToolResultOptions = {}): string {
+    return this.result(json(value, "tool result"), options);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+function json(value: unknown, what: string): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`expected a JSON value for the ${what}, got ${typeof value}`);
+  return text;
+}
