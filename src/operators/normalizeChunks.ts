@@ -44,8 +44,8 @@ export interface NormalizeChunksOptions {
  *
  * @example
  * // a = TEXT_MESSAGE_CHUNK(m1, "Hi"), b = TEXT_MESSAGE_CHUNK(" there"), c = RUN_FINISHED
- * // source  -a----b-c-|
- * // output  -(xy)-z-(wc)-|   x = TEXT_MESSAGE_START(m1), y = TEXT_MESSAGE_CONTENT(m1, "Hi"),
+ * // source  -a---b---c---|
+ * // output  -(xy)z---(wc)|   x = TEXT_MESSAGE_START(m1), y = TEXT_MESSAGE_CONTENT(m1, "Hi"),
  * //                          z = TEXT_MESSAGE_CONTENT(m1, " there"), w = TEXT_MESSAGE_END(m1)
  * events$.pipe(normalizeChunks(), verifyEvents());
  *
