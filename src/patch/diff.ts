@@ -12,7 +12,8 @@ export interface DiffOptions {
   /**
    * Give up (return `undefined`) as soon as the serialized patch would be this long or longer,
    * in UTF-16 code units as `JSON.stringify(patch).length` counts them. Pass the serialized
-   * snapshot's length to get "a delta only if strictly smaller" (RULES S5).
+   * snapshot's length to get "a delta only if strictly smaller" (RULES S5). Equal documents give
+   * `[]` whatever the budget: "nothing changed" is not a patch that competes with a snapshot.
    */
   readonly maxSize?: number;
 }
