@@ -8,20 +8,10 @@ import type { Event } from "../../../src/protocol/events";
 import { Diagnostic, ProtocolError } from "../../../src/operators/ProtocolError";
 import { verifyEvents } from "../../../src/operators/verifyEvents";
 import { verifyStep } from "../../../src/operators/verify/verifyStep";
-import { PARENT, initialVerifierState, type VerifierState } from "../../../src/operators/verify/VerifierState";
+import { initialVerifierState, type VerifierState } from "../../../src/operators/verify/VerifierState";
 import { RF, RS, STS, SAS, TMS, TME, label, labels } from "../../support/streams";
 import { ALL_CASES, ROWS, RULE_EXAMPLES, type VerifierCase } from "./cases";
-
-/** A plain, comparable copy of the state (structuredClone cannot copy the PARENT symbol). */
-function snapshot(value: unknown): unknown {
-  if (value === PARENT) return "<parent>";
-  if (value instanceof Map) return [...value].map(([k, v]) => [snapshot(k), snapshot(v)]);
-  if (value instanceof Set) return [...value].map(snapshot);
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snapshot(v)]));
-  }
-  return value;
-}
+import { snapshot } from "./generate";
 
 /** Feeds events to verifyStep until the first rejection. */
 function runSteps(events: readonly Event[]): { state: VerifierState; accepted: number; error?: ProtocolError; before?: unknown } {
