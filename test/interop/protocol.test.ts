@@ -1,6 +1,6 @@
 // Wire compatibility with the official 1.0.0 packages: what we emit validates with @ag-ui/core's
 // schemas and matches @ag-ui/encoder byte for byte; what the official encoder writes we decode.
-import { EventType, type Event as CoreEvent } from "@ag-ui/core";
+import { EventType, type Event as CoreEvent, type Message as CoreMessage } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { EventEncoder } from "@ag-ui/encoder";
 import { from, lastValueFrom, toArray } from "rxjs";
@@ -32,6 +32,9 @@ describe("every event our builders make is a valid @ag-ui/core 1.0.0 event", () 
   });
 });
 
+// Our Message type also admits the legacy `binary` content part, which 1.0.0's types lack; these samples have none.
+const messages = SAMPLE_MESSAGES as unknown as CoreMessage[];
+
 /** Events written the way an app on the official SDK writes them, and what we must decode them to. */
 const corpus: { official: CoreEvent; decoded: Record<string, unknown> }[] = [
   {
@@ -43,7 +46,7 @@ const corpus: { official: CoreEvent; decoded: Record<string, unknown> }[] = [
       type: EventType.RUN_STARTED,
       threadId: "t",
       runId: "r2",
-      input: { threadId: "t", runId: "r2", messages: SAMPLE_MESSAGES, tools: [], context: [], state: { a: 1 }, forwardedProps: {} },
+      input: { threadId: "t", runId: "r2", messages, tools: [], context: [], state: { a: 1 }, forwardedProps: {} },
     },
     decoded: {
       type: "RUN_STARTED",
@@ -91,7 +94,7 @@ const corpus: { official: CoreEvent; decoded: Record<string, unknown> }[] = [
     official: { type: EventType.STATE_DELTA, delta: [{ op: "replace", path: "/n", value: 2 }] },
     decoded: { type: "STATE_DELTA", delta: [{ op: "replace", path: "/n", value: 2 }] },
   },
-  { official: { type: EventType.MESSAGES_SNAPSHOT, messages: SAMPLE_MESSAGES }, decoded: { type: "MESSAGES_SNAPSHOT", messages: SAMPLE_MESSAGES } },
+  { official: { type: EventType.MESSAGES_SNAPSHOT, messages }, decoded: { type: "MESSAGES_SNAPSHOT", messages: SAMPLE_MESSAGES } },
   // No `replace` on the wire: we fill its default, true.
   {
     official: { type: EventType.ACTIVITY_SNAPSHOT, messageId: "a", activityType: "PLAN", content: { s: 1 } },

@@ -1,5 +1,5 @@
 // The legacy THINKING_* → REASONING_* mapper (WIRE §7), one row per case, plus a whole sequence.
-import type { ThinkingEvent } from "../../src/protocol/events";
+import type { Event, ThinkingEvent } from "../../src/protocol/events";
 import { isThinkingEvent, mapThinkingEvent, type ThinkingIds } from "../../src/protocol/thinking";
 import { ev } from "../../src/protocol/build";
 import { THINKING, ALL_EVENTS } from "./samples";
@@ -100,8 +100,8 @@ test("a whole thinking block becomes one reasoning span with one message", () =>
 });
 
 test("isThinkingEvent is true for exactly the five deprecated types", () => {
-  const thinking = Object.values(THINKING).flat();
+  const thinking = new Set<Event>(Object.values(THINKING).flat());
   for (const event of thinking) expect(isThinkingEvent(event)).toBe(true);
-  for (const event of ALL_EVENTS.filter((e) => !thinking.includes(e))) expect(isThinkingEvent(event)).toBe(false);
+  for (const event of ALL_EVENTS.filter((e) => !thinking.has(e))) expect(isThinkingEvent(event)).toBe(false);
   expect(isThinkingEvent(ev.reasoningStart("r"))).toBe(false);
 });
