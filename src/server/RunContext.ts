@@ -267,6 +267,20 @@ export class RunContext<S = unknown> {
   }
 
   /**
+   * Sends a tool result (TOOL_CALL_RESULT) for a call that is not open in this run: the resumed
+   * run of a tool-bound interrupt answers the original call this way, without re-sending its
+   * START/ARGS/END (RULES I8). Returns the result's message id.
+   *
+   * @example
+   * if (ctx.resumeFor("approve")?.status === "resolved") ctx.toolResult("call-1", "sent");
+   */
+  toolResult(toolCallId: string, content: string, options: { readonly messageId?: string } = {}): string {
+    const messageId = options.messageId ?? this.core.newId();
+    this.emit(ev.toolCallResult(messageId, toolCallId, content));
+    return messageId;
+  }
+
+  /**
    * Opens a reasoning message (REASONING_START, REASONING_MESSAGE_START) and returns its handle.
    *
    * @example

@@ -47,16 +47,22 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     const decoded = decodeState(agent.state, input.state);
     const initial = E.isRight(decoded) ? decoded.right : defaultState(agent.state);
     const core = new RunCore<S>(agent.state, input, options.ids ?? randomIds, (event) => subscriber.next(event), initial);
-    const teardown = (): void => core.controller.abort();
+    let ended = false;
+    // Unsubscribing before the terminal event cancels the agent; after it, the run is simply over.
+    const teardown = (): void => {
+      if (!ended) core.controller.abort();
+    };
 
     const fail = (error: unknown): void => {
       if (core.controller.signal.aborted) return;
       try {
         core.write(runError(error, options));
       } catch (broken) {
+        ended = true;
         subscriber.error(broken); // only if the stream already ended: a driver bug, surfaced loudly
         return;
       }
+      ended = true;
       subscriber.complete();
     };
 
@@ -70,12 +76,14 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
         fail(error);
         return;
       }
+      ended = true;
       subscriber.complete();
     };
 
     try {
       core.write(ev.runStarted(input.threadId, input.runId, { parentRunId: input.parentRunId }));
     } catch (error) {
+      ended = true;
       subscriber.error(error);
       return teardown;
     }
