@@ -161,7 +161,7 @@ describe("applyPatch: structural sharing", () => {
   test("inserted values do not alias the patch", () => {
     const value = { nested: { n: 1 }, list: [{ m: 1 }] };
     const patch: JsonPatchOperation[] = [{ op: "add", path: "/v", value }, { op: "replace", path: "/w", value }];
-    const after = ok(applyPatch({ w: 0 }, patch));
+    const after = ok(applyPatch<Record<string, typeof value>>({ w: value }, patch));
     expect(after.v).toEqual(value);
     expect(after.v).not.toBe(value);
     expect(after.w.nested).not.toBe(value.nested);
