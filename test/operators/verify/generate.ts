@@ -252,17 +252,36 @@ export const streams = fc.array(fc.nat({ max: 10_000 }), { minLength: 1, maxLeng
 
 export type Mutation = { kind: "delete" | "duplicate"; index: number };
 
-/** A valid stream together with one mutation that provably breaks a rule (see Slot). */
-export const mutated = streams
-  .filter((s) => s.slots.some((slot) => slot.deletable || slot.duplicable))
-  .chain((s) => {
-    const candidates: Mutation[] = [];
-    s.slots.forEach((slot, index) => {
-      if (slot.deletable) candidates.push({ kind: "delete", index });
-      if (slot.duplicable) candidates.push({ kind: "duplicate", index });
+/** A valid stream from `source` together with one mutation that provably breaks a rule (see Slot). */
+export function withMutation(source: fc.Arbitrary<Stream>): fc.Arbitrary<{ stream: Stream; mutation: Mutation }> {
+  return source
+    .filter((s) => s.slots.some((slot) => slot.deletable || slot.duplicable))
+    .chain((s) => {
+      const candidates: Mutation[] = [];
+      s.slots.forEach((slot, index) => {
+        if (slot.deletable) candidates.push({ kind: "delete", index });
+        if (slot.duplicable) candidates.push({ kind: "duplicate", index });
+      });
+      return fc.constantFrom(...candidates).map((mutation) => ({ stream: s, mutation }));
     });
-    return fc.constantFrom(...candidates).map((mutation) => ({ stream: s, mutation }));
+}
+
+export const mutated = withMutation(streams);
+
+const REASONING_PAIRING = new Set(["REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END"]);
+
+/**
+ * The same stream without the reasoning events whose pairing is not checked here (R22); still
+ * valid. A RUN_STARTED stays deletable only if what then follows the previous terminal is not a
+ * RUN_ERROR (RUN_ERROR may come first and may follow RUN_FINISHED).
+ */
+export function withoutReasoning(stream: Stream): Stream {
+  const slots = stream.slots.filter((slot) => !REASONING_PAIRING.has(slot.event.type)).map((slot) => ({ ...slot }));
+  slots.forEach((slot, i) => {
+    if (slot.event.type === "RUN_STARTED") slot.deletable = i + 1 < slots.length && slots[i + 1].event.type !== "RUN_ERROR";
   });
+  return { slots };
+}
 
 export function applyMutation(events: readonly Event[], { kind, index }: Mutation): Event[] {
   const copy = [...events];

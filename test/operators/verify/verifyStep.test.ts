@@ -9,7 +9,7 @@ import { Diagnostic, ProtocolError } from "../../../src/operators/ProtocolError"
 import { verifyEvents } from "../../../src/operators/verifyEvents";
 import { verifyStep } from "../../../src/operators/verify/verifyStep";
 import { initialVerifierState, type VerifierState } from "../../../src/operators/verify/VerifierState";
-import { RF, RS, STS, SAS, TMS, TME, label, labels } from "../../support/streams";
+import { RE, RF, RS, SAS, STS, TME, TMS, label, labels } from "../../support/streams";
 import { ALL_CASES, ROWS, RULE_EXAMPLES, type VerifierCase } from "./cases";
 import { snapshot } from "./generate";
 
@@ -91,7 +91,7 @@ describe("verifyStep details", () => {
   }
 
   test("a new run discards every per-run record, so ids and owners of an earlier run constrain nothing (R6)", () => {
-    const events = [RS(), TMS("m", "s1"), SAS("s1"), STS("a"), { type: "RUN_ERROR", message: "x" } as Event, RS({ runId: "r2" }), TMS("m", "s2"), SAS("s1")];
+    const events = [RS(), TMS("m", "s1"), SAS("s1"), STS("a"), RE("x"), RS({ runId: "r2" }), TMS("m", "s2"), SAS("s1")];
     const state = stateAfter(events);
     expect(snapshot(state.run.owners.message)).toEqual([["m", { owner: "s2", source: "opener" }]]);
     expect(state.run.activeStepCount).toBe(0);

@@ -1,0 +1,134 @@
+/**
+ * Cross-check against the official verifier of `@ag-ui/client` 1.0.0: on every example of the
+ * tables (RULES §8 rows 1–49, R1–R45) our strict verifier and theirs accept the same streams and
+ * reject the others at the same event, except for the differences listed below, which must hold
+ * exactly as listed. Generated streams are cross-checked the same way.
+ */
+import * as fc from "fast-check";
+import { from, Observable, type OperatorFunction } from "rxjs";
+import { verifyEvents as officialVerifyEvents } from "@ag-ui/client";
+import type { Event } from "../../src/protocol/events";
+import { Diagnostic } from "../../src/operators/ProtocolError";
+import { verifyEvents } from "../../src/operators/verifyEvents";
+import { RE, RF, RS, TMC, TME, TMS, labels } from "../support/streams";
+import { ALL_CASES } from "./verify/cases";
+import { applyMutation, eventsOf, streams, withMutation, withoutReasoning } from "./verify/generate";
+
+/** Accepted whole, or rejected at an event index (the number of events delivered before the error). */
+type Verdict = { accepted: true } | { rejectedAt: number };
+
+function verdict(events: readonly Event[], operator: OperatorFunction<Event, unknown>): Verdict {
+  let delivered = 0;
+  let result: Verdict | undefined;
+  from(events)
+    .pipe(operator)
+    .subscribe({
+      next: () => (delivered += 1),
+      error: () => (result = { rejectedAt: delivered }),
+      complete: () => (result = { accepted: true }),
+    });
+  if (!result) throw new Error("the verifier did not finish synchronously");
+  return result;
+}
+
+/** Their operator takes `BaseEvent`s, whose shape every event of ours has; it runs on its own copy of rxjs. */
+const official: OperatorFunction<Event, unknown> = (source) => {
+  const verify = officialVerifyEvents();
+  return new Observable((subscriber) => verify(source as never).subscribe(subscriber)); // their Observable type is their rxjs copy's
+};
+const ours: OperatorFunction<Event, unknown> = verifyEvents();
+
+/**
+ * Where the official 1.0.0 verifier decides differently, and why. Keyed by case name (cases.ts);
+ * `official` is what it does instead of what our table expects.
+ */
+const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: string }>> = {
+  "R7 (reasoning and activities do not block)": {
+    official: { rejectedAt: 4 },
+    reason: "1.0.0 requires every reasoning message and span closed before RUN_FINISHED; RULES R7/R22 check reasoning for ownership only",
+  },
+  "R22 (valid)": {
+    official: { rejectedAt: 1 },
+    reason: "1.0.0 rejects REASONING_MESSAGE_CONTENT for a reasoning message that is not open; R22 accepts it (the applier ignores unknown ids, A13)",
+  },
+  "R22 (valid: second opener, open at RF)": {
+    official: { rejectedAt: 2 },
+    reason: "1.0.0 rejects a second REASONING_START while the span is open; R22 accepts it",
+  },
+  R23: {
+    official: { accepted: true },
+    reason: "1.0.0 has no THINKING_* events: its verifier passes unknown types through (its client maps them to REASONING_* upstream); R23 checks their nesting",
+  },
+  "R23 (END without START)": { official: { accepted: true }, reason: "as R23" },
+  "R23 (double START)": { official: { accepted: true }, reason: "as R23" },
+  "R23 (CONTENT after message END)": { official: { accepted: true }, reason: "as R23" },
+};
+
+const expectedVerdict = (c: (typeof ALL_CASES)[number]): Verdict => (c.reject ? { rejectedAt: c.reject.at } : { accepted: true });
+
+beforeEach(() => {
+  // The official client warns on some inputs; its warnings are not under test.
+  jest.spyOn(console, "warn").mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
+
+describe("our strict verifier and @ag-ui/client 1.0.0's verifyEvents", () => {
+  test.each(ALL_CASES.map((c) => [`${c.name}: ${labels(c.events)}`, c] as const))("%s", (_name, c) => {
+    const mine = verdict(c.events, ours);
+    const theirs = verdict(c.events, official);
+    expect(mine).toEqual(expectedVerdict(c));
+    const known = KNOWN_DIFFERENCES[c.name];
+    if (known) {
+      expect(theirs).toEqual(known.official); // the difference is exactly the listed one
+      expect(theirs).not.toEqual(mine);
+    } else {
+      expect(theirs).toEqual(mine);
+    }
+  });
+
+  test("every listed difference names a case of the tables", () => {
+    const names = new Set(ALL_CASES.map((c) => c.name));
+    for (const name of Object.keys(KNOWN_DIFFERENCES)) expect(names).toContain(name);
+  });
+
+  test("generated streams without reasoning events: both accept the valid ones, and reject each mutation at the same event", () => {
+    const plain = streams.map(withoutReasoning);
+    fc.assert(
+      fc.property(plain, (s) => {
+        const events = eventsOf(s);
+        expect(verdict(events, official)).toEqual({ accepted: true });
+        expect(verdict(events, ours)).toEqual({ accepted: true });
+      }),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(withMutation(plain), ({ stream, mutation }) => {
+        const events = applyMutation(eventsOf(stream), mutation);
+        const mine = verdict(events, ours);
+        expect("rejectedAt" in mine).toBe(true);
+        expect(verdict(events, official)).toEqual(mine);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("RULES §9 differences in handling", () => {
+  test("§9.1: where the official verifier errors the run, report mode emits a Diagnostic and goes on (seed 001)", () => {
+    const events = [RS(), TMS("m1"), TMC("m9"), TME("m1"), RF()];
+    expect(verdict(events, official)).toEqual({ rejectedAt: 2 });
+    const output: unknown[] = [];
+    let completed = false;
+    from(events)
+      .pipe(verifyEvents({ mode: "report" }))
+      .subscribe({ next: (item) => output.push(item), complete: () => (completed = true) });
+    expect(completed).toBe(true);
+    expect(output.map((item) => (item instanceof Diagnostic ? item.error.rule : item))).toEqual([events[0], events[1], "R15", events[3], events[4]]);
+  });
+
+  test("§9.6: both accept several runs per stream and RUN_ERROR after RUN_FINISHED", () => {
+    const events = [RS(), RF(), RE("late"), RS({ runId: "r2" }), RF()];
+    expect(verdict(events, official)).toEqual({ accepted: true });
+    expect(verdict(events, ours)).toEqual({ accepted: true });
+  });
+});
