@@ -1,0 +1,82 @@
+// The built package is importable by its name through the `exports` map, as CommonJS and as ESM.
+// Each check runs in a child `node` from the repository root, where Node resolves `agui-rx` to this
+// package (self-reference), so a wrong path in package.json or a broken bundle fails here.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+
+const root = path.resolve(__dirname, "../..");
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+  name: string;
+  exports: Record<string, string | Record<string, string>>;
+};
+
+/** Every file the exports map names. */
+const exportedFiles = Object.values(pkg.exports).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
+
+/** Runs a script in a child node process from the repository root; returns what it printed. */
+const node = (args: string[]): string => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
+const viaRequire = (script: string) => node(["-e", script]);
+const viaImport = (script: string) => node(["--input-type=module", "-e", script]);
+
+/** The entries and the subpath each is reached by. */
+const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node"];
+
+beforeAll(() => {
+  // CI builds before testing; a local run without a (complete) build makes one.
+  if (!exportedFiles.every((file) => existsSync(path.join(root, file)))) {
+    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
+  }
+}, 300_000);
+
+test("the package is called agui-rx and every file its exports map names exists", () => {
+  expect(pkg.name).toBe("agui-rx");
+  for (const file of exportedFiles) expect([file, existsSync(path.join(root, file))]).toEqual([file, true]);
+});
+
+test.each(entries)("%s loads with require() and import(), with the same named exports", (entry) => {
+  const required = JSON.parse(viaRequire(`console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)})).sort()))`)) as string[];
+  const imported = JSON.parse(
+    viaImport(`const m = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort()))`),
+  ) as string[];
+  expect(imported).toEqual(required);
+});
+
+test("require() resolves to the CommonJS build and import() to the ES module build", () => {
+  expect(viaRequire('console.log(require.resolve("agui-rx"))')).toBe(path.join(root, "dist/cjs/index.cjs"));
+  expect(viaImport('console.log(import.meta.resolve("agui-rx"))')).toBe(`file://${path.join(root, "dist/esm/index.mjs")}`);
+});
+
+const rootCheck = `
+  const result = m.decodeEvent({ type: "TEXT_MESSAGE_START", messageId: "m" });
+  console.log(JSON.stringify({
+    decodeEvent: typeof m.decodeEvent,
+    ev: typeof m.ev,
+    runStarted: typeof m.ev.runStarted,
+    DecodeError: typeof m.DecodeError,
+    decoded: result.right,
+    built: m.ev.runStarted("t", "r"),
+  }));`;
+const rootExpected = {
+  decodeEvent: "function",
+  ev: "object",
+  runStarted: "function",
+  DecodeError: "function",
+  decoded: { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
+  built: { type: "RUN_STARTED", threadId: "t", runId: "r" },
+};
+
+test("the root entry works through require()", () => {
+  expect(JSON.parse(viaRequire(`const m = require("agui-rx");${rootCheck}`))).toEqual(rootExpected);
+});
+
+test("the root entry works through import()", () => {
+  expect(JSON.parse(viaImport(`const m = await import("agui-rx");${rootCheck}`))).toEqual(rootExpected);
+});
+
+test("CommonJS and ES module builds are separate but each shares one copy of its classes across entries", () => {
+  // `agui-rx/server` re-exports stateSpec from the protocol layer: the same function object as the root's, in each format.
+  const same = `console.log(String(a.stateSpec === undefined || b.stateSpec === undefined || a.stateSpec === b.stateSpec))`;
+  expect(viaRequire(`const a = require("agui-rx"), b = require("agui-rx/server");${same}`)).toBe("true");
+  expect(viaImport(`const a = await import("agui-rx"), b = await import("agui-rx/server");${same}`)).toBe("true");
+});
