@@ -20,6 +20,8 @@ import {
   type VerifierState,
 } from "./VerifierState";
 
+export { initialVerifierState, type VerifierState } from "./VerifierState";
+
 type Result = E.Either<ProtocolError, VerifierState>;
 
 /** How many open items an error message lists before it says "and N more". */
@@ -211,8 +213,8 @@ function apply(state: VerifierState, event: Event): Result {
   switch (event.type) {
     // ─── Run lifecycle (R2–R7 beyond the phase checks above) ───
     case "RUN_STARTED": {
-      const scope = state.phase === "running" || state.phase === "before" ? run : emptyRunScope();
-      // A run that follows a terminal starts clean (R6); the very first run already has a clean scope.
+      // A run that follows a terminal starts clean (R6); before the first run the scope is still clean.
+      const scope = state.phase === "before" ? run : emptyRunScope();
       scope.runId = event.runId;
       seedOwners(scope, event.input?.messages, "input");
       state.phase = "running";
@@ -374,7 +376,8 @@ function apply(state: VerifierState, event: Event): Result {
         if (holders === undefined) {
           return reject("step", "R26", event, `STEP_FINISHED "${stepName}", but no step "${stepName}" was started (${listSteps(run)})`);
         }
-        const real = first(holders);
+        // "" and the parent are distinct owners (R28); name that confusion when it is the one at hand.
+        const real = owner === "" && holders.has(PARENT) ? PARENT : owner === PARENT && holders.has("") ? "" : first(holders);
         const emptyVsParent = (owner === "" && real === PARENT) || (owner === PARENT && real === "");
         return reject(
           "step",
@@ -445,6 +448,10 @@ function apply(state: VerifierState, event: Event): Result {
     case "TEXT_MESSAGE_CHUNK":
     case "TOOL_CALL_CHUNK":
     case "REASONING_MESSAGE_CHUNK":
+      return E.right(state);
+    default:
+      // Unreachable for typed events. An in-process producer can still hand over an unknown type:
+      // decoding is where unknown types are fatal (E7), so the ordering rules have nothing to say.
       return E.right(state);
   }
 }

@@ -9,7 +9,7 @@ import { Diagnostic, ProtocolError } from "../../../src/operators/ProtocolError"
 import { verifyEvents } from "../../../src/operators/verifyEvents";
 import { verifyStep } from "../../../src/operators/verify/verifyStep";
 import { initialVerifierState, type VerifierState } from "../../../src/operators/verify/VerifierState";
-import { RE, RF, RS, SAS, STS, TME, TMS, label, labels } from "../../support/streams";
+import { RE, RF, RS, SAS, STF, STS, TMC, TME, TMS, TXC, label, labels } from "../../support/streams";
 import { ALL_CASES, ROWS, RULE_EXAMPLES, type VerifierCase } from "./cases";
 import { snapshot } from "./generate";
 
@@ -113,5 +113,29 @@ describe("verifyStep details", () => {
   test("an untagged reopen keeps the recorded owner (first writer wins)", () => {
     const state = stateAfter([RS(), TMS("m1", "s1"), TME("m1"), TMS("m1")]);
     expect(snapshot(state.run.owners.message.get("m1"))).toEqual({ owner: "s1", source: "opener" });
+  });
+
+  test("\"\" against the parent is reported as R28 even when a third owner holds the same step name", () => {
+    const state = stateAfter([RS(), STS("tools", "a"), STS("tools")]);
+    const result = verifyStep(state, STF("tools", ""));
+    expect(E.isLeft(result) && [result.left.rule, result.left.message]).toEqual(["R28", expect.stringContaining("open under the parent agent")]);
+  });
+
+  test("chunk events that reach the verifier are checked only for run lifecycle and passed on", () => {
+    expect(E.isRight(verifyStep(stateAfter([RS()]), TXC({ messageId: "m1", delta: "a" })))).toBe(true);
+    const first = verifyStep(initialVerifierState(), TXC({ messageId: "m1" }));
+    expect(E.isLeft(first) && first.left.rule).toBe("R1");
+  });
+
+  test("an unknown type from an in-process producer is not an ordering matter: it passes (decoding rejects it, E7)", () => {
+    const unknownEvent = { type: "TELEPATHY_START" } as unknown as Event; // impossible for typed producers
+    const state = stateAfter([RS()]);
+    const result = verifyStep(state, unknownEvent);
+    expect(E.isRight(result) && result.right).toBe(state);
+  });
+
+  test("errors name what was expected and what arrived", () => {
+    const result = verifyStep(stateAfter([RS(), TMS("m1")]), TMC("m2"));
+    expect(E.isLeft(result) && result.left.message).toBe("TEXT_MESSAGE_CONTENT for m2, but no text message m2 is open (open: m1)");
   });
 });
