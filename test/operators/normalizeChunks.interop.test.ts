@@ -1,0 +1,128 @@
+/**
+ * Cross-check against the official normalizer, `transformChunks` of `@ag-ui/client` 1.0.0: the same
+ * rows run through both, in strict mode (the official one has no other), must give the same
+ * events, deep-equal, and fail at the same chunk. The deliberate differences are listed below,
+ * each with the input that shows it and what each side does.
+ */
+import { transformChunks } from "@ag-ui/client";
+import { from, type Observable } from "rxjs";
+import { normalizeChunks } from "../../src/operators/normalizeChunks";
+import type { Event } from "../../src/protocol/events";
+import { rows } from "./normalize/rows";
+import { RF, TCA, TCS, TMC, TME, TMS, counter, tlc, txc } from "./normalize/notation";
+
+interface Outcome {
+  readonly events: unknown[];
+  readonly failed: boolean;
+}
+
+type OfficialInput = Parameters<ReturnType<typeof transformChunks>>[0];
+
+function official(input: readonly Event[]): Outcome {
+  const events: unknown[] = [];
+  let failed = false;
+  // Our events are plain AG-UI objects; the official types spell `type` as an enum and use their own rxjs copy.
+  const source = from(input) as unknown as OfficialInput;
+  transformChunks()(source).subscribe({ next: (e: unknown) => events.push(e), error: () => (failed = true) });
+  return { events, failed };
+}
+
+function ours(input: readonly Event[], newId = counter()): Outcome {
+  const events: unknown[] = [];
+  let failed = false;
+  (from(input) as Observable<Event>).pipe(normalizeChunks({ newId })).subscribe({ next: (e) => events.push(e), error: () => (failed = true) });
+  return { events, failed };
+}
+
+beforeAll(() => {
+  process.env.SUPPRESS_TRANSFORMATION_WARNINGS = "true";
+});
+
+describe("the chunk rows agree with @ag-ui/client transformChunks (strict)", () => {
+  const same = rows.filter((row) => row.official === "same");
+  it("compares most rows", () => expect(same.length).toBeGreaterThan(rows.length - 4));
+
+  it.each(same.map((row) => [row.name, row] as const))("%s", (_name, row) => {
+    const theirs = official(row.input);
+    expect(ours(row.input)).toStrictEqual(theirs);
+    // The row's own expectation is exact; the official run must also have stopped where we reject first.
+    const firstRejection = row.expected.findIndex((item) => "rejected" in item);
+    expect(theirs.failed).toBe(firstRejection !== -1);
+  });
+});
+
+/**
+ * Deliberate differences from transformChunks, and why. Each row runs both and asserts what each
+ * side does, so a change on either side shows up here.
+ */
+const differences: readonly {
+  readonly what: string;
+  readonly why: string;
+  readonly input: readonly Event[];
+  readonly official: (outcome: Outcome) => void;
+  readonly ours: (outcome: Outcome) => void;
+}[] = [
+  {
+    what: "a continuation repeating an opener field with another value (role, name, toolCallName, parentMessageId)",
+    why: "RULES C6: on continuation chunks these fields are ignored",
+    input: [txc({ messageId: "m1", role: "user", delta: "a" }), txc({ messageId: "m1", role: "system", delta: "b" })],
+    official: (o) => expect(o).toStrictEqual({ events: [TMS("m1", undefined, { role: "user" }), TMC("m1", "a")], failed: true }),
+    ours: (o) => expect(o).toStrictEqual({ events: [TMS("m1", undefined, { role: "user" }), TMC("m1", "a"), TMC("m1", "b")], failed: false }),
+  },
+  {
+    what: "a null subagentRunId on a continuation",
+    why: "RULES C1: null reads as the parent; our output is strict and never carries null (DESIGN §3)",
+    input: [txc({ messageId: "p1", delta: "A" }), { ...txc({ delta: "B" }), subagentRunId: null } as unknown as Event], // null on purpose
+    official: (o) => expect(o.events[2]).toStrictEqual({ type: "TEXT_MESSAGE_CONTENT", messageId: "p1", delta: "B", subagentRunId: null }),
+    ours: (o) => expect(o.events[2]).toStrictEqual(TMC("p1", "B")),
+  },
+  {
+    what: "a continuation carrying only rawEvent",
+    why: "RULES C8: a continuation with neither delta nor metadata emits nothing",
+    input: [txc({ messageId: "m1", delta: "A" }), txc({ rawEvent: { provider: 1 } })],
+    official: (o) => expect(o.events).toHaveLength(3),
+    ours: (o) => expect(o.events).toStrictEqual([TMS("m1"), TMC("m1", "A")]),
+  },
+  {
+    what: "an opening chunk with rawEvent and no delta",
+    why: "RULES C8: an opening chunk without delta emits the START only",
+    input: [tlc({ toolCallId: "t1", toolCallName: "f", rawEvent: { provider: 1 } })],
+    official: (o) => expect(o.events).toStrictEqual([TCS("t1", "f"), { ...TCA("t1", ""), rawEvent: { provider: 1 } }]),
+    ours: (o) => expect(o.events).toStrictEqual([TCS("t1", "f")]),
+  },
+  {
+    what: "the chunk's timestamp",
+    why: "decision: the events made from a chunk happened when it did (the official client drops it)",
+    input: [txc({ messageId: "m1", delta: "A", timestamp: 5 })],
+    official: (o) => expect(o.events).toStrictEqual([TMS("m1"), TMC("m1", "A")]),
+    ours: (o) => expect(o.events).toStrictEqual([{ ...TMS("m1"), timestamp: 5 }, { ...TMC("m1", "A"), timestamp: 5 }]),
+  },
+  {
+    what: "members the chunk schema does not declare",
+    why: "decision: the output is typed; undeclared members of a chunk have no place on the explicit events",
+    input: [{ ...txc({ messageId: "m1", delta: "A" }), extra: 1 } as Event], // an extra member on purpose
+    official: (o) => expect(o.events[1]).toStrictEqual({ ...TMC("m1", "A"), extra: 1 }),
+    ours: (o) => expect(o.events[1]).toStrictEqual(TMC("m1", "A")),
+  },
+  {
+    what: "THINKING_* events",
+    why: "WIRE §7: the official client maps them in a middleware before transformChunks, which passes them through; ours maps them here, as explicit parent events (C10 b)",
+    input: [txc({ messageId: "p1", delta: "A" }), { type: "THINKING_START" }, RF()],
+    official: (o) => expect(o.events).toStrictEqual([TMS("p1"), TMC("p1", "A"), { type: "THINKING_START" }, TME("p1"), RF()]),
+    ours: (o) => expect(o.events).toStrictEqual([TMS("p1"), TMC("p1", "A"), TME("p1"), { type: "REASONING_START", messageId: "id-1" }, RF()]),
+  },
+  {
+    what: "a rejected chunk",
+    why: "RULES §1.12 (decision): in report mode the chunk is reported in-band and dropped, and the lanes stay as they were; the official client only fails the run (our strict mode, compared above)",
+    input: [txc({ messageId: "m1", delta: "A" }), tlc({ toolCallId: "t1", delta: "{" })],
+    official: (o) => expect(o).toStrictEqual({ events: [TMS("m1"), TMC("m1", "A")], failed: true }),
+    ours: (o) => expect(o).toStrictEqual({ events: [TMS("m1"), TMC("m1", "A")], failed: true }),
+  },
+];
+
+describe("deliberate differences from @ag-ui/client transformChunks", () => {
+  it.each(differences.map((d) => [d.what, d] as const))("%s", (_what, d) => {
+    d.official(official(d.input));
+    d.ours(ours(d.input));
+  });
+});
