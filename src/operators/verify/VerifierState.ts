@@ -4,18 +4,35 @@
  * RUN_STARTED follows a terminal: no history is kept, so every check is a hash lookup.
  */
 
-/** The owner recorded for the parent agent (an untagged event). Distinct from every subagent id, `""` included. */
+/**
+ * The owner recorded for the parent agent (an untagged event). Distinct from every subagent id, `""` included.
+ *
+ * @example
+ * ownerOf(undefined) === PARENT; // true
+ * ownerOf("") === PARENT; // false: "" is a real subagent id
+ */
 export const PARENT: unique symbol = Symbol("parent agent");
 
 /** Who an entity or a step belongs to: a subagent invocation id, or the parent agent. */
 export type Owner = string | typeof PARENT;
 
-/** The owner an event's optional tag names: the tag itself, or the parent when it is absent. */
+/**
+ * The owner an event's optional tag names: the tag itself, or the parent when it is absent.
+ *
+ * @example
+ * ownerOf("s1"); // "s1"
+ */
 export function ownerOf(tag: string | undefined): Owner {
   return tag === undefined ? PARENT : tag;
 }
 
-/** How an owner reads in an error message. */
+/**
+ * How an owner reads in an error message.
+ *
+ * @example
+ * describeOwner(PARENT); // "the parent agent"
+ * describeOwner("s1"); // 'subagent "s1"'
+ */
 export function describeOwner(owner: Owner): string {
   return owner === PARENT ? "the parent agent" : `subagent "${owner}"`;
 }
@@ -49,7 +66,12 @@ const parentRecords: { readonly [S in OwnerSource]: OwnerRecord } = {
   "activity-snapshot": { owner: PARENT, source: "activity-snapshot" },
 };
 
-/** The record for `owner` set by `source`; parent records are shared, so untagged streams allocate none. */
+/**
+ * The record for `owner` set by `source`; parent records are shared, so untagged streams allocate none.
+ *
+ * @example
+ * ownerRecord("s1", "snapshot"); // { owner: "s1", source: "snapshot" }
+ */
 export function ownerRecord(owner: Owner, source: OwnerSource): OwnerRecord {
   return owner === PARENT ? parentRecords[source] : { owner, source };
 }
@@ -97,7 +119,12 @@ export interface VerifierState {
   run: RunScope;
 }
 
-/** A fresh per-run scope: nothing open, no owners recorded. */
+/**
+ * A fresh per-run scope: nothing open, no owners recorded.
+ *
+ * @example
+ * emptyRunScope("r2").openTextMessages.size; // 0
+ */
 export function emptyRunScope(runId?: string): RunScope {
   return {
     runId,
