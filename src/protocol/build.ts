@@ -12,7 +12,12 @@ import type { RunAgentInput } from "./input";
 import type { Message } from "./messages";
 import { eventCodecs } from "./events";
 
-/** The optional members of one event type, as builders accept them. */
+/**
+ * The optional members of one event type, as builders accept them.
+ *
+ * @example
+ * const options: EventOptions<"TOOL_CALL_START"> = { parentMessageId: "m1", subagentRunId: "sub-1" };
+ */
 export type EventOptions<T extends EventType> = Partial<t.TypeOf<t.PartialC<(typeof eventCodecs)[T]["optional"]>>>;
 
 /** Keeps only the options that carry a value. */
@@ -29,7 +34,15 @@ function present<O extends object>(options: O | undefined): Partial<O> {
 const make = <T extends EventType>(type: T, required: Omit<EventOf<T>, "type" | keyof EventOptions<T>>, options?: EventOptions<T>): EventOf<T> =>
   ({ type, ...required, ...present(options) }) as EventOf<T>; // the members are exactly the codec's required + optional ones
 
-/** Builders for every event type this library emits. */
+/**
+ * Builders for every event type this library emits: required members are positional, optional
+ * ones go in the last argument; `null`/`undefined` options are left out.
+ *
+ * @example
+ * ev.textMessageStart("m1")                        // { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" }
+ * ev.toolCallStart("tc1", "search", { parentMessageId: "m1" })
+ * ev.runFinished("t1", "r1", { outcome: outcome.success() })
+ */
 export const ev = {
   runStarted: (threadId: string, runId: string, options?: EventOptions<"RUN_STARTED">) =>
     make("RUN_STARTED", { threadId, runId }, options),
@@ -113,7 +126,13 @@ export function withSubagentRunId<E extends AttributableEvent>(event: E, subagen
   return { ...event, subagentRunId };
 }
 
-/** Outcome helpers for `RUN_FINISHED` and `SUBAGENT_FINISHED`. */
+/**
+ * Outcome helpers for `RUN_FINISHED` and `SUBAGENT_FINISHED`.
+ *
+ * @example
+ * ev.runFinished("t1", "r1", { outcome: outcome.interrupt([{ id: "i1", reason: "approval" }]) })
+ * ev.subagentFinished("sub-1", { outcome: outcome.suspended(["i1"]) })
+ */
 export const outcome = {
   success: (): RunFinishedOutcome => ({ type: "success" }),
   interrupt: (interrupts: [Interrupt, ...Interrupt[]]): RunFinishedOutcome => ({ type: "interrupt", interrupts }),
@@ -122,7 +141,14 @@ export const outcome = {
     interruptIds ? { type: "suspended", interruptIds } : { type: "suspended" },
 };
 
-/** A minimal valid `RunAgentInput` (no messages, tools or context). */
+/**
+ * A minimal valid `RunAgentInput` (no messages, tools or context); `fields` adds to it, and
+ * `null`/`undefined` fields are left out.
+ *
+ * @example
+ * runAgentInput("t1", "r1", { state: { count: 0 } })
+ * // { threadId: "t1", runId: "r1", messages: [], tools: [], context: [], forwardedProps: {}, state: { count: 0 } }
+ */
 export function runAgentInput(threadId: string, runId: string, fields: Partial<Omit<RunAgentInput, "threadId" | "runId">> = {}): RunAgentInput {
   return { threadId, runId, messages: [], tools: [], context: [], forwardedProps: {}, ...present(fields) };
 }

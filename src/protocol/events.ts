@@ -1,6 +1,8 @@
 /**
  * The 36 AG-UI event types as io-ts codecs (WIRE §2, §3): the 31 of `@ag-ui/core` 1.0.0 and the
- * five deprecated `THINKING_*`. Every TypeScript event type is `t.TypeOf` of its codec.
+ * five deprecated `THINKING_*`. Every TypeScript event type is `t.TypeOf` of its codec. Each
+ * `<Name>Event` codec decodes one type (e.g. `TextMessageContentEvent.decode(json)`); `Event`
+ * decodes any of them.
  */
 import * as t from "io-ts";
 import { JsonObject, Present, struct, taggedUnion, withDefault, type StructCodec } from "./codec";
@@ -109,7 +111,12 @@ export const ThinkingTextMessageStartEvent = event("THINKING_TEXT_MESSAGE_START"
 export const ThinkingTextMessageContentEvent = event("THINKING_TEXT_MESSAGE_CONTENT", { delta: t.string }, baseFields);
 export const ThinkingTextMessageEndEvent = event("THINKING_TEXT_MESSAGE_END", {}, baseFields);
 
-/** Every event codec by its `type`. */
+/**
+ * Every event codec by its `type`; each exposes its `required` and `optional` member codecs.
+ *
+ * @example
+ * Object.keys(eventCodecs.TOOL_CALL_START.optional) // ["timestamp", "rawEvent", "metadata", "subagentRunId", "parentMessageId"]
+ */
 export const eventCodecs = {
   RUN_STARTED: RunStartedEvent,
   RUN_FINISHED: RunFinishedEvent,
@@ -149,19 +156,50 @@ export const eventCodecs = {
   THINKING_TEXT_MESSAGE_END: ThinkingTextMessageEndEvent,
 } as const;
 
-/** Any AG-UI event, discriminated by `type`: a `switch (event.type)` narrows without casts. */
+/**
+ * Any AG-UI event, discriminated by `type`: a `switch (event.type)` narrows without casts.
+ * As a codec it decodes strictly by the member codecs; prefer `decodeEvent` for readable errors.
+ *
+ * @example
+ * function text(event: Event): string {
+ *   switch (event.type) {
+ *     case "TEXT_MESSAGE_CONTENT": return event.delta;
+ *     default: return "";
+ *   }
+ * }
+ */
 export const Event = taggedUnion("Event", "type", eventCodecs);
 export type Event = t.TypeOf<typeof Event>;
 
-/** The `type` string of an event. */
+/**
+ * The `type` string of an event.
+ *
+ * @example
+ * const type: EventType = "RUN_STARTED";
+ */
 export type EventType = Event["type"];
-/** The event of one `type`. */
+/**
+ * The event of one `type`.
+ *
+ * @example
+ * const finished: EventOf<"RUN_FINISHED"> = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
+ */
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
 
-/** All 36 event types, in WIRE.md §2 order. */
+/**
+ * All 36 event types, in WIRE.md §2 order.
+ *
+ * @example
+ * EVENT_TYPES.includes("CUSTOM") // true
+ */
 export const EVENT_TYPES = Object.keys(eventCodecs) as EventType[]; // keys of a literal object whose keys are exactly EventType
 
-/** The five deprecated types that this library decodes but never emits. */
+/**
+ * The five deprecated types that this library decodes but never emits.
+ *
+ * @example
+ * THINKING_EVENT_TYPES[0] // "THINKING_START"
+ */
 export const THINKING_EVENT_TYPES = [
   "THINKING_START",
   "THINKING_END",
@@ -171,16 +209,32 @@ export const THINKING_EVENT_TYPES = [
 ] as const satisfies readonly EventType[];
 export type ThinkingEvent = EventOf<(typeof THINKING_EVENT_TYPES)[number]>;
 
-/** The chunk shorthands that `normalizeChunks()` expands. */
+/**
+ * The chunk shorthands that `normalizeChunks()` expands.
+ *
+ * @example
+ * const chunk: ChunkEvent = { type: "TEXT_MESSAGE_CHUNK", messageId: "m1", delta: "Hi" };
+ */
 export type ChunkEvent = EventOf<"TEXT_MESSAGE_CHUNK" | "TOOL_CALL_CHUNK" | "REASONING_MESSAGE_CHUNK">;
 
-/** Events that may carry an optional `subagentRunId` attribution (24 types, WIRE §1.5). */
+/**
+ * Events that may carry an optional `subagentRunId` attribution (24 types, WIRE §1.5).
+ *
+ * @example
+ * const attributed: AttributableEvent = { type: "STEP_STARTED", stepName: "plan", subagentRunId: "sub-1" };
+ */
 export type AttributableEvent = Exclude<
   Event,
   ThinkingEvent | EventOf<"RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" | "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR">
 >;
 
-/** Event types that must never carry `subagentRunId`. */
+/**
+ * Event types that must never carry `subagentRunId`: run-scoped ones, MESSAGES_SNAPSHOT (its
+ * messages carry their own) and the deprecated THINKING_* (WIRE §1.5).
+ *
+ * @example
+ * UNATTRIBUTABLE_EVENT_TYPES.has("RUN_FINISHED") // true
+ */
 export const UNATTRIBUTABLE_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "RUN_STARTED",
   "RUN_FINISHED",
@@ -189,7 +243,12 @@ export const UNATTRIBUTABLE_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventT
   ...THINKING_EVENT_TYPES,
 ]);
 
-/** Event types whose `subagentRunId` is the subagent's identity (required). */
+/**
+ * Event types whose `subagentRunId` is the subagent's identity (required).
+ *
+ * @example
+ * SUBAGENT_EVENT_TYPES.has("SUBAGENT_STARTED") // true
+ */
 export const SUBAGENT_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(["SUBAGENT_STARTED", "SUBAGENT_FINISHED", "SUBAGENT_ERROR"]);
 
 export type RunStartedEvent = EventOf<"RUN_STARTED">;

@@ -1,13 +1,23 @@
 /** Maps the deprecated `THINKING_*` events to their `REASONING_*` equivalents (WIRE §7). */
 import type { Event, ThinkingEvent } from "./events";
 
-/** Ids implied by nesting: the open thinking span and the open thinking message, if any. */
+/**
+ * Ids implied by nesting: the open thinking span and the open thinking message, if any.
+ *
+ * @example
+ * const ids: ThinkingIds = { spanId: "r1" };
+ */
 export interface ThinkingIds {
   readonly spanId?: string;
   readonly messageId?: string;
 }
 
-/** What one mapping step yields: the reasoning event and the ids after it. */
+/**
+ * What one mapping step yields: the reasoning event and the ids after it.
+ *
+ * @example
+ * const { event, ids } = mapThinkingEvent({ type: "THINKING_END" }, { spanId: "r1" }, newId);
+ */
 export interface ThinkingStep {
   readonly event: Event;
   readonly ids: ThinkingIds;
@@ -55,7 +65,12 @@ function carried(event: ThinkingEvent): { timestamp?: number; metadata?: Record<
   return out;
 }
 
-/** Whether an event is one of the deprecated `THINKING_*` types. */
+/**
+ * Whether an event is one of the deprecated `THINKING_*` types.
+ *
+ * @example
+ * isThinkingEvent({ type: "THINKING_START" }) // true
+ */
 export function isThinkingEvent(event: Event): event is ThinkingEvent {
   return event.type.startsWith("THINKING_");
 }

@@ -2,15 +2,26 @@
 import type * as t from "io-ts";
 
 /**
+ * Why decoding failed:
  * - `unknown-type`: a well-formed event whose `type` this library does not know (the message quotes it);
  * - `invalid-event`: a known type with a missing or ill-typed member;
  * - `not-an-event`: JSON that is not an object with a string `type`;
  * - `json`: a payload that is not JSON;
  * - `frame-too-large`: an SSE frame over the configured limit.
+ *
+ * @example
+ * if (error.code === "unknown-type") console.log(error.eventType);
  */
 export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large";
 
-/** A decode failure that names the event type, the member path, what was expected and what arrived. */
+/**
+ * A decode failure that names the event type, the member path, what was expected and what arrived.
+ *
+ * @example
+ * const result = decodeEvent({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1" });
+ * // left(DecodeError { code: "invalid-event", eventType: "TEXT_MESSAGE_CONTENT", path: "/delta",
+ * //   message: "invalid TEXT_MESSAGE_CONTENT event at /delta: expected string, got nothing (the member is missing)" })
+ */
 export class DecodeError extends Error {
   override readonly name = "DecodeError";
   constructor(
@@ -29,7 +40,12 @@ export class DecodeError extends Error {
   }
 }
 
-/** A short, single-line rendering of a value for error messages. */
+/**
+ * A short, single-line rendering of a value for error messages; never throws.
+ *
+ * @example
+ * excerpt({ a: 1 }) // '{"a":1}'
+ */
 export function excerpt(value: unknown, max = 80): string {
   let text: string;
   if (value === undefined) return "nothing (the member is missing)";
@@ -42,8 +58,12 @@ export function excerpt(value: unknown, max = 80): string {
 }
 
 /**
- * Turns io-ts errors into one DecodeError about the first failure: the JSON Pointer of the member
- * (intersection and union indices are internal and left out), the expected codec and the value.
+ * Turns io-ts errors into one DecodeError about the most specific failure: the JSON Pointer of the
+ * member (intersection and union indices are internal and left out), the expected codec and the value.
+ *
+ * @example
+ * const result = Event.validate(json, t.getDefaultContext(Event));
+ * if (isLeft(result)) throw reportInvalidEvent("RUN_STARTED", result.left);
  */
 export function reportInvalidEvent(eventType: string, errors: t.Errors): DecodeError {
   // Of several failures (a union tries each member) the deepest one is the most specific.

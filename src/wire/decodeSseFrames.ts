@@ -1,7 +1,13 @@
 import { Observable, takeWhile, type OperatorFunction, type Subscriber } from "rxjs";
 import { SseFrameReader } from "./SseFrameReader";
 
-/** One dispatched SSE event block: its joined `data:` lines and, when the block had them, `id:` and `event:`. */
+/**
+ * One dispatched SSE event block: its joined `data:` lines and, when the block had them, `id:` and `event:`.
+ *
+ * @example
+ * // "event: update\nid: 7\ndata: a\ndata: b\n\n" is the frame
+ * const frame: SseFrame = { event: "update", id: "7", data: "a\nb" };
+ */
 export interface SseFrame {
   /** The value of this frame's own `id:` line (not carried over from earlier frames). */
   readonly id?: string;
@@ -11,7 +17,12 @@ export interface SseFrame {
   readonly data: string;
 }
 
-/** Options of `decodeSseFrames()` and `decodeSse()`. */
+/**
+ * Options of `decodeSseFrames()` and `decodeSse()`.
+ *
+ * @example
+ * response$.pipe(decodeSse({ maxFrameBytes: 1024 * 1024 }))
+ */
 export interface DecodeSseOptions {
   /**
    * Largest frame accepted, counted in decoded characters (UTF-16 code units; equal to bytes for
