@@ -56,7 +56,7 @@ export class RunCore<S> {
   ) {
     this.normalizer = initialNormalizerState({ newId });
     this.working = initial;
-    this.published = initial;
+    this.published = this.copy(initial).typed; // `state` must not follow `stateMut` edits before a publish
   }
 
   /**
@@ -111,10 +111,26 @@ export class RunCore<S> {
    * `stateMut` never reach an event already sent.
    */
   publishState(tag: string | undefined): void {
-    const encode = this.spec?.codec.encode ?? ((value: S): unknown => value);
-    const snapshot = ev.stateSnapshot(structuredClone(encode(this.working)));
+    const { wire, typed } = this.copy(this.working);
+    const snapshot = ev.stateSnapshot(wire);
     this.write(tag === undefined ? snapshot : withSubagentRunId(snapshot, tag));
-    this.published = structuredClone(this.working);
+    this.published = typed;
+  }
+
+  /**
+   * Two private copies of `value`: its wire form (the codec's output), and the typed value read
+   * back from that form by the codec, so `state` holds real instances (a `Date` stays a `Date`)
+   * and shares nothing with `stateMut` or with the event sent.
+   */
+  private copy(value: S): { wire: unknown; typed: S } {
+    const codec = this.spec?.codec;
+    if (codec === undefined) return { wire: structuredClone(value), typed: structuredClone(value) };
+    const wire = structuredClone(codec.encode(value));
+    const typed = codec.decode(structuredClone(wire));
+    if (E.isLeft(typed)) {
+      throw new TypeError(`the state codec "${codec.name}" cannot decode what it encoded; a state codec must round-trip`);
+    }
+    return { wire, typed: typed.right };
   }
 
   track(span: Closable, scope: Scope): void {
