@@ -71,7 +71,9 @@ export const ev = {
   toolCallResult: (messageId: string, toolCallId: string, content: string, options?: EventOptions<"TOOL_CALL_RESULT">) =>
     make("TOOL_CALL_RESULT", { messageId, toolCallId, content }, { role: "tool", ...options }),
 
-  stateSnapshot: (snapshot: unknown, options?: EventOptions<"STATE_SNAPSHOT">) => make("STATE_SNAPSHOT", { snapshot }, options),
+  /** `undefined` is sent as `null`: JSON has no `undefined`, and the member must be present. */
+  stateSnapshot: (snapshot: unknown, options?: EventOptions<"STATE_SNAPSHOT">) =>
+    make("STATE_SNAPSHOT", { snapshot: snapshot ?? null }, options),
   stateDelta: (delta: JsonPatchOperation[], options?: EventOptions<"STATE_DELTA">) => make("STATE_DELTA", { delta }, options),
   messagesSnapshot: (messages: Message[], options?: EventOptions<"MESSAGES_SNAPSHOT">) =>
     make("MESSAGES_SNAPSHOT", { messages }, options),
@@ -88,8 +90,10 @@ export const ev = {
   activityDelta: (messageId: string, activityType: string, patch: JsonPatchOperation[], options?: EventOptions<"ACTIVITY_DELTA">) =>
     make("ACTIVITY_DELTA", { messageId, activityType, patch }, options),
 
-  raw: (event: unknown, options?: EventOptions<"RAW">) => make("RAW", { event }, options),
-  custom: (name: string, value: unknown, options?: EventOptions<"CUSTOM">) => make("CUSTOM", { name, value }, options),
+  /** `undefined` is sent as `null`: JSON has no `undefined`, and the member must be present. */
+  raw: (event: unknown, options?: EventOptions<"RAW">) => make("RAW", { event: event ?? null }, options),
+  /** `undefined` is sent as `null`: JSON has no `undefined`, and the member must be present. */
+  custom: (name: string, value: unknown, options?: EventOptions<"CUSTOM">) => make("CUSTOM", { name, value: value ?? null }, options),
 
   reasoningStart: (messageId: string, options?: EventOptions<"REASONING_START">) => make("REASONING_START", { messageId }, options),
   reasoningMessageStart: (messageId: string, options?: EventOptions<"REASONING_MESSAGE_START">) =>

@@ -12,7 +12,8 @@ const BOM = 0xfeff;
  * HTML "event stream" interpretation): lines end at LF, CR or CRLF; a blank line dispatches the
  * frame to `emit`. Each `feed` scans only the new text: an unfinished line is kept as a list of
  * pieces and joined once, when its end arrives, so a large frame delivered in many chunks costs
- * linear time, and the frame-size limit is checked before anything is kept.
+ * linear time, and the frame-size limit is checked before anything is kept. Not re-exported from
+ * the package root; use `decodeSseFrames()`.
  *
  * @example
  * const frames: SseFrame[] = [];

@@ -65,6 +65,7 @@ export function decodeSseFrames(options: DecodeSseOptions = {}): OperatorFunctio
  * Builds an operator that reads SSE frames from text or byte chunks and hands each to `onFrame`
  * together with the output subscriber (which it may `next` or `error`). Shared by
  * `decodeSseFrames()` and `decodeSse()` so that both decode in one pass, with one subscriber.
+ * Internal to the wire layer (not re-exported from the package root).
  *
  * @example
  * const lengths = readSseFrames<number>({}, (frame, out) => out.next(frame.data.length));

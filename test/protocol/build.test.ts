@@ -91,6 +91,16 @@ test("defaults: TEXT_MESSAGE_START.role is assistant, ACTIVITY_SNAPSHOT.replace 
   expect(ev.reasoningMessageStart("r")).toEqual({ type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" });
 });
 
+test("a free-form member given as undefined is sent as null, so the event stays valid after JSON", () => {
+  for (const event of [ev.stateSnapshot(undefined), ev.raw(undefined), ev.custom("n", undefined)]) {
+    const wire = JSON.parse(JSON.stringify(event));
+    expect(decodeEvent(wire)._tag).toBe("Right");
+    expect(EventSchemas.safeParse(wire).success).toBe(true);
+  }
+  expect(ev.custom("n", undefined)).toEqual({ type: "CUSTOM", name: "n", value: null });
+  expect(ev.custom("n", 0)).toEqual({ type: "CUSTOM", name: "n", value: 0 });
+});
+
 test("withSubagentRunId returns an attributed copy and leaves the original alone", () => {
   const original = ev.textMessageContent("m", "hi");
   const attributed = withSubagentRunId(original, "sub-1");
