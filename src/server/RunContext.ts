@@ -12,6 +12,7 @@ import {
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message } from "../protocol/messages";
 import type { Interrupt, ResumeEntry, SubagentFinishedOutcome } from "../protocol/outcomes";
+import { ProtocolError } from "../operators/ProtocolError";
 import { interrupt, type InterruptFields } from "./Agent";
 import { ActivityHandle } from "./handles/ActivityHandle";
 import { MessageHandle } from "./handles/MessageHandle";
@@ -212,12 +213,21 @@ export class RunContext<S = unknown> {
 
   /**
    * Sends any event, attributed to this context's subagent when it is attributable and carries no
-   * `subagentRunId` yet. The escape hatch for what has no typed writer (CUSTOM, RAW, MESSAGES_SNAPSHOT, …).
+   * `subagentRunId` yet. RUN_STARTED, RUN_FINISHED and RUN_ERROR are refused with a
+   * `ProtocolError` (rule S1): the driver owns the run's lifecycle. The escape hatch for what has no typed writer (CUSTOM, RAW, MESSAGES_SNAPSHOT, …).
    *
    * @example
    * ctx.emit(ev.custom("highlight", { line: 3 }));
    */
   emit(event: Event): void {
+    if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") {
+      throw new ProtocolError(
+        "run-lifecycle",
+        "S1",
+        event,
+        `expected an event inside the run, but got ${event.type}: the driver sends RUN_STARTED and the one terminal event; resolve with an outcome or throw instead`,
+      );
+    }
     const tagged =
       this.subagentRunId !== undefined && isAttributable(event) && event.subagentRunId === undefined
         ? withSubagentRunId(event, this.subagentRunId)

@@ -171,6 +171,12 @@ describe("writers", () => {
     ]);
   });
 
+  test.each([ev.runStarted("t", "r"), ev.runFinished("t", "r"), ev.runError("boom")])("emit refuses the driver's own %p", (event) => {
+    const { ctx, events } = harness();
+    expect(() => ctx.emit(event)).toThrow(expect.objectContaining({ name: "ProtocolError", rule: "S1" }));
+    expect(events).toEqual([]);
+  });
+
   test("emit: chunk events are expanded by the normalizer", () => {
     const { ctx, events } = harness();
     ctx.emit(ev.textMessageChunk({ messageId: "m", delta: "Hi" }));
