@@ -21,14 +21,21 @@ const externalPackages = [
 const external = (id) =>
   id.startsWith("node:") || externalPackages.some((name) => id === name || id.startsWith(`${name}/`));
 
+// fp-ts has no exports map: Node's ESM loader cannot resolve `fp-ts/Either` (a directory), so
+// both builds name the CommonJS file, which Node imports from ESM as well.
+const paths = (id) => {
+  const match = /^fp-ts\/(?:lib\/)?(\w+)$/.exec(id);
+  return match ? `fp-ts/lib/${match[1]}.js` : id;
+};
+
 export default [
   {
     input: entries,
     external,
     plugins: [esbuild({ target: "es2022", tsconfig: "tsconfig.build.json" })],
     output: [
-      { dir: "dist/esm", format: "es", entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
-      { dir: "dist/cjs", format: "cjs", entryFileNames: "[name].cjs", chunkFileNames: "chunks/[name]-[hash].cjs" },
+      { dir: "dist/esm", format: "es", paths, entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
+      { dir: "dist/cjs", format: "cjs", paths, entryFileNames: "[name].cjs", chunkFileNames: "chunks/[name]-[hash].cjs" },
     ],
   },
   {
