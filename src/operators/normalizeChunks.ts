@@ -1,9 +1,9 @@
 /** The chunk normalizer as an RxJS operator (RULES §2, WIRE §5.3 and §7). */
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
 import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
-import { initialNormalizerState, normalizeStep } from "./normalize/normalizeStep";
+import { initialNormalizerState, normalizeStep, type NormalizerState } from "./normalize/normalizeStep";
 
 /** Options of `normalizeChunks()`. */
 export interface NormalizeChunksOptions {
@@ -70,26 +70,49 @@ export function normalizeChunks(
   return (source: Observable<Event | Diagnostic>) =>
     new Observable<Event | Diagnostic>((subscriber) => {
       // Created here, per subscription: two subscribers never share lanes or thinking ids.
-      let state = initialNormalizerState(newId === undefined ? {} : { newId });
-      return source.subscribe({
-        next(item) {
-          // After a strict error, a synchronous source may still be delivering; ignore the rest.
-          if (subscriber.closed) return;
-          if (isDiagnostic(item)) {
-            subscriber.next(item);
-            return;
-          }
-          const result = normalizeStep(state, item);
-          if (E.isLeft(result)) {
-            if (report) subscriber.next(new Diagnostic(result.left));
-            else subscriber.error(result.left);
-            return;
-          }
-          state = result.right.state;
-          for (const event of result.right.events) subscriber.next(event);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
+      const upstream = new ChunkNormalizer(subscriber, report, initialNormalizerState(newId === undefined ? {} : { newId }));
+      // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
+      subscriber.add(upstream);
+      source.subscribe(upstream);
     });
+}
+
+/**
+ * The per-subscription observer of the source. It is a Subscription as well as an Observer, so
+ * RxJS hands it to the source as the subscriber itself: a synchronous source sees it close the
+ * moment the output errors or is unsubscribed, and stops (as with RxJS's own operators), instead
+ * of running on to its end.
+ */
+class ChunkNormalizer extends Subscription implements Observer<Event | Diagnostic> {
+  constructor(
+    private readonly destination: Subscriber<Event | Diagnostic>,
+    private readonly report: boolean,
+    private state: NormalizerState,
+  ) {
+    super();
+  }
+
+  next(item: Event | Diagnostic): void {
+    if (this.closed) return;
+    if (isDiagnostic(item)) {
+      this.destination.next(item);
+      return;
+    }
+    const result = normalizeStep(this.state, item);
+    if (E.isLeft(result)) {
+      if (this.report) this.destination.next(new Diagnostic(result.left));
+      else this.destination.error(result.left);
+      return;
+    }
+    this.state = result.right.state;
+    for (const event of result.right.events) this.destination.next(event);
+  }
+
+  error(error: unknown): void {
+    this.destination.error(error);
+  }
+
+  complete(): void {
+    this.destination.complete();
+  }
 }

@@ -1,5 +1,5 @@
 import { TestScheduler } from "rxjs/testing";
-import { catchError, from, map, of, type Observable } from "rxjs";
+import { catchError, from, map, of, take, type Observable } from "rxjs";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import { Diagnostic, ProtocolError, isDiagnostic } from "../../src/operators/ProtocolError";
 import type { Event } from "../../src/protocol/events";
@@ -81,6 +81,29 @@ describe("normalizeChunks (strict, the default)", () => {
     expect(seen).toStrictEqual([TMS("m1"), TMC("m1", "Hi")]);
     expect(failure).toBeInstanceOf(ProtocolError);
     expect(failure).toMatchObject({ code: "chunk", rule: "C5", event: d });
+  });
+
+  it("stops a synchronous source at the error and at a downstream unsubscription", () => {
+    let produced = 0;
+    const endless = () =>
+      from(
+        (function* () {
+          for (;;) {
+            produced++;
+            yield produced === 3 ? d : txc({ messageId: "m1", delta: "." });
+          }
+        })(),
+      );
+    let failure: unknown;
+    endless().pipe(normalizeChunks()).subscribe({ error: (e: unknown) => (failure = e) });
+    expect(failure).toMatchObject({ rule: "C5" });
+    expect(produced).toBe(3);
+
+    produced = 0;
+    const taken: (Event | Diagnostic)[] = [];
+    endless().pipe(normalizeChunks({ mode: "report" }), take(3)).subscribe({ next: (e) => taken.push(e) });
+    expect(taken).toStrictEqual([TMS("m1"), TMC("m1", "."), TMC("m1", ".")]);
+    expect(produced).toBe(2);
   });
 });
 
