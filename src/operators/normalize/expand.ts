@@ -18,7 +18,12 @@ export interface OpenStream {
   readonly owner: string | undefined;
 }
 
-/** The kind of stream a chunk belongs to. */
+/**
+ * The kind of stream a chunk belongs to.
+ *
+ * @example
+ * kindOf({ type: "TOOL_CALL_CHUNK", toolCallId: "t1" }) // "tool"
+ */
 export function kindOf(chunk: ChunkEvent): StreamKind {
   switch (chunk.type) {
     case "TEXT_MESSAGE_CHUNK":
@@ -30,17 +35,32 @@ export function kindOf(chunk: ChunkEvent): StreamKind {
   }
 }
 
-/** The chunk's stream id (`messageId` or `toolCallId`), if it carries one. `""` is a present id (C4). */
+/**
+ * The chunk's stream id (`messageId` or `toolCallId`), if it carries one. `""` is a present id (C4).
+ *
+ * @example
+ * idOf({ type: "TEXT_MESSAGE_CHUNK", messageId: "" }) // ""
+ */
 export function idOf(chunk: ChunkEvent): string | undefined {
   return chunk.type === "TOOL_CALL_CHUNK" ? chunk.toolCallId : chunk.messageId;
 }
 
-/** How a kind reads in an error message. */
+/**
+ * How a kind reads in an error message.
+ *
+ * @example
+ * describeKind("tool") // "tool call"
+ */
 export function describeKind(kind: StreamKind): string {
   return kind === "text" ? "text message" : kind === "tool" ? "tool call" : "reasoning message";
 }
 
-/** The name of the id member of a kind, for error messages. */
+/**
+ * The name of the id member of a kind, for error messages.
+ *
+ * @example
+ * idMember("reasoning") // "messageId"
+ */
 export function idMember(kind: StreamKind): "messageId" | "toolCallId" {
   return kind === "tool" ? "toolCallId" : "messageId";
 }
@@ -69,6 +89,11 @@ export type Opening = { readonly id: string; readonly start: Event } | { readonl
  * metadata and its timestamp. `tag` is the chunk's tag as the lane reads it (a stray `null` is
  * the parent, C1). `rawEvent` is not copied here: it goes with the delta event. A text or reasoning chunk needs a messageId, a tool chunk a toolCallId and a toolCallName (C5);
  * without them the result names what is missing.
+ *
+ * @example
+ * opening({ type: "TOOL_CALL_CHUNK", toolCallId: "t1", toolCallName: "f", delta: "{" }, "s1")
+ * // { id: "t1", start: { type: "TOOL_CALL_START", toolCallId: "t1", toolCallName: "f", subagentRunId: "s1" } }
+ * opening({ type: "TOOL_CALL_CHUNK", toolCallId: "t1" }, undefined) // { missing: ["toolCallName"] }
  */
 export function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
   const common = { ...tagged(tag), ...metadataOf(chunk), ...timestampOf(chunk) };
@@ -111,6 +136,10 @@ export function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
  * The CONTENT or ARGS a chunk's delta becomes (C7; C8 passes `""` for a metadata-only
  * continuation). Its tag is the chunk's, or the opener's when the chunk has none; it carries the
  * chunk's metadata, timestamp and rawEvent.
+ *
+ * @example
+ * deltaEvent({ kind: "text", id: "m1", owner: "s1" }, { type: "TEXT_MESSAGE_CHUNK", metadata: { u: 1 } }, "")
+ * // { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "", subagentRunId: "s1", metadata: { u: 1 } }
  */
 export function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event {
   const common = {
@@ -130,7 +159,12 @@ export function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string)
   }
 }
 
-/** The END synthesized when a stream closes (C9): the id and the opener's tag, never metadata. */
+/**
+ * The END synthesized when a stream closes (C9): the id and the opener's tag, never metadata.
+ *
+ * @example
+ * endEvent({ kind: "reasoning", id: "r1", owner: "s2" }) // { type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s2" }
+ */
 export function endEvent(stream: OpenStream): Event {
   const tag = tagged(stream.owner);
   switch (stream.kind) {
