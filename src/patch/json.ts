@@ -1,7 +1,8 @@
 /**
  * Plain-JSON helpers the patch layer is built on: a container test, deep equality and a deep copy.
- * All of them iterate with an explicit stack instead of recursing, so a 10,000-deep document is
- * handled like a flat one (V8's own `JSON.stringify` and `structuredClone` overflow there).
+ * None of them recurses without bound: equality recurses up to `RECURSION_LIMIT` levels (faster)
+ * and continues with an explicit stack below, the copy always uses one, so a 10,000-deep document
+ * is handled like a flat one (V8's own `JSON.stringify` and `structuredClone` overflow there).
  * Values are JSON: objects, arrays, strings, finite numbers, booleans and `null`.
  */
 
@@ -22,6 +23,9 @@ export function setMember(target: JsonRecord, key: string, value: unknown): void
   else target[key] = value;
 }
 
+/** Below this depth, equality and the diff recurse (fast); deeper, they continue with an explicit stack. */
+export const RECURSION_LIMIT = 200;
+
 /**
  * Deep equality of two JSON values (member order does not matter; array order does).
  *
@@ -29,6 +33,32 @@ export function setMember(target: JsonRecord, key: string, value: unknown): void
  * jsonEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }); // true
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  return equalAt(a, b, 0);
+}
+
+function equalAt(x: unknown, y: unknown, depth: number): boolean {
+  if (x === y) return true;
+  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+  if (depth >= RECURSION_LIMIT) return equalIteratively(x, y);
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!equalAt(x[i], y[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(y) || !isJsonRecord(x) || !isJsonRecord(y)) return false;
+  const xKeys = Object.keys(x);
+  const yKeys = Object.keys(y);
+  if (xKeys.length !== yKeys.length) return false;
+  for (let i = 0; i < xKeys.length; i++) {
+    const key = xKeys[i];
+    // Objects of one shape list their keys in the same order: then no lookup is needed.
+    if (key !== yKeys[i] && !Object.prototype.hasOwnProperty.call(y, key)) return false;
+    if (!equalAt(x[key], y[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+function equalIteratively(a: unknown, b: unknown): boolean {
   const stack: unknown[] = [a, b];
   while (stack.length > 0) {
     const y = stack.pop();

@@ -1,0 +1,127 @@
+/**
+ * A small timing helper for `npm run bench`: warm up, then time batches until at least `minTimeMs`
+ * has been spent measuring, and report the median time per call (ops/s). The median of several
+ * samples resists the odd GC pause better than a single long loop's mean.
+ */
+
+/** One timed function. */
+export interface Measurement {
+  readonly name: string;
+  /** Median calls per second over the samples. */
+  readonly opsPerSecond: number;
+  /** Median milliseconds per call. */
+  readonly msPerOp: number;
+  readonly samples: number;
+}
+
+export interface MeasureOptions {
+  /** Time spent measuring, after warm-up (default 200 ms). */
+  readonly minTimeMs?: number;
+  /** Time spent warming up, so the JIT has optimized the code (default 100 ms). */
+  readonly warmUpMs?: number;
+  /** At least this many samples (default 7). */
+  readonly minSamples?: number;
+}
+
+const now = (): number => performance.now();
+
+/** Collects garbage when node runs with `--expose-gc`, so one measurement does not pay for the last one's garbage. */
+export function collectGarbage(): void {
+  const gc: unknown = (globalThis as { gc?: unknown }).gc;
+  if (typeof gc === "function") gc();
+}
+
+/**
+ * Times `fn` (called with no arguments, repeatedly; it should do one unit of work per call).
+ *
+ * @example
+ * const m = measure("JSON.stringify", () => JSON.stringify(state));
+ * console.log(m.opsPerSecond);
+ */
+export function measure(name: string, fn: () => unknown, options: MeasureOptions = {}): Measurement {
+  const { minTimeMs = 200, warmUpMs = 100, minSamples = 7 } = options;
+  let sink: unknown;
+  // Warm-up, which also finds a batch size that takes about 1/10 of the budget per sample.
+  let batch = 1;
+  const warmUpEnd = now() + warmUpMs;
+  let perCall = Infinity;
+  do {
+    const start = now();
+    for (let i = 0; i < batch; i++) sink = fn();
+    const elapsed = now() - start;
+    perCall = elapsed / batch;
+    if (elapsed < minTimeMs / 20) batch *= 2;
+  } while (now() < warmUpEnd);
+  batch = Math.max(1, Math.round(minTimeMs / 10 / Math.max(perCall, 1e-6)));
+
+  collectGarbage();
+  const perCallSamples: number[] = [];
+  let spent = 0;
+  while (spent < minTimeMs || perCallSamples.length < minSamples) {
+    const start = now();
+    for (let i = 0; i < batch; i++) sink = fn();
+    const elapsed = now() - start;
+    spent += elapsed;
+    perCallSamples.push(elapsed / batch);
+  }
+  if (sink === Symbol.for("never")) console.log(sink); // keeps the results alive, so nothing is optimized away
+  perCallSamples.sort((a, b) => a - b);
+  const msPerOp = perCallSamples[Math.floor(perCallSamples.length / 2)];
+  return { name, opsPerSecond: 1000 / msPerOp, msPerOp, samples: perCallSamples.length };
+}
+
+/** Two functions timed in alternation, and the median ratio of their per-call times. */
+export interface Comparison {
+  readonly baseline: Measurement;
+  readonly candidate: Measurement;
+  /** Median over samples of (candidate time / baseline time), each sample timing both back to back. */
+  readonly ratio: number;
+}
+
+/**
+ * Times `candidate` against `baseline` in alternating batches, so that load from other processes
+ * hits both alike; the ratio is the median of the per-sample ratios.
+ *
+ * @example
+ * const { ratio } = compare("stringify", () => JSON.stringify(s), "publish", () => states.publish(s));
+ */
+export function compare(
+  baselineName: string,
+  baseline: () => unknown,
+  candidateName: string,
+  candidate: () => unknown,
+  options: MeasureOptions = {},
+): Comparison {
+  const { minTimeMs = 200, warmUpMs = 100, minSamples = 9 } = options;
+  // Warm both up and size the batches from their single-function measurements.
+  const first = measure(baselineName, baseline, { minTimeMs: warmUpMs, warmUpMs, minSamples: 3 });
+  const second = measure(candidateName, candidate, { minTimeMs: warmUpMs, warmUpMs, minSamples: 3 });
+  const batchOf = (m: Measurement) => Math.max(1, Math.round(minTimeMs / 20 / m.msPerOp));
+  const baselineBatch = batchOf(first);
+  const candidateBatch = batchOf(second);
+  let sink: unknown;
+  const baselineTimes: number[] = [];
+  const candidateTimes: number[] = [];
+  const ratios: number[] = [];
+  let spent = 0;
+  collectGarbage();
+  while (spent < 2 * minTimeMs || ratios.length < minSamples) {
+    let start = now();
+    for (let i = 0; i < baselineBatch; i++) sink = baseline();
+    const b = (now() - start) / baselineBatch;
+    start = now();
+    for (let i = 0; i < candidateBatch; i++) sink = candidate();
+    const c = (now() - start) / candidateBatch;
+    spent += b * baselineBatch + c * candidateBatch;
+    baselineTimes.push(b);
+    candidateTimes.push(c);
+    ratios.push(c / b);
+  }
+  if (sink === Symbol.for("never")) console.log(sink);
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const result = (name: string, times: number[]): Measurement => {
+    const msPerOp = median(times);
+    return { name, msPerOp, opsPerSecond: 1000 / msPerOp, samples: times.length };
+  };
+  return { baseline: result(baselineName, baselineTimes), candidate: result(candidateName, candidateTimes), ratio: median(ratios) };
+}
