@@ -84,6 +84,16 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
  * rejected chunk changes **nothing** in `state` (all checks run before the first write), so the
  * caller may drop it and go on.
  *
+ * Where RULES §2 is silent (decisions; the official transformChunks is listed where it differs):
+ * - role, name, toolCallName and parentMessageId on a continuation chunk are ignored, whatever
+ *   their value (C6; the official client rejects a different value);
+ * - the events made from a chunk carry its `timestamp` (the official client drops it); its
+ *   `rawEvent` goes on the CONTENT/ARGS only, and a continuation with only a `rawEvent` emits
+ *   nothing (C8; the official client emits an empty CONTENT for it); members the chunk schema does
+ *   not declare are not copied;
+ * - a stray `null` tag reads as the parent and is never copied to the output (C1);
+ * - RUN_STARTED forgets the THINKING_* span and message ids of the previous run.
+ *
  * @example
  * const state = initialNormalizerState();
  * normalizeStep(state, ev.textMessageChunk({ messageId: "m1", delta: "Hi" }));
