@@ -3,7 +3,7 @@
  * whole pipeline (chunk transform, verifier, reducer) applies our streams, state and interrupts
  * included, and a resume round trip works end to end.
  */
-import { AbstractAgent, type BaseEvent, type RunAgentInput as CoreRunAgentInput } from "@ag-ui/client";
+import { AbstractAgent, type RunAgentInput as CoreRunAgentInput } from "@ag-ui/client";
 import * as t from "io-ts";
 import type { Observable } from "rxjs";
 import { RunAgentInput } from "../../src/protocol/input";
@@ -37,15 +37,18 @@ const taskBoard: Agent<Board> = {
   },
 };
 
+/** `Observable<BaseEvent>` of the official client's own rxjs copy. */
+type OfficialStream = ReturnType<AbstractAgent["run"]>;
+
 /** The official agent class, running our driver in process. */
 class InProcess extends AbstractAgent {
   private readonly ids = sequentialIds("srv");
-  override run(input: CoreRunAgentInput): Observable<BaseEvent> {
+  override run(input: CoreRunAgentInput): OfficialStream {
     // The official input is structurally ours; decode it to be sure, as createHandler would.
     const decoded = RunAgentInput.decode(input);
     if (decoded._tag === "Left") throw new Error("the official client sent an input we cannot read");
     const events: Observable<Event> = run(taskBoard, decoded.right, { ids: this.ids });
-    return events as unknown as Observable<BaseEvent>; // the official types use their own rxjs copy
+    return events as unknown as OfficialStream; // the official types use their own rxjs copy; at run time they interoperate
   }
 }
 
