@@ -158,6 +158,22 @@ describe("applyPatch: structural sharing", () => {
     expect(after.b).toBe(document.b);
   });
 
+  test("each container on a changed path is copied once per patch, however many ops touch it", () => {
+    let copies = 0;
+    const a = new Proxy({ x: 1, y: 2 } as Record<string, unknown>, {
+      ownKeys: (target) => (copies++, Reflect.ownKeys(target)), // object spread lists the keys once per copy
+    });
+    const after = ok(
+      applyPatch({ a }, [
+        { op: "replace", path: "/a/x", value: 10 },
+        { op: "add", path: "/a/z", value: 3 },
+        { op: "remove", path: "/a/y" },
+      ]),
+    );
+    expect(after).toEqual({ a: { x: 10, z: 3 } });
+    expect(copies).toBe(1);
+  });
+
   test("inserted values do not alias the patch", () => {
     const value = { nested: { n: 1 }, list: [{ m: 1 }] };
     const patch: JsonPatchOperation[] = [{ op: "add", path: "/v", value }, { op: "replace", path: "/w", value }];

@@ -132,6 +132,16 @@ describe("diff: large and deep documents", () => {
     expect(() => diff({ d: 1 }, { d: deep(10_000, 0) }, { maxSize: 1_000_000 })).not.toThrow(); // a value too deep to serialize
     expect(() => diff(deep(10_000, [1]), deep(10_000, [1, 2]))).not.toThrow();
   });
+
+  test("10,000 nested arrays: the change at the bottom is found, past the recursion limit", () => {
+    const nested = (leaf: unknown): unknown => {
+      let node = leaf;
+      for (let i = 0; i < 10_000; i++) node = [node];
+      return node;
+    };
+    expect(diff(nested(1), nested(2))).toEqual([{ op: "replace", path: "/0".repeat(10_000), value: 2 }]);
+    expect(diff(nested({ a: 1 }), nested({ a: 1, b: 2 }))).toEqual([{ op: "add", path: `${"/0".repeat(10_000)}/b`, value: 2 }]);
+  });
 });
 
 // ----- Property tests -----
