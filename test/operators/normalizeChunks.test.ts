@@ -185,3 +185,15 @@ describe("normalizeChunks: THINKING_* through the operator", () => {
     expect(out).toStrictEqual([{ type: "REASONING_END", messageId: "n2" }]);
   });
 });
+
+describe("normalizeChunks: overloads (checked by tsc in test/types/typecheck.test.ts)", () => {
+  it("types strict output as events and report output as events or diagnostics", () => {
+    const source = of<Event>(a);
+    const strict: Observable<Event> = source.pipe(normalizeChunks());
+    const explicit: Observable<Event> = source.pipe(normalizeChunks({ mode: "strict" }));
+    const reported: Observable<Event | Diagnostic> = source.pipe(normalizeChunks({ mode: "report" }));
+    // @ts-expect-error report mode may emit a Diagnostic, so its output is not Observable<Event>
+    const wrong: Observable<Event> = source.pipe(normalizeChunks({ mode: "report" }));
+    expect([strict, explicit, reported, wrong].every((o) => typeof o.subscribe === "function")).toBe(true);
+  });
+});
