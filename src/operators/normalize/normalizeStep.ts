@@ -161,6 +161,9 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
       // Explicit events close only their own lane (C10 b); `?? undefined` reads a stray null as the parent (C1).
       return accepted(state, closeLane(state, event.subagentRunId ?? undefined, []), event);
   }
+  // Unreachable for a decoded Event. A type unknown at run time (an in-process producer's) passes
+  // through untouched, as in the official client, for the verifier or the decoder to report.
+  return accepted(state, [], event);
 }
 
 function accepted(state: NormalizerState, ends: Event[], event: Event): E.Either<ProtocolError, NormalizerStep> {

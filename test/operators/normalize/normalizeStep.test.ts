@@ -114,3 +114,11 @@ describe("normalizeStep: fields carried from the chunk", () => {
     expect(snapshotState(state)).toEqual({ lanes: [], text: [], tool: [], reasoning: [], thinking: {} });
   });
 });
+
+describe("normalizeStep: an event type unknown at run time", () => {
+  it("passes through and closes nothing, leaving the reporting to the verifier", () => {
+    const telepathy = { type: "TELEPATHY_START" } as unknown as Parameters<typeof normalizeStep>[1]; // not an Event on purpose
+    const { output } = runSteps([txc({ messageId: "m1", delta: "A" }), telepathy, RF()]);
+    expect(output).toStrictEqual([TMS("m1"), TMC("m1", "A"), telepathy, TME("m1"), RF()]);
+  });
+});
