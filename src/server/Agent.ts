@@ -4,15 +4,30 @@ import type { StateSpec } from "../protocol/stateSpec";
 import type { RunContext } from "./RunContext";
 import { randomIds } from "./ids";
 
-/** A run that completed; `result` goes to `RUN_FINISHED.result`. */
+/**
+ * A run that completed; `result` goes to `RUN_FINISHED.result`.
+ *
+ * @example
+ * const done: SuccessOutcome = { type: "success", result: { answer: 42 } };
+ */
 export type SuccessOutcome = Extract<RunFinishedOutcome, { type: "success" }> & { readonly result?: unknown };
 
-/** A run that pauses for outside input; the interrupts go to `RUN_FINISHED.outcome` (RULES I1, I14). */
+/**
+ * A run that pauses for outside input; the interrupts go to `RUN_FINISHED.outcome` (RULES I1, I14).
+ *
+ * @example
+ * const paused: InterruptOutcome = interrupted(interrupt({ reason: "input_required" }));
+ */
 export type InterruptOutcome = Extract<RunFinishedOutcome, { type: "interrupt" }>;
 
 /**
  * How an agent's run ended when it did not fail: the wire outcome of RUN_FINISHED (success or
  * interrupt), plus the optional success `result`. Failure is a thrown error, never an outcome.
+ *
+ * @example
+ * async run(ctx): Promise<RunOutcome> {
+ *   return ctx.isResume ? success() : interrupted(ctx.interrupt({ reason: "confirmation" }));
+ * }
  */
 export type RunOutcome = SuccessOutcome | InterruptOutcome;
 
@@ -60,7 +75,12 @@ export function interrupted(first: Interrupt, ...rest: Interrupt[]): InterruptOu
   return { type: "interrupt", interrupts: [first, ...rest] };
 }
 
-/** The fields of `interrupt()`: those of the wire `Interrupt`, with `id` optional and `expiresAt` also a `Date`. */
+/**
+ * The fields of `interrupt()`: those of the wire `Interrupt`, with `id` optional and `expiresAt` also a `Date`.
+ *
+ * @example
+ * const fields: InterruptFields = { reason: "confirmation", expiresAt: new Date(Date.now() + 60_000) };
+ */
 export type InterruptFields = Omit<Interrupt, "id" | "expiresAt"> & {
   readonly id?: string;
   readonly expiresAt?: string | Date;

@@ -1,12 +1,27 @@
 /** The error an agent throws to end its run with a chosen RUN_ERROR code. */
 
-/** The RUN_ERROR code for an error that is not an `AgentError` (a plain `Error`, a rejected promise, a thrown string). */
+/**
+ * The RUN_ERROR code for an error that is not an `AgentError` (a plain `Error`, a rejected promise, a thrown string).
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === DEFAULT_ERROR_CODE) reportBug(event.message);
+ */
 export const DEFAULT_ERROR_CODE = "AGENT_ERROR";
 
-/** The RUN_ERROR code for a `ProtocolError` that escaped the agent (a bad write it did not catch). */
+/**
+ * The RUN_ERROR code for a `ProtocolError` that escaped the agent (a bad write it did not catch).
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === PROTOCOL_ERROR_CODE) reportBug(event.message);
+ */
 export const PROTOCOL_ERROR_CODE = "PROTOCOL";
 
-/** The RUN_ERROR code for a `RunAgentInput.state` that does not decode into the agent's state type (RULES S4). */
+/**
+ * The RUN_ERROR code for a `RunAgentInput.state` that does not decode into the agent's state type (RULES S4).
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === SERIALIZATION_ERROR_CODE) session.resetState();
+ */
 export const SERIALIZATION_ERROR_CODE = "SERIALIZATION";
 
 /**

@@ -21,7 +21,12 @@ import { StepGuard } from "./handles/StepGuard";
 import { ToolCallHandle } from "./handles/ToolCallHandle";
 import type { Closable, RunCore, Scope } from "./RunCore";
 
-/** Options of `ctx.assistantMessage()`. */
+/**
+ * Options of `ctx.assistantMessage()`.
+ *
+ * @example
+ * ctx.assistantMessage({ id: "m-1", name: "Ada" });
+ */
 export interface MessageOptions {
   /** The message id; a fresh one by default. */
   readonly id?: string;
@@ -29,7 +34,12 @@ export interface MessageOptions {
   readonly name?: string;
 }
 
-/** Options of `ctx.toolCall()`. */
+/**
+ * Options of `ctx.toolCall()`.
+ *
+ * @example
+ * ctx.toolCall("search", { parentMessageId: message.id });
+ */
 export interface ToolCallOptions {
   /** The tool call id; a fresh one by default. */
   readonly id?: string;
@@ -37,7 +47,12 @@ export interface ToolCallOptions {
   readonly parentMessageId?: string;
 }
 
-/** Options of `ctx.subagent()`. */
+/**
+ * Options of `ctx.subagent()`.
+ *
+ * @example
+ * ctx.subagent("researcher", { description: "finds sources", parentToolCallId: call.id });
+ */
 export interface SubagentOptions {
   /** The invocation id; a fresh one by default. Pass a suspended subagent's old id to resume it (RULES I12). */
   readonly id?: string;

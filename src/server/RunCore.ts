@@ -17,13 +17,24 @@ import { verifyStep } from "../operators/verify/verifyStep";
 import { StateManager } from "./StateManager";
 import type { IdSource } from "./ids";
 
-/** Something the driver closes if the agent leaves it open: a message, tool call, reasoning, step or subagent. */
+/**
+ * Something the driver closes if the agent leaves it open: a message, tool call, reasoning, step or subagent.
+ *
+ * @example
+ * if (handle.isOpen) handle.close();
+ */
 export interface Closable {
   readonly isOpen: boolean;
   close(): void;
 }
 
-/** Where a span was opened: the run's top-level context, or a subagent context nested under its parent. */
+/**
+ * Where a span was opened: the run's top-level context, or a subagent context nested under its parent.
+ *
+ * @example
+ * const root: Scope = { parent: undefined };
+ * const child: Scope = { parent: root };
+ */
 export interface Scope {
   readonly parent: Scope | undefined;
 }
@@ -33,7 +44,13 @@ function within(scope: Scope, ancestor: Scope): boolean {
   return false;
 }
 
-/** One run's shared machinery (see the file comment). */
+/**
+ * One run's shared machinery (see the file comment). Internal: made by `run` and `createRunContext`.
+ *
+ * @example
+ * const core = new RunCore(spec, input, randomIds, (event) => subscriber.next(event), initialState);
+ * core.write(ev.runStarted(input.threadId, input.runId));
+ */
 export class RunCore<S> {
   private normalizer: NormalizerState;
   private verifier: VerifierState = initialVerifierState();

@@ -9,7 +9,12 @@ import { randomIds, type IdSource } from "./ids";
 import { RunContext } from "./RunContext";
 import { RunCore } from "./RunCore";
 
-/** What `createRunContext` returns. */
+/**
+ * What `createRunContext` returns.
+ *
+ * @example
+ * const { ctx, events, abort } = createRunContext(undefined, runAgentInput("t", "r"));
+ */
 export interface RunContextHarness<S> {
   /** The context, as an agent's `run` would receive it. */
   readonly ctx: RunContext<S>;

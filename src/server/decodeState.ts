@@ -22,7 +22,12 @@ export function decodeState<S>(spec: StateSpec<S> | undefined, raw: unknown): E.
   return E.left(new AgentError(describe(decoded.left), SERIALIZATION_ERROR_CODE));
 }
 
-/** The value "no state yet" stands for: the spec's default, or `{}` for an agent without a spec. */
+/**
+ * The value "no state yet" stands for: the spec's default, or `{}` for an agent without a spec.
+ *
+ * @example
+ * defaultState(stateSpec(Counter, { clicks: 0 })); // { clicks: 0 }
+ */
 export function defaultState<S>(spec: StateSpec<S> | undefined): S {
   return (spec ?? rawState<S>()).defaultValue;
 }

@@ -1,6 +1,11 @@
 /** Where the runtime gets the ids it mints (messages, tool calls, results, subagents, interrupts). */
 
-/** A function returning a fresh id on every call. */
+/**
+ * A function returning a fresh id on every call.
+ *
+ * @example
+ * run(agent, input, { ids: sequentialIds("test") });
+ */
 export type IdSource = () => string;
 
 /**

@@ -12,7 +12,12 @@ import { randomIds, type IdSource } from "./ids";
 import { RunContext } from "./RunContext";
 import { RunCore } from "./RunCore";
 
-/** Options of `run()`. */
+/**
+ * Options of `run()`.
+ *
+ * @example
+ * run(agent, input, { ids: sequentialIds("run"), exposeStack: process.env.NODE_ENV !== "production" });
+ */
 export interface RunOptions {
   /** Where minted ids come from; `crypto.randomUUID()` by default. Use `sequentialIds()` for deterministic tests. */
   readonly ids?: IdSource;
@@ -68,6 +73,11 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
 
     const finish = (outcome: RunOutcome | void): void => {
       if (core.controller.signal.aborted) return;
+      const malformed = describeMalformed(outcome);
+      if (malformed !== undefined) {
+        fail(new AgentError(malformed));
+        return;
+      }
       try {
         core.pendingInterrupts = outcome?.type === "interrupt" ? outcome.interrupts : [];
         core.closeOpen();
@@ -102,6 +112,19 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     running.then(finish, fail);
     return teardown;
   });
+}
+
+/** Why a resolved value is not a `RunOutcome` (plain JavaScript callers can return anything), or `undefined`. */
+function describeMalformed(outcome: unknown): string | undefined {
+  if (outcome === undefined) return undefined;
+  if (typeof outcome === "object" && outcome !== null && "type" in outcome) {
+    if (outcome.type === "success") return undefined;
+    if (outcome.type === "interrupt" && "interrupts" in outcome && Array.isArray(outcome.interrupts) && outcome.interrupts.length > 0) {
+      return undefined;
+    }
+  }
+  const text = JSON.stringify(outcome) ?? String(outcome);
+  return `expected the agent to resolve with undefined, a success outcome or an interrupt outcome with at least one interrupt, but it resolved with ${text.length > 120 ? `${text.slice(0, 117)}...` : text}`;
 }
 
 function runFinished(input: RunAgentInput, outcome: RunOutcome): Event {

@@ -137,6 +137,14 @@ describe("errors", () => {
     expect(events[1]).toEqual({ type: "RUN_ERROR", message: "the weather service is down", code: "UPSTREAM_UNAVAILABLE" });
   });
 
+  test("a resolved value that is not an outcome (plain JavaScript) becomes RUN_ERROR naming it", async () => {
+    const agent: Agent = { run: () => Promise.resolve(JSON.parse('{"type":"interrupt","interrupts":[]}')) };
+    const events = await collect(run(agent, input));
+    expect(events[1]).toMatchObject({ type: "RUN_ERROR", code: "AGENT_ERROR" });
+    expect(events[1].type === "RUN_ERROR" && events[1].message).toContain('"interrupts":[]');
+    await expectAccepted(events);
+  });
+
   test("exposeStack puts the stack in RUN_ERROR.metadata", async () => {
     const error = new Error("boom");
     const events = await collect(

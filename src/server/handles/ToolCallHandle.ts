@@ -5,7 +5,12 @@ import type { RunContext } from "../RunContext";
 import type { Closable } from "../RunCore";
 import { StateAccess } from "./StateAccess";
 
-/** Options of `result()`. */
+/**
+ * Options of `result()`.
+ *
+ * @example
+ * call.result("3 hits", { messageId: "tool-msg-1" });
+ */
 export interface ToolResultOptions {
   /** The id of the tool message the result becomes; a fresh id by default. */
   readonly messageId?: string;
