@@ -1,13 +1,16 @@
 import { request as httpRequest } from "node:http";
-import { Observable, of, throwError, concat } from "rxjs";
+import { Observable, from, throwError, concat } from "rxjs";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { createHandler, type RunFunction } from "../../src/server/http/createHandler";
 import { serve, type Served } from "../../src/node/serve";
+import type { Agent } from "../../src/server/Agent";
 import { parseSseBody, validBody, openPost, within } from "./loopback";
 
+const of = (...events: Event[]): Observable<Event> => from(events);
+
 const twoEvents: RunFunction = (input) =>
-  of<Event>(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId, { outcome: { type: "success" } }));
+  of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId, { outcome: { type: "success" } }));
 
 let server: Served;
 afterEach(async () => {
@@ -112,7 +115,7 @@ describe("createHandler over loopback HTTP", () => {
   });
 
   it("lets route refuse a request or pick the agent for it", async () => {
-    const other: RunFunction = (input) => of<Event>(ev.runStarted(input.threadId, "picked"));
+    const other: RunFunction = (input) => of(ev.runStarted(input.threadId, "picked"));
     const handler = createHandler(twoEvents, {
       route: (request, input) => {
         if (request.headers.get("authorization") !== "Bearer ok") return new Response("no", { status: 401 });
@@ -137,7 +140,7 @@ describe("createHandler over loopback HTTP", () => {
 
   it("ends a failing source with one RUN_ERROR", async () => {
     const failing: RunFunction = (input) =>
-      concat(of<Event>(ev.runStarted(input.threadId, input.runId)), throwError(() => new Error("model unavailable")));
+      concat(of(ev.runStarted(input.threadId, input.runId)), throwError(() => new Error("model unavailable")));
     const { text } = await post({ body: validBody }, createHandler(failing));
     const events = parseSseBody(text);
     expect(events.map((e) => e.type)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
@@ -161,5 +164,30 @@ describe("createHandler over loopback HTTP", () => {
     expect(parseSseBody(first)).toEqual([ev.runStarted("t1", "r1")]);
     destroy();
     await within(1000, unsubscribed, "the run to be unsubscribed after the disconnect");
+  });
+
+  it("serves an Agent directly and aborts its signal within 1 s when the client disconnects", async () => {
+    let aborted!: () => void;
+    const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+    const patient: Agent = {
+      async run(ctx) {
+        ctx.say("thinking…");
+        await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+        aborted();
+      },
+    };
+    server = await serve(createHandler(patient));
+    const { response, destroy } = await openPost(server.url, validBody);
+    let text = "";
+    await new Promise<void>((resolve) => {
+      response.on("data", (chunk: Buffer) => {
+        text += chunk.toString("utf8");
+        if (text.includes("TEXT_MESSAGE_END")) resolve();
+      });
+      response.resume();
+    });
+    expect(parseSseBody(text).map((e) => e.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END"]);
+    destroy();
+    await within(1000, abortSeen, "the agent's signal to abort after the disconnect");
   });
 });

@@ -3,6 +3,8 @@ import type { Observable } from "rxjs";
 import { isLeft } from "fp-ts/lib/Either";
 import type { Event } from "../../protocol/events";
 import { RunAgentInput } from "../../protocol/input";
+import type { Agent } from "../Agent";
+import { run } from "../run";
 import { acceptsEventStream } from "./acceptsEventStream";
 import { describeInvalidInput } from "./describeInvalidInput";
 import { errorResponse } from "./errorResponse";
@@ -24,8 +26,12 @@ export interface RunRequest {
 /** A run as a function: the events of one run for one input. Unsubscribing must stop the run. */
 export type RunFunction = (input: RunAgentInput, request: RunRequest) => Observable<Event>;
 
-/** Anything with an agent's `run(input)` shape that yields events: a server `Agent` wrapped with `run`, or your own. */
-export type RunSource = RunFunction;
+/**
+ * What a handler serves: an `Agent` (run with the driver `run(agent, input)`), or a run function
+ * (any `Observable<Event>` per input: your own pipeline, another framework's agent piped through
+ * `verifyEvents()`, …).
+ */
+export type RunSource<S = unknown> = Agent<S> | RunFunction;
 
 /** The fetch-style handler: works with `Deno.serve`, Bun, Cloudflare Workers, Next.js route handlers, and `agui-rx/node`. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -40,12 +46,15 @@ export interface HandlerOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * Runs after the body decoded and before the run starts: return a `Response` to refuse the
-   * request (authentication, quota, unknown agent: that response is sent as it is), a run source
-   * to serve this request with (one endpoint, several agents), or nothing to use the default.
-   * A throw answers 500.
+   * request (authentication, quota, unknown agent: that response is sent as it is), a run
+   * function to serve this request with (one endpoint, several agents: `(input) => run(other,
+   * input)`), or nothing to use the default. A throw answers 500.
    */
-  readonly route?: (request: Request, input: RunAgentInput) => RunSource | Response | undefined | Promise<RunSource | Response | undefined>;
+  readonly route?: (request: Request, input: RunAgentInput) => Routed | Promise<Routed>;
 }
+
+/** What `route` decides: refuse (a Response), serve with another run function, or `undefined` for the default. */
+export type Routed = RunFunction | Response | undefined;
 
 /** The default request body limit: 10 MiB, the size the official client's SSE parser accepts per event. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -66,10 +75,11 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * unsubscribes, which stops the run.
  *
  * @example
- * const handler = createHandler((input) => run(agent, input));
+ * const handler = createHandler(taskBoard);   // an Agent, or (input, { ready }) => Observable<Event>
  * Deno.serve(handler);                         // or: serve(handler) from "agui-rx/node"
  */
-export function createHandler(source: RunSource, options: HandlerOptions = {}): FetchHandler {
+export function createHandler<S>(source: RunSource<S>, options: HandlerOptions = {}): FetchHandler {
+  const runDefault: RunFunction = typeof source === "function" ? source : (input) => run(source, input);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
   const extra = options.headers ?? {};
@@ -118,7 +128,7 @@ export function createHandler(source: RunSource, options: HandlerOptions = {}): 
     }
     const input = decoded.right;
 
-    let chosen: RunSource | Response | undefined;
+    let chosen: Routed;
     try {
       chosen = options.route ? await options.route(request, input) : undefined;
     } catch (error) {
@@ -126,7 +136,7 @@ export function createHandler(source: RunSource, options: HandlerOptions = {}): 
       return errorResponse(500, { error: "internal", message: `route failed before the run started: ${message}` }, extra);
     }
     if (chosen instanceof Response) return chosen;
-    const runSource = chosen ?? source;
+    const runSource = chosen ?? runDefault;
 
     const body = toEventStream((ready) => runSource(input, { request, ready }), { highWaterMark, signal: request.signal });
     return new Response(body, {
