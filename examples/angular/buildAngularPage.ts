@@ -1,0 +1,24 @@
+/** Builds the Angular task-board page with the Angular CLI installed in examples/angular. */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+/** Where `ng build` puts the browser files. */
+export const ANGULAR_DIST = join(__dirname, "dist", "browser");
+
+/**
+ * Runs `ng build` in examples/angular (its own package.json; install it with
+ * `npm ci --prefix examples/angular`) and resolves with the folder to serve.
+ *
+ * @example
+ * const root = await buildAngularPage();
+ */
+export async function buildAngularPage(): Promise<string> {
+  const ng = join(__dirname, "node_modules", ".bin", "ng");
+  if (!existsSync(ng)) {
+    throw new Error(`expected the Angular CLI at ${ng}; run \`npm ci --prefix examples/angular\` first`);
+  }
+  await promisify(execFile)(ng, ["build"], { cwd: __dirname, env: { ...process.env, NG_CLI_ANALYTICS: "false", CI: "true" }, maxBuffer: 16 * 1024 * 1024 });
+  return ANGULAR_DIST;
+}
