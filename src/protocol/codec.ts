@@ -43,38 +43,46 @@ export function struct<R extends t.Props, O extends t.Props>(
 ): StructCodec<R, O> {
   const inner = t.intersection([t.type(required), t.partial(optional)], name);
   const strict = new Set(options.nullIsError ?? NULL_IS_AN_ERROR);
-  const lenientKeys = Object.keys(optional).filter((key) => !strict.has(key));
+  const requiredEntries = Object.entries(required);
+  const optionalEntries = Object.entries(optional).map(([key, member]) => [key, member, !strict.has(key)] as const);
   const allowed = options.closed ? new Set([...Object.keys(required), ...Object.keys(optional)]) : undefined;
 
-  const codec = new t.Type<StructType<R, O>, StructOutput<R, O>, unknown>(
-    name,
-    (u): u is StructType<R, O> => inner.is(u),
-    (u, context) => {
-      if (!isPlainObject(u)) return t.failure(u, context, `expected ${name} (a JSON object)`);
-      if (allowed) {
-        for (const key of Object.keys(u)) {
-          if (!allowed.has(key)) {
-            return t.failure(u[key], t.appendContext(context, key, t.never, u[key]), `expected no member "${key}" (${name} is closed)`);
-          }
+  // One pass over the declared members (io-ts's intersection of `type` and `partial` validates the
+  // object twice and merges the halves); the input is copied only when a member decodes to a new
+  // value (a default filled, a `null` dropped), so unknown members are kept as they are.
+  const validate = (u: unknown, context: t.Context): t.Validation<StructType<R, O>> => {
+    if (!isPlainObject(u)) return t.failure(u, context, `expected ${name} (a JSON object)`);
+    if (allowed) {
+      for (const key of Object.keys(u)) {
+        if (!allowed.has(key)) {
+          return t.failure(u[key], t.appendContext(context, key, t.never, u[key]), `expected no member "${key}" (${name} is closed)`);
         }
       }
-      return inner.validate(withoutNulls(u, lenientKeys), context);
-    },
-    inner.encode,
-  );
-  return Object.assign(codec, { required, optional });
-}
-
-/** Copies `u` without the listed keys whose value is `null`; returns `u` itself when there are none. */
-function withoutNulls(u: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  let copy: Record<string, unknown> | undefined;
-  for (const key of keys) {
-    if (u[key] === null) {
-      copy ??= { ...u };
-      delete copy[key];
     }
-  }
-  return copy ?? u;
+    let out: Record<string, unknown> | undefined;
+    let errors: t.ValidationError[] | undefined;
+    const check = (key: string, member: t.Mixed, value: unknown) => {
+      const result = member.validate(value, t.appendContext(context, key, member, value));
+      if (result._tag === "Left") (errors ??= []).push(...result.left);
+      else if (result.right !== value) (out ??= { ...u })[key] = result.right;
+    };
+    for (const [key, member] of requiredEntries) check(key, member, u[key]);
+    for (const [key, member, nullIsAbsent] of optionalEntries) {
+      const value = u[key];
+      if (value === undefined) continue;
+      if (value === null && nullIsAbsent) {
+        out ??= { ...u };
+        delete out[key];
+        continue;
+      }
+      check(key, member, value);
+    }
+    if (errors) return t.failures(errors);
+    return t.success((out ?? u) as StructType<R, O>); // every declared member was just validated by its codec
+  };
+
+  const codec = new t.Type<StructType<R, O>, StructOutput<R, O>, unknown>(name, (u): u is StructType<R, O> => inner.is(u), validate, inner.encode);
+  return Object.assign(codec, { required, optional });
 }
 
 /** A required member that decodes `undefined` or `null` to `fallback` (e.g. TEXT_MESSAGE_START.role). */
