@@ -1,5 +1,6 @@
 // decodeSse: bytes to events. Round trips of every type, errors, marbles for order, error,
 // completion and unsubscription.
+import * as fc from "fast-check";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import type { Event, EventType } from "../../src/protocol/events";
@@ -47,6 +48,25 @@ describe("chunk boundaries", () => {
   test("and in 1-byte chunks", async () => {
     expect(await decodeAll(Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)))).toEqual(SSE_BODY_EVENTS);
   });
+});
+
+test("property: any events with any text, cut into bytes at any positions, decode to themselves", async () => {
+  const text = fc.string({ unit: "binary", maxLength: 40 }); // any code points, astral and control characters included
+  const event = fc.oneof(
+    fc.constantFrom(...ALL_EVENTS),
+    fc.record({ messageId: text, delta: text }).map(({ messageId, delta }): Event => ({ type: "TEXT_MESSAGE_CONTENT", messageId, delta })),
+    fc.record({ name: text, value: fc.jsonValue() }).map(({ name, value }): Event => ({ type: "CUSTOM", name, value })),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(event, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), async (events, cuts) => {
+      const bytes = new TextEncoder().encode(events.map(encodeSse).join(""));
+      const positions = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...positions].map((start, i, all) => bytes.subarray(start, all[i + 1] ?? bytes.length));
+      // JSON turns -0 into 0; compare with what JSON itself gives back.
+      expect(await decodeAll(chunks)).toEqual(JSON.parse(JSON.stringify(events)));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 describe("errors", () => {
