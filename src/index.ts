@@ -10,3 +10,22 @@ export { mapThinkingEvent, isThinkingEvent, type ThinkingIds, type ThinkingStep 
 export { decodeEvent } from "./wire/decodeEvent";
 export { DecodeError, type DecodeErrorCode } from "./wire/DecodeError";
 export { ProtocolError, Diagnostic, isDiagnostic, type ProtocolErrorCode, type VerificationMode } from "./operators/ProtocolError";
+export { encodeSse } from "./wire/encodeSse";
+export { decodeSseFrames, DEFAULT_MAX_FRAME_BYTES, type SseFrame, type DecodeSseOptions } from "./wire/decodeSseFrames";
+export { decodeSse } from "./wire/decodeSse";
+export { normalizeChunks, type NormalizeChunksOptions } from "./operators/normalizeChunks";
+export {
+  normalizeStep,
+  initialNormalizerState,
+  type NormalizerState,
+  type NormalizerStep,
+  type NormalizerOptions,
+  type LaneKey,
+} from "./operators/normalize/normalizeStep";
+export { verifyEvents, type VerifyEventsOptions } from "./operators/verifyEvents";
+export { verifyStep, initialVerifierState, type VerifierState } from "./operators/verify/verifyStep";
+export { selectStateEncoding, stateEncodingStep } from "./operators/selectStateEncoding";
+export { applyPatch } from "./patch/apply";
+export { PatchError } from "./patch/PatchError";
+export { diff, type DiffOptions } from "./patch/diff";
+export { parsePointer, escapeSegment, formatPointer } from "./patch/pointer";
