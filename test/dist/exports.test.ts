@@ -54,16 +54,24 @@ const rootCheck = `
     ev: typeof m.ev,
     runStarted: typeof m.ev.runStarted,
     DecodeError: typeof m.DecodeError,
+    encodeSse: typeof m.encodeSse,
+    decodeSse: typeof m.decodeSse,
+    decodeSseFrames: typeof m.decodeSseFrames,
     decoded: result.right,
     built: m.ev.runStarted("t", "r"),
+    frame: m.encodeSse(m.ev.runStarted("t", "r")),
   }));`;
 const rootExpected = {
   decodeEvent: "function",
   ev: "object",
   runStarted: "function",
   DecodeError: "function",
+  encodeSse: "function",
+  decodeSse: "function",
+  decodeSseFrames: "function",
   decoded: { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
   built: { type: "RUN_STARTED", threadId: "t", runId: "r" },
+  frame: 'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n',
 };
 
 test("the root entry works through require()", () => {
