@@ -1,2 +1,31 @@
-// The `agui-rx/client` entry.
-export {};
+// The `agui-rx/client` entry: the session, its Update stream, the apply stage and the transports.
+export { Session, type SessionOptions, type RunOptions, type SessionSnapshot } from "./Session";
+export { applyEvents, type ApplyEventsOptions } from "./applyEvents";
+export { applyEvent } from "./reducers/applyEvent";
+export { ClientState } from "./reducers/ClientState";
+export { MessageList } from "./reducers/MessageList";
+export { mergeMessagesSnapshot } from "./reducers/mergeMessagesSnapshot";
+export { mergeMetadata, type MergedMetadata } from "./reducers/mergeMetadata";
+export { ClientError, type ClientErrorKind, type ClientErrorDetails } from "./ClientError";
+export type {
+  Update,
+  MessageUpdate,
+  MessagesUpdate,
+  StateUpdate,
+  ReasoningUpdate,
+  InterruptUpdate,
+  SubagentUpdate,
+  ErrorUpdate,
+  DoneUpdate,
+  MessageChange,
+  RunEnd,
+  Subagent,
+  SubagentStatus,
+  SubagentChange,
+} from "./Update";
+export type { Transport } from "./transports/Transport";
+export { ReplayTransport } from "./transports/ReplayTransport";
+export { InProcessTransport } from "./transports/InProcessTransport";
+export { HttpTransport, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
+export { decodeEvents } from "./transports/decodeEvents";
+export { stateSpec, type StateSpec } from "../protocol/stateSpec";

@@ -1,0 +1,82 @@
+/** The client's one error class: every problem a run reports, fatal or not, as data (seed 001, RULES §5). */
+import { ProtocolError } from "../operators/ProtocolError";
+import { PatchError } from "../patch/PatchError";
+import { DecodeError } from "../wire/DecodeError";
+
+/**
+ * What went wrong, by layer. Open: new transports and checks may add kinds, so a `switch` over it
+ * wants a `default` branch.
+ *
+ * - non-fatal (E4): `protocol` (an event broke an ordering rule and was not applied), `patch` (a
+ *   state or activity patch did not apply; the target is unchanged), `state` (the state does not
+ *   decode with the session's StateSpec; `rawState` is still exact);
+ * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, truncated
+ *   stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not start:
+ *   another run is active, interrupts are not covered or have expired).
+ */
+export type ClientErrorKind = "protocol" | "patch" | "state" | "run" | "json" | "decode" | "http" | "transport" | "config";
+
+/** Context a ClientError may carry, depending on its kind. */
+export interface ClientErrorDetails {
+  /** The underlying error (a ProtocolError, PatchError, DecodeError, io-ts errors, a fetch failure…). */
+  readonly cause?: unknown;
+  /** The machine-readable code: RUN_ERROR.code, the DecodeError code, the ProtocolError rule. */
+  readonly code?: string;
+  /** The offending event, when there is one. */
+  readonly event?: unknown;
+  /** HTTP status (`http`). */
+  readonly status?: number;
+  /** The start of the response body (`http`). */
+  readonly body?: string;
+  /** Interrupt ids involved (`config` pre-flight). */
+  readonly interruptIds?: readonly string[];
+}
+
+/**
+ * One reported problem: `kind` says which layer, `message` what was expected and what arrived, and
+ * the details (`cause`, `code`, `event`, `status`, `body`, `interruptIds`) the context.
+ *
+ * @example
+ * const error = new ClientError("http", "POST /agent answered 500: boom", { status: 500, body: "boom" });
+ * error.kind; // "http"
+ */
+export class ClientError extends Error {
+  override readonly name = "ClientError";
+  readonly code?: string;
+  readonly event?: unknown;
+  readonly status?: number;
+  readonly body?: string;
+  readonly interruptIds?: readonly string[];
+
+  constructor(
+    readonly kind: ClientErrorKind,
+    message: string,
+    details: ClientErrorDetails = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    if (details.code !== undefined) this.code = details.code;
+    if (details.event !== undefined) this.event = details.event;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.body !== undefined) this.body = details.body;
+    if (details.interruptIds !== undefined) this.interruptIds = details.interruptIds;
+  }
+
+  /**
+   * Any thrown value as a ClientError: a ClientError as is; a DecodeError as `json` (code `json`)
+   * or `decode`; a ProtocolError (a strict operator upstream) as `protocol`; a PatchError as
+   * `patch`; anything else as `transport`, since it came from below the event layer.
+   *
+   * @example
+   * ClientError.from(new TypeError("fetch failed")).kind; // "transport"
+   */
+  static from(error: unknown): ClientError {
+    if (error instanceof ClientError) return error;
+    if (error instanceof DecodeError) {
+      return new ClientError(error.code === "json" ? "json" : "decode", error.message, { cause: error, code: error.code });
+    }
+    if (error instanceof ProtocolError) return new ClientError("protocol", error.message, { cause: error, code: error.rule, event: error.event });
+    if (error instanceof PatchError) return new ClientError("patch", error.message, { cause: error });
+    const message = error instanceof Error ? error.message : String(error);
+    return new ClientError("transport", `the transport failed: ${message}`, { cause: error });
+  }
+}

@@ -1,0 +1,316 @@
+/** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
+import { defer, distinctUntilChanged, finalize, from, Observable, Subject, tap, type Observable as Obs } from "rxjs";
+import type { Context, RunAgentInput, Tool } from "../protocol/input";
+import type { Message, UserMessage } from "../protocol/messages";
+import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
+import type { StateSpec } from "../protocol/stateSpec";
+import { normalizeChunks } from "../operators/normalizeChunks";
+import { verifyEvents } from "../operators/verifyEvents";
+import { applyEvents } from "./applyEvents";
+import { ClientError } from "./ClientError";
+import { ClientState } from "./reducers/ClientState";
+import type { Transport } from "./transports/Transport";
+import type { Subagent, Update } from "./Update";
+
+/** What a session is built with. Tools, context and forwardedProps are the defaults for every run. */
+export interface SessionOptions<S> {
+  readonly threadId: string;
+  /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
+  readonly state?: StateSpec<S>;
+  readonly tools?: readonly Tool[];
+  readonly context?: readonly Context[];
+  readonly forwardedProps?: unknown;
+  /** Mints run ids and the ids of sent user messages; `crypto.randomUUID()` by default. */
+  readonly newId?: () => string;
+  /** The time used by the resume pre-flight (I5); `Date.now` by default. */
+  readonly now?: () => number;
+}
+
+/** Per-run overrides of the session's tools, context and forwardedProps. */
+export interface RunOptions {
+  readonly tools?: readonly Tool[];
+  readonly context?: readonly Context[];
+  readonly forwardedProps?: unknown;
+  /** This run's id; a new one by default. */
+  readonly runId?: string;
+}
+
+/** Everything a view reads, as one immutable value: the same object until something changes (for `useSyncExternalStore`). */
+export interface SessionSnapshot<S> {
+  readonly messages: readonly Message[];
+  readonly rawState: unknown;
+  readonly state: S | undefined;
+  readonly interrupts: readonly Interrupt[];
+  readonly subagents: readonly Subagent[];
+  readonly running: boolean;
+}
+
+type Channel = "messages" | "state" | "interrupts" | "subagents" | "running";
+
+/** Updates by the view they change. */
+const CHANNEL_OF: Partial<Record<Update["kind"], Channel>> = {
+  message: "messages",
+  messages: "messages",
+  reasoning: "messages",
+  state: "state",
+  interrupt: "interrupts",
+  done: "interrupts",
+  subagent: "subagents",
+};
+
+/**
+ * A client session on one thread. `send` and `resume` are cold: each subscription runs one run
+ * (transport → `normalizeChunks` → `verifyEvents` (report mode) → `applyEvents`) and emits its
+ * Update stream, which never errors and ends with exactly one `done` (seed 001). Messages, state,
+ * pending interrupts and the subagent registry live on the session across runs.
+ *
+ * - `send(text)` appends the user message first (E10), so the agent's first message is at index 1.
+ * - One run at a time: subscribing while a run is active yields `error` (`config`) and `done`
+ *   failed in that subscription only; the active run is untouched.
+ * - Pre-flight (I5): with interrupts pending, the run's `resume` must answer every one (the
+ *   error lists the uncovered ids) and none may have expired, unless it is cancelled (the error
+ *   says "expired"); nothing is sent then.
+ * - The input carries the threadId, a new runId, the messages minus activity messages (A21),
+ *   the tools, context and forwardedProps (per run, else per session), the raw state and `resume`.
+ * - Reads (`messages`, `rawState`, `state`, `interrupts`, `subagents`, `subagent(id)`, `running`)
+ *   are immutable snapshots; `messages$`, `state$`, `rawState$`, `interrupts$`, `subagents$`,
+ *   `running$` replay the current value on subscription and emit each change (Angular's async
+ *   pipe); `subscribe(listener)` + `getSnapshot()` fit React's `useSyncExternalStore`.
+ *
+ * @example
+ * const session = new Session(new HttpTransport("/agent"), { threadId: "thread-1" });
+ * session.send("Hello").subscribe((update) => {
+ *   if (update.kind === "message") console.log(update.message);
+ *   if (update.kind === "done") console.log("ended:", update.end.kind);
+ * });
+ */
+export class Session<S = unknown> {
+  private readonly store: ClientState<S>;
+  private readonly changed = new Subject<Channel>();
+  private readonly listeners = new Set<() => void>();
+  private active = false;
+  private snapshotCache: SessionSnapshot<S> | undefined;
+  private readonly newId: () => string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: SessionOptions<S>,
+  ) {
+    // Type boundary: without a StateSpec nothing decodes the JSON, so S is the caller's claim about it (default `unknown`).
+    this.store = options.state === undefined ? (ClientState.untyped() as ClientState<S>) : ClientState.typed(options.state);
+    this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The thread this session talks on. */
+  get threadId(): string {
+    return this.options.threadId;
+  }
+
+  /** The conversation, in order; a frozen array, the same object until it changes. */
+  get messages(): readonly Message[] {
+    return this.store.messages.snapshot();
+  }
+
+  /** The state as JSON, exactly as the events built it. */
+  get rawState(): unknown {
+    return this.store.rawState;
+  }
+
+  /** The state decoded with the session's StateSpec (the JSON itself without one); `undefined` while it does not decode. */
+  get state(): S | undefined {
+    return this.store.state;
+  }
+
+  /** Interrupts the last interrupted run left pending; answered with `resume`. */
+  get interrupts(): readonly Interrupt[] {
+    return this.store.interrupts;
+  }
+
+  /** Every subagent invocation announced so far, across runs, in announcement order. */
+  get subagents(): readonly Subagent[] {
+    return this.store.subagentList();
+  }
+
+  /** Whether a run is active. */
+  get running(): boolean {
+    return this.active;
+  }
+
+  /** The registry entry of one subagent invocation, e.g. to head the group of a message's `subagentRunId`. */
+  subagent(id: string): Subagent | undefined {
+    return this.store.subagents.get(id);
+  }
+
+  /** The conversation; replays the current value. */
+  readonly messages$: Obs<readonly Message[]> = this.view("messages", () => this.messages);
+  /** The typed state; replays the current value. */
+  readonly state$: Obs<S | undefined> = this.view("state", () => this.state);
+  /** The raw state; replays the current value. */
+  readonly rawState$: Obs<unknown> = this.view("state", () => this.rawState);
+  /** Pending interrupts; replays the current value. */
+  readonly interrupts$: Obs<readonly Interrupt[]> = this.view("interrupts", () => this.interrupts);
+  /** The subagent registry; replays the current value. */
+  readonly subagents$: Obs<readonly Subagent[]> = this.view("subagents", () => this.subagents);
+  /** Whether a run is active; replays the current value. */
+  readonly running$: Obs<boolean> = this.view("running", () => this.running);
+
+  /**
+   * Calls `listener` after every change; returns the unsubscribe function (`useSyncExternalStore`'s
+   * `subscribe`).
+   */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Everything a view reads; the same object until something changes (`useSyncExternalStore`'s `getSnapshot`). */
+  readonly getSnapshot = (): SessionSnapshot<S> => {
+    this.snapshotCache ??= {
+      messages: this.messages,
+      rawState: this.rawState,
+      state: this.state,
+      interrupts: this.interrupts,
+      subagents: this.subagents,
+      running: this.active,
+    };
+    return this.snapshotCache;
+  };
+
+  /**
+   * Sends a user message (text, or a whole `UserMessage`) and runs the agent once; cold.
+   *
+   * @example
+   * session.send("What is on the board?").subscribe(render);
+   */
+  send(message: string | UserMessage, runOptions: RunOptions = {}): Observable<Update<S>> {
+    return this.start(runOptions, undefined, message);
+  }
+
+  /**
+   * Answers the pending interrupts and runs the agent once; cold. `answers` must cover every
+   * pending interrupt (I4, I5).
+   *
+   * @example
+   * session.resume([{ interruptId: "i1", status: "resolved", payload: { approved: true } }]).subscribe(render);
+   */
+  resume(answers: readonly ResumeEntry[], runOptions: RunOptions = {}): Observable<Update<S>> {
+    return this.start(runOptions, answers, undefined);
+  }
+
+  private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
+    return defer(() => {
+      if (this.active) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      const refused = this.preflight(resume ?? []);
+      if (refused !== undefined) return refuse<S>(refused);
+      if (message !== undefined) {
+        const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
+        const index = this.store.messages.append(user);
+        this.notify("messages");
+        // the user message is the run's first update, so a view that only follows updates shows it too
+        const first: Update<S> = { kind: "message", index, id: user.id, change: { kind: "started" }, message: user };
+        return concatFirst(first, this.pipeline(runOptions, resume));
+      }
+      return this.pipeline(runOptions, resume);
+    });
+  }
+
+  private pipeline(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): Observable<Update<S>> {
+    const input = this.input(runOptions, resume);
+    this.setActive(true);
+    const events = defer(() => this.transport.run(input)); // a transport that throws is a failed run, not a thrown subscribe
+    return events.pipe(
+      normalizeChunks({ mode: "report", newId: this.newId }),
+      verifyEvents({ mode: "report" }),
+      applyEvents({ state: this.store }),
+      tap((update) => {
+        const channel = CHANNEL_OF[update.kind];
+        if (channel !== undefined) this.notify(channel);
+        if (update.kind === "done") this.setActive(false);
+      }),
+      finalize(() => this.setActive(false)),
+    );
+  }
+
+  /** I5: every pending interrupt answered, none expired (unless cancelled). */
+  private preflight(resume: readonly ResumeEntry[]): ClientError | undefined {
+    const pending = this.store.interrupts;
+    if (pending.length === 0) return undefined;
+    const answers = new Map(resume.map((entry) => [entry.interruptId, entry]));
+    const uncovered = pending.filter((interrupt) => !answers.has(interrupt.id)).map((interrupt) => interrupt.id);
+    if (uncovered.length > 0) {
+      return new ClientError(
+        "config",
+        `the thread has ${uncovered.length} pending interrupt(s) not answered by resume: ${uncovered.join(", ")}; resume must answer every pending interrupt`,
+        { interruptIds: uncovered },
+      );
+    }
+    const now = this.now();
+    for (const interrupt of pending) {
+      if (interrupt.expiresAt === undefined || answers.get(interrupt.id)?.status === "cancelled") continue;
+      const expiry = Date.parse(interrupt.expiresAt);
+      if (!Number.isNaN(expiry) && expiry <= now) {
+        return new ClientError("config", `interrupt ${interrupt.id} expired at ${interrupt.expiresAt} and can no longer be answered; cancel it to continue`, {
+          interruptIds: [interrupt.id],
+        });
+      }
+    }
+    return undefined;
+  }
+
+  /** A21: the outgoing RunAgentInput. */
+  private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): RunAgentInput {
+    const messages = this.messages.filter((message) => message.role !== "activity");
+    const forwardedProps = runOptions.forwardedProps ?? this.options.forwardedProps;
+    return {
+      threadId: this.options.threadId,
+      runId: runOptions.runId ?? this.newId(),
+      messages,
+      tools: [...(runOptions.tools ?? this.options.tools ?? [])],
+      context: [...(runOptions.context ?? this.options.context ?? [])],
+      state: this.store.rawState,
+      forwardedProps: forwardedProps ?? {},
+      ...(resume === undefined ? {} : { resume: [...resume] }),
+    };
+  }
+
+  private setActive(active: boolean): void {
+    if (this.active === active) return;
+    this.active = active;
+    this.notify("running");
+  }
+
+  private notify(channel: Channel): void {
+    this.snapshotCache = undefined;
+    this.changed.next(channel);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private view<T>(channel: Channel, read: () => T): Obs<T> {
+    return new Observable<T>((subscriber) => {
+      subscriber.next(read());
+      return this.changed.subscribe((changed) => {
+        if (changed === channel) subscriber.next(read());
+      });
+    }).pipe(distinctUntilChanged());
+  }
+}
+
+/** A refused run: the error, then `done` failed (E3). */
+function refuse<S>(error: ClientError): Observable<Update<S>> {
+  const updates: Update<S>[] = [
+    { kind: "error", error },
+    { kind: "done", end: { kind: "failed", message: error.message } },
+  ];
+  return from(updates);
+}
+
+function concatFirst<S>(first: Update<S>, rest: Observable<Update<S>>): Observable<Update<S>> {
+  return new Observable<Update<S>>((subscriber) => {
+    subscriber.next(first);
+    return rest.subscribe(subscriber);
+  });
+}

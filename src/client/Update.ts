@@ -1,0 +1,133 @@
+/** What a run tells a view: the Update stream, the RunEnd and the subagent registry's entries (seed 001, RULES A23). */
+import type { Interrupt } from "../protocol/outcomes";
+import type { Message, ReasoningMessage } from "../protocol/messages";
+import type { ClientError } from "./ClientError";
+
+/** How a message changed (RULES A23). One event, one change. */
+export type MessageChange =
+  | { readonly kind: "started" }
+  | { readonly kind: "content"; readonly delta: string }
+  | { readonly kind: "ended" }
+  | { readonly kind: "toolCallStarted"; readonly toolCallId: string }
+  | { readonly kind: "toolCallArgs"; readonly toolCallId: string; readonly delta: string }
+  /** `args` is the call's arguments parsed as JSON; `{}` when they do not parse (A6). */
+  | { readonly kind: "toolCallEnded"; readonly toolCallId: string; readonly args: unknown }
+  | { readonly kind: "toolResult"; readonly toolCallId: string }
+  | { readonly kind: "activity" }
+  | { readonly kind: "encryptedValue"; readonly subtype: "tool-call" | "message"; readonly entityId: string };
+
+/** A subagent invocation's lifecycle status in the registry. */
+export type SubagentStatus =
+  | { readonly kind: "running" }
+  | { readonly kind: "finished"; readonly result?: unknown }
+  | { readonly kind: "suspended"; readonly interruptIds?: readonly string[] }
+  | { readonly kind: "failed"; readonly message: string; readonly code?: string };
+
+/** One announced subagent invocation (SUBAGENT_STARTED), as the session's registry holds it. */
+export interface Subagent {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly parentSubagentRunId?: string;
+  readonly parentToolCallId?: string;
+  readonly parentMessageId?: string;
+  readonly status: SubagentStatus;
+}
+
+/** How a subagent's lifecycle moved (RULES A18, I12, I13). */
+export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | "failed";
+
+/**
+ * How a run ended. Closed on purpose (seed 001): a `switch` over it needs no `default`, and a
+ * fourth way to end would be a wire change.
+ *
+ * - `success`: RUN_FINISHED with a success (or absent) outcome; `result` is RUN_FINISHED.result;
+ * - `interrupted`: RUN_FINISHED with an interrupt outcome; the interrupts wait on the session;
+ * - `failed`: RUN_ERROR, a truncated stream, bad bytes, a transport failure or a refused start.
+ */
+export type RunEnd =
+  | { readonly kind: "success"; readonly result?: unknown }
+  | { readonly kind: "interrupted"; readonly interrupts: readonly Interrupt[] }
+  | { readonly kind: "failed"; readonly message: string; readonly code?: string };
+
+/** A message was created, extended or ended; `index` is its position in `session.messages`, `message` the whole message now. */
+export interface MessageUpdate {
+  readonly kind: "message";
+  readonly index: number;
+  readonly id: string;
+  readonly change: MessageChange;
+  readonly message: Message;
+}
+
+/** A MESSAGES_SNAPSHOT merged into the list (A10): re-render everything. */
+export interface MessagesUpdate {
+  readonly kind: "messages";
+  readonly messages: readonly Message[];
+}
+
+/** The state changed (snapshot or delta alike). `state` is typed by the session's StateSpec; `rawState` is the JSON value. */
+export interface StateUpdate<S> {
+  readonly kind: "state";
+  readonly state: S;
+  readonly rawState: unknown;
+}
+
+/** Reasoning text, kept apart from answers (A13); the reasoning message is in the list too. */
+export interface ReasoningUpdate {
+  readonly kind: "reasoning";
+  readonly index: number;
+  readonly id: string;
+  /** `started`, `content` (with the delta) or `ended`. */
+  readonly change: Extract<MessageChange, { kind: "started" | "content" | "ended" }>;
+  /** The delta for `content`, `""` otherwise. */
+  readonly text: string;
+  readonly message: ReasoningMessage;
+}
+
+/** The agent waits on this interrupt; one update per interrupt, before `done`. */
+export interface InterruptUpdate {
+  readonly kind: "interrupt";
+  readonly interrupt: Interrupt;
+}
+
+/** A subagent was announced, resumed, finished, suspended or failed; `subagent` is its registry entry now. */
+export interface SubagentUpdate {
+  readonly kind: "subagent";
+  readonly change: SubagentChange;
+  readonly subagent: Subagent;
+}
+
+/** A problem, at the position where it happened. Fatal ones are followed by `done` with `failed`. */
+export interface ErrorUpdate {
+  readonly kind: "error";
+  readonly error: ClientError;
+}
+
+/** The run is over: always the last update, exactly once per run. */
+export interface DoneUpdate {
+  readonly kind: "done";
+  readonly end: RunEnd;
+}
+
+/**
+ * What a view reacts to, one per applied event (RULES A23). Open for extension (seed: a view
+ * model, not a wire type): give a `switch (update.kind)` a `default` branch.
+ *
+ * @example
+ * session.send("hi").subscribe((update) => {
+ *   switch (update.kind) {
+ *     case "message": console.log(update.index, update.change.kind); break;
+ *     case "done": console.log(update.end.kind); break;
+ *     default: break;
+ *   }
+ * });
+ */
+export type Update<S = unknown> =
+  | MessageUpdate
+  | MessagesUpdate
+  | StateUpdate<S>
+  | ReasoningUpdate
+  | InterruptUpdate
+  | SubagentUpdate
+  | ErrorUpdate
+  | DoneUpdate;

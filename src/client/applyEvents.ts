@@ -1,0 +1,88 @@
+/** The apply stage as an RxJS operator: events (and report-mode diagnostics) in, the Update stream of one run out. */
+import { Observable, takeWhile, type OperatorFunction } from "rxjs";
+import type { Event } from "../protocol/events";
+import { isDiagnostic, type Diagnostic } from "../operators/ProtocolError";
+import { ClientError } from "./ClientError";
+import { applyEvent } from "./reducers/applyEvent";
+import { ClientState } from "./reducers/ClientState";
+import type { Update } from "./Update";
+
+/** Options of `applyEvents()`. */
+export interface ApplyEventsOptions<S> {
+  /** The state to apply to (a Session passes its own, so runs accumulate); a fresh untyped one by default. */
+  readonly state?: ClientState<S>;
+}
+
+/**
+ * Applies one run's events to a client state and emits the Update stream with the run-end contract
+ * of seed 001 / RULES §5, whatever the source does:
+ *
+ * - every event yields its updates (`applyEvent`, RULES §3, A23); a `Diagnostic` (report mode)
+ *   becomes an `error` update of kind `protocol` at its position and the run goes on (E4);
+ * - the run ends at its first terminal event (E9): RUN_FINISHED → `done` success or interrupted,
+ *   RUN_ERROR → `error` (kind `run`) then `done` failed; the source is then unsubscribed;
+ * - the source completing before a terminal event (a truncated stream, E8) → `error` of kind
+ *   `decode` then `done` failed; the source erroring (bad bytes, HTTP, network: anything) → an
+ *   `error` (`ClientError.from`) then `done` failed;
+ * - exactly one `done`, always last; the output never errors; what was applied stays applied (E6).
+ *
+ * Per-event cost is `applyEvent`'s (proportional to the event). Each subscription applies to the
+ * given state (or a fresh one), so subscribe once per run.
+ *
+ * @example
+ * transport.run(input).pipe(
+ *   normalizeChunks({ mode: "report" }),
+ *   verifyEvents({ mode: "report" }),
+ *   applyEvents(),
+ * ).subscribe((update) => console.log(update.kind));
+ */
+export function applyEvents(): OperatorFunction<Event | Diagnostic, Update<unknown>>;
+export function applyEvents<S>(options: ApplyEventsOptions<S> & { readonly state: ClientState<S> }): OperatorFunction<Event | Diagnostic, Update<S>>;
+export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFunction<Event | Diagnostic, Update<S> | Update<unknown>> {
+  return (source) =>
+    new Observable<Update<S> | Update<unknown>>((subscriber) => {
+      const state: ClientState<S> | ClientState<unknown> = options.state ?? ClientState.untyped();
+      let ended = false;
+      const fail = (error: ClientError): void => {
+        ended = true;
+        subscriber.next({ kind: "error", error });
+        subscriber.next({ kind: "done", end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code } });
+        subscriber.complete();
+      };
+      // takeWhile unsubscribes the source as soon as the run has ended, also for a synchronous source
+      return source.pipe(takeWhile(() => !ended)).subscribe({
+        next(item) {
+          if (ended) return;
+          if (isDiagnostic(item)) {
+            const cause = item.error;
+            subscriber.next({ kind: "error", error: new ClientError("protocol", cause.message, { cause, code: cause.rule, event: cause.event }) });
+            return;
+          }
+          let updates: readonly (Update<S> | Update<unknown>)[];
+          try {
+            updates = applyEvent<S | unknown>(state, item);
+          } catch (thrown) {
+            // a bug, not a wire problem; still reported through the contract rather than as a stream error
+            fail(new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown, event: item }));
+            return;
+          }
+          for (const update of updates) {
+            subscriber.next(update);
+            if (update.kind === "done") {
+              ended = true;
+              subscriber.complete();
+              return;
+            }
+          }
+        },
+        error(error: unknown) {
+          if (!ended) fail(ClientError.from(error));
+        },
+        complete() {
+          if (!ended) {
+            fail(new ClientError("decode", "the stream ended before the run's RUN_FINISHED or RUN_ERROR: it was truncated", { code: "truncated" }));
+          }
+        },
+      });
+    });
+}
