@@ -29,3 +29,4 @@ export { applyPatch } from "./patch/apply";
 export { PatchError } from "./patch/PatchError";
 export { diff, type DiffOptions } from "./patch/diff";
 export { parsePointer, escapeSegment, formatPointer } from "./patch/pointer";
+export type { StructCodec, StructType, StructOutput, TaggedUnionCodec, TaggedUnionType } from "./protocol/codec";
