@@ -1,0 +1,28 @@
+/** The task board's shared state: its io-ts codec, its default, and small pure helpers. */
+import * as t from "io-ts";
+import { stateSpec } from "../../src/protocol/stateSpec";
+
+/** One task; `id` is one more than the largest id on the board when it was added. */
+export const Task = t.type({ id: t.number, title: t.string, done: t.boolean }, "Task");
+export type Task = t.TypeOf<typeof Task>;
+
+/** The board: the tasks, in the order they were added. */
+export const Board = t.type({ tasks: t.array(Task) }, "Board");
+export type Board = t.TypeOf<typeof Board>;
+
+/** The board's state spec: an empty board when the client sends no state yet. */
+export const boardSpec = stateSpec<Board>(Board, { tasks: [] });
+
+/** The id the next task gets: one more than the largest id on the board. */
+export function nextTaskId(board: Board): number {
+  let max = 0;
+  for (const task of board.tasks) if (task.id > max) max = task.id;
+  return max + 1;
+}
+
+/** "3 tasks, 1 done" — the one-line summary the agent ends its answers with. */
+export function summarize(board: Board): string {
+  const done = board.tasks.filter((task) => task.done).length;
+  const n = board.tasks.length;
+  return n === 0 ? "The board is empty." : `The board has ${n} task${n === 1 ? "" : "s"}, ${done} done.`;
+}

@@ -1,0 +1,5 @@
+// The task-board example's building blocks, for the web pages and end-to-end tests.
+export { Board, Task, boardSpec, summarize, nextTaskId } from "./board";
+export { plan, HELP, type Command } from "./planner";
+export { createTaskBoardAgent, taskBoardAgent, CLEAR_REASON, type TaskBoardOptions } from "./agent";
+export { createTaskBoardHandler, createTaskBoardServer, type TaskBoardServerOptions } from "./server";

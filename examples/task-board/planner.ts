@@ -1,0 +1,39 @@
+/** The deterministic "planner": a user message becomes a list of board commands. No model involved. */
+
+/** One thing the user asked for. */
+export type Command =
+  | { readonly kind: "add"; readonly title: string }
+  | { readonly kind: "done"; readonly id: number }
+  | { readonly kind: "research"; readonly topic: string }
+  | { readonly kind: "clear" }
+  | { readonly kind: "list" }
+  | { readonly kind: "unknown"; readonly text: string };
+
+/**
+ * Splits a message on `;` and line breaks and reads each part as a command:
+ * `add <title>`, `done <id>` (also `complete <id>`), `research <topic>`, `clear`, `list`.
+ * Anything else is `unknown` (the agent answers with the help text). Empty parts are skipped.
+ *
+ * @example
+ * plan("add buy milk; add call mom") // [{ kind: "add", title: "buy milk" }, { kind: "add", title: "call mom" }]
+ */
+export function plan(text: string): Command[] {
+  const commands: Command[] = [];
+  for (const raw of text.split(/[;\n]+/)) {
+    const part = raw.trim();
+    if (part === "") continue;
+    const match = /^(\S+)\s*(.*)$/s.exec(part);
+    const verb = (match?.[1] ?? "").toLowerCase();
+    const rest = (match?.[2] ?? "").trim();
+    if (verb === "add" && rest !== "") commands.push({ kind: "add", title: rest });
+    else if ((verb === "done" || verb === "complete") && /^#?\d+$/.test(rest)) commands.push({ kind: "done", id: Number(rest.replace("#", "")) });
+    else if (verb === "research" && rest !== "") commands.push({ kind: "research", topic: rest });
+    else if (verb === "clear" && rest === "") commands.push({ kind: "clear" });
+    else if (verb === "list" && rest === "") commands.push({ kind: "list" });
+    else commands.push({ kind: "unknown", text: part });
+  }
+  return commands;
+}
+
+/** What the agent says when it does not understand. */
+export const HELP = 'I understand: "add <title>", "done <id>", "research <topic>", "clear" and "list", separated by ";".';
