@@ -1,27 +1,25 @@
 /** Builds the React task-board page with Vite's own JSX transform (no @vitejs/plugin-react). */
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
-/** Where the built page goes by default. */
+/** Where the built page goes (`build.outDir` in vite.config.mjs). */
 export const REACT_DIST = join(__dirname, "dist");
 
 /**
- * Runs `vite build` on `examples/react` into `outDir` and resolves when done. The page imports
- * the library straight from `../../src`, so the build is also a check that the client code
- * bundles for browsers (no Node built-ins reached from `agui-rx/client` or `agui-rx/react`).
+ * Runs `vite build` with examples/react/vite.config.mjs and resolves with the folder to serve.
+ * Vite runs in a child process because it is an ES module and callers (ts-node, jest) load
+ * CommonJS. The page imports the library straight from `../../src`, so the build is also a check
+ * that the client code bundles for browsers.
  *
  * @example
- * await buildReactPage();
+ * const root = await buildReactPage();
  */
-export async function buildReactPage(outDir: string = REACT_DIST): Promise<string> {
-  // vite is ESM; Node ≥ 20.19 loads it through require(), which ts-node's CommonJS output uses.
-  const { build } = await import("vite");
-  await build({
-    root: __dirname,
-    configFile: false,
-    logLevel: "warn",
-    // Vite 8 transforms TS/JSX with oxc: the automatic runtime imports react/jsx-runtime itself.
-    oxc: { jsx: { runtime: "automatic" } },
-    build: { outDir, emptyOutDir: true, sourcemap: true, minify: false },
+export async function buildReactPage(): Promise<string> {
+  const vite = join(__dirname, "..", "..", "node_modules", "vite", "bin", "vite.js");
+  await promisify(execFile)(process.execPath, [vite, "build", "--config", join(__dirname, "vite.config.mjs")], {
+    cwd: __dirname,
+    maxBuffer: 16 * 1024 * 1024,
   });
-  return outDir;
+  return REACT_DIST;
 }

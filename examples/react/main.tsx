@@ -5,11 +5,11 @@
  */
 import { memo, StrictMode, useState, type FormEvent } from "react";
 import { createRoot } from "react-dom/client";
-import { HttpTransport } from "../../src/client";
+import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import type { Message, ToolMessage } from "../../src/protocol/messages";
 import type { Subagent } from "../../src/client/Update";
 import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
-import { boardSpec, type Board } from "./board";
+import { boardSpec, type Board } from "../task-board/board";
 import { groupMessages, toolResults, type Block } from "./groupMessages";
 
 function App() {

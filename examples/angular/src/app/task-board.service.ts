@@ -2,13 +2,14 @@
 import { Injectable, InjectionToken, inject, signal, type OnDestroy, type Signal } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
 import { map, type Observable, type Subscription } from "rxjs";
-import { HttpTransport, Session } from "../../../../src/client";
+import { Session } from "../../../../src/client/Session";
+import { HttpTransport } from "../../../../src/client/transports/HttpTransport";
 import { coalesceUpdates } from "../../../../src/client/coalesceUpdates";
 import type { ClientError } from "../../../../src/client/ClientError";
 import type { Subagent, Update } from "../../../../src/client/Update";
 import type { Message } from "../../../../src/protocol/messages";
 import type { Interrupt, ResumeEntry } from "../../../../src/protocol/outcomes";
-import { boardSpec, type Board } from "./board";
+import { boardSpec, type Board } from "../../../task-board/board";
 import { groupMessages, type Block } from "./groupMessages";
 
 /** The AG-UI endpoint the service talks to; `/agent` on the page's origin by default. */
