@@ -1,0 +1,170 @@
+/** HttpTransport against a real loopback node:http server. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { firstValueFrom, toArray } from "rxjs";
+import { ev, runAgentInput } from "../../../src/protocol/build";
+import type { Event } from "../../../src/protocol/events";
+import { encodeSse } from "../../../src/wire/encodeSse";
+import { ClientError } from "../../../src/client/ClientError";
+import { Session } from "../../../src/client/Session";
+import { HttpTransport } from "../../../src/client/transports/HttpTransport";
+import { collect, counter, endOf, errorsOf, expectRunEndContract } from "../support";
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+interface Loopback {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+async function serve(handler: Handler): Promise<Loopback> {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => handler(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo; // listen(0, host) gives an AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/agent`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const open: Loopback[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((loopback) => loopback.close()));
+});
+async function loopback(handler: Handler): Promise<Loopback> {
+  const result = await serve(handler);
+  open.push(result);
+  return result;
+}
+
+const sseHeaders = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
+
+function errorOf(promise: Promise<unknown>): Promise<ClientError> {
+  return promise.then(
+    () => {
+      throw new Error("expected the stream to error");
+    },
+    (error: unknown) => {
+      if (!(error instanceof ClientError)) throw error;
+      return error;
+    },
+  );
+}
+
+describe("HttpTransport", () => {
+  it("POSTs the input as JSON with per-run headers and streams the SSE events, split anywhere", async () => {
+    const seen: { headers: IncomingMessage["headers"]; body: unknown }[] = [];
+    const events: Event[] = [ev.runStarted("t1", "r1"), ev.textMessageStart("m1"), ev.textMessageContent("m1", "héllo ✓"), ev.textMessageEnd("m1"), ev.runFinished("t1", "r1")];
+    const server = await loopback((req, res, body) => {
+      seen.push({ headers: req.headers, body: JSON.parse(body) });
+      res.writeHead(200, sseHeaders);
+      const bytes = Buffer.from(events.map((event) => encodeSse(event)).join(""), "utf8");
+      // odd-sized writes cut frames and a multi-byte character
+      for (let i = 0; i < bytes.length; i += 7) res.write(bytes.subarray(i, i + 7));
+      res.end();
+    });
+    let calls = 0;
+    const transport = new HttpTransport(server.url, { headers: () => ({ Authorization: `Bearer token-${++calls}` }) });
+    const input = runAgentInput("t1", "r1");
+    const received = await firstValueFrom(transport.run(input).pipe(toArray()));
+    expect(received).toEqual(events);
+    await firstValueFrom(transport.run(input).pipe(toArray()));
+
+    expect(seen[0].headers["content-type"]).toBe("application/json");
+    expect(seen[0].headers.accept).toBe("text/event-stream");
+    expect(seen[0].headers.authorization).toBe("Bearer token-1");
+    expect(seen[1].headers.authorization).toBe("Bearer token-2");
+    expect(seen[0].body).toEqual(input);
+  });
+
+  it("unsubscribing aborts the request: the server sees the connection close", async () => {
+    let closed!: Promise<void>;
+    const server = await loopback((_req, res) => {
+      closed = new Promise((resolve) => res.on("close", () => resolve()));
+      res.writeHead(200, sseHeaders);
+      res.write(encodeSse(ev.runStarted("t1", "r1"))); // and never ends
+    });
+    const transport = new HttpTransport(server.url);
+    const first = new Promise<Event>((resolve) => {
+      const subscription = transport.run(runAgentInput("t1", "r1")).subscribe((event) => {
+        subscription.unsubscribe();
+        resolve(event);
+      });
+    });
+    expect((await first).type).toBe("RUN_STARTED");
+    await closed;
+  });
+
+  it("a non-2xx answer is an http error with the status and the start of the body", async () => {
+    const server = await loopback((_req, res) => {
+      res.writeHead(500, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: "database on fire" }) + "x".repeat(2000));
+    });
+    const error = await errorOf(firstValueFrom(new HttpTransport(server.url).run(runAgentInput("t", "r"))));
+    expect(error.kind).toBe("http");
+    expect(error.status).toBe(500);
+    expect(error.body).toContain("database on fire");
+    expect((error.body ?? "").length).toBeLessThan(600);
+    expect(error.message).toContain("500");
+  });
+
+  it("a refused connection is a transport error", async () => {
+    const gone = await serve(() => undefined);
+    await gone.close();
+    const error = await errorOf(firstValueFrom(new HttpTransport(gone.url).run(runAgentInput("t", "r"))));
+    expect(error.kind).toBe("transport");
+    expect(error.message).toContain(gone.url);
+  });
+
+  it("a response that is not text/event-stream is a decode error", async () => {
+    const server = await loopback((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end("<html>login</html>");
+    });
+    const error = await errorOf(firstValueFrom(new HttpTransport(server.url).run(runAgentInput("t", "r"))));
+    expect(error.kind).toBe("decode");
+    expect(error.message).toContain("text/html");
+    expect(error.message).toContain("text/event-stream");
+  });
+
+  it("through a Session: every failure is an error update and a failed end; a good stream ends success", async () => {
+    const server = await loopback((req, res, body) => {
+      const input = JSON.parse(body) as { threadId: string; runId: string }; // the session's own RunAgentInput
+      if (req.headers["x-mode"] === "fail") {
+        res.writeHead(503);
+        res.end("busy");
+        return;
+      }
+      res.writeHead(200, sseHeaders);
+      res.write(encodeSse(ev.runStarted(input.threadId, input.runId)));
+      if (req.headers["x-mode"] === "cut") {
+        res.destroy(); // mid-stream death
+        return;
+      }
+      res.end(encodeSse(ev.runFinished(input.threadId, input.runId)));
+    });
+    let mode = "ok";
+    const session = new Session(new HttpTransport(server.url, { headers: () => ({ "x-mode": mode }) }), { threadId: "t", newId: counter() });
+    expect(endOf(await collect(session.send("a")))).toEqual({ kind: "success" });
+    mode = "fail";
+    const failed = await collect(session.send("b"));
+    expectRunEndContract(failed);
+    expect(errorsOf(failed)[0]).toMatchObject({ kind: "http", status: 503, body: "busy" });
+    mode = "cut";
+    const cut = await collect(session.send("c"));
+    expectRunEndContract(cut);
+    expect(["transport", "decode"]).toContain(errorsOf(cut)[0].kind);
+    expect(session.messages.map((message) => message.content)).toEqual(["a", "b", "c"]);
+  });
+});
