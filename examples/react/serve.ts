@@ -1,0 +1,31 @@
+/**
+ * `npm run web`: builds the React task-board page with Vite and serves it together with the
+ * task-board agent (`POST /agent`) on one origin, then prints the URL. With `--angular` (after
+ * `npm ci --prefix examples/angular`) it serves the Angular page instead.
+ * Environment: PORT (default 5173), HOST (default 127.0.0.1), TYPING_DELAY_MS (default 40).
+ */
+import { buildAngularPage } from "../angular/buildAngularPage";
+import { createTaskBoardHandler } from "../task-board/server";
+import { buildReactPage } from "./buildPage";
+import { startWebServer } from "./webServer";
+
+async function main(): Promise<void> {
+  const angular = process.argv.includes("--angular");
+  const root = angular ? await buildAngularPage() : await buildReactPage();
+  const web = await startWebServer({
+    root,
+    agent: createTaskBoardHandler({ typingDelayMs: Number(process.env.TYPING_DELAY_MS ?? 40) }),
+    port: Number(process.env.PORT ?? 5173),
+    host: process.env.HOST ?? "127.0.0.1",
+  });
+  console.log(`task board (${angular ? "Angular" : "React"}) at ${web.url}`);
+  console.log('try: "add buy milk; add call mom", "research rxjs", "done 1", "clear"');
+  const stop = () => void web.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
