@@ -178,5 +178,5 @@ function describe(commands: readonly Command[]): string {
 
 /** The researcher's deterministic notes. */
 function notesOn(topic: string): string {
-  return `Notes on ${topic}: start with what ${topic} is for, find two sources that disagree, and write down one open question.`;
+  return `Notes on ${topic}: what it is for, two sources that disagree, and one open question to follow up.`;
 }
