@@ -1,9 +1,10 @@
 import type { Session } from "../client/Session";
+import { sessionTicks } from "./sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**
  * The shared state, typed by the session's StateSpec (`undefined` while it does not decode),
- * re-rendering when it changes. Deltas apply with structural sharing, so untouched subtrees keep
+ * re-rendering after it changes (at most once per frame). Deltas apply with structural sharing, so untouched subtrees keep
  * identity and can be passed to memoized children as they are.
  *
  * @example
@@ -11,5 +12,5 @@ import { useObserved } from "./useObserved";
  * return <Board tasks={board?.tasks ?? []} />;
  */
 export function useAgentState<S>(session: Session<S>): S | undefined {
-  return useObserved(session.state$, () => session.state);
+  return useObserved(sessionTicks(session), () => session.state);
 }

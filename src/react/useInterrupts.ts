@@ -1,5 +1,6 @@
 import type { Interrupt } from "../protocol/outcomes";
 import type { Session } from "../client/Session";
+import { sessionTicks } from "./sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**
@@ -11,5 +12,5 @@ import { useObserved } from "./useObserved";
  * if (pending) return <Confirm text={pending.message} onYes={() => resume([{ interruptId: pending.id, status: "resolved" }])} />;
  */
 export function useInterrupts<S>(session: Session<S>): readonly Interrupt[] {
-  return useObserved(session.interrupts$, () => session.interrupts);
+  return useObserved(sessionTicks(session), () => session.interrupts);
 }

@@ -1,9 +1,10 @@
 import type { Message } from "../protocol/messages";
 import type { Session } from "../client/Session";
+import { sessionTicks } from "./sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**
- * The session's messages, re-rendering when they change. The array is a new object only after a
+ * The session's messages, re-rendering after they change (at most once per frame, see `useSession`'s `frame`). The array is a new object only after a
  * change, and a message that did not change keeps its identity, so `React.memo` rows re-render
  * only for the message that moved.
  *
@@ -12,5 +13,5 @@ import { useObserved } from "./useObserved";
  * return <ul>{messages.map((m) => <Row key={m.id} message={m} />)}</ul>;
  */
 export function useMessages<S>(session: Session<S>): readonly Message[] {
-  return useObserved(session.messages$, () => session.messages);
+  return useObserved(sessionTicks(session), () => session.messages);
 }

@@ -1,4 +1,4 @@
-/** The one bridge from a Session's observable views to React: useSyncExternalStore over an Observable. */
+/** The one bridge from a Session to React: useSyncExternalStore over an Observable of change ticks. */
 import { useCallback, useSyncExternalStore } from "react";
 import type { Observable } from "rxjs";
 
@@ -6,11 +6,10 @@ import type { Observable } from "rxjs";
  * Reads `read()` during render and re-reads it whenever `changes$` emits. `read` must return the
  * same object until something changed (the Session's reads do: its snapshots are cached and
  * structurally shared), which is what lets React skip renders and `memo` rows keep their props.
- * Notifications arriving in one task render once (React batches them); `changes$` is subscribed
- * once per component and unsubscribed on unmount.
+ * `changes$` is subscribed once per component and unsubscribed on unmount.
  *
  * @example
- * const messages = useObserved(session.messages$, () => session.messages);
+ * const messages = useObserved(sessionTicks(session), () => session.messages);
  */
 export function useObserved<T>(changes$: Observable<unknown>, read: () => T): T {
   const subscribe = useCallback(

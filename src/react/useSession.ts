@@ -2,6 +2,17 @@ import { useEffect, useState } from "react";
 import { Session, type SessionOptions } from "../client/Session";
 import type { Transport } from "../client/transports/Transport";
 import { RunController } from "./RunController";
+import { sessionTicks, type RenderFrame } from "./sessionTicks";
+
+/** `useSession`'s options: the Session's, plus when its hooks re-render. */
+export interface UseSessionOptions<S> extends SessionOptions<S> {
+  /**
+   * When the hooks on this session re-render after changes: once per animation frame by default
+   * in a browser (`animationFrameScheduler`), at once (`null`) where there is no
+   * `requestAnimationFrame`; any scheduler (a `TestScheduler`) otherwise.
+   */
+  readonly frame?: RenderFrame;
+}
 
 /**
  * A Session made once for the component's lifetime (later `transport`/`options` values are
@@ -11,8 +22,12 @@ import { RunController } from "./RunController";
  * @example
  * const session = useSession(new HttpTransport("/agent"), { threadId: "board", state: boardSpec });
  */
-export function useSession<S>(transport: Transport, options: SessionOptions<S>): Session<S> {
-  const [session] = useState(() => new Session<S>(transport, options));
+export function useSession<S>(transport: Transport, options: UseSessionOptions<S>): Session<S> {
+  const [session] = useState(() => {
+    const made = new Session<S>(transport, options);
+    sessionTicks(made, options.frame); // fixes this session's frame before any hook asks
+    return made;
+  });
   useEffect(() => () => RunController.of(session).stop(), [session]);
   return session;
 }

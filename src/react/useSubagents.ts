@@ -1,5 +1,6 @@
 import type { Subagent } from "../client/Update";
 import type { Session } from "../client/Session";
+import { sessionTicks } from "./sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**
@@ -11,5 +12,5 @@ import { useObserved } from "./useObserved";
  * const name = (id: string) => subagents.find((s) => s.id === id)?.name ?? id;
  */
 export function useSubagents<S>(session: Session<S>): readonly Subagent[] {
-  return useObserved(session.subagents$, () => session.subagents);
+  return useObserved(sessionTicks(session), () => session.subagents);
 }

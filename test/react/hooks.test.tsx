@@ -2,7 +2,7 @@
 // No JSX syntax here: the project's tsconfig has no `jsx` setting, so elements are made with createElement.
 import { act, render, screen } from "@testing-library/react";
 import { createElement as h, memo, useEffect, type ReactElement } from "react";
-import { Observable, Subject } from "rxjs";
+import { animationFrameScheduler, Observable, Subject } from "rxjs";
 import { Session } from "../../src/client/Session";
 import type { Transport } from "../../src/client/transports/Transport";
 import { ev } from "../../src/protocol/build";
@@ -10,7 +10,8 @@ import type { Event } from "../../src/protocol/events";
 import type { Message } from "../../src/protocol/messages";
 import type { RunAgentInput } from "../../src/protocol/input";
 import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
-import type { RunHandle } from "../../src/react";
+import { defaultRenderFrame, type RenderFrame, type RunHandle } from "../../src/react";
+import { TestScheduler } from "rxjs/testing";
 
 /** A real Transport whose runs the test feeds event by event, and which records unsubscriptions. */
 class ScriptedTransport implements Transport {
@@ -66,7 +67,7 @@ class ScriptedTransport implements Transport {
 }
 
 /** Renders with a counter per message id, to see which memo rows React drew again. */
-function setup() {
+function setup(frame: RenderFrame = null) {
   const transport = new ScriptedTransport();
   const renders = new Map<string, number>();
   let session: Session<unknown> | undefined;
@@ -77,7 +78,7 @@ function setup() {
     return h("li", { "data-testid": `row-${message.id}` }, typeof message.content === "string" ? message.content : "");
   });
   function App(): ReactElement {
-    const made = useSession<unknown>(transport, { threadId: "thread-1" });
+    const made = useSession<unknown>(transport, { threadId: "thread-1", frame });
     const messages = useMessages(made);
     const handle = useRun(made);
     useEffect(() => {
@@ -118,6 +119,26 @@ describe("useMessages with memo rows", () => {
     expect(renders.get("m1")).toBe(m1Renders);
   });
 
+  it("renders forty deltas that arrive in one frame once, at the frame's end", () => {
+    const frame = new TestScheduler(() => undefined);
+    const { transport, renders, send } = setup(frame);
+    send("hi");
+    act(() => frame.flush());
+    transport.start();
+    transport.emit(ev.textMessageStart("m1"), ev.textMessageContent("m1", "0"));
+    act(() => frame.flush());
+    expect(screen.getByTestId("row-m1").textContent).toBe("0");
+    const before = renders.get("m1") ?? 0;
+    // forty deltas, each in its own task (as separate network chunks would be), all before the frame ends
+    const deltas = Array.from({ length: 40 }, (_, i) => String((i + 1) % 10));
+    for (const delta of deltas) transport.emit(ev.textMessageContent("m1", delta));
+    expect(renders.get("m1")).toBe(before);
+    expect(screen.getByTestId("row-m1").textContent).toBe("0");
+    act(() => frame.flush());
+    expect(renders.get("m1")).toBe(before + 1);
+    expect(screen.getByTestId("row-m1").textContent).toBe(`0${deltas.join("")}`);
+  });
+
   it("returns the same array until something changes", () => {
     const { transport, current, send } = setup();
     send("hi");
@@ -133,7 +154,7 @@ describe("useAgentState", () => {
     const transport = new ScriptedTransport();
     const seen: unknown[] = [];
     function Probe(): ReactElement {
-      const session = useSession<unknown>(transport, { threadId: "t" });
+      const session = useSession<unknown>(transport, { threadId: "t", frame: null });
       const state = useAgentState(session);
       const { send } = useRun(session);
       seen.push(state);
@@ -168,7 +189,7 @@ describe("useRun", () => {
     const transport = new ScriptedTransport();
     let handle: RunHandle | undefined;
     function Probe(): ReactElement {
-      const session = useSession<unknown>(transport, { threadId: "t" });
+      const session = useSession<unknown>(transport, { threadId: "t", frame: null });
       handle = useRun(session);
       const interrupts = useInterrupts(session);
       return h("p", { "data-testid": "probe" }, `${handle.status}:${interrupts.map((i) => i.id).join(",")}`);
@@ -229,7 +250,7 @@ describe("useRun", () => {
       return h("span", { "data-testid": "other" }, useRun(session).status);
     }
     function Owner(): ReactElement {
-      const session = useSession<unknown>(transport, { threadId: "t" });
+      const session = useSession<unknown>(transport, { threadId: "t", frame: null });
       handle = useRun(session);
       const subagents = useSubagents(session);
       return h("div", null, h(Status, { session }), h("i", { "data-testid": "subagents" }, subagents.map((s) => s.name).join(",")));
@@ -242,5 +263,12 @@ describe("useRun", () => {
     expect(screen.getByTestId("subagents").textContent).toBe("researcher");
     view.unmount();
     expect(transport.cancelled).toEqual([true]);
+  });
+});
+
+describe("the render frame", () => {
+  it("defaults to animation frames where requestAnimationFrame exists (here: jsdom)", () => {
+    expect(typeof requestAnimationFrame).toBe("function");
+    expect(defaultRenderFrame()).toBe(animationFrameScheduler);
   });
 });
