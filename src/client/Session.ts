@@ -93,10 +93,15 @@ export class Session<S = unknown> {
   private readonly newId: () => string;
   private readonly now: () => number;
 
+  /** The options minus the StateSpec (kept apart so that `Session<S>` stays covariant in S). */
+  private readonly options: Omit<SessionOptions<S>, "state">;
+
   constructor(
     private readonly transport: Transport,
-    private readonly options: SessionOptions<S>,
+    options: SessionOptions<S>,
   ) {
+    const { state: _spec, ...rest } = options;
+    this.options = rest;
     // Type boundary: without a StateSpec nothing decodes the JSON, so S is the caller's claim about it (default `unknown`).
     this.store = options.state === undefined ? (ClientState.untyped() as ClientState<S>) : ClientState.typed(options.state);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());

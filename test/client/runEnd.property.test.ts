@@ -51,12 +51,19 @@ const scenario = fc.record({
   asSse: fc.boolean(),
 });
 
-function transportFor(s: fc.RecordValue<{ startsWithRunStarted: boolean; events: Event[]; ending: Ending; asSse: boolean }>): Transport {
+interface Scenario {
+  readonly startsWithRunStarted: boolean;
+  readonly events: Event[];
+  readonly ending: Ending;
+  readonly asSse: boolean;
+}
+
+function transportFor(s: Scenario): Transport {
   return {
     run(input: RunAgentInput): Observable<Event> {
       const events = s.startsWithRunStarted ? [ev.runStarted(input.threadId, input.runId), ...s.events] : s.events;
       if (s.asSse || s.ending === "unknown-type" || s.ending === "bad-json") {
-        let body = events.map((e) => encodeSse(e)).join("");
+        let body = events.map((e: Event) => encodeSse(e)).join("");
         if (s.ending === "unknown-type") body += 'data: {"type":"TELEPATHY_START"}\n\n';
         if (s.ending === "bad-json") body += "data: {oops\n\n";
         return new ReplayTransport(body).run(input); // the real SSE decoder

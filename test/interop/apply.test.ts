@@ -9,7 +9,7 @@ import { EMPTY, from } from "rxjs";
 import { ev, withSubagentRunId } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import type { RunAgentInput } from "../../src/protocol/input";
-import type { Message } from "../../src/protocol/messages";
+import type { Message, UserMessage } from "../../src/protocol/messages";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import type { Update } from "../../src/client/Update";
@@ -17,7 +17,7 @@ import { collect } from "../client/support";
 
 const THREAD = "thread-1";
 const RUN = "run-1";
-const USER: Message = { id: "user-1", role: "user", content: "go" };
+const USER: UserMessage = { id: "user-1", role: "user", content: "go" };
 
 /** The smallest concrete official agent: defaultApplyEvents only reads and writes its fields. */
 class RecordingAgent extends AbstractAgent {
