@@ -1,8 +1,10 @@
-import { concat, from, map, Subject, timer } from "rxjs";
+import { concat, defer, from, map, Subject, switchMap, timer } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { ClientError } from "../../src/client/ClientError";
 import { coalesceUpdates, FALLBACK_FRAME_MS, UpdateBatch } from "../../src/client/coalesceUpdates";
 import type { Update } from "../../src/client/Update";
+import { Session } from "../../src/client/Session";
+import { ev } from "../../src/protocol/build";
 
 type Board = { tasks: string[] };
 type U = Update<Board>;
@@ -150,5 +152,33 @@ describe("UpdateBatch (the pure step)", () => {
     const batch = new UpdateBatch<Board>();
     for (const update of [text("m1", "a"), text("m2", "x"), text("m1", "ab"), error("e"), text("m2", "xy")]) batch.push(update);
     expect(batch.take()).toEqual([text("m1", "ab"), error("e"), text("m2", "xy")]);
+  });
+});
+
+describe("coalesceUpdates on a real Session", () => {
+  it("turns a run's forty text deltas in one frame into one message update with the whole text", () => {
+    const scheduler = newScheduler();
+    const deltas = Array.from({ length: 40 }, (_, i) => `w${i} `);
+    scheduler.run(({ expectObservable }) => {
+      const transport = {
+        run: (input: { threadId: string; runId: string }) =>
+          concat(
+            from([ev.runStarted(input.threadId, input.runId), ev.textMessageStart("m1"), ...deltas.map((delta) => ev.textMessageContent("m1", delta))]),
+            timer(5).pipe(switchMap(() => from([ev.textMessageEnd("m1"), ev.runFinished(input.threadId, input.runId)]))),
+          ),
+      };
+      const session = new Session(transport, { threadId: "t", newId: () => "user-1" });
+      const summary = (batch: readonly Update<unknown>[]) =>
+        batch.map((update) => {
+          if (update.kind === "message") return `${update.id} ${update.change.kind} ${String(update.message.content)}`;
+          if (update.kind === "done") return `done ${update.end.kind}`;
+          return update.kind;
+        });
+      const batches = defer(() => session.send("hi")).pipe(coalesceUpdates(scheduler), map(summary));
+      expectObservable(batches).toBe("a 4ms (b|)", {
+        a: ["user-1 started hi", `m1 content ${deltas.join("")}`],
+        b: [`m1 ended ${deltas.join("")}`, "done success"],
+      });
+    });
   });
 });
