@@ -25,6 +25,8 @@ export function createUpdatePrinter(write: Write, initialState?: unknown): Updat
   /** The message whose text is being written on the current (unfinished) line. */
   let openLine: string | undefined;
   let state = initialState;
+  /** Messages whose line header was printed; a later line of the same message continues with "…". */
+  const headed = new Set<string>();
   /** subagentRunId → name, for the group headers. */
   const subagents = new Map<string, string>();
 
@@ -48,18 +50,15 @@ export function createUpdatePrinter(write: Write, initialState?: unknown): Updat
         const { message, change } = update;
         switch (change.kind) {
           case "started":
+            // An assistant message's line starts with its first text, so interleaved messages
+            // (concurrent subagents) never leave an empty header behind.
             if (message.role === "user") line(`you › ${textOf(message)}`);
-            else if (message.role === "assistant") {
-              endLine();
-              write(`${indent(message)}${speaker(message)} › `);
-              openLine = update.id;
-            }
             break;
           case "content":
             if (openLine !== update.id) {
-              // Another line was being written (interleaved subagents): continue on a new line.
               endLine();
-              write(`${indent(message)}${speaker(message)} … `);
+              write(`${indent(message)}${speaker(message)} ${headed.has(update.id) ? "…" : "›"} `);
+              headed.add(update.id);
               openLine = update.id;
             }
             write(change.delta);

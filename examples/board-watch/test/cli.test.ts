@@ -80,6 +80,8 @@ describe("board-watch against the official EventEncoder", () => {
     expect(code).toBe(0);
     expect(out).toContain("  ┌ writer started (drafts)");
     expect(out).toContain("  ┌ critic started (reviews)");
+    // Interleaved text: each switch starts a new line, a continued message is marked "…".
+    expect(out).toContain("  │ writer › First draft, \n  │ critic › Too long, \n  │ writer … second sentence.\n  │ critic … cut it.\n");
     expect(out).toContain("  └ critic finished");
     expect(out).toContain("  └ writer finished");
     expect(out).toContain("assistant › Both are done.");
