@@ -18,7 +18,7 @@ export interface ObservedAgent {
  * The task-board agent (a typing delay between words, so text visibly streams and a run lasts
  * long enough to be stopped), wrapped so each run's `signal` is observed: nothing else changes.
  */
-export function observedTaskBoard(typingDelayMs = 25): ObservedAgent {
+export function observedTaskBoard(typingDelayMs = 40): ObservedAgent {
   const agent = createTaskBoardAgent({ typingDelayMs });
   let onStart: (() => void) | undefined;
   let onAbort: ((aborted: boolean) => void) | undefined;

@@ -42,6 +42,9 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     web = await startWebServer({ root, agent: agent.handler });
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
+    });
     await page.goto(web.url);
     await page.getByTestId("chat-input").waitFor();
   });
