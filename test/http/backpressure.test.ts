@@ -113,3 +113,35 @@ describe("backpressure", () => {
     }
   }, 30_000);
 });
+
+describe("cancellation without node", () => {
+  const endless = (onStop: () => void): RunFunction => (input) =>
+    new Observable<Event>((subscriber) => {
+      subscriber.next(ev.runStarted(input.threadId, input.runId));
+      return onStop;
+    });
+  const post = (signal?: AbortSignal) =>
+    new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody, signal });
+
+  it("cancelling the response body unsubscribes the run (edge runtimes)", async () => {
+    let stops = 0;
+    const response = await createHandler(endless(() => stops++))(post());
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(stops).toBe(0);
+    await reader.cancel();
+    expect(stops).toBe(1);
+  });
+
+  it("aborting the request's signal unsubscribes the run and ends the body", async () => {
+    let stops = 0;
+    const controller = new AbortController();
+    const response = await createHandler(endless(() => stops++))(post(controller.signal));
+    const reader = response.body!.getReader();
+    await reader.read();
+    const next = reader.read();
+    controller.abort();
+    expect(stops).toBe(1);
+    expect((await next).done).toBe(true);
+  });
+});
