@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, distinctUntilChanged, finalize, from, Observable, Subject, tap, type Observable as Obs } from "rxjs";
+import { defer, distinctUntilChanged, from, Observable, Subject, type Observable as Obs } from "rxjs";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
@@ -231,13 +231,28 @@ export class Session<S = unknown> {
       normalizeChunks({ mode: "report", newId: this.newId }),
       verifyEvents({ mode: "report" }),
       applyEvents({ state: this.store }),
-      tap((update) => {
-        const channel = CHANNEL_OF[update.kind];
-        if (channel !== undefined) this.notify(channel);
-        if (update.kind === "done") this.setActive(false);
-      }),
-      finalize(() => this.setActive(false)),
+      (updates) => this.observe(updates),
     );
+  }
+
+  /** Notifies the views of each update before it reaches the run's subscriber; the run is over at `done` or unsubscription. */
+  private observe(updates: Observable<Update<S>>): Observable<Update<S>> {
+    return new Observable<Update<S>>((subscriber) => {
+      const subscription = updates.subscribe({
+        next: (update) => {
+          const channel = CHANNEL_OF[update.kind];
+          if (channel !== undefined) this.notify(channel);
+          if (update.kind === "done") this.setActive(false);
+          subscriber.next(update);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        subscription.unsubscribe();
+        this.setActive(false);
+      };
+    });
   }
 
   /** I5: every pending interrupt answered, none expired (unless cancelled). */
@@ -291,7 +306,7 @@ export class Session<S = unknown> {
   private notify(channel: Channel): void {
     this.snapshotCache = undefined;
     this.changed.next(channel);
-    for (const listener of [...this.listeners]) listener();
+    if (this.listeners.size > 0) for (const listener of [...this.listeners]) listener();
   }
 
   private view<T>(channel: Channel, read: () => T): Obs<T> {

@@ -1,5 +1,5 @@
 /** The apply stage as an RxJS operator: events (and report-mode diagnostics) in, the Update stream of one run out. */
-import { Observable, takeWhile, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction, type Subscription } from "rxjs";
 import type { Event } from "../protocol/events";
 import { isDiagnostic, type Diagnostic } from "../operators/ProtocolError";
 import { ClientError } from "./ClientError";
@@ -49,8 +49,14 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
         subscriber.next({ kind: "done", end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code } });
         subscriber.complete();
       };
-      // takeWhile unsubscribes the source as soon as the run has ended, also for a synchronous source
-      return source.pipe(takeWhile(() => !ended)).subscribe({
+      // The source is unsubscribed as soon as the run has ended (E9); a synchronous source that is still
+      // emitting is ignored until its subscribe call returns, then unsubscribed.
+      let subscription: Subscription | undefined;
+      const stop = (): void => {
+        ended = true;
+        subscription?.unsubscribe();
+      };
+      subscription = source.subscribe({
         next(item) {
           if (ended) return;
           if (isDiagnostic(item)) {
@@ -64,13 +70,15 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
           } catch (thrown) {
             // a bug, not a wire problem; still reported through the contract rather than as a stream error
             fail(new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown, event: item }));
+            stop();
             return;
           }
-          for (const update of updates) {
+          for (let i = 0; i < updates.length; i++) {
+            const update = updates[i];
             subscriber.next(update);
             if (update.kind === "done") {
-              ended = true;
               subscriber.complete();
+              stop();
               return;
             }
           }
@@ -84,5 +92,7 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
           }
         },
       });
+      if (ended) subscription.unsubscribe();
+      return subscription;
     });
 }
