@@ -4,6 +4,7 @@
  */
 import { firstValueFrom, lastValueFrom, toArray } from "rxjs";
 import { EventSchemas } from "@ag-ui/core/schemas";
+import { HttpAgent } from "@ag-ui/client";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { Session } from "../../../src/client/Session";
 import type { Update } from "../../../src/client/Update";
@@ -111,5 +112,28 @@ describe("task board flows", () => {
     expect(endOf(approved)).toMatchObject({ kind: "done", end: { kind: "success" } });
     // Cleared, then the command after "clear" ran in the resumed run.
     expect(session.state).toEqual({ tasks: [{ id: 1, title: "c", done: false }] });
+  });
+
+  it("the official HttpAgent drives the board to the same state and messages as our Session", async () => {
+    const script = ["add buy milk; add call mom", "done 2", "research bees", "clear"];
+    const official = new HttpAgent({ url: server.url, threadId: "official" });
+    const failures: string[] = [];
+    const session = newSession();
+    for (const [i, text] of script.entries()) {
+      const user = { id: `user-${i}`, role: "user" as const, content: text };
+      official.addMessage(user);
+      await official.runAgent({}, { onRunFailed: ({ error }) => void failures.push(error.message) });
+      await updatesOf(session.send(user));
+    }
+    const answer = { status: "resolved" as const, payload: { approved: true } };
+    await official.runAgent({ resume: official.pendingInterrupts.map((i) => ({ interruptId: i.id, ...answer })) });
+    await updatesOf(session.resume(session.interrupts.map((i) => ({ interruptId: i.id, ...answer }))));
+
+    expect(failures).toEqual([]);
+    expect(session.state).toEqual({ tasks: [] });
+    expect(official.state).toEqual(session.rawState);
+    // Ids are minted per run on the server, so compare what the user sees: roles and text.
+    const visible = (messages: readonly { role: string; content?: unknown }[]) => messages.map((m) => [m.role, m.content]);
+    expect(visible(official.messages)).toEqual(visible(session.messages));
   });
 });
