@@ -2,7 +2,12 @@
 import { Observable, animationFrameScheduler, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
 import type { Update } from "./Update";
 
-/** The frame length used where there is no `requestAnimationFrame` (Node, workers, jsdom without it): about one 60 Hz frame. */
+/**
+ * The frame length used where there is no `requestAnimationFrame` (Node, workers, jsdom without it): about one 60 Hz frame.
+ *
+ * @example
+ * run$.pipe(coalesceUpdates(asyncScheduler, FALLBACK_FRAME_MS * 2)); // two frames per batch
+ */
 export const FALLBACK_FRAME_MS = 16;
 
 /**
@@ -28,6 +33,11 @@ function slotKey(update: Update<unknown>): string | undefined {
 /**
  * The pure step: one frame's batch under construction. `push` is O(1) amortized; `take` is
  * O(slots). A superseded slot becomes a hole rather than being spliced out, so pushing never scans.
+ *
+ * @example
+ * const batch = new UpdateBatch();
+ * batch.push(first); batch.push(second);
+ * render(batch.take());
  */
 export class UpdateBatch<S> {
   private slots: (Update<S> | undefined)[] = [];

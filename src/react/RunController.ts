@@ -5,10 +5,20 @@ import type { RunEnd, Update } from "../client/Update";
 import type { ResumeEntry } from "../protocol/outcomes";
 import type { UserMessage } from "../protocol/messages";
 
-/** Where the session's runs stand: no run (or the last one succeeded or was stopped), one running, the last one interrupted or failed. */
+/**
+ * Where the session's runs stand: no run (or the last one succeeded or was stopped), one running, the last one interrupted or failed.
+ *
+ * @example
+ * const canType = (status: RunStatus) => status !== "running" && status !== "interrupted";
+ */
 export type RunStatus = "idle" | "running" | "interrupted" | "failed";
 
-/** An immutable reading of the run lifecycle; a new object after each change. */
+/**
+ * An immutable reading of the run lifecycle; a new object after each change.
+ *
+ * @example
+ * const { status, error } = RunController.of(session).getSnapshot();
+ */
 export interface RunSnapshot {
   readonly status: RunStatus;
   /** The last `error` update of the current or last run (fatal or not); cleared when a run starts. */
@@ -17,7 +27,12 @@ export interface RunSnapshot {
   readonly end: RunEnd | undefined;
 }
 
-/** What a controller needs of a Session: its two ways to start a run (any `Session<S>` fits). */
+/**
+ * What a controller needs of a Session: its two ways to start a run (any `Session<S>` fits).
+ *
+ * @example
+ * const source: RunSource = session;
+ */
 export interface RunSource {
   send(message: string | UserMessage): Observable<Update<unknown>>;
   resume(answers: ResumeEntry[]): Observable<Update<unknown>>;

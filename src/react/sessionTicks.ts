@@ -5,10 +5,18 @@ import { animationFrameScheduler, audit, identity, Observable, share, timer, typ
  * When hooks re-render after a change: a scheduler whose next action (delay 0) closes the frame
  * (`animationFrameScheduler`, or a `TestScheduler` in tests), or `null` for "at once" (React still
  * batches the notifications of one task into one render).
+ *
+ * @example
+ * const frame: RenderFrame = animationFrameScheduler;
  */
 export type RenderFrame = SchedulerLike | null;
 
-/** What the ticks need of a Session: its change listener registration (`Session.subscribe`). */
+/**
+ * What the ticks need of a Session: its change listener registration (`Session.subscribe`).
+ *
+ * @example
+ * const source: ChangeSource = session;
+ */
 export interface ChangeSource {
   subscribe(listener: () => void): () => void;
 }
@@ -17,6 +25,9 @@ export interface ChangeSource {
  * The default frame: `animationFrameScheduler` where `requestAnimationFrame` exists (browsers,
  * jsdom), so any number of changes between two paints (forty text deltas arriving in separate
  * network chunks) cost one render; elsewhere `null`.
+ *
+ * @example
+ * useSession(transport, { threadId: "t", frame: defaultRenderFrame() });
  */
 export function defaultRenderFrame(): RenderFrame {
   return typeof requestAnimationFrame === "function" ? animationFrameScheduler : null;

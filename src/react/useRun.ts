@@ -1,7 +1,12 @@
 import { useMemo, useSyncExternalStore } from "react";
 import { RunController, type RunSnapshot, type RunSource } from "./RunController";
 
-/** What `useRun` returns: the run lifecycle plus the three ways to drive it. */
+/**
+ * What `useRun` returns: the run lifecycle plus the three ways to drive it.
+ *
+ * @example
+ * const { status, send }: RunHandle = useRun(session);
+ */
 export interface RunHandle extends RunSnapshot {
   /** Sends a user message and starts a run (stopping an active one first). */
   readonly send: RunController["send"];

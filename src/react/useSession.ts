@@ -4,7 +4,12 @@ import type { Transport } from "../client/transports/Transport";
 import { RunController } from "./RunController";
 import { sessionTicks, type RenderFrame } from "./sessionTicks";
 
-/** `useSession`'s options: the Session's, plus when its hooks re-render. */
+/**
+ * `useSession`'s options: the Session's, plus when its hooks re-render.
+ *
+ * @example
+ * const options: UseSessionOptions<Board> = { threadId: "board", state: boardSpec, frame: null };
+ */
 export interface UseSessionOptions<S> extends SessionOptions<S> {
   /**
    * When the hooks on this session re-render after changes: once per animation frame by default
