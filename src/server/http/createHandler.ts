@@ -1,6 +1,6 @@
 /** Serves one agent (or several) over HTTP as a fetch-style handler: `Request` in, SSE `Response` out. */
 import type { Observable } from "rxjs";
-import { isLeft } from "fp-ts/lib/Either";
+import { isLeft } from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
 import { RunAgentInput } from "../../protocol/input";
 import type { Agent } from "../Agent";
