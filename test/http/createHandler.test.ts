@@ -147,6 +147,14 @@ describe("createHandler over loopback HTTP", () => {
     expect(events[1]).toMatchObject({ message: expect.stringContaining("model unavailable"), code: "STREAM_ERROR" });
   });
 
+  it("reports a run function that throws as a RUN_ERROR", async () => {
+    const { response, text } = await post({ body: validBody }, createHandler(() => {
+      throw new Error("no such model");
+    }));
+    expect(response.status).toBe(200);
+    expect(parseSseBody(text)).toEqual([{ type: "RUN_ERROR", message: "the event stream failed: no such model", code: "STREAM_ERROR" }]);
+  });
+
   it("stops the run within 1 s when the client disconnects mid-run", async () => {
     let stopped!: () => void;
     const unsubscribed = new Promise<void>((resolve) => (stopped = resolve));

@@ -117,7 +117,13 @@ export function toEventStream(
 
   const start = (): void => {
     started = true;
-    const events$ = typeof source === "function" ? source(ready) : source;
+    let events$: Observable<Event>;
+    try {
+      events$ = typeof source === "function" ? source(ready) : source;
+    } catch (error) {
+      fail(error); // a factory that throws is a failed run, reported in-band like any other
+      return;
+    }
     subscription = events$.subscribe({ next: push, error: fail, complete: finish });
     // The source may have finished (or been closed) while subscribing, before `subscription` was set.
     if (finished || closed) subscription.unsubscribe();
