@@ -305,7 +305,7 @@ export class Session<S = unknown> {
 
   private notify(channel: Channel): void {
     this.snapshotCache = undefined;
-    this.changed.next(channel);
+    if (this.changed.observed) this.changed.next(channel);
     if (this.listeners.size > 0) for (const listener of [...this.listeners]) listener();
   }
 
