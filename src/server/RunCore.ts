@@ -72,8 +72,10 @@ export class RunCore<S> {
     initial: S,
   ) {
     this.normalizer = initialNormalizerState({ newId });
-    this.working = initial;
-    this.published = this.copy(initial).typed; // `state` must not follow `stateMut` edits before a publish
+    // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits
+    // must never reach, and `state` must not follow `stateMut` edits before a publish.
+    this.working = this.copy(initial).typed;
+    this.published = this.copy(initial).typed;
   }
 
   /**
