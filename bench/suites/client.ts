@@ -4,7 +4,9 @@
  *
  * - `text`: one assistant message of N deltas;
  * - `chat`: the same after a MESSAGES_SNAPSHOT history of 1,000 messages;
- * - `state`: a STATE_SNAPSHOT of about 1 MB (100 sections × 100 tasks) then N one-operation deltas;
+ * - `state`: a STATE_SNAPSHOT of about 1 MB (an array of 100 sections × 100 tasks) then N
+ *   one-operation deltas; `state-wide` the same with the sections under 100 keys of one object,
+ *   which structural sharing must copy on every delta (about 5 µs per copy in V8; no target);
  * - `tools`: N tool calls (start, args, end), each its own assistant message;
  * - `mixed`: text, tool calls with results, state deltas, reasoning and activity interleaved.
  *
@@ -58,13 +60,30 @@ function history(count: number): Message[] {
   return messages;
 }
 
-function bigState(): { sections: Record<string, { title: string; tasks: { id: string; title: string; done: boolean; tags: string[] }[] }> } {
-  const sections: ReturnType<typeof bigState>["sections"] = {};
+interface Section {
+  title: string;
+  tasks: { id: string; title: string; done: boolean; tags: string[] }[];
+}
+
+function sectionList(): Section[] {
+  const sections: Section[] = [];
   for (let s = 0; s < 100; s++) {
     const tasks = [];
     for (let i = 0; i < 100; i++) tasks.push({ id: `task-${s}-${i}`, title: `Follow up on customer call ${s}/${i} and write notes`, done: i % 3 === 0, tags: ["board", "q3"] });
-    sections[`s${s}`] = { title: `Section ${s}`, tasks };
+    sections.push({ title: `Section ${s}`, tasks });
   }
+  return sections;
+}
+
+/** About 1 MB: 100 sections of 100 tasks, the sections in an array. */
+function bigState(): { sections: Section[] } {
+  return { sections: sectionList() };
+}
+
+/** The same data with the sections under 100 keys of one object: each delta copies that wide object (structural sharing). */
+function wideState(): { sections: Record<string, Section> } {
+  const sections: Record<string, Section> = {};
+  sectionList().forEach((section, s) => (sections[`s${s}`] = section));
   return { sections };
 }
 
@@ -85,6 +104,15 @@ const WORKLOADS: Workload[] = [
     events: (n) => [
       ev.runStarted(THREAD, RUN),
       ev.stateSnapshot(bigState()),
+      ...Array.from({ length: n }, (_, i) => ev.stateDelta([{ op: "replace", path: `/sections/${i % 100}/tasks/${(i * 7) % 100}/done`, value: i % 2 === 0 }])),
+      ev.runFinished(THREAD, RUN),
+    ],
+  },
+  {
+    name: "state-wide",
+    events: (n) => [
+      ev.runStarted(THREAD, RUN),
+      ev.stateSnapshot(wideState()),
       ...Array.from({ length: n }, (_, i) => ev.stateDelta([{ op: "replace", path: `/sections/s${i % 100}/tasks/${(i * 7) % 100}/done`, value: i % 2 === 0 }])),
       ev.runFinished(THREAD, RUN),
     ],
