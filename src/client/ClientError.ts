@@ -64,7 +64,8 @@ export class ClientError extends Error {
   /**
    * Any thrown value as a ClientError: a ClientError as is; a DecodeError as `json` (code `json`)
    * or `decode`; a ProtocolError (a strict operator upstream) as `protocol`; a PatchError as
-   * `patch`; anything else as `transport`, since it came from below the event layer.
+   * `patch`; an `AbortError` as `transport` with code `abort` (E11); anything else as `transport`,
+   * since it came from below the event layer.
    *
    * @example
    * ClientError.from(new TypeError("fetch failed")).kind; // "transport"
@@ -76,6 +77,10 @@ export class ClientError extends Error {
     }
     if (error instanceof ProtocolError) return new ClientError("protocol", error.message, { cause: error, code: error.rule, event: error.event });
     if (error instanceof PatchError) return new ClientError("patch", error.message, { cause: error });
+    // E11: an abort (fetch's AbortError, an aborted signal) is a transport failure with code "abort"
+    if (error instanceof Error && error.name === "AbortError") {
+      return new ClientError("transport", `the run was aborted: ${error.message}`, { cause: error, code: "abort" });
+    }
     const message = error instanceof Error ? error.message : String(error);
     return new ClientError("transport", `the transport failed: ${message}`, { cause: error });
   }

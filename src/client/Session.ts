@@ -88,7 +88,8 @@ export class Session<S = unknown> {
   private readonly store: ClientState<S>;
   private readonly changed = new Subject<Channel>();
   private readonly listeners = new Set<() => void>();
-  private active = false;
+  /** The active run's token; `undefined` when idle. A token, so that a finished run's teardown cannot end the next run. */
+  private activeRun: object | undefined;
   private snapshotCache: SessionSnapshot<S> | undefined;
   private readonly newId: () => string;
   private readonly now: () => number;
@@ -140,7 +141,7 @@ export class Session<S = unknown> {
 
   /** Whether a run is active. */
   get running(): boolean {
-    return this.active;
+    return this.activeRun !== undefined;
   }
 
   /** The registry entry of one subagent invocation, e.g. to head the group of a message's `subagentRunId`. */
@@ -180,7 +181,7 @@ export class Session<S = unknown> {
       state: this.state,
       interrupts: this.interrupts,
       subagents: this.subagents,
-      running: this.active,
+      running: this.running,
     };
     return this.snapshotCache;
   };
@@ -208,7 +209,7 @@ export class Session<S = unknown> {
 
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
-      if (this.active) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
       const refused = this.preflight(resume ?? []);
       if (refused !== undefined) return refuse<S>(refused);
       if (message !== undefined) {
@@ -225,24 +226,25 @@ export class Session<S = unknown> {
 
   private pipeline(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): Observable<Update<S>> {
     const input = this.input(runOptions, resume);
-    this.setActive(true);
+    const run = {};
+    this.begin(run);
     const events = defer(() => this.transport.run(input)); // a transport that throws is a failed run, not a thrown subscribe
     return events.pipe(
       normalizeChunks({ mode: "report", newId: this.newId }),
       verifyEvents({ mode: "report" }),
       applyEvents({ state: this.store }),
-      (updates) => this.observe(updates),
+      (updates) => this.observe(updates, run),
     );
   }
 
   /** Notifies the views of each update before it reaches the run's subscriber; the run is over at `done` or unsubscription. */
-  private observe(updates: Observable<Update<S>>): Observable<Update<S>> {
+  private observe(updates: Observable<Update<S>>, run: object): Observable<Update<S>> {
     return new Observable<Update<S>>((subscriber) => {
       const subscription = updates.subscribe({
         next: (update) => {
           const channel = CHANNEL_OF[update.kind];
           if (channel !== undefined) this.notify(channel);
-          if (update.kind === "done") this.setActive(false);
+          if (update.kind === "done") this.end(run);
           subscriber.next(update);
         },
         error: (error: unknown) => subscriber.error(error),
@@ -250,7 +252,7 @@ export class Session<S = unknown> {
       });
       return () => {
         subscription.unsubscribe();
-        this.setActive(false);
+        this.end(run);
       };
     });
   }
@@ -297,9 +299,14 @@ export class Session<S = unknown> {
     };
   }
 
-  private setActive(active: boolean): void {
-    if (this.active === active) return;
-    this.active = active;
+  private begin(run: object): void {
+    this.activeRun = run;
+    this.notify("running");
+  }
+
+  private end(run: object): void {
+    if (this.activeRun !== run) return;
+    this.activeRun = undefined;
     this.notify("running");
   }
 

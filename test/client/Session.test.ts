@@ -134,6 +134,26 @@ describe("one run at a time", () => {
   });
 });
 
+describe("chained runs", () => {
+  it("a run started from the previous run's done handler stays active after the previous run's teardown", () => {
+    const transport = new ScriptedTransport();
+    const session = new Session(transport, { threadId: "t", newId: counter() });
+    const second: Update[] = [];
+    session.send("one").subscribe((update) => {
+      if (update.kind === "done") session.send("two").subscribe((next) => second.push(next));
+    });
+    transport.feed.next(rs(transport.inputs[0]));
+    transport.feed.next(rf(transport.inputs[0]));
+    expect(transport.inputs).toHaveLength(2);
+    expect(session.running).toBe(true);
+    expect(errorsOf(second)).toEqual([]);
+    transport.feed.next(rs(transport.inputs[1]));
+    transport.feed.next(rf(transport.inputs[1]));
+    expect(endOf(second)).toEqual({ kind: "success" });
+    expect(session.running).toBe(false);
+  });
+});
+
 describe("run end on every path (E1–E9), rows 86–89", () => {
   it("row 89: a stream that ends before RF/RE is an error and a failed end; what was applied stays", async () => {
     const session = replaySession([ev.runStarted("thread-1", "r"), ev.textMessageStart("m1"), ev.textMessageContent("m1", "x"), ev.textMessageEnd("m1")]);
@@ -204,6 +224,16 @@ describe("run end on every path (E1–E9), rows 86–89", () => {
     const httpUpdates = await collect(http.send("go"));
     expect(errorsOf(httpUpdates)[0]).toMatchObject({ kind: "http", status: 500 });
     expect(erroring.running).toBe(false);
+  });
+
+  it("E11: an abort that did not come from unsubscribing ends failed with code abort", async () => {
+    const abort = new Error("This operation was aborted");
+    abort.name = "AbortError";
+    const session = new Session({ run: () => throwError(() => abort) }, { threadId: "t" });
+    const updates = await collect(session.send("go"));
+    expectRunEndContract(updates);
+    expect(errorsOf(updates)[0]).toMatchObject({ kind: "transport", code: "abort" });
+    expect(endOf(updates)).toMatchObject({ kind: "failed", code: "abort" });
   });
 
   it("row 86: an interrupt outcome leaves the interrupts pending until a later success clears them", async () => {
