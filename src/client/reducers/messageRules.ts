@@ -25,6 +25,7 @@ function tagOf(subagentRunId: string | undefined): { subagentRunId?: string } {
 
 /** Merges event metadata into a message (or a tool call), reporting refused keys; returns the new object or the same one. */
 function withMetadata<T extends { metadata?: Metadata }>(target: T, incoming: Metadata | undefined, event: unknown, emit: Emit): T {
+  if (incoming === undefined) return target; // the common case, without allocating
   const merged = mergeMetadata(target.metadata, incoming);
   for (const key of merged.rejected) {
     emit({ kind: "error", error: new ClientError("protocol", `metadata key "${key}" refused: it could reach an object prototype`, { event }) });
