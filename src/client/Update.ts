@@ -44,6 +44,16 @@ export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | 
  * - `success`: RUN_FINISHED with a success (or absent) outcome; `result` is RUN_FINISHED.result;
  * - `interrupted`: RUN_FINISHED with an interrupt outcome; the interrupts wait on the session;
  * - `failed`: RUN_ERROR, a truncated stream, bad bytes, a transport failure or a refused start.
+ *
+ * @example
+ * // whether to re-enable the input box (seed 001's prompt_again)
+ * function promptAgain(end: RunEnd): boolean {
+ *   switch (end.kind) {
+ *     case "success": return true;
+ *     case "interrupted": return false; // answer the interrupts instead
+ *     case "failed": return true;
+ *   }
+ * }
  */
 export type RunEnd =
   | { readonly kind: "success"; readonly result?: unknown }
