@@ -29,3 +29,4 @@ export { InProcessTransport } from "./transports/InProcessTransport";
 export { HttpTransport, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
 export { decodeEvents } from "./transports/decodeEvents";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
+export { coalesceUpdates, UpdateBatch, FALLBACK_FRAME_MS } from "./coalesceUpdates";
