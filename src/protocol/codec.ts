@@ -44,13 +44,36 @@ export function struct<R extends t.Props, O extends t.Props>(
   const inner = t.intersection([t.type(required), t.partial(optional)], name);
   const strict = new Set(options.nullIsError ?? NULL_IS_AN_ERROR);
   const requiredEntries = Object.entries(required);
+  const requiredKeys = requiredEntries.map(([key]) => key);
+  const requiredMembers = requiredEntries.map(([, member]) => member);
+  const optionalKeys = Object.keys(optional);
+  const optionalMembers = Object.values(optional);
+  const optionalNullIsAbsent = optionalKeys.map((key) => !strict.has(key));
   const optionalEntries = Object.entries(optional).map(([key, member]) => [key, member, !strict.has(key)] as const);
   const allowed = options.closed ? new Set([...Object.keys(required), ...Object.keys(optional)]) : undefined;
+
+  // The fast path: a value that already is what decoding would return (no `null` to drop, no
+  // default to fill, no member closed out) is checked with `is` alone, which allocates nothing.
+  // Decoding (below) runs only for values that need a change or an error report.
+  const is = (u: unknown): u is StructType<R, O> => {
+    if (!isPlainObject(u)) return false;
+    if (allowed) for (const key in u) if (!allowed.has(key)) return false;
+    // Indexed loops: this runs once per decoded event, and destructuring iterators cost more here.
+    for (let i = 0; i < requiredKeys.length; i++) if (!requiredMembers[i].is(u[requiredKeys[i]])) return false;
+    for (let i = 0; i < optionalKeys.length; i++) {
+      const value = u[optionalKeys[i]];
+      if (value === undefined) continue;
+      if (value === null && optionalNullIsAbsent[i]) return false; // decoding drops it: not a fast-path value
+      if (!optionalMembers[i].is(value)) return false;
+    }
+    return true;
+  };
 
   // One pass over the declared members (io-ts's intersection of `type` and `partial` validates the
   // object twice and merges the halves); the input is copied only when a member decodes to a new
   // value (a default filled, a `null` dropped), so unknown members are kept as they are.
   const validate = (u: unknown, context: t.Context): t.Validation<StructType<R, O>> => {
+    if (is(u)) return t.success(u);
     if (!isPlainObject(u)) return t.failure(u, context, `expected ${name} (a JSON object)`);
     if (allowed) {
       for (const key of Object.keys(u)) {
@@ -81,7 +104,7 @@ export function struct<R extends t.Props, O extends t.Props>(
     return t.success((out ?? u) as StructType<R, O>); // every declared member was just validated by its codec
   };
 
-  const codec = new t.Type<StructType<R, O>, StructOutput<R, O>, unknown>(name, (u): u is StructType<R, O> => inner.is(u), validate, inner.encode);
+  const codec = new t.Type<StructType<R, O>, StructOutput<R, O>, unknown>(name, is, validate, inner.encode);
   return Object.assign(codec, { required, optional });
 }
 

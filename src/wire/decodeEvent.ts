@@ -1,5 +1,5 @@
 import * as E from "fp-ts/Either";
-import { Event, eventCodecs } from "../protocol/events";
+import { Event, eventCodecs, type EventType } from "../protocol/events";
 import { DecodeError, excerpt, reportInvalidEvent } from "./DecodeError";
 
 /**
@@ -26,6 +26,9 @@ export function decodeEvent(json: unknown): E.Either<DecodeError, Event> {
     if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) {
       return E.left(new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type));
     }
+    // Most events need no change (no null to drop, no default to fill): `is` checks them without
+    // allocating a decoding context.
+    if (eventCodecs[type as EventType].is(json)) return E.right(json as Event); // `is` just proved it
     const result = Event.validate(json, [{ key: "", type: Event, actual: json }]);
     return E.isRight(result) ? result : E.left(reportInvalidEvent(type, result.left));
   } catch (cause) {
