@@ -7,6 +7,7 @@ export { RunContext, SubagentContext, type MessageOptions, type ToolCallOptions,
 export { createRunContext, type RunContextHarness } from "./createRunContext";
 export { decodeState, defaultState } from "./decodeState";
 export { randomIds, sequentialIds, type IdSource } from "./ids";
+export { SpanHandle } from "./handles/SpanHandle";
 export { MessageHandle } from "./handles/MessageHandle";
 export { ToolCallHandle, type ToolResultOptions } from "./handles/ToolCallHandle";
 export { ReasoningHandle } from "./handles/ReasoningHandle";

@@ -1,8 +1,6 @@
 /** An open assistant text message: TEXT_MESSAGE_START sent, CONTENT and END to come. */
 import { ev } from "../../protocol/build";
-import type { RunContext } from "../RunContext";
-import type { Closable } from "../RunCore";
-import { StateAccess } from "./StateAccess";
+import { SpanHandle } from "./SpanHandle";
 
 /**
  * Streams one assistant message. `delta(text)` sends TEXT_MESSAGE_CONTENT, `end()` sends
@@ -15,24 +13,7 @@ import { StateAccess } from "./StateAccess";
  * for await (const token of llm.stream(prompt)) message.delta(token);
  * message.end();
  */
-export class MessageHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
-  #open = true;
-
-  /** @internal Made by `ctx.assistantMessage()`, which has already sent TEXT_MESSAGE_START. */
-  constructor(
-    ctx: RunContext<S>,
-    /** The message id (`messageId` on the wire). */
-    readonly id: string,
-    private readonly release: (span: Closable) => void,
-  ) {
-    super(ctx);
-  }
-
-  /** Whether TEXT_MESSAGE_END is still to be sent. */
-  get isOpen(): boolean {
-    return this.#open;
-  }
-
+export class MessageHandle<S = unknown> extends SpanHandle<S> {
   /** Appends text (TEXT_MESSAGE_CONTENT). */
   delta(text: string): this {
     this.ctx.emit(ev.textMessageContent(this.id, text));
@@ -42,16 +23,6 @@ export class MessageHandle<S = unknown> extends StateAccess<S> implements Closab
   /** Ends the message (TEXT_MESSAGE_END); a second `end()` throws a `ProtocolError`. */
   end(): void {
     this.ctx.emit(ev.textMessageEnd(this.id));
-    this.#open = false;
-    this.release(this);
-  }
-
-  /** Ends the message if it is still open; does nothing otherwise. */
-  close(): void {
-    if (this.#open) this.end();
-  }
-
-  [Symbol.dispose](): void {
-    this.close();
+    this.ended();
   }
 }

@@ -1,8 +1,6 @@
 /** An open reasoning message: REASONING_START and REASONING_MESSAGE_START sent, content and the ends to come. */
 import { ev } from "../../protocol/build";
-import type { RunContext } from "../RunContext";
-import type { Closable } from "../RunCore";
-import { StateAccess } from "./StateAccess";
+import { SpanHandle } from "./SpanHandle";
 
 /**
  * Streams the model's visible reasoning. `delta(text)` sends REASONING_MESSAGE_CONTENT, `end()`
@@ -15,24 +13,7 @@ import { StateAccess } from "./StateAccess";
  * thinking.delta("The user wants the weather; call get_weather.");
  * thinking.end();
  */
-export class ReasoningHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
-  #open = true;
-
-  /** @internal Made by `ctx.reasoning()`, which has already sent the two starts. */
-  constructor(
-    ctx: RunContext<S>,
-    /** The reasoning message id (`messageId` on the wire). */
-    readonly id: string,
-    private readonly release: (span: Closable) => void,
-  ) {
-    super(ctx);
-  }
-
-  /** Whether the ends are still to be sent. */
-  get isOpen(): boolean {
-    return this.#open;
-  }
-
+export class ReasoningHandle<S = unknown> extends SpanHandle<S> {
   /** Appends reasoning text (REASONING_MESSAGE_CONTENT). */
   delta(text: string): this {
     this.ctx.emit(ev.reasoningMessageContent(this.id, text));
@@ -47,19 +28,9 @@ export class ReasoningHandle<S = unknown> extends StateAccess<S> implements Clos
 
   /** Ends the message and the reasoning phase (REASONING_MESSAGE_END, REASONING_END). Ending twice does nothing. */
   end(): void {
-    if (!this.#open) return;
+    if (!this.isOpen) return;
     this.ctx.emit(ev.reasoningMessageEnd(this.id));
-    this.#open = false;
-    this.release(this);
+    this.ended();
     this.ctx.emit(ev.reasoningEnd(this.id));
-  }
-
-  /** Same as `end()`. */
-  close(): void {
-    this.end();
-  }
-
-  [Symbol.dispose](): void {
-    this.end();
   }
 }

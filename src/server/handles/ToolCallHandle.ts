@@ -3,7 +3,7 @@ import { ev } from "../../protocol/build";
 import type { IdSource } from "../ids";
 import type { RunContext } from "../RunContext";
 import type { Closable } from "../RunCore";
-import { StateAccess } from "./StateAccess";
+import { SpanHandle } from "./SpanHandle";
 
 /**
  * Options of `result()`.
@@ -30,25 +30,17 @@ export interface ToolResultOptions {
  * call.publishState();
  * call.resultJson({ ok: true }); // TOOL_CALL_END, TOOL_CALL_RESULT
  */
-export class ToolCallHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
-  #open = true;
-
+export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
   /** @internal Made by `ctx.toolCall()`, which has already sent TOOL_CALL_START. */
   constructor(
     ctx: RunContext<S>,
-    /** The tool call id (`toolCallId` on the wire). */
-    readonly id: string,
+    id: string,
     /** The tool's name. */
     readonly name: string,
     private readonly newId: IdSource,
-    private readonly release: (span: Closable) => void,
+    release: (span: Closable) => void,
   ) {
-    super(ctx);
-  }
-
-  /** Whether TOOL_CALL_END is still to be sent. */
-  get isOpen(): boolean {
-    return this.#open;
+    super(ctx, id, release);
   }
 
   /** Appends a piece of the JSON-encoded arguments (TOOL_CALL_ARGS). */
@@ -65,13 +57,7 @@ export class ToolCallHandle<S = unknown> extends StateAccess<S> implements Closa
   /** Ends the call (TOOL_CALL_END); a second `end()` throws a `ProtocolError`. */
   end(): void {
     this.ctx.emit(ev.toolCallEnd(this.id));
-    this.#open = false;
-    this.release(this);
-  }
-
-  /** Ends the call if it is still open; does nothing otherwise. */
-  close(): void {
-    if (this.#open) this.end();
+    this.ended();
   }
 
   /** Sends the tool's output (TOOL_CALL_RESULT), ending the call first if it is still open. Returns the result's message id. */
@@ -85,10 +71,6 @@ export class ToolCallHandle<S = unknown> extends StateAccess<S> implements Closa
   /** Sends `value` JSON-encoded as the tool's output. */
   resultJson(value: unknown, options: ToolResultOptions = {}): string {
     return this.result(json(value, "tool result"), options);
-  }
-
-  [Symbol.dispose](): void {
-    this.close();
   }
 }
 
