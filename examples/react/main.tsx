@@ -10,7 +10,7 @@ import type { Message, ToolMessage } from "../../src/protocol/messages";
 import type { Subagent } from "../../src/client/Update";
 import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
 import { boardSpec, type Board } from "../task-board/board";
-import { groupMessages, toolResults, type Block } from "./groupMessages";
+import { groupMessages, toolResults, type Block } from "../shared/groupMessages";
 
 function App() {
   const session = useSession<Board>(new HttpTransport(new URL("/agent", location.href).href), {

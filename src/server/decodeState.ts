@@ -1,6 +1,7 @@
 /** Reads `RunAgentInput.state` into the agent's state type before the agent runs (RULES S4, seed 000). */
 import * as E from "fp-ts/Either";
 import * as t from "io-ts";
+import { describeFailure, excerpt } from "../protocol/describeFailure";
 import { isEmptyState, type StateSpec } from "../protocol/stateSpec";
 import { AgentError, SERIALIZATION_ERROR_CODE } from "./AgentError";
 
@@ -34,19 +35,10 @@ export function defaultState<S>(spec: StateSpec<S> | undefined): S {
 
 /** The first validation error in words: the path from `state`, the expected type and the value. */
 function describe(errors: t.Errors): string {
-  const count = errors.length;
-  const first = errors[0];
-  if (first === undefined) return "state does not match the agent's state type";
-  const path = ["state", ...first.context.map((entry) => entry.key).filter((key) => key !== "")].join(".");
-  const expected = first.message ?? `expected ${first.context[first.context.length - 1]?.type.name ?? "a valid value"}`;
+  const { segments, expected, actual, count } = describeFailure(errors);
+  const path = ["state", ...segments].join(".");
   const more = count > 1 ? ` (and ${count - 1} more error${count > 2 ? "s" : ""})` : "";
-  return `state does not match the agent's state type: at ${path} ${expected}, got ${preview(first.value)}${more}`;
-}
-
-function preview(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return `state does not match the agent's state type: at ${path} ${expected}, got ${excerpt(actual)}${more}`;
 }
 
 /**

@@ -2,6 +2,7 @@
 import * as E from "fp-ts/Either";
 import * as t from "io-ts";
 import type { Interrupt } from "../../protocol/outcomes";
+import { describeFailure, excerpt } from "../../protocol/describeFailure";
 import { isEmptyState, type StateSpec } from "../../protocol/stateSpec";
 import { ClientError } from "../ClientError";
 import type { Subagent } from "../Update";
@@ -86,19 +87,6 @@ export class ClientState<S = unknown> {
 
 /** The first io-ts failure as "at /path: expected X, got Y". */
 function describeErrors(errors: t.Errors): string {
-  const first = errors[0];
-  if (first === undefined) return "unknown reason";
-  const path = first.context
-    .slice(1)
-    .map((entry) => entry.key)
-    .filter((key) => key !== "")
-    .join("/");
-  const expected = first.context[first.context.length - 1]?.type.name ?? "a valid value";
-  let got: string;
-  try {
-    got = JSON.stringify(first.value) ?? String(first.value);
-  } catch {
-    got = String(first.value);
-  }
-  return `at /${path}: expected ${expected}, got ${got.length > 60 ? `${got.slice(0, 57)}...` : got}`;
+  const { path, expected, actual } = describeFailure(errors);
+  return `at ${path || "/"}: ${expected}, got ${excerpt(actual, 60)}`;
 }

@@ -3,7 +3,7 @@ import { AsyncPipe, NgTemplateOutlet } from "@angular/common";
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
 import type { Message, ToolMessage } from "../../../../src/protocol/messages";
-import { toolResults } from "./groupMessages";
+import { toolResults } from "../../../shared/groupMessages";
 import { TaskBoardService } from "./task-board.service";
 
 @Component({

@@ -10,7 +10,7 @@ import type { Subagent, Update } from "../../../../src/client/Update";
 import type { Message } from "../../../../src/protocol/messages";
 import type { Interrupt, ResumeEntry } from "../../../../src/protocol/outcomes";
 import { boardSpec, type Board } from "../../../task-board/board";
-import { groupMessages, type Block } from "./groupMessages";
+import { groupMessages, type Block } from "../../../shared/groupMessages";
 
 /** The AG-UI endpoint the service talks to; `/agent` on the page's origin by default. */
 export const AGENT_URL = new InjectionToken<string>("AGENT_URL", {
