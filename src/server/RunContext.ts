@@ -146,6 +146,18 @@ export class RunContext<S = unknown> {
   }
 
   /**
+   * Resolves when the consumer can take more events. Writes never wait (they are synchronous, so
+   * the ordering check happens at the call site); an agent that produces faster than its client
+   * reads awaits this between bursts, and over HTTP it then follows the client's reading speed.
+   *
+   * @example
+   * for (const chunk of document) { message.delta(chunk); await ctx.ready(); }
+   */
+  ready(): Promise<void> {
+    return this.core.ready();
+  }
+
+  /**
    * The text of the last user message: string content as it is, multimodal content with only its
    * text parts kept (concatenated). `undefined` when the history has no user message at all; `""`
    * for an empty one.

@@ -70,6 +70,8 @@ export class RunCore<S> {
     readonly newId: IdSource,
     private readonly output: (event: Event) => void,
     initial: S,
+    /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
+    readonly ready: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.normalizer = initialNormalizerState({ newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits

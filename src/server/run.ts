@@ -23,6 +23,12 @@ export interface RunOptions {
   readonly ids?: IdSource;
   /** Put the error's stack in `RUN_ERROR.metadata.stack`. Off by default: stacks can leak internals to clients. */
   readonly exposeStack?: boolean;
+  /**
+   * Resolves when the consumer can take more events; `ctx.ready()` awaits it. `createHandler`
+   * passes the HTTP response's, so an agent that awaits `ctx.ready()` between bursts is paced by
+   * the client's reading speed. Without it `ctx.ready()` resolves at once.
+   */
+  readonly ready?: () => Promise<void>;
 }
 
 /**
@@ -51,7 +57,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
   return new Observable<Event>((subscriber) => {
     const decoded = decodeState(agent.state, input.state);
     const initial = E.isRight(decoded) ? decoded.right : defaultState(agent.state);
-    const core = new RunCore<S>(agent.state, input, options.ids ?? randomIds, (event) => subscriber.next(event), initial);
+    const core = new RunCore<S>(agent.state, input, options.ids ?? randomIds, (event) => subscriber.next(event), initial, options.ready);
     let ended = false;
     // Unsubscribing before the terminal event cancels the agent; after it, the run is simply over.
     const teardown = (): void => {

@@ -79,7 +79,7 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * Deno.serve(handler);                         // or: serve(handler) from "agui-rx/node"
  */
 export function createHandler<S>(source: RunSource<S>, options: HandlerOptions = {}): FetchHandler {
-  const runDefault: RunFunction = typeof source === "function" ? source : (input) => run(source, input);
+  const runDefault: RunFunction = typeof source === "function" ? source : (input, { ready }) => run(source, input, { ready });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
   const extra = options.headers ?? {};
