@@ -15,24 +15,41 @@ import { DecodeError, excerpt, reportInvalidEvent } from "./DecodeError";
  * // right({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" })
  */
 export function decodeEvent(json: unknown): E.Either<DecodeError, Event> {
+  const result = decodeEventValue(json);
+  // `result !== json`: a DecodeError handed in as the value (it has a `type`) may decode as an event.
+  return result instanceof DecodeError && result !== json ? E.left(result) : E.right(result);
+}
+
+/**
+ * `decodeEvent` without the Either: the event, or the `DecodeError` that rejects the value. For the
+ * decoders' per-frame loop (`decodeSse`), where the Either would be one more allocation per event
+ * (parsed JSON is never a DecodeError instance, so `instanceof` tells the two apart there).
+ * Internal to the wire layer (not re-exported from the package root).
+ *
+ * @example
+ * const result = decodeEventValue(JSON.parse(frame.data));
+ * if (result instanceof DecodeError) subscriber.error(result);
+ * else subscriber.next(result);
+ */
+export function decodeEventValue(json: unknown): Event | DecodeError {
   try {
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
-      return E.left(new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`));
+      return new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`);
     }
     const type = (json as { type?: unknown }).type;
     if (typeof type !== "string") {
-      return E.left(new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type"));
+      return new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type");
     }
     if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) {
-      return E.left(new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type));
+      return new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type);
     }
     // Most events need no change (no null to drop, no default to fill): `is` checks them without
     // allocating a decoding context.
-    if (eventCodecs[type as EventType].is(json)) return E.right(json as Event); // `is` just proved it
+    if (eventCodecs[type as EventType].is(json)) return json as Event; // `is` just proved it
     const result = Event.validate(json, [{ key: "", type: Event, actual: json }]);
-    return E.isRight(result) ? result : E.left(reportInvalidEvent(type, result.left));
+    return E.isRight(result) ? result.right : reportInvalidEvent(type, result.left);
   } catch (cause) {
     // A getter or proxy in hand-made input may throw; decoding still reports instead of throwing.
-    return E.left(new DecodeError("not-an-event", `could not read the event: ${String(cause)}`));
+    return new DecodeError("not-an-event", `could not read the event: ${String(cause)}`);
   }
 }

@@ -1,7 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { DecodeError } from "./DecodeError";
-import { decodeEvent } from "./decodeEvent";
+import { decodeEventValue } from "./decodeEvent";
 import { readSseFrames, type DecodeSseOptions, type SseFrame } from "./decodeSseFrames";
 
 /** How much of a payload that is not JSON an error message quotes. */
@@ -46,6 +46,5 @@ function decodeFrame(frame: SseFrame): Event | DecodeError {
       quoted,
     );
   }
-  const decoded = decodeEvent(json);
-  return decoded._tag === "Right" ? decoded.right : decoded.left;
+  return decodeEventValue(json);
 }
