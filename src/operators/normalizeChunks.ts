@@ -3,7 +3,7 @@ import { Observable, Subscription, type Observer, type OperatorFunction, type Su
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
 import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
-import { initialNormalizerState, normalizeStep, type NormalizerState } from "./normalize/normalizeStep";
+import { initialNormalizerState, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
 
 /** Options of `normalizeChunks()`. */
 export interface NormalizeChunksOptions {
@@ -95,6 +95,11 @@ class ChunkNormalizer extends Subscription implements Observer<Event | Diagnosti
   next(item: Event | Diagnostic): void {
     if (this.closed) return;
     if (isDiagnostic(item)) {
+      this.destination.next(item);
+      return;
+    }
+    // Most events (with no chunk stream open) come out as they went in: skip the step's allocations.
+    if (passesThrough(this.state, item)) {
       this.destination.next(item);
       return;
     }

@@ -1,9 +1,8 @@
 /** The ordering verifier as an RxJS operator (RULES §1, §1.12). */
 import { defer, map, type Observable, type OperatorFunction } from "rxjs";
-import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
 import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
-import { verifyStep } from "./verify/verifyStep";
+import { verifyEvent } from "./verify/verifyStep";
 import { initialVerifierState } from "./verify/VerifierState";
 
 /** Options of `verifyEvents()`. */
@@ -47,13 +46,12 @@ export function verifyEvents(
 
 function failOnViolation(source: Observable<Event>): Observable<Event> {
   return defer(() => {
-    let state = initialVerifierState();
+    const state = initialVerifierState();
     return source.pipe(
       map((event) => {
-        const result = verifyStep(state, event);
+        const error = verifyEvent(state, event); // updates `state` in place when it accepts
         // Throwing inside `map` errors the output and unsubscribes the source, even a synchronous one.
-        if (E.isLeft(result)) throw result.left;
-        state = result.right;
+        if (error !== undefined) throw error;
         return event;
       }),
     );
@@ -62,14 +60,12 @@ function failOnViolation(source: Observable<Event>): Observable<Event> {
 
 function reportViolations(source: Observable<Event | Diagnostic>): Observable<Event | Diagnostic> {
   return defer(() => {
-    let state = initialVerifierState();
+    const state = initialVerifierState();
     return source.pipe(
       map((item): Event | Diagnostic => {
         if (isDiagnostic(item)) return item;
-        const result = verifyStep(state, item);
-        if (E.isLeft(result)) return new Diagnostic(result.left);
-        state = result.right;
-        return item;
+        const error = verifyEvent(state, item); // updates `state` in place when it accepts
+        return error === undefined ? item : new Diagnostic(error);
       }),
     );
   });

@@ -5,11 +5,14 @@
  * opener. A differential property checks strict-mode output against @ag-ui/client's transformChunks.
  */
 import fc from "fast-check";
+import { ev } from "../../src/protocol/build";
 import { transformChunks } from "@ag-ui/client";
 import { from } from "rxjs";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import type { Event } from "../../src/protocol/events";
-import { AS, CUS, MS, RAW, RE, RF, RS, SAE, SAF, SS, STS, isRejection, rxc, runSteps, tlc, txc } from "./normalize/notation";
+import * as E from "fp-ts/Either";
+import { initialNormalizerState, normalizeStep, passesThrough } from "../../src/operators/normalize/normalizeStep";
+import { AS, CUS, MS, RAW, RE, RF, RS, SAE, SAF, SD, SS, STS, TMC, TMS, isRejection, rxc, runSteps, snapshotState, tlc, txc } from "./normalize/notation";
 
 const tag = fc.constantFrom<string | undefined>(undefined, undefined, "s1", "s2", "");
 const id = fc.constantFrom<string | undefined>(undefined, "a", "b", "");
@@ -107,5 +110,45 @@ describe("normalizeStep properties", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("passesThrough (the operator's shortcut)", () => {
+  const explicit: fc.Arbitrary<Event> = fc.oneof(
+    tag.map((t) => TMS("a", t)),
+    tag.map((t) => TMC("a", "x", t)),
+    tag.map((t) => SD(t)),
+    fc.constant(({ type: "THINKING_START" } as const)),
+    fc.constant(({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "hm" } as const)),
+  );
+  const mixed = fc.array(fc.oneof({ arbitrary: chunk, weight: 2 }, { arbitrary: closer, weight: 1 }, { arbitrary: explicit, weight: 2 }), { maxLength: 40 });
+
+  it("is true only when normalizeStep would emit the event alone and change nothing", () => {
+    fc.assert(
+      fc.property(mixed, (input) => {
+        let n = 0;
+        const state = initialNormalizerState({ newId: () => `id-${++n}` });
+        for (const event of input) {
+          const shortcut = passesThrough(state, event);
+          const before = snapshotState(state);
+          const result = normalizeStep(state, event);
+          if (shortcut) {
+            expect(result).toStrictEqual(E.right({ state, events: [event] }));
+            expect(snapshotState(state)).toEqual(before);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is false for chunks, THINKING_* and RUN_STARTED, and while a stream is open", () => {
+    const state = initialNormalizerState();
+    expect(passesThrough(state, SD())).toBe(true);
+    expect(passesThrough(state, txc({ messageId: "m", delta: "x" }))).toBe(false);
+    expect(passesThrough(state, ({ type: "THINKING_START" } as const))).toBe(false);
+    expect(passesThrough(state, RS())).toBe(false);
+    normalizeStep(state, txc({ messageId: "m", delta: "x" }));
+    expect(passesThrough(state, SD())).toBe(false);
   });
 });

@@ -166,6 +166,35 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
   return accepted(state, [], event);
 }
 
+/**
+ * Whether `normalizeStep(state, event)` would emit `event` alone and change nothing: no stream is
+ * open in any lane (so there is no END to synthesize) and the event is neither a chunk, a
+ * THINKING_* event (both rewritten) nor RUN_STARTED (it resets the thinking ids). The operator
+ * checks this first and passes such events on without the step's allocations; the answer is
+ * exact, so behaviour does not depend on which path an event takes.
+ *
+ * @example
+ * passesThrough(initialNormalizerState(), ev.stateDelta([])); // true
+ * passesThrough(initialNormalizerState(), ev.textMessageChunk({ messageId: "m1", delta: "Hi" })); // false
+ */
+export function passesThrough(state: NormalizerState, event: Event): boolean {
+  if (state.lanes.size !== 0) return false;
+  switch (event.type) {
+    case "TEXT_MESSAGE_CHUNK":
+    case "TOOL_CALL_CHUNK":
+    case "REASONING_MESSAGE_CHUNK":
+    case "THINKING_START":
+    case "THINKING_END":
+    case "THINKING_TEXT_MESSAGE_START":
+    case "THINKING_TEXT_MESSAGE_CONTENT":
+    case "THINKING_TEXT_MESSAGE_END":
+    case "RUN_STARTED":
+      return false;
+    default:
+      return true;
+  }
+}
+
 function accepted(state: NormalizerState, ends: Event[], event: Event): E.Either<ProtocolError, NormalizerStep> {
   ends.push(event);
   return E.right({ state, events: ends });

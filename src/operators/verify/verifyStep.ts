@@ -52,19 +52,26 @@ const LISTED = 10;
  * }
  */
 export function verifyStep(state: VerifierState, event: Event): Result {
-  const lifecycle = checkRunLifecycle(state, event);
-  if (lifecycle) return E.left(lifecycle);
-  const sanity = checkFieldSanity(event);
-  if (sanity) return E.left(sanity);
-  return apply(state, event);
+  const error = verifyEvent(state, event);
+  return error === undefined ? E.right(state) : E.left(error);
+}
+
+/**
+ * `verifyStep` without the Either: the ProtocolError that rejects `event`, or `undefined` when it is
+ * accepted (then `state` has been updated in place, exactly as `verifyStep` does). For the
+ * operators' per-event loop, where the Either would be one more allocation per event.
+ *
+ * @example
+ * const error = verifyEvent(state, event);
+ * if (error !== undefined) subscriber.error(error);
+ * else subscriber.next(event);
+ */
+export function verifyEvent(state: VerifierState, event: Event): ProtocolError | undefined {
+  return checkRunLifecycle(state, event) ?? checkFieldSanity(event) ?? apply(state, event);
 }
 
 function fail(code: ProtocolErrorCode, rule: string, event: Event, message: string): ProtocolError {
   return new ProtocolError(code, rule, event, message);
-}
-
-function reject(code: ProtocolErrorCode, rule: string, event: Event, message: string): Result {
-  return E.left(fail(code, rule, event, message));
 }
 
 /** R1–R4: where the event may stand relative to the runs of the stream. */
@@ -207,7 +214,7 @@ function checkMessageTags(event: Event, messages: unknown, where: string): Proto
 }
 
 /** Checks the event's own rules, then (only if it passes) records its effect on the state. */
-function apply(state: VerifierState, event: Event): Result {
+function apply(state: VerifierState, event: Event): ProtocolError | undefined {
   const run = state.run;
   const { owners } = run;
   switch (event.type) {
@@ -219,54 +226,54 @@ function apply(state: VerifierState, event: Event): Result {
       seedOwners(scope, event.input?.messages, "input");
       state.phase = "running";
       state.run = scope;
-      return E.right(state);
+      return undefined;
     }
     case "RUN_FINISHED": {
       const open = openAtRunEnd(run);
-      if (open) return reject("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
+      if (open) return fail("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
       state.phase = "finished";
-      return E.right(state);
+      return undefined;
     }
     case "RUN_ERROR":
       state.phase = "errored";
-      return E.right(state);
+      return undefined;
 
     // ─── Text messages (R14–R16, R37, R38) ───
     case "TEXT_MESSAGE_START": {
       const { messageId, subagentRunId: tag } = event;
       if (run.openTextMessages.has(messageId)) {
-        return reject("text-message", "R14", event, `TEXT_MESSAGE_START for ${messageId}, but text message ${messageId} is already open; expected TEXT_MESSAGE_END first`);
+        return fail("text-message", "R14", event, `TEXT_MESSAGE_START for ${messageId}, but text message ${messageId} is already open; expected TEXT_MESSAGE_END first`);
       }
       const recorded = owners.message.get(messageId);
       const conflict = reopenConflict(event, "text message", messageId, tag, recorded);
-      if (conflict) return E.left(conflict);
+      if (conflict) return conflict;
       run.openTextMessages.add(messageId);
       // First writer wins: an untagged reopen agrees with any owner and must not hand the id to the parent.
       if (recorded === undefined) owners.message.set(messageId, ownerRecord(ownerOf(tag), "opener"));
-      return E.right(state);
+      return undefined;
     }
     case "TEXT_MESSAGE_CONTENT":
     case "TEXT_MESSAGE_END": {
       const { messageId, subagentRunId: tag } = event;
       if (!run.openTextMessages.has(messageId)) {
-        return reject("text-message", "R15", event, `${event.type} for ${messageId}, but no text message ${messageId} is open (${listOpen(run.openTextMessages)})`);
+        return fail("text-message", "R15", event, `${event.type} for ${messageId}, but no text message ${messageId} is open (${listOpen(run.openTextMessages)})`);
       }
       const conflict = continuationConflict(event, "R37", "text message", messageId, tag, owners.message.get(messageId));
-      if (conflict) return E.left(conflict);
+      if (conflict) return conflict;
       if (event.type === "TEXT_MESSAGE_END") run.openTextMessages.delete(messageId);
-      return E.right(state);
+      return undefined;
     }
 
     // ─── Tool calls (R18–R21, R37–R39, R42) ───
     case "TOOL_CALL_START": {
       const { toolCallId, parentMessageId, subagentRunId: tag } = event;
       if (run.openToolCalls.has(toolCallId)) {
-        return reject("tool-call", "R18", event, `TOOL_CALL_START for ${toolCallId}, but tool call ${toolCallId} is already open; expected TOOL_CALL_END first`);
+        return fail("tool-call", "R18", event, `TOOL_CALL_START for ${toolCallId}, but tool call ${toolCallId} is already open; expected TOOL_CALL_END first`);
       }
       // A tool call has no owner of its own: it lives in the message its parentMessageId names (R39).
       const parent = typeof parentMessageId === "string" ? owners.message.get(parentMessageId) : undefined;
       if (parent !== undefined && disagrees(tag, parent.owner)) {
-        return reject(
+        return fail(
           "ownership",
           "R39",
           event,
@@ -275,9 +282,9 @@ function apply(state: VerifierState, event: Event): Result {
       }
       const recorded = owners.toolCall.get(toolCallId);
       const conflict = reopenConflict(event, "tool call", toolCallId, tag, recorded);
-      if (conflict) return E.left(conflict);
+      if (conflict) return conflict;
       if (tag === undefined && parent !== undefined && recorded !== undefined && parent.owner !== recorded.owner) {
-        return reject(
+        return fail(
           "ownership",
           "R39",
           event,
@@ -286,23 +293,23 @@ function apply(state: VerifierState, event: Event): Result {
       }
       run.openToolCalls.add(toolCallId);
       if (recorded === undefined) owners.toolCall.set(toolCallId, ownerRecord(tag !== undefined ? tag : parent?.owner ?? PARENT, "opener"));
-      return E.right(state);
+      return undefined;
     }
     case "TOOL_CALL_ARGS":
     case "TOOL_CALL_END": {
       const { toolCallId, subagentRunId: tag } = event;
       if (!run.openToolCalls.has(toolCallId)) {
-        return reject("tool-call", "R19", event, `${event.type} for ${toolCallId}, but no tool call ${toolCallId} is open (${listOpen(run.openToolCalls)})`);
+        return fail("tool-call", "R19", event, `${event.type} for ${toolCallId}, but no tool call ${toolCallId} is open (${listOpen(run.openToolCalls)})`);
       }
       const conflict = continuationConflict(event, "R37", "tool call", toolCallId, tag, owners.toolCall.get(toolCallId));
-      if (conflict) return E.left(conflict);
+      if (conflict) return conflict;
       if (event.type === "TOOL_CALL_END") run.openToolCalls.delete(toolCallId);
-      return E.right(state);
+      return undefined;
     }
     case "TOOL_CALL_RESULT":
       // The result mints a tool message under its own attribution; the newest result wins (R42).
       owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
-      return E.right(state);
+      return undefined;
 
     // ─── Reasoning (R22: ownership only) ───
     case "REASONING_START":
@@ -310,16 +317,16 @@ function apply(state: VerifierState, event: Event): Result {
       const { messageId, subagentRunId: tag } = event;
       const recorded = owners.reasoning.get(messageId);
       const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
-      if (conflict) return E.left(conflict);
+      if (conflict) return conflict;
       if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
-      return E.right(state);
+      return undefined;
     }
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
     case "REASONING_END": {
       const { messageId, subagentRunId: tag } = event;
       const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
-      return conflict ? E.left(conflict) : E.right(state);
+      return conflict;
     }
     case "REASONING_ENCRYPTED_VALUE": {
       const { entityId, subtype, subagentRunId: tag } = event;
@@ -332,7 +339,7 @@ function apply(state: VerifierState, event: Event): Result {
             ? owners.message.get(entityId) ?? owners.reasoning.get(entityId)
             : owners.reasoning.get(entityId);
       const conflict = continuationConflict(event, "R40", kind, entityId, tag, recorded);
-      return conflict ? E.left(conflict) : E.right(state);
+      return conflict;
     }
 
     // ─── Activity (R24, R41) ───
@@ -342,18 +349,18 @@ function apply(state: VerifierState, event: Event): Result {
       if (event.replace !== false || !owners.activity.has(messageId)) {
         owners.activity.set(messageId, ownerRecord(ownerOf(event.subagentRunId), "activity-snapshot"));
       }
-      return E.right(state);
+      return undefined;
     }
     case "ACTIVITY_DELTA": {
       const { messageId, subagentRunId: tag } = event;
       const conflict = continuationConflict(event, "R41", "activity", messageId, tag, owners.activity.get(messageId));
-      return conflict ? E.left(conflict) : E.right(state);
+      return conflict;
     }
 
     // ─── Snapshots (R43) ───
     case "MESSAGES_SNAPSHOT":
       seedOwners(run, event.messages, "snapshot");
-      return E.right(state);
+      return undefined;
 
     // ─── Steps (R25–R29) ───
     case "STEP_STARTED": {
@@ -361,12 +368,12 @@ function apply(state: VerifierState, event: Event): Result {
       const owner = ownerOf(event.subagentRunId);
       const holders = run.activeSteps.get(stepName);
       if (holders?.has(owner)) {
-        return reject("step", "R25", event, `STEP_STARTED "${stepName}" for ${describeOwner(owner)}, but that step is already active; expected STEP_FINISHED first`);
+        return fail("step", "R25", event, `STEP_STARTED "${stepName}" for ${describeOwner(owner)}, but that step is already active; expected STEP_FINISHED first`);
       }
       if (holders) holders.add(owner);
       else run.activeSteps.set(stepName, new Set([owner]));
       run.activeStepCount += 1;
-      return E.right(state);
+      return undefined;
     }
     case "STEP_FINISHED": {
       const { stepName } = event;
@@ -374,12 +381,12 @@ function apply(state: VerifierState, event: Event): Result {
       const holders = run.activeSteps.get(stepName);
       if (!holders?.has(owner)) {
         if (holders === undefined) {
-          return reject("step", "R26", event, `STEP_FINISHED "${stepName}", but no step "${stepName}" was started (${listSteps(run)})`);
+          return fail("step", "R26", event, `STEP_FINISHED "${stepName}", but no step "${stepName}" was started (${listSteps(run)})`);
         }
         // "" and the parent are distinct owners (R28); name that confusion when it is the one at hand.
         const real = owner === "" && holders.has(PARENT) ? PARENT : owner === PARENT && holders.has("") ? "" : first(holders);
         const emptyVsParent = (owner === "" && real === PARENT) || (owner === PARENT && real === "");
-        return reject(
+        return fail(
           "step",
           emptyVsParent ? "R28" : "R27",
           event,
@@ -389,56 +396,56 @@ function apply(state: VerifierState, event: Event): Result {
       holders.delete(owner);
       if (holders.size === 0) run.activeSteps.delete(stepName);
       run.activeStepCount -= 1;
-      return E.right(state);
+      return undefined;
     }
 
     // ─── Subagents (R30–R34) ───
     case "SUBAGENT_STARTED": {
       const { subagentRunId: id, parentSubagentRunId: parent } = event;
       if (run.activeSubagents.has(id)) {
-        return reject("subagent", "R30", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR first`);
+        return fail("subagent", "R30", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR first`);
       }
       if (run.closedSubagents.has(id)) {
-        return reject("subagent", "R31", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" already ended in this run; an id names one invocation, so expected a new id`);
+        return fail("subagent", "R31", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" already ended in this run; an id names one invocation, so expected a new id`);
       }
       if (parent !== undefined && !run.activeSubagents.has(parent) && !run.closedSubagents.has(parent)) {
-        return reject("subagent", "R32", event, `SUBAGENT_STARTED "${id}" names parentSubagentRunId "${parent}", but no subagent "${parent}" was started in this run`);
+        return fail("subagent", "R32", event, `SUBAGENT_STARTED "${id}" names parentSubagentRunId "${parent}", but no subagent "${parent}" was started in this run`);
       }
       run.activeSubagents.add(id);
-      return E.right(state);
+      return undefined;
     }
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR": {
       const { subagentRunId: id } = event;
       if (!run.activeSubagents.has(id)) {
         const why = run.closedSubagents.has(id) ? `subagent "${id}" already ended` : `no subagent "${id}" was started`;
-        return reject("subagent", "R33", event, `${event.type} for "${id}", but ${why} (${listOpen(run.activeSubagents, "active")})`);
+        return fail("subagent", "R33", event, `${event.type} for "${id}", but ${why} (${listOpen(run.activeSubagents, "active")})`);
       }
       run.activeSubagents.delete(id);
       run.closedSubagents.add(id);
-      return E.right(state);
+      return undefined;
     }
 
     // ─── Legacy THINKING_* (R23) ───
     case "THINKING_START":
-      if (run.thinkingStep) return reject("thinking", "R23", event, "THINKING_START while a thinking step is active; expected THINKING_END first");
+      if (run.thinkingStep) return fail("thinking", "R23", event, "THINKING_START while a thinking step is active; expected THINKING_END first");
       run.thinkingStep = true;
-      return E.right(state);
+      return undefined;
     case "THINKING_END":
-      if (!run.thinkingStep) return reject("thinking", "R23", event, "THINKING_END, but no thinking step is active; expected THINKING_START first");
+      if (!run.thinkingStep) return fail("thinking", "R23", event, "THINKING_END, but no thinking step is active; expected THINKING_START first");
       run.thinkingStep = false;
       run.thinkingMessage = false;
-      return E.right(state);
+      return undefined;
     case "THINKING_TEXT_MESSAGE_START":
-      if (!run.thinkingStep) return reject("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START, but no thinking step is active; expected THINKING_START first");
-      if (run.thinkingMessage) return reject("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START while a thinking message is open; expected THINKING_TEXT_MESSAGE_END first");
+      if (!run.thinkingStep) return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START, but no thinking step is active; expected THINKING_START first");
+      if (run.thinkingMessage) return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START while a thinking message is open; expected THINKING_TEXT_MESSAGE_END first");
       run.thinkingMessage = true;
-      return E.right(state);
+      return undefined;
     case "THINKING_TEXT_MESSAGE_CONTENT":
     case "THINKING_TEXT_MESSAGE_END":
-      if (!run.thinkingMessage) return reject("thinking", "R23", event, `${event.type}, but no thinking message is open; expected THINKING_TEXT_MESSAGE_START first`);
+      if (!run.thinkingMessage) return fail("thinking", "R23", event, `${event.type}, but no thinking message is open; expected THINKING_TEXT_MESSAGE_START first`);
       if (event.type === "THINKING_TEXT_MESSAGE_END") run.thinkingMessage = false;
-      return E.right(state);
+      return undefined;
 
     // ─── Unordered (§1.11): state, custom, raw; chunks are normalized upstream ───
     case "STATE_SNAPSHOT":
@@ -448,11 +455,11 @@ function apply(state: VerifierState, event: Event): Result {
     case "TEXT_MESSAGE_CHUNK":
     case "TOOL_CALL_CHUNK":
     case "REASONING_MESSAGE_CHUNK":
-      return E.right(state);
+      return undefined;
     default:
       // Unreachable for typed events. An in-process producer can still hand over an unknown type:
       // decoding is where unknown types are fatal (E7), so the ordering rules have nothing to say.
-      return E.right(state);
+      return undefined;
   }
 }
 
