@@ -15,9 +15,7 @@ import { DecodeError, excerpt, reportInvalidEvent } from "./DecodeError";
  * // right({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" })
  */
 export function decodeEvent(json: unknown): E.Either<DecodeError, Event> {
-  const result = decodeEventValue(json);
-  // `result !== json`: a DecodeError handed in as the value (it has a `type`) may decode as an event.
-  return result instanceof DecodeError && result !== json ? E.left(result) : E.right(result);
+  return decodeWith<E.Either<DecodeError, Event>>(json, E.right, E.left);
 }
 
 /**
@@ -32,24 +30,31 @@ export function decodeEvent(json: unknown): E.Either<DecodeError, Event> {
  * else subscriber.next(result);
  */
 export function decodeEventValue(json: unknown): Event | DecodeError {
+  return decodeWith<Event | DecodeError>(json, same, same);
+}
+
+const same = <T>(value: T): T => value;
+
+/** The decoder itself, handing its result to `accept` or `reject` (module-level functions: nothing is allocated per call). */
+function decodeWith<R>(json: unknown, accept: (event: Event) => R, reject: (error: DecodeError) => R): R {
   try {
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
-      return new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`);
+      return reject(new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`));
     }
     const type = (json as { type?: unknown }).type;
     if (typeof type !== "string") {
-      return new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type");
+      return reject(new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type"));
     }
     if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) {
-      return new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type);
+      return reject(new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type));
     }
     // Most events need no change (no null to drop, no default to fill): `is` checks them without
     // allocating a decoding context.
-    if (eventCodecs[type as EventType].is(json)) return json as Event; // `is` just proved it
+    if (eventCodecs[type as EventType].is(json)) return accept(json as Event); // `is` just proved it
     const result = Event.validate(json, [{ key: "", type: Event, actual: json }]);
-    return E.isRight(result) ? result.right : reportInvalidEvent(type, result.left);
+    return E.isRight(result) ? accept(result.right) : reject(reportInvalidEvent(type, result.left));
   } catch (cause) {
     // A getter or proxy in hand-made input may throw; decoding still reports instead of throwing.
-    return new DecodeError("not-an-event", `could not read the event: ${String(cause)}`);
+    return reject(new DecodeError("not-an-event", `could not read the event: ${String(cause)}`));
   }
 }
