@@ -91,6 +91,7 @@ type CloneFrame = { source: unknown[]; target: unknown[] } | { source: JsonRecor
  * const copy = cloneJson({ a: [1] }); // a new object holding a new array
  */
 export function cloneJson(value: unknown, onContainer?: (created: object) => void): unknown {
+  if (typeof value !== "object" || value === null) return value; // the common patch value: nothing to copy, no closure to allocate
   const stack: CloneFrame[] = [];
   const copyOf = (v: unknown): unknown => {
     if (typeof v !== "object" || v === null) return v;
