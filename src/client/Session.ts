@@ -4,8 +4,7 @@ import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
-import { normalizeChunks } from "../operators/normalizeChunks";
-import { verifyEvents } from "../operators/verifyEvents";
+import { normalizeAndVerify } from "../operators/normalizeAndVerify";
 import { applyEvents } from "./applyEvents";
 import { ClientError } from "./ClientError";
 import { ClientState } from "./reducers/ClientState";
@@ -230,8 +229,8 @@ export class Session<S = unknown> {
     this.begin(run);
     const events = defer(() => this.transport.run(input)); // a transport that throws is a failed run, not a thrown subscribe
     return events.pipe(
-      normalizeChunks({ mode: "report", newId: this.newId }),
-      verifyEvents({ mode: "report" }),
+      // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
+      normalizeAndVerify({ newId: this.newId }),
       applyEvents({ state: this.store }),
       (updates) => this.observe(updates, run),
     );
