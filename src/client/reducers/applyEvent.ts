@@ -45,7 +45,9 @@ const NONE: readonly never[] = [];
 export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Update<S>[] {
   let out: Update<S>[] | undefined;
   const emit = (update: Update<S>): void => {
-    (out ??= []).push(update);
+    // Most events yield one update: `[update]` allocates one slot, where `[]` then push would reserve 17.
+    if (out === undefined) out = [update];
+    else out.push(update);
   };
   const list = state.messages;
   switch (event.type) {
