@@ -35,6 +35,27 @@ export function decodeEventValue(json: unknown): Event | DecodeError {
 
 const same = <T>(value: T): T => value;
 
+type EventCodec = (typeof eventCodecs)[EventType];
+
+/**
+ * The last type looked up and its codec. Streams come in runs of one type (text deltas, tool-call
+ * arguments, state deltas), and a `type` parsed from JSON is a fresh string that each property
+ * lookup must first find in V8's string table: comparing it with the previous one is cheaper than
+ * the own-property check and keyed read, which cost about as much as `is` itself.
+ */
+let lastType: string | undefined;
+let lastCodec: EventCodec | undefined;
+
+/** The codec of an event type, or `undefined` for a type that is not one of the 36. */
+function codecOf(type: string): EventCodec | undefined {
+  if (type === lastType) return lastCodec;
+  if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) return undefined;
+  const codec = eventCodecs[type as EventType]; // the own-property check just proved it is an EventType
+  lastType = type;
+  lastCodec = codec;
+  return codec;
+}
+
 /** The decoder itself, handing its result to `accept` or `reject` (module-level functions: nothing is allocated per call). */
 function decodeWith<R>(json: unknown, accept: (event: Event) => R, reject: (error: DecodeError) => R): R {
   try {
@@ -45,12 +66,13 @@ function decodeWith<R>(json: unknown, accept: (event: Event) => R, reject: (erro
     if (typeof type !== "string") {
       return reject(new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type"));
     }
-    if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) {
+    const codec = codecOf(type);
+    if (codec === undefined) {
       return reject(new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type));
     }
     // Most events need no change (no null to drop, no default to fill): `is` checks them without
     // allocating a decoding context.
-    if (eventCodecs[type as EventType].is(json)) return accept(json as Event); // `is` just proved it
+    if (codec.is(json)) return accept(json as Event); // `is` just proved it
     const result = Event.validate(json, [{ key: "", type: Event, actual: json }]);
     return E.isRight(result) ? accept(result.right) : reject(reportInvalidEvent(type, result.left));
   } catch (cause) {
