@@ -7,6 +7,17 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 const BOM = 0xfeff;
 
+/** Whether `text` has `data:` at `pos`; compared by character codes, which V8 inlines (a `startsWith` call it does not). */
+function startsWithData(text: string, pos: number): boolean {
+  return (
+    text.charCodeAt(pos) === 0x64 && // d
+    text.charCodeAt(pos + 1) === 0x61 && // a
+    text.charCodeAt(pos + 2) === 0x74 && // t
+    text.charCodeAt(pos + 3) === 0x61 && // a
+    text.charCodeAt(pos + 4) === COLON
+  );
+}
+
 /**
  * The pure step of `decodeSseFrames()`: splits decoded text, fed in pieces, into SSE frames (the
  * HTML "event stream" interpretation): lines end at LF, CR or CRLF; a blank line dispatches the
@@ -69,7 +80,7 @@ export class SseFrameReader {
         text.charCodeAt(lf + 1) === LF &&
         this.size === 0 && // nothing of this frame yet: no earlier line, no comment, no id or event
         this.pieces.length === 0 &&
-        text.startsWith("data:", pos)
+        startsWithData(text, pos)
       ) {
         if (lf - pos > this.max) {
           this.size = lf - pos;
