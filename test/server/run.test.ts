@@ -1,5 +1,6 @@
 /** The run driver: lifecycle, terminal events, errors, open handles, interrupts, cancellation. */
 import { execFileSync } from "node:child_process";
+import { cancellingAgent, type CancellationReport } from "./fixtures/cancellingAgent";
 import * as path from "node:path";
 import * as t from "io-ts";
 import { take } from "rxjs";
@@ -334,25 +335,10 @@ describe("interrupts and resume", () => {
 
 describe("cancellation", () => {
   test("unsubscribing aborts the signal, the pending await observes it, and nothing more is emitted", async () => {
-    let observed: unknown;
-    let lateWrite: unknown;
+    const report: CancellationReport = {};
     let agentSettled!: () => void;
     const settled = new Promise<void>((resolve) => (agentSettled = resolve));
-    const agent = agentOf(async (ctx) => {
-      try {
-        ctx.say("working");
-        await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }));
-      } catch (error) {
-        observed = error;
-      }
-      try {
-        ctx.say("too late");
-      } catch (error) {
-        lateWrite = error;
-      }
-      agentSettled();
-      throw new Error("the agent fails after the abort"); // swallowed by the driver: the consumer is gone
-    });
+    const agent = cancellingAgent(report, agentSettled);
 
     const seen: Event[] = [];
     const ended = jest.fn();
@@ -363,8 +349,8 @@ describe("cancellation", () => {
     subscription.unsubscribe();
     await settled;
 
-    expect(observed).toMatchObject({ name: "AbortError" });
-    expect(lateWrite).toMatchObject({ name: "AbortError" });
+    expect(report.observed).toMatchObject({ name: "AbortError" });
+    expect(report.lateWrite).toMatchObject({ name: "AbortError" });
     expect(seen).toHaveLength(4);
     expect(ended).not.toHaveBeenCalled();
   });
