@@ -1,10 +1,10 @@
 /** The client's two checking stages in one subscriber: normalizeChunks then verifyEvents, both in report mode. */
-import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
-import * as E from "fp-ts/Either";
+import { Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
-import { Diagnostic, isDiagnostic } from "./ProtocolError";
-import { initialNormalizerState, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
-import { initialVerifierState, verifyEvent, type VerifierState } from "./verify/verifyStep";
+import { ChunkNormalizer } from "./normalizeChunks";
+import { Diagnostic } from "./ProtocolError";
+import { initialNormalizerState } from "./normalize/normalizeStep";
+import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
 
 /**
  * Exactly `normalizeChunks({ mode: "report", newId })` followed by `verifyEvents({ mode: "report" })`,
@@ -22,58 +22,22 @@ export function normalizeAndVerify(options: { readonly newId?: () => string } = 
   const newId = options.newId;
   return (source) =>
     new Observable<Event | Diagnostic>((subscriber) => {
-      const upstream = new Checker(subscriber, initialNormalizerState(newId === undefined ? {} : { newId }), initialVerifierState());
+      const verifier = initialVerifierState();
+      const verify = (event: Event): void => {
+        let error: ReturnType<typeof verifyEvent>;
+        try {
+          error = verifyEvent(verifier, event); // updates the verifier state in place when it accepts
+        } catch (thrown) {
+          // verifyEvents runs the step inside `map`, which turns a throw into a stream error: so does this.
+          subscriber.error(thrown);
+          return;
+        }
+        subscriber.next(error === undefined ? event : new Diagnostic(error));
+      };
+      const normalizer = initialNormalizerState(newId === undefined ? {} : { newId });
+      const upstream = new ChunkNormalizer(subscriber, true, normalizer, verify);
       // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
       subscriber.add(upstream);
       source.subscribe(upstream);
     });
-}
-
-/** The per-subscription observer of the source; a Subscription too, so a synchronous source sees it close (as in normalizeChunks). */
-class Checker extends Subscription implements Observer<Event | Diagnostic> {
-  constructor(
-    private readonly destination: Subscriber<Event | Diagnostic>,
-    private readonly normalizer: NormalizerState,
-    private readonly verifier: VerifierState,
-  ) {
-    super();
-  }
-
-  next(item: Event | Diagnostic): void {
-    if (this.closed) return;
-    if (isDiagnostic(item)) {
-      this.destination.next(item);
-      return;
-    }
-    if (passesThrough(this.normalizer, item)) {
-      this.verify(item);
-      return;
-    }
-    const result = normalizeStep(this.normalizer, item); // updates the normalizer state in place when it accepts
-    if (E.isLeft(result)) {
-      this.destination.next(new Diagnostic(result.left));
-      return;
-    }
-    for (const event of result.right.events) this.verify(event);
-  }
-
-  error(error: unknown): void {
-    this.destination.error(error);
-  }
-
-  complete(): void {
-    this.destination.complete();
-  }
-
-  private verify(event: Event): void {
-    let error: ReturnType<typeof verifyEvent>;
-    try {
-      error = verifyEvent(this.verifier, event); // updates the verifier state in place when it accepts
-    } catch (thrown) {
-      // verifyEvents runs the step inside `map`, which turns a throw into a stream error: so does this.
-      this.destination.error(thrown);
-      return;
-    }
-    this.destination.next(error === undefined ? event : new Diagnostic(error));
-  }
 }

@@ -81,13 +81,19 @@ export function normalizeChunks(
  * The per-subscription observer of the source. It is a Subscription as well as an Observer, so
  * RxJS hands it to the source as the subscriber itself: a synchronous source sees it close the
  * moment the output errors or is unsubscribed, and stops (as with RxJS's own operators), instead
- * of running on to its end.
+ * of running on to its end. Each normalized event goes to `pass` (by default, on to `destination`);
+ * the Session's `normalizeAndVerify` passes them to the verifier step instead, in the same
+ * subscriber. Internal to the operators (not re-exported from the package root).
+ *
+ * @example
+ * source.subscribe(new ChunkNormalizer(subscriber, true, initialNormalizerState()));
  */
-class ChunkNormalizer extends Subscription implements Observer<Event | Diagnostic> {
+export class ChunkNormalizer extends Subscription implements Observer<Event | Diagnostic> {
   constructor(
     private readonly destination: Subscriber<Event | Diagnostic>,
     private readonly report: boolean,
     private state: NormalizerState,
+    private readonly pass: (event: Event) => void = (event) => destination.next(event),
   ) {
     super();
   }
@@ -100,7 +106,7 @@ class ChunkNormalizer extends Subscription implements Observer<Event | Diagnosti
     }
     // Most events (with no chunk stream open) come out as they went in: skip the step's allocations.
     if (passesThrough(this.state, item)) {
-      this.destination.next(item);
+      this.pass(item);
       return;
     }
     const result = normalizeStep(this.state, item);
@@ -110,7 +116,7 @@ class ChunkNormalizer extends Subscription implements Observer<Event | Diagnosti
       return;
     }
     this.state = result.right.state;
-    for (const event of result.right.events) this.destination.next(event);
+    for (const event of result.right.events) this.pass(event);
   }
 
   error(error: unknown): void {
