@@ -9,6 +9,7 @@ import {
   type AttributableEvent,
   type Event,
 } from "../protocol/events";
+import type { TokenUsage } from "../protocol/common";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message } from "../protocol/messages";
 import type { Interrupt, ResumeEntry, SubagentFinishedOutcome } from "../protocol/outcomes";
@@ -198,6 +199,39 @@ export class RunContext<S = unknown> {
   resumeFor(interruptId: string): ResumeEntry | undefined {
     this.#resumeById ??= new Map(this.resume.map((entry) => [entry.interruptId, entry]));
     return this.#resumeById.get(interruptId);
+  }
+
+  /**
+   * A fresh id from the run's id source (`RunOptions.ids`; random UUIDs by default), for an id an
+   * agent needs before it opens what it names (a tool call's `parentMessageId`, say).
+   *
+   * @example
+   * const messageId = ctx.newId();
+   * ctx.toolCall("search", { parentMessageId: messageId });
+   */
+  newId(): string {
+    return this.core.newId();
+  }
+
+  // ---- token usage (WIRE §4.12) ----------------------------------------------------------------
+
+  /**
+   * Adds model token counts to the run's usage, which the driver puts on the terminal event
+   * (`RUN_FINISHED.usage`, or `RUN_ERROR.usage` for the calls that completed before a failure).
+   * Entries with the same `provider` and `model` are summed; leave out a count the provider did
+   * not report (never send 0 for it). A count that is not a non-negative integer throws a
+   * `TypeError` naming it, and nothing is recorded. Subagent contexts report into the same run.
+   *
+   * @example
+   * ctx.reportUsage({ provider: "openai", model: "gpt-4o", inputTokens: 812, outputTokens: 64, totalTokens: 876 });
+   */
+  reportUsage(usage: TokenUsage): void {
+    this.core.addUsage(usage);
+  }
+
+  /** The usage reported so far, one entry per (provider, model): what the terminal event will carry. */
+  get usage(): readonly TokenUsage[] {
+    return this.core.usageSoFar();
   }
 
   // ---- shared state (seed 000) ---------------------------------------------------------------

@@ -8,6 +8,8 @@ import { ev, withSubagentRunId } from "../protocol/build";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput } from "../protocol/input";
 import type { Interrupt } from "../protocol/outcomes";
+import { TokenUsage } from "../protocol/common";
+import { describeFailure } from "../protocol/describeFailure";
 import type { StateSpec } from "../protocol/stateSpec";
 import type { ProtocolError } from "../operators/ProtocolError";
 import { initialNormalizerState, normalizeStep, type NormalizerState } from "../operators/normalize/normalizeStep";
@@ -39,6 +41,16 @@ export interface Scope {
   readonly parent: Scope | undefined;
 }
 
+/** The summed fields of a `TokenUsage` (all but `provider` and `model`). */
+const USAGE_COUNTS = [
+  "inputTokens",
+  "outputTokens",
+  "totalTokens",
+  "reasoningTokens",
+  "cachedInputTokens",
+  "cacheWriteInputTokens",
+] as const satisfies readonly (keyof TokenUsage)[];
+
 function within(scope: Scope, ancestor: Scope): boolean {
   for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) if (s === ancestor) return true;
   return false;
@@ -63,6 +75,8 @@ export class RunCore<S> {
   published: S;
   /** The interrupts of the outcome being finished, so a subagent left open closes as suspended. */
   pendingInterrupts: readonly Interrupt[] = [];
+  /** Token usage reported so far (`ctx.reportUsage`), one entry per (provider, model), for the terminal event. */
+  private readonly usage: TokenUsage[] = [];
 
   constructor(
     readonly spec: StateSpec<S> | undefined,
@@ -152,6 +166,40 @@ export class RunCore<S> {
       throw new TypeError(`the state codec "${codec.name}" cannot decode what it encoded; a state codec must round-trip`);
     }
     return { wire, typed: typed.right };
+  }
+
+  /**
+   * Adds `entry` to the run's usage: counts of an entry with the same provider and model are
+   * summed (a count reported by only one of them is kept as it is), a new pair is appended.
+   * Throws a `TypeError` naming the field for a count that is not a non-negative integer, and
+   * records nothing then.
+   */
+  addUsage(entry: TokenUsage): void {
+    const decoded = TokenUsage.decode(entry);
+    if (E.isLeft(decoded)) {
+      const failure = describeFailure(decoded.left);
+      throw new TypeError(`invalid token usage at "${failure.path}": ${failure.expected}, but got ${JSON.stringify(failure.actual)}`);
+    }
+    const same = this.usage.find((kept) => kept.provider === entry.provider && kept.model === entry.model);
+    if (same === undefined) {
+      this.usage.push({ ...decoded.right });
+      return;
+    }
+    for (const key of USAGE_COUNTS) {
+      const added = decoded.right[key];
+      if (added !== undefined) same[key] = (same[key] ?? 0) + added;
+    }
+  }
+
+  /** A copy of the usage reported so far. */
+  usageSoFar(): TokenUsage[] {
+    return this.usage.map((entry) => ({ ...entry }));
+  }
+
+  /** `terminal` with the run's usage attached (RUN_FINISHED.usage, RUN_ERROR.usage) when any was reported; other events as they are. */
+  withUsage(terminal: Event): Event {
+    if (this.usage.length === 0 || (terminal.type !== "RUN_FINISHED" && terminal.type !== "RUN_ERROR")) return terminal;
+    return { ...terminal, usage: this.usageSoFar() };
   }
 
   track(span: Closable, scope: Scope): void {

@@ -43,7 +43,8 @@ export interface RunOptions {
  * 4. when it resolves, closes what it left open (innermost first) and emits RUN_FINISHED with the
  *    outcome (success, or the interrupts); when it throws or rejects, emits RUN_ERROR with the
  *    error's message and code (`AgentError.code`; `"PROTOCOL"` for an uncaught `ProtocolError`;
- *    `"AGENT_ERROR"` for anything else), then completes.
+ *    `"AGENT_ERROR"` for anything else), then completes. Either terminal event carries the token
+ *    usage the agent reported with `ctx.reportUsage()`, when it reported any.
  *
  * Every event, the driver's own included, goes through the chunk normalizer, the strict verifier
  * and the state encoding. Unsubscribing aborts `ctx.signal`; from then on nothing is emitted,
@@ -67,7 +68,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     const fail = (error: unknown): void => {
       if (core.controller.signal.aborted) return;
       try {
-        core.write(runError(error, options));
+        core.write(core.withUsage(runError(error, options)));
       } catch (broken) {
         ended = true;
         subscriber.error(broken); // only if the stream already ended: a driver bug, surfaced loudly
@@ -87,7 +88,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
       try {
         core.pendingInterrupts = outcome?.type === "interrupt" ? outcome.interrupts : [];
         core.closeOpen();
-        core.write(runFinished(input, outcome ?? { type: "success" }));
+        core.write(core.withUsage(runFinished(input, outcome ?? { type: "success" })));
       } catch (error) {
         fail(error);
         return;
