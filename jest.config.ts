@@ -1,5 +1,8 @@
 import type { Config } from "jest";
 
+/** Packages that ship only ES modules and so must be transformed before jest can require them. */
+const ESM_ONLY_PACKAGES = ["ai", "@ai-sdk", "@workflow", "@standard-schema", "eventsource-parser", "@vercel/oidc", "zod"];
+
 /** Unit, interop and type-level tests; the browser end-to-end suite runs apart (`npm run test:e2e`). */
 const config: Config = {
   testEnvironment: "node",
@@ -8,7 +11,10 @@ const config: Config = {
   testPathIgnorePatterns: ["/node_modules/", "/e2e/"],
   transform: {
     "^.+\\.tsx?$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }],
+    // The ESM-only packages of the Vercel AI SDK (test/ai), rewritten to CommonJS for jest's runtime.
+    "/node_modules/.+\\.m?js$": "<rootDir>/test/support/esmToCommonJs.cjs",
   },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join("|")})/)`],
   moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
 };
 

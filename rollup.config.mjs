@@ -11,6 +11,7 @@ const entries = {
   client: "src/client/index.ts",
   node: "src/node/index.ts",
   react: "src/react/index.ts",
+  ai: "src/ai/index.ts",
 };
 
 const externalPackages = [
