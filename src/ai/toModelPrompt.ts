@@ -2,7 +2,7 @@
 import type { AssistantContent, ModelMessage, SystemModelMessage, ToolCallPart, ToolModelMessage, ToolResultPart } from "ai";
 import type { AssistantMessage, Message, ReasoningMessage, ToolMessage, UserMessage } from "../protocol/messages";
 import { AgentError } from "../server/AgentError";
-import { INVALID_MESSAGES_CODE, providerOptionsOf, toolResultPart, userPart } from "./contentParts";
+import { INVALID_MESSAGES_CODE, providerOptionsOf, toolResultPart, userPart, type ProviderOptions } from "./contentParts";
 
 /**
  * A prompt for `streamText`: `instructions` (the thread's system and developer messages, in
@@ -20,6 +20,12 @@ export interface ModelPrompt {
 type ReasoningPart = Extract<Exclude<AssistantContent, string>[number], { type: "reasoning" }>;
 type AssistantPart = Exclude<AssistantContent, string>[number];
 
+/** What a tool result needs from the call it answers. */
+interface CallInfo {
+  readonly toolName: string;
+  readonly providerOptions: ProviderOptions | undefined;
+}
+
 /**
  * Converts a thread:
  * - `system` and `developer` → `instructions`, in order (the SDK refuses system messages inside
@@ -31,6 +37,7 @@ type AssistantPart = Exclude<AssistantContent, string>[number];
  *   before it), its text, its tool calls with parsed arguments;
  * - `tool` → tool results, consecutive ones in one tool message: `error` as error text, JSON
  *   object/array content as JSON, other content as text, multimodal content as content parts;
+ *   each carries its call's provider options, as the SDK's own results do;
  * - `reasoning` → a reasoning part of the next assistant message, with the provider options that
  *   `streamToRun` stored in its `encryptedValue`; dropped when no assistant message follows it
  *   before the next user message;
@@ -47,7 +54,7 @@ type AssistantPart = Exclude<AssistantContent, string>[number];
 export function toModelPrompt(thread: readonly Message[]): ModelPrompt {
   const instructions: SystemModelMessage[] = [];
   const messages: ModelMessage[] = [];
-  const toolNames = new Map<string, string>();
+  const calls = new Map<string, CallInfo>();
   let reasoning: ReasoningPart[] = [];
   for (const message of thread) {
     switch (message.role) {
@@ -62,12 +69,12 @@ export function toModelPrompt(thread: readonly Message[]): ModelPrompt {
       case "assistant": {
         const content = assistantContent(message, reasoning);
         reasoning = [];
-        for (const call of message.toolCalls ?? []) toolNames.set(call.id, call.function.name);
+        for (const call of message.toolCalls ?? []) calls.set(call.id, { toolName: call.function.name, providerOptions: providerOptionsOf(call.encryptedValue) });
         if (content.length > 0) messages.push({ role: "assistant", content });
         break;
       }
       case "tool": {
-        const result = toolResult(message, toolNames);
+        const result = toolResult(message, calls);
         const last = messages.at(-1);
         if (last?.role === "tool") last.content.push(result);
         else messages.push(toolMessage(result));
@@ -113,15 +120,16 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function toolResult(message: ToolMessage, toolNames: ReadonlyMap<string, string>): ToolResultPart {
-  const toolName = toolNames.get(message.toolCallId);
-  if (toolName === undefined) {
+function toolResult(message: ToolMessage, calls: ReadonlyMap<string, CallInfo>): ToolResultPart {
+  const call = calls.get(message.toolCallId);
+  if (call === undefined) {
     throw new AgentError(
       `message "${message.id}": expected a tool result for a tool call of an earlier assistant message, but no assistant message has the tool call "${message.toolCallId}"`,
       INVALID_MESSAGES_CODE,
     );
   }
-  return { type: "tool-result", toolCallId: message.toolCallId, toolName, output: toolOutput(message) };
+  const part: ToolResultPart = { type: "tool-result", toolCallId: message.toolCallId, toolName: call.toolName, output: toolOutput(message) };
+  return call.providerOptions === undefined ? part : { ...part, providerOptions: call.providerOptions };
 }
 
 function toolOutput(message: ToolMessage): ToolResultPart["output"] {

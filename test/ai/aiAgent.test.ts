@@ -197,7 +197,12 @@ test("a client tool is offered to the model without execute; the model calling i
 });
 
 test("a server tool that throws becomes a tool result with the error, and the model goes on", async () => {
-  const failing = tool({ inputSchema: jsonSchema<{ city: string }>({ type: "object" }), execute: async (): Promise<never> => Promise.reject(new Error("the weather service is down")) });
+  const failing = tool({
+    inputSchema: jsonSchema<{ city: string }>({ type: "object" }),
+    execute: async (): Promise<{ temperature: number }> => {
+      throw new Error("the weather service is down");
+    },
+  });
   const model = scriptedModel([...streamedCall("call-1", "get_weather", '{"city":"Seoul"}'), finish("tool-calls")], [...text("txt-0", "Sorry."), finish()]);
   const events = await runOnce(aiAgent({ model, tools: { get_weather: failing } }));
   expect(events.find((e) => e.type === "TOOL_CALL_RESULT")).toEqual({

@@ -46,8 +46,17 @@ export function streamedCall(id: string, toolName: string, ...deltas: string[]):
  * (the agent called the model more often than the scenario says).
  */
 export function scriptedModel(...steps: (readonly ModelPart[])[]): MockLanguageModelV4 {
+  return scriptedModelWith({}, ...steps);
+}
+
+/**
+ * `scriptedModel` with the mock's other options; `supportedUrls` tells the SDK which URLs the
+ * model fetches itself (any other URL in a prompt the SDK would download: no network here).
+ */
+export function scriptedModelWith(options: { readonly supportedUrls?: Record<string, RegExp[]> }, ...steps: (readonly ModelPart[])[]): MockLanguageModelV4 {
   let call = 0;
   return new MockLanguageModelV4({
+    ...options,
     doStream: async () => {
       const parts = steps[call++];
       if (parts === undefined) throw new Error(`the scenario scripts ${steps.length} model call(s), but the model was called ${call} times`);
