@@ -104,3 +104,15 @@ test("an abort that is not the run's (a signal prepare added) ends the run with 
   expect(events.at(-1)).toEqual({ type: "RUN_ERROR", message: "the model call was aborted: Error: the user pressed stop", code: MODEL_ABORTED_CODE });
   await expectAccepted(events);
 });
+
+test("a signal prepare adds does not cut the run's own: the client going away still aborts the model call", async () => {
+  const { model, aborted, streaming } = hangingModel();
+  const own = new AbortController();
+  const { agent, settled } = observed(aiAgent({ model, prepare: (_ctx, call) => ({ ...call, abortSignal: own.signal }) }));
+  const subscription = run(agent, input).subscribe();
+  await within(5_000, streaming, "the model's stream to start");
+  subscription.unsubscribe();
+  await within(5_000, aborted, "the model's stream to see its abort signal");
+  expect(own.signal.aborted).toBe(false);
+  expect(await within(5_000, settled, "the agent's run to settle")).toMatchObject({ ok: false, value: { name: "AbortError" } });
+});

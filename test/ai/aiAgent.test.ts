@@ -10,7 +10,7 @@ import { runAgentInput } from "../../src/protocol/build";
 import type { Message } from "../../src/protocol/messages";
 import type { Tool } from "../../src/protocol/input";
 import { run, sequentialIds, type Agent } from "../../src/server";
-import { aiAgent, MODEL_ERROR_CODE } from "../../src/ai";
+import { aiAgent, INVALID_MESSAGES_CODE, MODEL_ERROR_CODE } from "../../src/ai";
 import { collect, expectAccepted, types } from "../server/support";
 import { finish, scripted, scriptedModel, streamedCall, text, USAGE, WIRE_USAGE } from "./support";
 
@@ -217,6 +217,7 @@ test("a server tool that throws becomes a tool result with the error, and the mo
 
 describe("a provider error", () => {
   test("mid-stream: RUN_ERROR with the provider's message and MODEL_ERROR, usage of the finished steps kept", async () => {
+    const printed = jest.spyOn(console, "error").mockImplementation(() => undefined);
     const model = scriptedModel(
       [...streamedCall("call-1", "get_weather", '{"city":"Seoul"}'), finish("tool-calls")],
       [{ type: "text-start", id: "txt-0" }, { type: "text-delta", id: "txt-0", delta: "It is" }, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, finish()],
@@ -228,6 +229,8 @@ describe("a provider error", () => {
       { type: "TEXT_MESSAGE_CONTENT", messageId: "id-3", delta: "It is" },
       { type: "RUN_ERROR", message: "Overloaded", code: MODEL_ERROR_CODE, usage: [WIRE_USAGE] },
     ]);
+    expect(printed).not.toHaveBeenCalled(); // the SDK's default onError would print it; the run reports it instead
+    printed.mockRestore();
   });
 
   test("from the HTTP call: the client gets the message, never the request body, headers or response body", async () => {
@@ -252,6 +255,17 @@ describe("a provider error", () => {
     const events = await runOnce(agent);
     expect(events.at(-1)).toEqual({ type: "RUN_ERROR", message: "model unavailable", code: "RATE_LIMITED" });
   });
+});
+
+test("a thread the model cannot be given ends with RUN_ERROR INVALID_MESSAGES before any model call", async () => {
+  const model = scriptedModel();
+  const events = await runOnce(aiAgent({ model }), inputWith({ messages: [USER, { id: "t9", role: "tool", toolCallId: "ghost", content: "x" }] }));
+  expect(events.at(-1)).toEqual({
+    type: "RUN_ERROR",
+    code: INVALID_MESSAGES_CODE,
+    message: 'message "t9": expected a tool result for a tool call of an earlier assistant message, but no assistant message has the tool call "ghost"',
+  });
+  expect(model.doStreamCalls).toHaveLength(0);
 });
 
 describe("the call", () => {
