@@ -15,8 +15,8 @@ type Opener = EventOf<"TEXT_MESSAGE_START" | "TOOL_CALL_START" | "REASONING_STAR
  * Openers are kept without `metadata`: the compacted messages already carry what it merged, and
  * applying it again could undo a later event's metadata.
  *
- * A span closed and opened again (R16) moves to the end, where its new opener happened. Memory is
- * bounded by what is open plus the run's subagents.
+ * A span closed and opened again (R16) was deleted at its close, so it comes back at the end,
+ * where its new opener happened. Memory is bounded by what is open plus the run's subagents.
  *
  * @example
  * const spans = new OpenSpans();
@@ -44,9 +44,7 @@ export class OpenSpans {
       case "REASONING_START":
       case "REASONING_MESSAGE_START":
       case "STEP_STARTED": {
-        const key = spanKey(event);
-        this.open.delete(key); // a reopen (R16) moves to where it happened
-        this.open.set(key, withoutMetadata(event));
+        this.open.set(spanKey(event), withoutMetadata(event));
         break;
       }
       case "TEXT_MESSAGE_END":
