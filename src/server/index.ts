@@ -17,3 +17,25 @@ export { StateAccess } from "./handles/StateAccess";
 export { StateManager, type StatePublish } from "./StateManager";
 export { createHandler, type RunFunction, type RunSource, type RunRequest, type FetchHandler, type HandlerOptions } from "./http/createHandler";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
+export {
+  ABANDONED_ERROR_CODE,
+  DEFAULT_LEASE_MS,
+  type ThreadStore,
+  type RunWriter,
+  type Cursor,
+  type StoredEvent,
+  type ThreadRead,
+  type ResumeRead,
+  type SnapshotRead,
+  type StopAnswer,
+} from "./store/ThreadStore";
+export { ThreadSnapshot, RunSummary, RunStatus } from "./store/ThreadSnapshot";
+export { StoreError, type StoreErrorCode, type StoreErrorDetails } from "./store/StoreError";
+export { systemClock, type StoreClock } from "./store/StoreClock";
+export { ThreadFold } from "./store/ThreadFold";
+export { OpenSpans } from "./store/OpenSpans";
+export { checkBatch, isTerminal } from "./store/checkBatch";
+export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan } from "./store/connectStream";
+export { openConnect, type ConnectStream } from "./store/openConnect";
+export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";
+export { memoryStore, MEMORY_STORE_DEFAULTS, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./store/memory/memoryStore";

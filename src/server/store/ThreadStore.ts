@@ -10,6 +10,24 @@ import type { RunAgentInput } from "../../protocol/input";
 import type { ThreadSnapshot } from "./ThreadSnapshot";
 
 /**
+ * The RUN_ERROR code a store logs for a run it ends because the run's producer stopped renewing
+ * its lease (its process died, or it hung): the end every tail of the run then sees.
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === ABANDONED_ERROR_CODE) showReconnectHint();
+ */
+export const ABANDONED_ERROR_CODE = "ABANDONED";
+
+/**
+ * The default lease: a live run whose producer neither appends nor renews for this long (ms) is
+ * ended `ABANDONED`. Producers renew well within it (`recordRun` every 10 s).
+ *
+ * @example
+ * memoryStore({ lease: DEFAULT_LEASE_MS / 3 });
+ */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/**
  * A position in a thread's log, sent as the SSE `id:` of the event logged there. Opaque: strictly
  * increasing within a thread in log order, but only the store that made it can compare or read
  * it; any other string (a stale, foreign or malformed `Last-Event-ID`) is answered with the

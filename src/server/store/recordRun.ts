@@ -1,5 +1,5 @@
 /** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (DESIGN §6: `id:` on every frame). */
-import { Observable, type OperatorFunction, type Subscription } from "rxjs";
+import { Observable, Subscription, type Observer, type OperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
 import { isTerminal } from "./checkBatch";
@@ -58,12 +58,12 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
       let sourceDone = false;
       let closed = false;
       let cancelHeartbeat: (() => void) | undefined;
-      let subscription: Subscription | undefined;
 
+      // `upstream` (the source's subscriber, below) exists before anything can call this.
       const close = (): void => {
         closed = true;
         cancelHeartbeat?.();
-        subscription?.unsubscribe();
+        upstream.unsubscribe();
       };
       const fail = (error: unknown): void => {
         if (closed) return;
@@ -117,7 +117,7 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
           terminated = true;
           sourceDone = true;
           cancelHeartbeat?.(); // the terminal's append renews the lease; after it the run is over
-          subscription?.unsubscribe();
+          upstream.unsubscribe();
         }
         flush();
       };
@@ -137,8 +137,7 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
         });
       };
 
-      heartbeat();
-      subscription = source.subscribe({
+      const upstream = new SourceObserver({
         next(event) {
           try {
             take(event);
@@ -154,8 +153,31 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
           end(ev.runError("the run's event stream completed before its RUN_FINISHED or RUN_ERROR", { code: TRUNCATED_ERROR_CODE }));
         },
       });
-      // A synchronous source may have ended the run (or failed it) while subscribing, before `subscription` was set.
-      if (closed || terminated) subscription.unsubscribe();
+      heartbeat();
+      source.subscribe(upstream);
       return close;
     });
+}
+
+/**
+ * The source's subscriber: a Subscription as well as an Observer, so RxJS hands it to the source
+ * as the subscriber itself, and a synchronous source sees it close (after the terminal event, or
+ * on a failure) and stops, instead of running on to its end.
+ */
+class SourceObserver extends Subscription implements Observer<Event> {
+  constructor(private readonly handlers: Observer<Event>) {
+    super();
+  }
+
+  next(event: Event): void {
+    if (!this.closed) this.handlers.next(event);
+  }
+
+  error(error: unknown): void {
+    if (!this.closed) this.handlers.error(error);
+  }
+
+  complete(): void {
+    if (!this.closed) this.handlers.complete();
+  }
 }

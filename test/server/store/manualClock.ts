@@ -55,7 +55,7 @@ export class ManualClock implements StoreClock {
       let next: Timer | undefined;
       for (const timer of this.timers) if (timer.at <= target && (next === undefined || timer.at < next.at || (timer.at === next.at && timer.order < next.order))) next = timer;
       if (next === undefined) break;
-      this.time = next.at;
+      this.time = Math.max(this.time, next.at); // a timer overdue after a jump fires now, never in the past
       next.cancelled = true;
       next.task();
     }

@@ -11,7 +11,7 @@ import type { Message } from "../../../src/protocol/messages";
 import { applyEvent } from "../../../src/client/reducers/applyEvent";
 import { ClientState } from "../../../src/client/reducers/ClientState";
 import { StoreError, type StoreErrorCode } from "../../../src/server/store/StoreError";
-import type { Cursor, RunWriter, StoredEvent, ThreadRead, ThreadStore } from "../../../src/server/store/ThreadStore";
+import type { StoredEvent, ThreadRead, ThreadStore } from "../../../src/server/store/ThreadStore";
 import type { ThreadSnapshot } from "../../../src/server/store/ThreadSnapshot";
 import { ManualClock } from "./manualClock";
 
@@ -374,5 +374,3 @@ async function until(condition: () => boolean): Promise<void> {
   }
   throw new Error("the condition did not hold within 1,000 event-loop turns");
 }
-
-export type { Cursor, RunWriter };

@@ -6,7 +6,7 @@ import type { RunAgentInput } from "../../../protocol/input";
 import { checkBatch, isTerminal } from "../checkBatch";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
-import type { Cursor, RunWriter, StoredEvent, StopAnswer, ThreadRead, ThreadStore } from "../ThreadStore";
+import { ABANDONED_ERROR_CODE, DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StoredEvent, type StopAnswer, type ThreadRead, type ThreadStore } from "../ThreadStore";
 import { enforceByteBound, evictIdleThread } from "./evictions";
 import { MemoryThread, type LiveRun } from "./MemoryThread";
 
@@ -23,7 +23,7 @@ export interface MemoryStoreOptions {
   readonly maxRunsPerThread?: number;
   /** Bytes kept: the JSON text of retained events plus each thread's compacted state (default 64 MiB). */
   readonly maxBytes?: number;
-  /** Milliseconds a live run may go without an append or a heartbeat before it is ended `ABANDONED` (default 30,000). */
+  /** Milliseconds a live run may go without an append or a heartbeat before it is ended `ABANDONED` (default `DEFAULT_LEASE_MS`, 30,000). */
   readonly lease?: number;
   /** Time and timers (default `systemClock`); tests pass a manual clock. */
   readonly clock?: StoreClock;
@@ -42,13 +42,8 @@ export interface MemoryStore extends ThreadStore {
   stats(): MemoryStoreStats;
 }
 
-/** The RUN_ERROR code of a run ended because its producer stopped renewing its lease. */
-export const ABANDONED_ERROR_CODE = "ABANDONED";
-
-export const DEFAULT_MAX_THREADS = 1000;
-export const DEFAULT_MAX_RUNS_PER_THREAD = 50;
-export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_LEASE_MS = 30_000;
+/** `memoryStore`'s default bounds (see `MemoryStoreOptions`). */
+export const MEMORY_STORE_DEFAULTS = { maxThreads: 1000, maxRunsPerThread: 50, maxBytes: 64 * 1024 * 1024 } as const;
 
 /**
  * The embedded store: threads, their runs' events with cursors, and their compacted state (folded
@@ -94,9 +89,9 @@ class MemoryThreadStore implements MemoryStore {
   private bytes = 0;
 
   constructor(options: MemoryStoreOptions) {
-    this.maxThreads = positive("maxThreads", options.maxThreads ?? DEFAULT_MAX_THREADS);
-    this.maxRunsPerThread = positive("maxRunsPerThread", options.maxRunsPerThread ?? DEFAULT_MAX_RUNS_PER_THREAD);
-    this.maxBytes = positive("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES);
+    this.maxThreads = positive("maxThreads", options.maxThreads ?? MEMORY_STORE_DEFAULTS.maxThreads);
+    this.maxRunsPerThread = positive("maxRunsPerThread", options.maxRunsPerThread ?? MEMORY_STORE_DEFAULTS.maxRunsPerThread);
+    this.maxBytes = positive("maxBytes", options.maxBytes ?? MEMORY_STORE_DEFAULTS.maxBytes);
     this.lease = positive("lease", options.lease ?? DEFAULT_LEASE_MS);
     this.clock = options.clock ?? systemClock;
   }
