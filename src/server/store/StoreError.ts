@@ -12,10 +12,18 @@
  * - `evicted`: a tail's thread or cursor left the store while it was followed (reconnect: the
  *   snapshot path answers it);
  * - `unavailable`: the backend failed (a Redis store's connection); the cause says how.
+ *
+ * @example
+ * const status = error.code === "run-active" ? 409 : error.code === "capacity" ? 503 : 500;
  */
 export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "capacity" | "evicted" | "unavailable";
 
-/** The context a StoreError carries. */
+/**
+ * The context a StoreError carries.
+ *
+ * @example
+ * new StoreError("run-ended", "expected run r1 to be live, but it is over", { threadId: "t1", runId: "r1" });
+ */
 export interface StoreErrorDetails {
   readonly threadId?: string;
   readonly runId?: string;

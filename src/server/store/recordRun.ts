@@ -15,9 +15,19 @@ export interface RecordRunOptions {
   readonly renewEvery?: number;
 }
 
-/** The RUN_ERROR code `recordRun` logs when the run's source fails. */
+/**
+ * The RUN_ERROR code `recordRun` logs when the run's source fails (the same code `toEventStream` sends).
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === STREAM_ERROR_CODE) reportBug(event.message);
+ */
 export const STREAM_ERROR_CODE = "STREAM_ERROR";
-/** The RUN_ERROR code `recordRun` logs when the run's source completes without a terminal event. */
+/**
+ * The RUN_ERROR code `recordRun` logs when the run's source completes without a terminal event.
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === TRUNCATED_ERROR_CODE) reportBug(event.message);
+ */
 export const TRUNCATED_ERROR_CODE = "TRUNCATED";
 
 /**
@@ -153,9 +163,11 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
           end(ev.runError("the run's event stream completed before its RUN_FINISHED or RUN_ERROR", { code: TRUNCATED_ERROR_CODE }));
         },
       });
+      // Whatever ends the output (completion, an error, unsubscription, even from inside a
+      // synchronous source's emission) lets the source go and stops the heartbeat at once.
+      subscriber.add(close);
       heartbeat();
       source.subscribe(upstream);
-      return close;
     });
 }
 

@@ -1,5 +1,5 @@
 /** recordRun: a run's events logged in batches and passed on with their cursors, its heartbeat, and how it ends. */
-import { from, lastValueFrom, Observable, Subject, throwError, toArray, concat, of } from "rxjs";
+import { concat, from, lastValueFrom, Observable, of, Subject, take, throwError, toArray } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
@@ -159,4 +159,19 @@ test("unsubscribing while an append is pending emits nothing more and stops the 
   await settle();
   expect(out).toEqual([writer.started]);
   expect(clock.pending).toBe(1); // only the store's lease timer is left
+});
+
+test("a subscriber that unsubscribes from inside a synchronous source's emission stops the source there", async () => {
+  const { writer, batches } = await setup();
+  let sent = 0;
+  const source = new Observable<Event>((subscriber) => {
+    for (let i = 0; i < 100 && !subscriber.closed; i++) {
+      sent++;
+      subscriber.next(i === 0 ? started : ev.custom("n", i));
+    }
+  });
+  const out = await lastValueFrom(source.pipe(recordRun(writer), take(1), toArray()));
+  expect(out).toEqual([writer.started]);
+  expect(sent).toBe(1);
+  expect(batches).toEqual([]);
 });

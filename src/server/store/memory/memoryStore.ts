@@ -29,7 +29,12 @@ export interface MemoryStoreOptions {
   readonly clock?: StoreClock;
 }
 
-/** What a memory store holds right now, for tests, monitoring and the benchmark. */
+/**
+ * What a memory store holds right now, for tests, monitoring and the benchmark.
+ *
+ * @example
+ * const { threads, liveRuns, bytes } = store.stats();
+ */
 export interface MemoryStoreStats {
   readonly threads: number;
   readonly liveRuns: number;
@@ -37,12 +42,23 @@ export interface MemoryStoreStats {
   readonly bytes: number;
 }
 
-/** A `ThreadStore` in this process's memory, with its bookkeeping visible. */
+/**
+ * A `ThreadStore` in this process's memory, with its bookkeeping visible.
+ *
+ * @example
+ * const store: MemoryStore = memoryStore();
+ * store.stats().threads; // 0
+ */
 export interface MemoryStore extends ThreadStore {
   stats(): MemoryStoreStats;
 }
 
-/** `memoryStore`'s default bounds (see `MemoryStoreOptions`). */
+/**
+ * `memoryStore`'s default bounds (see `MemoryStoreOptions`).
+ *
+ * @example
+ * memoryStore({ maxBytes: MEMORY_STORE_DEFAULTS.maxBytes * 4 });
+ */
 export const MEMORY_STORE_DEFAULTS = { maxThreads: 1000, maxRunsPerThread: 50, maxBytes: 64 * 1024 * 1024 } as const;
 
 /**
