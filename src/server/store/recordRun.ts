@@ -113,7 +113,8 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
             if (event.threadId !== writer.threadId || event.runId !== writer.runId) {
               throw new StoreError(
                 "invalid-append",
-                `expected the source to start run "${writer.runId}" of thread "${writer.threadId}", but its RUN_STARTED names run "${event.runId}" of thread "${event.threadId}"`,
+                `expected the source to start run "${writer.runId}" of thread "${writer.threadId}", ` +
+                  `but its RUN_STARTED names run "${event.runId}" of thread "${event.threadId}"`,
                 { threadId: writer.threadId, runId: writer.runId },
               );
             }
@@ -142,7 +143,7 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
           writer.renewLease().then((live) => {
             if (closed) return;
             if (live) heartbeat();
-            else if (!terminated) fail(new StoreError("run-ended", `expected run "${writer.runId}" to be live, but the store ended it`, { threadId: writer.threadId, runId: writer.runId }));
+            else if (!terminated) fail(ended(writer));
           }, fail);
         });
       };
@@ -169,6 +170,11 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
       heartbeat();
       source.subscribe(upstream);
     });
+}
+
+function ended(writer: RunWriter): StoreError {
+  const message = `expected run "${writer.runId}" of thread "${writer.threadId}" to be live, but the store ended it (its lease ran out)`;
+  return new StoreError("run-ended", message, { threadId: writer.threadId, runId: writer.runId });
 }
 
 /**

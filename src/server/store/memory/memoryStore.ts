@@ -6,7 +6,16 @@ import type { RunAgentInput } from "../../../protocol/input";
 import { checkBatch, isTerminal } from "../checkBatch";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
-import { ABANDONED_ERROR_CODE, DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StoredEvent, type StopAnswer, type ThreadRead, type ThreadStore } from "../ThreadStore";
+import {
+  ABANDONED_ERROR_CODE,
+  DEFAULT_LEASE_MS,
+  type Cursor,
+  type RunWriter,
+  type StoredEvent,
+  type StopAnswer,
+  type ThreadRead,
+  type ThreadStore,
+} from "../ThreadStore";
 import { enforceByteBound, evictIdleThread } from "./evictions";
 import { MemoryThread, type LiveRun } from "./MemoryThread";
 
@@ -252,7 +261,8 @@ class MemoryThreadStore implements MemoryStore {
     if (this.threads.size >= this.maxThreads) {
       const freed = evictIdleThread(this.threads);
       if (freed === undefined) {
-        throw new StoreError("capacity", `expected room for thread "${threadId}", but all ${this.maxThreads} threads (maxThreads) have a live run`, { threadId });
+        const message = `expected room for thread "${threadId}", but all ${this.maxThreads} threads (maxThreads) have a live run`;
+        throw new StoreError("capacity", message, { threadId });
       }
       this.bytes -= freed;
     }
@@ -274,7 +284,8 @@ function jsonSize(thread: MemoryThread, event: Event, index: number): number {
     text = JSON.stringify(event);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new StoreError("invalid-append", `expected JSON events, but the ${event.type} at index ${index} does not serialize: ${why}`, { threadId: thread.id, cause: error });
+    const message = `expected JSON events, but the ${event.type} at index ${index} does not serialize: ${why}`;
+    throw new StoreError("invalid-append", message, { threadId: thread.id, cause: error });
   }
   return text === undefined ? 0 : text.length;
 }
