@@ -1,0 +1,73 @@
+/**
+ * Every command the store sends goes through here (docs/durability.md, "Redis": failure
+ * behaviour): a deadline per command, so that nothing waits on Redis forever, and one mapping of
+ * every failure (a lost connection, an error reply, no answer in time) to StoreError `unavailable`
+ * that names the command, the thread and the cause.
+ */
+import { StoreError, type StoreErrorDetails } from "../server/store/StoreError";
+import { evalArguments, type StoreScript } from "./commands/EVAL";
+import type { ThreadKeys } from "./keys";
+import type { RedisConnection } from "./RedisPort";
+import type { ScriptContext } from "./scripts/prelude";
+
+/**
+ * Sends commands with a deadline and maps failures to StoreError `unavailable`.
+ *
+ * @example
+ * const calls = new RedisCalls(10_000);
+ * const reply = await calls.command(port, ["XRANGE", key, "-", "+"], "XRANGE", { threadId });
+ */
+export class RedisCalls {
+  /** @param timeout milliseconds a command may take before the store gives up on it */
+  constructor(readonly timeout: number) {}
+
+  /**
+   * Sends `args` on `connection`; rejects with StoreError `unavailable` when it fails or has not
+   * answered within the timeout (plus `extraMs`: a blocking read's own block time). A command
+   * given up on before it was written is withdrawn (the port's abort signal), so it never runs late.
+   */
+  command(connection: RedisConnection, args: readonly string[], what: string, details: StoreErrorDetails = {}, extraMs = 0): Promise<unknown> {
+    const limit = this.timeout + extraMs;
+    const controller = new AbortController();
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        controller.abort();
+        reject(unavailable(what, `it did not answer within ${limit} ms`, details, undefined));
+      }, limit);
+      // A deadline is bookkeeping, never a reason for a Node process to stay up.
+      if (typeof timer === "object" && typeof timer.unref === "function") timer.unref();
+      let sent: Promise<unknown>;
+      try {
+        sent = connection.send(args, controller.signal);
+      } catch (error) {
+        sent = Promise.reject(error); // a client that throws instead of rejecting (closed, say) fails the same way
+      }
+      sent.then(
+        (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(unavailable(what, error instanceof Error ? error.message : String(error), details, error));
+        },
+      );
+    });
+  }
+
+  /** Runs a store script (EVAL) for the thread whose keys are `keys`. */
+  script(connection: RedisConnection, script: StoreScript, keys: ThreadKeys, context: ScriptContext, args: readonly string[], details: StoreErrorDetails = {}): Promise<unknown> {
+    return this.command(connection, evalArguments(script, keys, context, args), `the ${script.name} script`, { threadId: context.threadId, ...details });
+  }
+}
+
+/**
+ * The StoreError for a failed Redis command.
+ *
+ * @example
+ * unavailable("XRANGE", "Socket closed unexpectedly", { threadId: "t1" }, cause);
+ */
+export function unavailable(what: string, why: string, details: StoreErrorDetails, cause: unknown): StoreError {
+  const on = details.threadId === undefined ? "" : ` for thread "${details.threadId}"`;
+  return new StoreError("unavailable", `expected Redis to answer ${what}${on}, but ${why}`, { ...details, ...(cause === undefined ? {} : { cause }) });
+}

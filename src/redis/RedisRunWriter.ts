@@ -1,0 +1,227 @@
+/**
+ * The producer's side of one live run on Redis (docs/durability.md, "Redis"): one append script per
+ * batch, the compacted thread folded beside it with the store's `ThreadFold` and checkpointed into
+ * Redis every so many events and at the run's end, a lease timer that notices the run ended under
+ * it, and the stop requests of any instance, heard on the signal channel and read back with every
+ * append and renewal.
+ */
+import { Observable } from "rxjs";
+import type { Event } from "../protocol/events";
+import { checkBatch, isTerminal } from "../server/store/checkBatch";
+import type { StoreClock } from "../server/store/StoreClock";
+import { StoreError } from "../server/store/StoreError";
+import type { ThreadFold } from "../server/store/ThreadFold";
+import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore";
+import type { StoreScript } from "./commands/EVAL";
+import { encodeEvent } from "./entries";
+import type { ThreadKeys } from "./keys";
+import type { RedisCalls } from "./RedisCalls";
+import type { RedisConnection } from "./RedisPort";
+import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
+import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
+import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
+import type { ScriptContext } from "./scripts/prelude";
+
+/**
+ * What a writer needs of its store: the connection and its calls, the thread's keys, the script
+ * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
+ */
+export interface WriterEnvironment {
+  readonly connection: RedisConnection;
+  readonly calls: RedisCalls;
+  readonly keys: ThreadKeys;
+  readonly context: () => ScriptContext;
+  readonly lease: number;
+  /** The lease key's TTL: the lease itself on Redis's clock, the thread's TTL on an injected clock. */
+  readonly leaseTtl: number;
+  readonly maxEvents: number;
+  readonly snapshotEvery: number;
+  readonly timers: StoreClock;
+  readonly watchSignals: (listener: (kind: "stop" | "end") => void) => () => void;
+  /** Called once when the run is no longer live here (the store stops tracking the writer). */
+  readonly released: () => void;
+}
+
+/**
+ * A RunWriter on Redis, made by `redisStore().beginRun` once the RUN_STARTED is logged. While an
+ * append is pending, later ones are sent right behind it (one connection keeps them in order);
+ * each resolves once Redis logged its batch. After a failure whose outcome is unknown (the
+ * connection dropped with the batch in flight), every later call rejects with that same
+ * `unavailable` error: the run's fold could no longer be trusted, and the run ends ABANDONED in
+ * Redis when its lease runs out.
+ *
+ * @example
+ * const writer = await store.beginRun(input);
+ * await writer.append([ev.textMessageStart("m1")]);
+ */
+export class RedisRunWriter implements RunWriter {
+  readonly stopRequested: Observable<void>;
+  private live = true;
+  private stopped = false;
+  private failure: StoreError | undefined;
+  private lastCursor: Cursor;
+  private lastSeq: number;
+  private sinceCheckpoint = 0;
+  private checkpointDue: Checkpoint | undefined;
+  private deadline: number;
+  private cancelTimer: () => void;
+  private readonly watchers = new Set<(stopped: boolean) => void>();
+  private readonly unwatch: () => void;
+
+  constructor(
+    readonly threadId: string,
+    readonly runId: string,
+    readonly started: StoredEvent,
+    startedSeq: number,
+    private readonly fold: ThreadFold,
+    private readonly env: WriterEnvironment,
+  ) {
+    this.lastCursor = started.cursor;
+    this.lastSeq = startedSeq;
+    this.deadline = env.timers.now() + env.lease;
+    this.cancelTimer = env.timers.setTimer(env.lease, () => this.onLeaseTimer());
+    this.unwatch = env.watchSignals((kind) => (kind === "stop" ? this.requestStop() : this.end()));
+    this.stopRequested = new Observable<void>((subscriber) => {
+      if (this.stopped) {
+        subscriber.next();
+        subscriber.complete();
+        return undefined;
+      }
+      if (!this.live) {
+        subscriber.complete();
+        return undefined;
+      }
+      const watcher = (stopped: boolean): void => {
+        if (stopped) subscriber.next();
+        subscriber.complete();
+      };
+      this.watchers.add(watcher);
+      return () => this.watchers.delete(watcher);
+    });
+  }
+
+  async append(events: readonly Event[]): Promise<readonly Cursor[]> {
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.live) throw this.ended(false);
+    if (events.length === 0) {
+      if (await this.renewLease()) return [];
+      throw this.ended(false);
+    }
+    const refusal = checkBatch(this.threadId, this.runId, events);
+    if (refusal !== undefined) throw refusal;
+    const encoded = events.map((event, index) => encodeEvent(event, index, this.threadId));
+    const terminal = isTerminal(events[events.length - 1]);
+    const checkpoint = this.checkpointDue;
+    this.checkpointDue = undefined;
+    const request = { runId: this.runId, lease: this.env.lease, leaseTtl: this.env.leaseTtl, terminal, checkpoint, maxEvents: this.env.maxEvents, events: encoded };
+    const reply = parseAppendReply(await this.guard(this.script(appendScript, appendArguments(request))));
+    if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
+    if (reply.kind === "ended") {
+      this.end();
+      throw this.ended(reply.abandoned);
+    }
+    for (let i = 0; i < events.length; i++) this.fold.apply(events[i], reply.cursors[i]);
+    this.lastCursor = reply.cursors[reply.cursors.length - 1];
+    this.lastSeq = reply.firstSeq + events.length - 1;
+    if (reply.stopRequested) this.requestStop();
+    this.deadline = this.env.timers.now() + this.env.lease;
+    if (terminal) {
+      this.end();
+      // The run's end, compacted: from now on a read needs nothing of the stream.
+      await this.guard(this.script(checkpointScript, checkpointArguments(this.checkpoint())));
+    } else {
+      this.sinceCheckpoint += events.length;
+      if (this.sinceCheckpoint >= this.env.snapshotEvery) {
+        this.sinceCheckpoint = 0;
+        this.checkpointDue = this.checkpoint(); // sent with the next batch
+      }
+    }
+    return reply.cursors;
+  }
+
+  async renewLease(): Promise<boolean> {
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.live) return false;
+    const reply = parseRenewReply(await this.guard(this.script(renewScript, renewArguments(this.runId, this.env.lease, this.env.leaseTtl))));
+    if (!reply.live) {
+      this.end();
+      return false;
+    }
+    if (reply.stopRequested) this.requestStop();
+    this.deadline = this.env.timers.now() + this.env.lease;
+    return true;
+  }
+
+  /** Forgets the run here (the store closes): timers and signals stop, later calls reject. */
+  release(failure: StoreError): void {
+    this.failure ??= failure;
+    this.end();
+  }
+
+  private checkpoint(): Checkpoint {
+    return { cursor: this.lastCursor, seq: this.lastSeq, json: JSON.stringify(this.fold.snapshot()) };
+  }
+
+  private script(script: StoreScript, args: readonly string[]): Promise<unknown> {
+    const { calls, connection, keys, context } = this.env;
+    return calls.script(connection, script, keys, context(), args, { runId: this.runId });
+  }
+
+  /** A failed call leaves the run's state in Redis unknown: remember it, so that every later call fails alike. */
+  private async guard<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      if (StoreError.isInstance(error)) this.failure ??= error;
+      throw error;
+    }
+  }
+
+  private requestStop(): void {
+    if (this.stopped || !this.live) return;
+    this.stopped = true;
+    for (const watcher of [...this.watchers]) watcher(true);
+  }
+
+  /** The run is no longer live here: stop the timer and the signals, complete the stop watchers. */
+  private end(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.cancelTimer();
+    this.unwatch();
+    for (const watcher of [...this.watchers]) watcher(false);
+    this.env.released();
+  }
+
+  private onLeaseTimer(): void {
+    if (!this.live) return;
+    const remaining = this.deadline - this.env.timers.now();
+    if (remaining > 0) {
+      this.cancelTimer = this.env.timers.setTimer(remaining, () => this.onLeaseTimer());
+      return;
+    }
+    // Our own lease is due: whoever notices first ends the run (maybe this is the first).
+    this.script(noticeScript, []).then(
+      (reply) => {
+        const notice = parseNoticeReply(reply);
+        if (notice.kind === "live" && notice.runId === this.runId) {
+          this.deadline = this.env.timers.now() + Math.max(1, notice.remaining);
+          this.onLeaseTimer();
+        } else this.end();
+      },
+    ).catch(() => {
+      // Redis did not answer (or answered nonsense): look again after another lease; the
+      // producer's own next append or renewal reports the failure to it.
+      this.deadline = this.env.timers.now() + this.env.lease;
+      if (this.live) this.cancelTimer = this.env.timers.setTimer(this.env.lease, () => this.onLeaseTimer());
+    });
+  }
+
+  private ended(abandoned: boolean): StoreError {
+    const how = abandoned ? " (it was ended ABANDONED: its lease ran out)" : "";
+    return new StoreError("run-ended", `expected run "${this.runId}" of thread "${this.threadId}" to be live, but it is over${how}`, {
+      threadId: this.threadId,
+      runId: this.runId,
+    });
+  }
+}

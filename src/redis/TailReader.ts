@@ -1,0 +1,296 @@
+/**
+ * Every live tail of one store instance through one connection (docs/durability.md, "Redis": tails
+ * multiplex): one blocking XREAD across the streams of every followed thread (plus the reader's own
+ * wake-up stream, written to when another thread must be followed), entries fanned out in process
+ * to the tails of their thread. A tail that starts behind the reader reads the gap with XRANGE and
+ * holds back live entries until it has caught up, so every tail gets each event once and in order.
+ * Sequence numbers (`n`) make trimming visible: a gap errors the thread's tails with `evicted`.
+ */
+import { Observable } from "rxjs";
+import { isTerminal } from "../server/store/checkBatch";
+import type { StoreClock } from "../server/store/StoreClock";
+import { StoreError } from "../server/store/StoreError";
+import type { Cursor, StoredEvent } from "../server/store/ThreadStore";
+import { wakeArguments } from "./commands/XADD";
+import { pexpireArguments } from "./commands/PEXPIRE";
+import { xrangeArguments, xrangeAtArguments } from "./commands/XRANGE";
+import { parseXReadReply, xreadArguments } from "./commands/XREAD";
+import { decodeEntries, type LoggedEntry } from "./entries";
+import type { ThreadKeys } from "./keys";
+import { unavailable, type RedisCalls } from "./RedisCalls";
+import type { OwnedConnection, RedisPort } from "./RedisPort";
+import { replyArray, replyString } from "./replies";
+import type { NoticeReply } from "./scripts/leaseScripts";
+import { isStreamId } from "./streamIds";
+
+/** What the reader needs of its store. */
+export interface ReaderEnvironment {
+  readonly port: RedisPort;
+  readonly calls: RedisCalls;
+  readonly keysOf: (threadId: string) => ThreadKeys;
+  /** This instance's wake-up stream key, and the name of the reader's connection. */
+  readonly wakeKey: string;
+  readonly connectionName: string;
+  /** Runs the lease check of a thread (the notice script). */
+  readonly notice: (threadId: string, keys: ThreadKeys) => Promise<NoticeReply>;
+  readonly timers: StoreClock;
+  readonly lease: number;
+  readonly blockMs: number;
+  /** Entries per stream per read. */
+  readonly page: number;
+}
+
+/** One tail. */
+interface Follower {
+  /** Sequence number of the last event it has (from its cursor on). */
+  seen: number;
+  /** Reading the gap between its cursor and the reader's position: live entries wait in `held`. */
+  catchingUp: boolean;
+  readonly held: LoggedEntry[];
+  done: boolean;
+  deliver(entry: LoggedEntry): void;
+  fail(error: StoreError): void;
+}
+
+/** One followed thread: where the reader is in its stream, its tails, and its lease check. */
+interface FollowedStream {
+  readonly threadId: string;
+  readonly keys: ThreadKeys;
+  position: LoggedEntry;
+  readonly followers: Set<Follower>;
+  cancelCheck: () => void;
+}
+
+/**
+ * The multiplexed reader of one store instance (`ThreadStore.tail`).
+ *
+ * @example
+ * const reader = new TailReader(environment);
+ * reader.tail("t1", cursor).subscribe(({ event }) => console.log(event.type));
+ */
+export class TailReader {
+  private readonly streams = new Map<string, FollowedStream>();
+  private connection: Promise<OwnedConnection> | undefined;
+  private reading = false;
+  /** The streams the pending XREAD reads, by key: a reply counts only for the same stream object. */
+  private inFlight: Map<string, FollowedStream> | undefined;
+  private wakeSent = false;
+  private wakeAfter = "0-0";
+  private closed = false;
+
+  constructor(private readonly env: ReaderEnvironment) {}
+
+  /** How many threads the reader follows and how many tails it serves. */
+  get following(): { readonly threads: number; readonly tails: number } {
+    let tails = 0;
+    for (const stream of this.streams.values()) tails += stream.followers.size;
+    return { threads: this.streams.size, tails };
+  }
+
+  /** `ThreadStore.tail`: the events after `after` through the next terminal, each once and in order. */
+  tail(threadId: string, after: Cursor): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      const keys = this.env.keysOf(threadId);
+      const follower: Follower = {
+        seen: -1,
+        catchingUp: true,
+        held: [],
+        done: false,
+        deliver: (entry) => {
+          if (follower.done || entry.seq <= follower.seen) return;
+          follower.seen = entry.seq;
+          subscriber.next({ cursor: entry.cursor, event: entry.event });
+          if (isTerminal(entry.event) && !follower.done) {
+            follower.done = true;
+            this.leave(keys.events, follower);
+            subscriber.complete();
+          }
+        },
+        fail: (error) => {
+          if (follower.done) return;
+          follower.done = true;
+          this.leave(keys.events, follower);
+          subscriber.error(error);
+        },
+      };
+      if (this.closed) follower.fail(closedError(threadId));
+      else if (!isStreamId(after)) follower.fail(evicted(threadId, `cursor "${after}" is not in its log (evicted, or not this thread's)`));
+      else this.join(threadId, keys, after, follower).catch((error: unknown) => follower.fail(asStoreError(error, threadId)));
+      return () => {
+        follower.done = true;
+        this.leave(keys.events, follower);
+      };
+    });
+  }
+
+  /** Errors every tail with `unavailable` and closes the reader's connection. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const stream of [...this.streams.values()]) this.drop(stream, closedError(stream.threadId));
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection !== undefined) await connection.then((open) => open.close(), () => undefined); // never opened: nothing to close
+  }
+
+  private async join(threadId: string, keys: ThreadKeys, after: Cursor, follower: Follower): Promise<void> {
+    const [at] = decodeEntries(await this.env.calls.command(this.env.port, xrangeAtArguments(keys.events, after), "XRANGE", { threadId }), threadId);
+    if (follower.done) return;
+    if (at === undefined) throw evicted(threadId, `cursor "${after}" is not in its log (evicted, or not this thread's)`);
+    follower.seen = at.seq;
+    const existing = this.streams.get(keys.events);
+    if (existing === undefined) {
+      const stream: FollowedStream = { threadId, keys, position: at, followers: new Set([follower]), cancelCheck: () => undefined };
+      follower.catchingUp = false;
+      this.streams.set(keys.events, stream);
+      this.checkLease(stream);
+      this.wakeUp();
+      return;
+    }
+    existing.followers.add(follower);
+    if (existing.position.seq <= at.seq) {
+      follower.catchingUp = false;
+      return;
+    }
+    // Behind the reader: read the gap up to where the reader is now; what it reads meanwhile waits.
+    const target = existing.position;
+    let last = at;
+    while (last.seq < target.seq && !follower.done) {
+      const reply = await this.env.calls.command(this.env.port, xrangeArguments(keys.events, last.cursor, target.cursor, this.env.page), "XRANGE", { threadId });
+      const page = decodeEntries(reply, threadId);
+      if (follower.done) return;
+      for (const entry of page) {
+        if (entry.seq !== last.seq + 1) throw evicted(threadId, `events after cursor "${last.cursor}" were trimmed while they were read`);
+        last = entry;
+        follower.deliver(entry);
+      }
+      if (page.length === 0) throw evicted(threadId, `events after cursor "${last.cursor}" were trimmed while they were read`);
+    }
+    follower.catchingUp = false;
+    for (const entry of follower.held.splice(0)) follower.deliver(entry);
+  }
+
+  private leave(key: string, follower: Follower): void {
+    const stream = this.streams.get(key);
+    if (stream === undefined || !stream.followers.delete(follower) || stream.followers.size > 0) return;
+    this.streams.delete(key); // the pending XREAD may still name it; its reply is then ignored
+    stream.cancelCheck();
+  }
+
+  private drop(stream: FollowedStream, error: StoreError): void {
+    if (this.streams.get(stream.keys.events) === stream) this.streams.delete(stream.keys.events);
+    stream.cancelCheck();
+    for (const follower of [...stream.followers]) follower.fail(error);
+    stream.followers.clear();
+  }
+
+  /** Makes sure the read loop runs and reads every followed stream. */
+  private wakeUp(): void {
+    if (!this.reading) {
+      this.reading = true;
+      void this.loop();
+      return;
+    }
+    if (this.inFlight === undefined || this.wakeSent) return; // the next XREAD is not sent yet, or already woken
+    this.wakeSent = true;
+    const { calls, port, wakeKey } = this.env;
+    // Read in the same XREAD as the threads, so it cannot be missed whichever reaches Redis first.
+    Promise.all([calls.command(port, wakeArguments(wakeKey), "XADD"), calls.command(port, pexpireArguments(wakeKey, 86_400_000), "PEXPIRE")]).catch(() => {
+      // Redis is failing: the pending XREAD fails alike and errors every tail with the cause.
+    });
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      this.connection ??= this.env.port.connect(this.env.connectionName);
+      const connection = await this.connection.catch((error: unknown) => {
+        this.connection = undefined; // try again with the next tail
+        throw error;
+      });
+      while (this.streams.size > 0 && !this.closed) {
+        const issued = new Map(this.streams);
+        const positions = [{ key: this.env.wakeKey, after: this.wakeAfter }];
+        for (const [key, stream] of issued) positions.push({ key, after: stream.position.cursor });
+        this.inFlight = issued;
+        this.wakeSent = false;
+        const reply = await this.env.calls.command(connection, xreadArguments(positions, this.env.page, this.env.blockMs), "XREAD", {}, this.env.blockMs);
+        this.inFlight = undefined;
+        for (const { key, entries } of parseXReadReply(reply)) {
+          if (key === this.env.wakeKey) this.wakeAfter = lastId(entries);
+          else {
+            const stream = this.streams.get(key);
+            if (stream !== undefined && stream === issued.get(key)) this.advance(stream, entries);
+          }
+        }
+      }
+    } catch (error) {
+      const failure = asStoreError(error, undefined);
+      for (const stream of [...this.streams.values()]) this.drop(stream, failure);
+    } finally {
+      this.inFlight = undefined;
+      this.reading = false;
+    }
+  }
+
+  /** Fans `entries` (raw, as read) out to the stream's tails, in order; a gap drops the stream. */
+  private advance(stream: FollowedStream, raw: unknown): void {
+    let entries: LoggedEntry[];
+    try {
+      entries = decodeEntries(raw, stream.threadId);
+    } catch (error) {
+      this.drop(stream, asStoreError(error, stream.threadId));
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.seq <= stream.position.seq) continue; // read before (a stream followed again from further back)
+      if (entry.seq !== stream.position.seq + 1) {
+        this.drop(stream, evicted(stream.threadId, `events after cursor "${stream.position.cursor}" were trimmed while it was followed`));
+        return;
+      }
+      stream.position = entry;
+      for (const follower of [...stream.followers]) {
+        if (follower.catchingUp) follower.held.push(entry);
+        else follower.deliver(entry);
+      }
+    }
+  }
+
+  /**
+   * Watches the thread's lease, so that a run whose producer died still ends for its tails here:
+   * the notice script ends it ABANDONED when due (its RUN_ERROR then arrives like any event);
+   * otherwise look again when the lease would run out, or after a lease while no run is live.
+   */
+  private checkLease(stream: FollowedStream): void {
+    if (this.streams.get(stream.keys.events) !== stream) return;
+    this.env.notice(stream.threadId, stream.keys).then(
+      (notice) => {
+        if (this.streams.get(stream.keys.events) !== stream) return;
+        if (notice.kind === "unknown") this.drop(stream, evicted(stream.threadId, "its keys expired while it was followed"));
+        else this.scheduleCheck(stream, notice.kind === "live" ? Math.max(1, notice.remaining) : this.env.lease);
+      },
+      () => this.scheduleCheck(stream, this.env.lease), // Redis is failing: the XREAD reports it to the tails
+    );
+  }
+
+  private scheduleCheck(stream: FollowedStream, ms: number): void {
+    stream.cancelCheck();
+    stream.cancelCheck = this.env.timers.setTimer(ms, () => this.checkLease(stream));
+  }
+}
+
+function lastId(raw: unknown): string {
+  const entries = replyArray(raw, "the wake-up stream's entries");
+  return replyString(replyArray(entries[entries.length - 1], "a wake-up entry")[0], "a wake-up entry's id");
+}
+
+function evicted(threadId: string, why: string): StoreError {
+  return new StoreError("evicted", `expected thread "${threadId}" to be followable, but ${why}; reconnect: the snapshot path answers`, { threadId });
+}
+
+function closedError(threadId: string): StoreError {
+  return new StoreError("unavailable", `expected thread "${threadId}" to be followed, but the store was closed`, { threadId });
+}
+
+function asStoreError(error: unknown, threadId: string | undefined): StoreError {
+  if (StoreError.isInstance(error)) return error;
+  return unavailable("the tail reader", error instanceof Error ? error.message : String(error), threadId === undefined ? {} : { threadId }, error);
+}

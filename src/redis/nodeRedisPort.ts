@@ -1,0 +1,84 @@
+/**
+ * The `RedisPort` over a node-redis client (`redis` 5, the client Redis maintains; docs/durability.md,
+ * "Redis"): commands through `sendCommand` (which pipelines what is sent in one tick), and the two
+ * extra connections as `duplicate()`s of the caller's client, with its options.
+ */
+import type { OwnedConnection, OwnedSubscription, RedisPort } from "./RedisPort";
+
+/**
+ * The few members of a node-redis client (`createClient()` from `redis` 5) the store uses, typed
+ * structurally so that the package does not import `redis` at run time or in its types.
+ *
+ * @example
+ * const client: NodeRedisClient = createClient({ url: process.env.REDIS_URL });
+ */
+export interface NodeRedisClient {
+  sendCommand(args: readonly string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+  duplicate(overrides?: { name?: string; disableOfflineQueue?: boolean }): NodeRedisClient;
+  connect(): Promise<unknown>;
+  destroy(): void;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  SUBSCRIBE(channel: string, listener: (message: string, channel: string) => unknown): Promise<void>;
+}
+
+/**
+ * Options of `nodeRedisPort`.
+ *
+ * @example
+ * nodeRedisPort(client, { onConnectionError: (error) => log.warn(error) });
+ */
+export interface NodeRedisPortOptions {
+  /**
+   * Called with each error event of the connections the store opens (node-redis emits one per
+   * failed connection attempt while it reconnects). The store itself learns of a failure from the
+   * commands it had pending, which reject; this is for logs. Default: nothing.
+   */
+  readonly onConnectionError?: (error: Error) => void;
+}
+
+/**
+ * The port over `client`, which the caller creates, connects, gives an `error` listener (node-redis
+ * throws an error event nobody listens to) and closes. The reader's connection is a duplicate with
+ * `disableOfflineQueue`, so that a blocking read fails at once while Redis is unreachable instead
+ * of waiting to be sent.
+ *
+ * @example
+ * const client = createClient({ url: process.env.REDIS_URL });
+ * client.on("error", (error) => log.warn(error));
+ * await client.connect();
+ * const store = redisStore({ client });
+ */
+export function nodeRedisPort(client: NodeRedisClient, options: NodeRedisPortOptions = {}): RedisPort {
+  const onError = options.onConnectionError ?? ((): void => undefined);
+  const open = async (name: string, disableOfflineQueue: boolean): Promise<NodeRedisClient> => {
+    const connection = client.duplicate({ name, disableOfflineQueue });
+    connection.on("error", onError);
+    try {
+      await connection.connect();
+    } catch (error) {
+      connection.destroy();
+      throw error;
+    }
+    return connection;
+  };
+  return {
+    send: (args, signal) => client.sendCommand(args, signal === undefined ? undefined : { abortSignal: signal }),
+    async connect(name): Promise<OwnedConnection> {
+      const connection = await open(name, true);
+      return {
+        send: (args, signal) => connection.sendCommand(args, signal === undefined ? undefined : { abortSignal: signal }),
+        close: async () => connection.destroy(),
+      };
+    },
+    async subscribe(name, channel, listener): Promise<OwnedSubscription> {
+      const connection = await open(name, false);
+      try {
+        await connection.SUBSCRIBE(channel, (message) => listener(message));
+      } catch (error) {
+        connection.destroy();
+        throw error;
+      }
+      return { close: async () => connection.destroy() };
+    },
+  };
+}

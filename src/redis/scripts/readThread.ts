@@ -1,0 +1,82 @@
+/**
+ * The read script (docs/durability.md, "Redis"): one round trip for what `read` and `beginRun`
+ * start from. Ends an expired run ABANDONED first, then answers either the cursor path (the cursor's
+ * entry is in the stream and its run has events left: the entries after it) or the snapshot path
+ * (the kept compacted thread and the entries logged after it, which the caller folds in).
+ */
+import { optionalString, replyArray, replyNumber, replyString, unexpectedReply } from "../replies";
+import type { StoreScript } from "../commands/EVAL";
+import { PRELUDE } from "./prelude";
+
+/**
+ * What the read script found: `unknown` (no such thread), `resume` (the cursor's own entry and up
+ * to `count` entries after it), or `snapshot` (the kept snapshot's JSON, cursor and sequence
+ * number, and up to `count` entries after it). `live` is the live run's id, if any.
+ *
+ * @example
+ * parseReadReply(["unknown"]); // { kind: "unknown" }
+ */
+export type ReadReply =
+  | { readonly kind: "unknown" }
+  | { readonly kind: "resume"; readonly live: string | undefined; readonly at: unknown; readonly entries: unknown }
+  | { readonly kind: "snapshot"; readonly live: string | undefined; readonly cursor: string; readonly seq: number; readonly json: string; readonly entries: unknown };
+
+/** The Lua of a read (ARGV[5…]: the cursor or "", the page size). */
+export const readScript: StoreScript = {
+  name: "read",
+  source: `${PRELUDE}
+local after, count = ARGV[5], tonumber(ARGV[6])
+if redis.call('EXISTS', META) == 0 then return {'unknown'} end
+abandon_if_due()
+local live = redis.call('HGET', META, 'live') or ''
+if after ~= '' then
+  local at = redis.call('XRANGE', EVENTS, after, after)
+  if #at == 1 then
+    local rest = redis.call('XRANGE', EVENTS, '(' .. after, '+', 'COUNT', count)
+    -- resume unless nothing of the cursor's run is left: the next entry starts a run, or there is
+    -- none and no run is live (fields are t, n, e in that order: rest[1][2][2] is the type)
+    if (#rest > 0 and rest[1][2][2] ~= 'RUN_STARTED') or (#rest == 0 and live ~= '') then
+      return {'resume', live, at[1], rest}
+    end
+  end
+end
+local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body')
+if not kept[1] then return redis.error_reply('thread ' .. THREAD .. ' has no snapshot beside its stream') end
+return {'snapshot', live, kept[1], kept[2], kept[3], redis.call('XRANGE', EVENTS, '(' .. kept[1], '+', 'COUNT', count)}
+`,
+};
+
+/**
+ * The read's own arguments, from ARGV[5]: the cursor (already checked to be an entry id) or "", and the page size.
+ *
+ * @example
+ * readArguments(undefined, 1000); // ["", "1000"]
+ */
+export function readArguments(after: string | undefined, count: number): string[] {
+  return [after ?? "", String(count)];
+}
+
+/**
+ * The read script's reply (entries still raw: `decodeEntries` reads them).
+ *
+ * @example
+ * parseReadReply(["snapshot", "", "1718000000000-0", "0", "{…}", []]).kind; // "snapshot"
+ */
+export function parseReadReply(reply: unknown): ReadReply {
+  const parts = replyArray(reply, "the read script");
+  const status = replyString(parts[0], "the read script's status");
+  if (status === "unknown") return { kind: "unknown" };
+  const live = optionalString(parts[1], "the live run's id") || undefined;
+  if (status === "resume") return { kind: "resume", live, at: parts[2], entries: parts[3] };
+  if (status === "snapshot") {
+    return {
+      kind: "snapshot",
+      live,
+      cursor: replyString(parts[2], "the snapshot's cursor"),
+      seq: replyNumber(parts[3], "the snapshot's sequence number"),
+      json: replyString(parts[4], "the snapshot's JSON"),
+      entries: parts[5],
+    };
+  }
+  throw unexpectedReply(status, 'one of "unknown", "resume", "snapshot" as the read script\'s status');
+}

@@ -1,0 +1,85 @@
+/**
+ * A real `redis-server` child on a free 127.0.0.1 port, without persistence (`--save "" --appendonly
+ * no`), for the Redis suite's global setup and for tests that need a server of their own to kill.
+ * A missing `redis-server` is an error that says how to install it: the suite never skips.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+
+/** A started server. */
+export interface RedisServer {
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  /** Stops it (SIGTERM) and resolves once it has exited. */
+  stop(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crash would, and resolves once it has exited. */
+  kill(): Promise<void>;
+}
+
+/** The executable: `REDIS_SERVER` if set, else `redis-server` on PATH. */
+const EXECUTABLE = process.env.REDIS_SERVER ?? "redis-server";
+
+/** A port nothing listens on right now (the kernel's pick, released at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error("could not find a free port"))));
+    });
+  });
+}
+
+/**
+ * Starts `redis-server` on a free loopback port and resolves once it accepts connections (its
+ * "Ready to accept connections" line), within 10 s.
+ *
+ * @example
+ * const server = await startRedisServer();
+ * process.env.REDIS_URL = server.url;
+ */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--loglevel", "notice"];
+  const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => fail(new Error(`redis-server did not start within 10 s on port ${port}; it said:\n${output}`)), 10_000);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(error);
+    };
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      fail(
+        error.code === "ENOENT"
+          ? new Error(`the Redis suite needs a real redis-server, but "${EXECUTABLE}" is not installed: apt-get install -y redis-server (or set REDIS_URL to a running server)`)
+          : error,
+      ),
+    );
+    child.once("exit", (code) => fail(new Error(`redis-server exited with code ${code} before it was ready; it said:\n${output}`)));
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        resolve();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+  });
+  return server(child, port, exited);
+}
+
+function server(child: ChildProcess, port: number, exited: Promise<void>): RedisServer {
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid ?? 0, stop: () => end("SIGTERM"), kill: () => end("SIGKILL") };
+}
