@@ -29,8 +29,8 @@ export const DEFAULT_PREFIX = "agui:";
 
 /**
  * The keys of `threadId` under `prefix`. The thread id is escaped so that it cannot end the hash
- * tag early or start another (`%` → `%25`, `{` → `%7B`, `}` → `%7D`): two different ids never
- * share keys, and the tag is always the whole id.
+ * tag early or start another (`%` → `%25`, `{` → `%7B`, `}` → `%7D`; the empty id is `%`): two
+ * different ids never share keys, and the tag is always the whole id, never empty.
  *
  * @example
  * threadKeys("agui:", "a}b").meta; // "agui:{a%7Db}:meta"
@@ -73,7 +73,12 @@ export function wakeKey(prefix: string, instance: string): string {
   return `${prefix}reader:${instance}:wake`;
 }
 
-/** The thread id with the characters that delimit a hash tag (and the escape character) escaped. */
+/**
+ * The thread id with the characters that delimit a hash tag (and the escape character) escaped.
+ * The empty id becomes a lone `%` (which no other id escapes to): an empty tag `{}` would make
+ * Redis Cluster hash each whole key instead, scattering the thread's keys over slots.
+ */
 function hashTag(threadId: string): string {
+  if (threadId === "") return "%";
   return threadId.replace(/[%{}]/g, (c) => (c === "%" ? "%25" : c === "{" ? "%7B" : "%7D"));
 }

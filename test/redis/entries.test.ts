@@ -1,0 +1,70 @@
+/** One event as one stream entry, both ways (pure): XADD fields out, XRANGE/XREAD entries in. */
+import { ev } from "../../src/protocol/build";
+import type { Event } from "../../src/protocol/events";
+import { batchArguments, decodeEntries, decodeEntry, encodeEvent } from "../../src/redis/entries";
+import { StoreError } from "../../src/server/store/StoreError";
+
+const events: Event[] = [
+  ev.runStarted("t1", "r1", { parentRunId: "r0" }),
+  ev.textMessageStart("m1"),
+  ev.textMessageContent("m1", 'quotes " and \\ and \n and ünïcödé'),
+  ev.toolCallStart("tc1", "search", { parentMessageId: "m1" }),
+  ev.toolCallArgs("tc1", '{"q":"x"}'),
+  ev.stateDelta([{ op: "add", path: "/a", value: [1, { b: null }] }]),
+  ev.custom("n", { deep: { list: [1, 2, 3] } }),
+  ev.runFinished("t1", "r1", { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approve" }] } }),
+];
+
+/** An entry as Redis returns it for what a script wrote from `encodeEvent` (fields t, n, e). */
+function entry(id: string, seq: number, event: Event): unknown {
+  const { type, json } = encodeEvent(event, 0, "t1");
+  return [id, ["t", type, "n", String(seq), "e", json]];
+}
+
+test("every event survives encodeEvent → stream entry → decodeEntry, with its cursor and sequence number", () => {
+  const raw = events.map((event, i) => entry(`1718000000000-${i}`, i + 10, event));
+  expect(decodeEntries(raw, "t1")).toEqual(events.map((event, i) => ({ cursor: `1718000000000-${i}`, seq: i + 10, event })));
+});
+
+test("the entry's type field is the event's type (scripts read it without parsing JSON)", () => {
+  expect(events.map((event) => encodeEvent(event, 0, "t1").type)).toEqual(events.map((event) => event.type));
+});
+
+test("batchArguments lays out type, JSON pairs in batch order", () => {
+  const encoded = [ev.stepStarted("a"), ev.stepFinished("a")].map((event, i) => encodeEvent(event, i, "t1"));
+  expect(batchArguments(encoded)).toEqual(["STEP_STARTED", '{"type":"STEP_STARTED","stepName":"a"}', "STEP_FINISHED", '{"type":"STEP_FINISHED","stepName":"a"}']);
+});
+
+test("an event JSON cannot spell is refused before anything is sent, naming its index", () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const thrown = (() => {
+    try {
+      encodeEvent(ev.custom("loop", cyclic), 3, "t1");
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  })();
+  expect(StoreError.isInstance(thrown) && thrown.code).toBe("invalid-append");
+  expect(String(thrown)).toMatch(/expected JSON events, but the CUSTOM at index 3 does not serialize/);
+});
+
+test.each<[string, unknown, RegExp]>([
+  ["no fields", ["1-0", []], /no sequence number \(n\) and event \(e\) fields/],
+  ["no sequence number", ["1-0", ["e", "{}"]], /no sequence number/],
+  ["a sequence number that is not one", ["1-0", ["n", "-1", "e", '{"type":"STEP_STARTED","stepName":"a"}']], /no sequence number/],
+  ["JSON that does not parse", ["1-0", ["n", "0", "e", "{"]], /JSON that does not parse/],
+  ["JSON that is no event", ["1-0", ["n", "0", "e", '{"type":"NOPE"}']], /an event that does not decode \(unknown event type "NOPE"\)/],
+  ["no fields array", ["1-0", "x"], /expected an array as the reply of the fields of stream entry 1-0/],
+  ["no id", [7, []], /expected a string as a stream entry's id, but Redis answered 7/],
+])("an entry this store did not write (%s) is unavailable, never a crash", (_name, raw, message) => {
+  let error: unknown;
+  try {
+    decodeEntry(raw, "t1");
+  } catch (caught) {
+    error = caught;
+  }
+  expect(StoreError.isInstance(error) && error.code).toBe("unavailable");
+  expect(String(error)).toMatch(message);
+});
