@@ -52,11 +52,17 @@ interface Follower {
   fail(error: StoreError): void;
 }
 
-/** One followed thread: where the reader is in its stream, its tails, and its lease check. */
+/**
+ * One followed thread: where the reader is in its stream, the last entries it read there (so that
+ * tails joining a busy thread from a recent cursor catch up in memory, without a read of their
+ * own), its tails, and its lease check.
+ */
 interface FollowedStream {
   readonly threadId: string;
   readonly keys: ThreadKeys;
   position: LoggedEntry;
+  /** The last entries read, oldest first, consecutive, through `position` (at most `2 × page`). */
+  recent: LoggedEntry[];
   readonly followers: Set<Follower>;
   cancelCheck: () => void;
 }
@@ -133,13 +139,13 @@ export class TailReader {
   }
 
   private async join(threadId: string, keys: ThreadKeys, after: Cursor, follower: Follower): Promise<void> {
-    const [at] = decodeEntries(await this.env.calls.command(this.env.port, xrangeAtArguments(keys.events, after), "XRANGE", { threadId }), threadId);
+    const at = cachedEntry(this.streams.get(keys.events), after) ?? (await this.entryAt(threadId, keys, after));
     if (follower.done) return;
     if (at === undefined) throw evicted(threadId, `cursor "${after}" is not in its log (evicted, or not this thread's)`);
     follower.seen = at.seq;
     const existing = this.streams.get(keys.events);
     if (existing === undefined) {
-      const stream: FollowedStream = { threadId, keys, position: at, followers: new Set([follower]), cancelCheck: () => undefined };
+      const stream: FollowedStream = { threadId, keys, position: at, recent: [at], followers: new Set([follower]), cancelCheck: () => undefined };
       follower.catchingUp = false;
       this.streams.set(keys.events, stream);
       this.checkLease(stream);
@@ -147,10 +153,14 @@ export class TailReader {
       return;
     }
     existing.followers.add(follower);
-    if (existing.position.seq <= at.seq) {
-      follower.catchingUp = false;
+    follower.catchingUp = false;
+    if (existing.position.seq <= at.seq) return;
+    if (existing.recent[0].seq <= at.seq + 1) {
+      // The gap is in memory: sent now, in order (deliver skips what the cursor already covers).
+      for (const entry of existing.recent) follower.deliver(entry);
       return;
     }
+    follower.catchingUp = true;
     // Behind the reader: read the gap up to where the reader is now; what it reads meanwhile waits.
     const target = existing.position;
     let last = at;
@@ -167,6 +177,11 @@ export class TailReader {
     }
     follower.catchingUp = false;
     for (const entry of follower.held.splice(0)) follower.deliver(entry);
+  }
+
+  private async entryAt(threadId: string, keys: ThreadKeys, cursor: Cursor): Promise<LoggedEntry | undefined> {
+    const reply = await this.env.calls.command(this.env.port, xrangeAtArguments(keys.events, cursor), "XRANGE", { threadId });
+    return decodeEntries(reply, threadId)[0];
   }
 
   private leave(key: string, follower: Follower): void {
@@ -247,11 +262,13 @@ export class TailReader {
         return;
       }
       stream.position = entry;
+      stream.recent.push(entry);
       for (const follower of [...stream.followers]) {
         if (follower.catchingUp) follower.held.push(entry);
         else follower.deliver(entry);
       }
     }
+    if (stream.recent.length > 2 * this.env.page) stream.recent = stream.recent.slice(-this.env.page);
   }
 
   /**
@@ -275,6 +292,13 @@ export class TailReader {
     stream.cancelCheck();
     stream.cancelCheck = this.env.timers.setTimer(ms, () => this.checkLease(stream));
   }
+}
+
+/** The entry at `cursor` if the reader still has it in memory (searched from the newest: joins are mostly near the head). */
+function cachedEntry(stream: FollowedStream | undefined, cursor: Cursor): LoggedEntry | undefined {
+  if (stream === undefined) return undefined;
+  for (let i = stream.recent.length - 1; i >= 0; i--) if (stream.recent[i].cursor === cursor) return stream.recent[i];
+  return undefined;
 }
 
 function lastId(raw: unknown): string {
