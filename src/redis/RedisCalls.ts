@@ -55,6 +55,38 @@ export class RedisCalls {
     });
   }
 
+  /**
+   * Opens a connection (`open` gets the abort signal to pass to the port) within the timeout; when
+   * the timeout passes first, the attempt is aborted (the port destroys the connection) and this
+   * rejects with StoreError `unavailable`.
+   */
+  open<T>(open: (signal: AbortSignal) => Promise<T>, what: string): Promise<T> {
+    const controller = new AbortController();
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        controller.abort();
+        reject(unavailable(what, `it did not connect within ${this.timeout} ms`, {}, undefined));
+      }, this.timeout);
+      if (typeof timer === "object" && typeof timer.unref === "function") timer.unref();
+      let opening: Promise<T>;
+      try {
+        opening = open(controller.signal);
+      } catch (error) {
+        opening = Promise.reject(error);
+      }
+      opening.then(
+        (opened) => {
+          clearTimeout(timer);
+          resolve(opened);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(unavailable(what, error instanceof Error ? error.message : String(error), {}, error));
+        },
+      );
+    });
+  }
+
   /** Runs a store script (EVAL) for the thread whose keys are `keys`. */
   script(connection: RedisConnection, script: StoreScript, keys: ThreadKeys, context: ScriptContext, args: readonly string[], details: StoreErrorDetails = {}): Promise<unknown> {
     return this.command(connection, evalArguments(script, keys, context, args), `the ${script.name} script`, { threadId: context.threadId, ...details });

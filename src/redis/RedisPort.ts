@@ -53,8 +53,11 @@ export interface OwnedSubscription {
  * const store = redisStore({ port: nodeRedisPort(client) });
  */
 export interface RedisPort extends RedisConnection {
-  /** Opens another connection to the same server, named `name`. */
-  connect(name: string): Promise<OwnedConnection>;
-  /** Opens another connection, named `name`, subscribed to `channel`; `listener` gets each message. */
-  subscribe(name: string, channel: string, listener: (message: string) => void): Promise<OwnedSubscription>;
+  /**
+   * Opens another connection to the same server, named `name`. `signal` aborts the attempt (the
+   * store gave up waiting): the connection is then destroyed, whether it was still connecting or not.
+   */
+  connect(name: string, signal?: AbortSignal): Promise<OwnedConnection>;
+  /** Opens another connection, named `name`, subscribed to `channel`; `listener` gets each message. `signal` as for `connect`. */
+  subscribe(name: string, channel: string, listener: (message: string) => void, signal?: AbortSignal): Promise<OwnedSubscription>;
 }

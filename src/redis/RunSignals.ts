@@ -6,6 +6,8 @@
  * kept in the thread's meta hash, and a producer reads it back with every append and renewal, so
  * a message lost while the subscription reconnects still arrives within one heartbeat.
  */
+import { StoreError } from "../server/store/StoreError";
+import type { RedisCalls } from "./RedisCalls";
 import type { OwnedSubscription, RedisPort } from "./RedisPort";
 
 /**
@@ -45,7 +47,7 @@ export function parseRunSignal(message: string): RunSignal | undefined {
  * The instance's subscription and the producers listening through it.
  *
  * @example
- * const signals = new RunSignals(port, "agui:signals", "agui-rx:k3x9:signals");
+ * const signals = new RunSignals(port, new RedisCalls(10_000), "agui:signals", "agui-rx:k3x9:signals");
  * await signals.ready();
  * const stopWatching = signals.watch("t1", "r1", (kind) => console.log(kind));
  */
@@ -56,15 +58,16 @@ export class RunSignals {
 
   constructor(
     private readonly port: RedisPort,
+    private readonly calls: RedisCalls,
     private readonly channel: string,
     private readonly name: string,
   ) {}
 
   /** Resolves once the channel is subscribed (the first call subscribes; a failed attempt is retried by the next call). */
   async ready(): Promise<void> {
-    if (this.closed) throw new Error("the store is closed");
+    if (this.closed) throw new StoreError("unavailable", `expected the signal channel ${this.channel} to be subscribed, but the store was closed`);
     if (this.subscription === undefined) {
-      const attempt = this.port.subscribe(this.name, this.channel, (message) => this.dispatch(message));
+      const attempt = this.calls.open((signal) => this.port.subscribe(this.name, this.channel, (message) => this.dispatch(message), signal), `SUBSCRIBE ${this.channel}`);
       this.subscription = attempt;
       attempt.catch(() => {
         if (this.subscription === attempt) this.subscription = undefined; // the caller of ready() gets the error

@@ -54,8 +54,8 @@ interface Follower {
 
 /**
  * One followed thread: where the reader is in its stream, the last entries it read there (so that
- * tails joining a busy thread from a recent cursor catch up in memory, without a read of their
- * own), its tails, and its lease check.
+ * tails joining a busy thread from a recent cursor catch up in memory instead of each reading and
+ * decoding the gap again), its tails, and its lease check.
  */
 interface FollowedStream {
   readonly threadId: string;
@@ -139,7 +139,8 @@ export class TailReader {
   }
 
   private async join(threadId: string, keys: ThreadKeys, after: Cursor, follower: Follower): Promise<void> {
-    const at = cachedEntry(this.streams.get(keys.events), after) ?? (await this.entryAt(threadId, keys, after));
+    // Asked of Redis even when the reader has it in memory: a cursor the stream no longer has is evicted.
+    const at = await this.entryAt(threadId, keys, after);
     if (follower.done) return;
     if (at === undefined) throw evicted(threadId, `cursor "${after}" is not in its log (evicted, or not this thread's)`);
     follower.seen = at.seq;
@@ -216,7 +217,7 @@ export class TailReader {
 
   private async loop(): Promise<void> {
     try {
-      this.connection ??= this.env.port.connect(this.env.connectionName);
+      this.connection ??= this.env.calls.open((signal) => this.env.port.connect(this.env.connectionName, signal), "a connection for the tail reader");
       const connection = await this.connection.catch((error: unknown) => {
         this.connection = undefined; // try again with the next tail
         throw error;
@@ -292,13 +293,6 @@ export class TailReader {
     stream.cancelCheck();
     stream.cancelCheck = this.env.timers.setTimer(ms, () => this.checkLease(stream));
   }
-}
-
-/** The entry at `cursor` if the reader still has it in memory (searched from the newest: joins are mostly near the head). */
-function cachedEntry(stream: FollowedStream | undefined, cursor: Cursor): LoggedEntry | undefined {
-  if (stream === undefined) return undefined;
-  for (let i = stream.recent.length - 1; i >= 0; i--) if (stream.recent[i].cursor === cursor) return stream.recent[i];
-  return undefined;
 }
 
 function lastId(raw: unknown): string {

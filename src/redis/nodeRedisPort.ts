@@ -50,34 +50,35 @@ export interface NodeRedisPortOptions {
  */
 export function nodeRedisPort(client: NodeRedisClient, options: NodeRedisPortOptions = {}): RedisPort {
   const onError = options.onConnectionError ?? ((): void => undefined);
-  const open = async (name: string, disableOfflineQueue: boolean): Promise<NodeRedisClient> => {
+  const open = async (name: string, disableOfflineQueue: boolean, signal: AbortSignal | undefined, ready: (connection: NodeRedisClient) => Promise<unknown>): Promise<NodeRedisClient> => {
     const connection = client.duplicate({ name, disableOfflineQueue });
     connection.on("error", onError);
+    // A client reconnecting to a server that is down would try forever: the store's give-up ends it.
+    const abort = (): void => connection.destroy();
+    signal?.addEventListener("abort", abort, { once: true });
     try {
       await connection.connect();
+      await ready(connection);
+      if (signal?.aborted) throw new Error("the connection was given up on while it opened");
     } catch (error) {
       connection.destroy();
       throw error;
+    } finally {
+      signal?.removeEventListener("abort", abort);
     }
     return connection;
   };
   return {
     send: (args, signal) => client.sendCommand(args, signal === undefined ? undefined : { abortSignal: signal }),
-    async connect(name): Promise<OwnedConnection> {
-      const connection = await open(name, true);
+    async connect(name, signal): Promise<OwnedConnection> {
+      const connection = await open(name, true, signal, async () => undefined);
       return {
         send: (args, signal) => connection.sendCommand(args, signal === undefined ? undefined : { abortSignal: signal }),
         close: async () => connection.destroy(),
       };
     },
-    async subscribe(name, channel, listener): Promise<OwnedSubscription> {
-      const connection = await open(name, false);
-      try {
-        await connection.SUBSCRIBE(channel, (message) => listener(message));
-      } catch (error) {
-        connection.destroy();
-        throw error;
-      }
+    async subscribe(name, channel, listener, signal): Promise<OwnedSubscription> {
+      const connection = await open(name, false, signal, (opened) => opened.SUBSCRIBE(channel, (message) => listener(message)));
       return { close: async () => connection.destroy() };
     },
   };

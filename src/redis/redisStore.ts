@@ -178,7 +178,7 @@ class RedisThreadStore implements RedisStore {
     this.timers = options.clock ?? systemClock;
     this.leaseTtl = options.clock === undefined ? this.lease : this.ttl;
     const name = `${options.connectionName ?? REDIS_STORE_DEFAULTS.connectionName}:${this.instance}`;
-    this.signals = new RunSignals(this.port, signalChannel(this.prefix), `${name}:signals`);
+    this.signals = new RunSignals(this.port, this.calls, signalChannel(this.prefix), `${name}:signals`);
     this.reader = new TailReader({
       port: this.port,
       calls: this.calls,
@@ -203,9 +203,7 @@ class RedisThreadStore implements RedisStore {
     this.ensureOpen(threadId);
     const keys = this.keysOf(threadId);
     // Subscribed before the run exists, so that no stop of it can be missed.
-    await this.signals.ready().catch((error: unknown) => {
-      throw unavailable("SUBSCRIBE", error instanceof Error ? error.message : String(error), { threadId }, error);
-    });
+    await this.signals.ready();
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId });
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
       const loaded = await this.load(threadId, keys, undefined);

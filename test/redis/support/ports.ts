@@ -32,8 +32,8 @@ export function recordingPort(client: NodeRedisClient): RecordingPort {
       sent.push(args);
       return inner.send(args, signal);
     },
-    connect: (name) => inner.connect(name),
-    subscribe: (name, channel, listener) => inner.subscribe(name, channel, listener),
+    connect: (name, signal) => inner.connect(name, signal),
+    subscribe: (name, channel, listener, signal) => inner.subscribe(name, channel, listener, signal),
   };
 }
 
@@ -47,7 +47,7 @@ export function deafPort(client: NodeRedisClient): RedisPort {
   const inner = nodeRedisPort(client);
   return {
     send: (args, signal) => inner.send(args, signal),
-    connect: (name) => inner.connect(name),
-    subscribe: (name, channel) => inner.subscribe(name, channel, () => undefined),
+    connect: (name, signal) => inner.connect(name, signal),
+    subscribe: (name, channel, _listener, signal) => inner.subscribe(name, channel, () => undefined, signal),
   };
 }

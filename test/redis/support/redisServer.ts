@@ -61,12 +61,13 @@ export async function startRedisServer(): Promise<RedisServer> {
           : error,
       ),
     );
-    child.once("exit", (code) => fail(new Error(`redis-server exited with code ${code} before it was ready; it said:\n${output}`)));
+    const early = (code: number | null): void => fail(new Error(`redis-server exited with code ${code} before it was ready; it said:\n${output}`));
+    child.once("exit", early);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       if (output.includes("Ready to accept connections")) {
         clearTimeout(timer);
-        child.removeAllListeners("exit");
+        child.off("exit", early);
         resolve();
       }
     };
