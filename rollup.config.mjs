@@ -12,6 +12,7 @@ const entries = {
   node: "src/node/index.ts",
   react: "src/react/index.ts",
   ai: "src/ai/index.ts",
+  redis: "src/redis/index.ts",
 };
 
 const externalPackages = [

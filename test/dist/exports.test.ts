@@ -20,7 +20,7 @@ const viaRequire = (script: string) => node(["-e", script]);
 const viaImport = (script: string) => node(["--input-type=module", "-e", script]);
 
 /** The entries and the subpath each is reached by. */
-const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node", "agui-rx/ai"];
+const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node", "agui-rx/ai", "agui-rx/redis"];
 
 beforeAll(() => {
   // CI builds before testing; a local run without a (complete) build makes one.
@@ -132,4 +132,41 @@ test("the ai bundles import the SDK rather than carry a copy of it", () => {
   expect(esm).toMatch(/from 'ai'/);
   expect(cjs).toMatch(/require\('ai'\)/);
   expect(esm + cjs).not.toMatch(/MockLanguageModel|function streamText/);
+});
+
+// `agui-rx/redis` reaches Redis only through the client it is given (node-redis 5, an optional
+// peer): the bundle imports nothing of `redis`. Without a server, a store over a client that was
+// never connected fails its calls with the server entry's StoreError (one class, one chunk).
+const redisCheck = `
+  const store = r.redisStore({ client: createClient({ url: "redis://127.0.0.1:1" }), timeout: 500 });
+  store.read("t1").then(
+    () => console.log(JSON.stringify({ resolved: true })),
+    (error) => console.log(JSON.stringify({
+      shared: error instanceof s.StoreError,
+      code: error.code,
+      message: error.message.slice(0, 45),
+      keys: r.threadKeys("agui:", "t1"),
+      defaults: r.REDIS_STORE_DEFAULTS.maxRunsPerThread,
+    })),
+  );`;
+const redisExpected = {
+  shared: true,
+  code: "unavailable",
+  message: 'expected Redis to answer the read script for ',
+  keys: { events: "agui:{t1}:events", meta: "agui:{t1}:meta", lease: "agui:{t1}:lease", snapshot: "agui:{t1}:snapshot", runs: "agui:{t1}:runs" },
+  defaults: 50,
+};
+
+test("agui-rx/redis fails a store's calls with the server entry's StoreError through require()", () => {
+  expect(JSON.parse(viaRequire(`const r = require("agui-rx/redis"), s = require("agui-rx/server"), { createClient } = require("redis");${redisCheck}`))).toEqual(redisExpected);
+});
+
+test("agui-rx/redis fails a store's calls with the server entry's StoreError through import()", () => {
+  expect(JSON.parse(viaImport(`const r = await import("agui-rx/redis"), s = await import("agui-rx/server"), { createClient } = await import("redis");${redisCheck}`))).toEqual(redisExpected);
+});
+
+test("the redis bundles carry no Redis client: the caller's is used", () => {
+  const bundles = readFileSync(path.join(root, "dist/esm/redis.mjs"), "utf8") + readFileSync(path.join(root, "dist/cjs/redis.cjs"), "utf8");
+  expect(bundles).not.toMatch(/from 'redis'|require\('redis'\)|@redis\/client/);
+  expect(bundles).toMatch(/XREAD/);
 });
