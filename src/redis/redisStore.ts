@@ -7,119 +7,30 @@
 import type { Observable } from "rxjs";
 import { ev } from "../protocol/build";
 import type { RunAgentInput } from "../protocol/input";
-import { isTerminal } from "../server/store/checkBatch";
 import type { StoreClock } from "../server/store/StoreClock";
 import { systemClock } from "../server/store/StoreClock";
 import { StoreError } from "../server/store/StoreError";
 import { ThreadFold } from "../server/store/ThreadFold";
-import type { ThreadSnapshot } from "../server/store/ThreadSnapshot";
-import { DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StopAnswer, type StoredEvent, type ThreadRead, type ThreadStore } from "../server/store/ThreadStore";
+import { DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StopAnswer, type StoredEvent, type ThreadRead } from "../server/store/ThreadStore";
 import { delArguments } from "./commands/DEL";
-import { xrangeArguments } from "./commands/XRANGE";
-import { decodeEntries, decodeEntry, type LoggedEntry } from "./entries";
-import { DEFAULT_PREFIX, signalChannel, threadKeys, wakeKey, type ThreadKeys } from "./keys";
-import { nodeRedisPort, type NodeRedisClient } from "./nodeRedisPort";
+import type { LoggedEntry } from "./entries";
+import { signalChannel, threadKeys, wakeKey, type ThreadKeys } from "./keys";
+import { nodeRedisPort } from "./nodeRedisPort";
 import { RedisCalls, unavailable } from "./RedisCalls";
 import type { RedisPort } from "./RedisPort";
 import { RedisRunWriter } from "./RedisRunWriter";
+import { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreStats } from "./RedisStoreOptions";
 import { RunSignals } from "./RunSignals";
 import { beginArguments, beginScript, parseBeginReply } from "./scripts/beginRun";
-import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { noticeScript, parseNoticeReply } from "./scripts/leaseScripts";
 import type { ScriptContext } from "./scripts/prelude";
-import { parseReadReply, readArguments, readScript } from "./scripts/readThread";
 import { parseStopReply, stopScript } from "./scripts/stopRun";
-import { decodeSnapshot, foldAfter, followsWithoutGap } from "./snapshots";
+import { foldAfter } from "./snapshots";
 import { isStreamId } from "./streamIds";
 import { TailReader } from "./TailReader";
+import { ThreadLoader } from "./ThreadLoader";
 
-/**
- * The settings of `redisStore()`; every one has a default (`REDIS_STORE_DEFAULTS`).
- *
- * @example
- * const settings: RedisStoreSettings = { prefix: "chat:", ttl: 24 * 3600_000, lease: 10_000 };
- */
-export interface RedisStoreSettings {
-  /** Prefix of every key and of the signal channel (default `"agui:"`). */
-  readonly prefix?: string;
-  /** Milliseconds every key of a thread lives after its last write; an idle thread is then gone (404) (default 7 days). */
-  readonly ttl?: number;
-  /** Milliseconds a live run may go without an append or a heartbeat before it is ended `ABANDONED` (default `DEFAULT_LEASE_MS`, 30,000). */
-  readonly lease?: number;
-  /** Runs whose events a thread's stream keeps (default 50); older runs' entries are trimmed (MINID) and live on in the snapshot. */
-  readonly maxRunsPerThread?: number;
-  /** Entries a thread's stream may grow to before it is trimmed up to its kept snapshot (default 100,000). */
-  readonly maxEventsPerThread?: number;
-  /** A live run's compacted thread is kept every this many events (default 1,000), and at its end. */
-  readonly snapshotEvery?: number;
-  /** Milliseconds a command may take before it fails `unavailable` (default 10,000). */
-  readonly timeout?: number;
-  /**
-   * The lease clock. Default: Redis's own (`TIME` inside the scripts, and the heartbeat key's TTL),
-   * the same for every instance whatever their clocks say; timers use `systemClock`. An injected
-   * clock (tests: a manual one) measures leases instead: the heartbeat key then holds the deadline
-   * on that clock, and the key's own TTL is the thread's.
-   */
-  readonly clock?: StoreClock;
-  /** Names of the connections the store opens (`CLIENT SETNAME`): `<name>:<instance>:reader` and `…:signals` (default `"agui-rx"`). */
-  readonly connectionName?: string;
-}
-
-/**
- * Options of `redisStore()`: a connected node-redis client (`redis` 5), or any `RedisPort`, plus settings.
- *
- * @example
- * redisStore({ client, prefix: "chat:" });
- */
-export type RedisStoreOptions = RedisStoreSettings & ({ readonly client: NodeRedisClient; readonly port?: undefined } | { readonly port: RedisPort; readonly client?: undefined });
-
-/**
- * The defaults of `RedisStoreSettings`.
- *
- * @example
- * redisStore({ client, ttl: REDIS_STORE_DEFAULTS.ttl * 4 });
- */
-export const REDIS_STORE_DEFAULTS = {
-  prefix: DEFAULT_PREFIX,
-  ttl: 7 * 24 * 3600_000,
-  maxRunsPerThread: 50,
-  maxEventsPerThread: 100_000,
-  snapshotEvery: 1_000,
-  timeout: 10_000,
-  connectionName: "agui-rx",
-} as const;
-
-/**
- * What one store instance is doing right now.
- *
- * @example
- * const { liveRuns, followedThreads, tails } = store.stats();
- */
-export interface RedisStoreStats {
-  /** Runs produced through this instance that are still live. */
-  readonly liveRuns: number;
-  readonly followedThreads: number;
-  readonly tails: number;
-}
-
-/**
- * A `ThreadStore` on Redis, with its instance name, its bookkeeping, and `close()`.
- *
- * @example
- * const store: RedisStore = redisStore({ client });
- * await store.close();
- */
-export interface RedisStore extends ThreadStore {
-  /** A random name for this instance, part of its connections' names. */
-  readonly instance: string;
-  stats(): RedisStoreStats;
-  /**
-   * Closes the two connections the store opened (the caller's client stays open) and stops its
-   * timers: tails error `unavailable`, and this instance's writers reject from then on (their
-   * runs end ABANDONED unless another store ends them).
-   */
-  close(): Promise<void>;
-}
+export { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreSettings, type RedisStoreStats } from "./RedisStoreOptions";
 
 /** Entries read per round trip (XRANGE/XREAD COUNT) and the reader's block time. */
 const PAGE = 1000;
@@ -162,6 +73,7 @@ class RedisThreadStore implements RedisStore {
   private readonly timers: StoreClock;
   private readonly signals: RunSignals;
   private readonly reader: TailReader;
+  private readonly loader: ThreadLoader;
   private readonly writers = new Set<RedisRunWriter>();
   private closed = false;
 
@@ -178,6 +90,7 @@ class RedisThreadStore implements RedisStore {
     this.timers = options.clock ?? systemClock;
     this.leaseTtl = options.clock === undefined ? this.lease : this.ttl;
     const name = `${options.connectionName ?? REDIS_STORE_DEFAULTS.connectionName}:${this.instance}`;
+    this.loader = new ThreadLoader(this.port, this.calls, (threadId) => this.context(threadId), PAGE);
     this.signals = new RunSignals(this.port, this.calls, signalChannel(this.prefix), `${name}:signals`);
     this.reader = new TailReader({
       port: this.port,
@@ -206,7 +119,7 @@ class RedisThreadStore implements RedisStore {
     await this.signals.ready();
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId });
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
-      const loaded = await this.load(threadId, keys, undefined);
+      const loaded = await this.loader.load(threadId, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);
       const { fold, last } = loaded.kind === "snapshot" ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last } : { fold: new ThreadFold(threadId), last: "" };
       // Folded with its input (A15: the input's messages join the thread); logged without it. The
@@ -241,14 +154,14 @@ class RedisThreadStore implements RedisStore {
   async read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined> {
     this.ensureOpen(threadId);
     const keys = this.keysOf(threadId);
-    const loaded = await this.load(threadId, keys, after !== undefined && isStreamId(after) ? after : undefined);
+    const loaded = await this.loader.load(threadId, keys, after !== undefined && isStreamId(after) ? after : undefined);
     switch (loaded.kind) {
       case "unknown":
         return undefined;
       case "resume":
         return { kind: "resume", after: loaded.after, events: loaded.events.map(stored) };
       case "snapshot":
-        return { kind: "snapshot", snapshot: await this.current(threadId, keys, loaded.snapshot, loaded.entries) };
+        return { kind: "snapshot", snapshot: await this.loader.current(threadId, keys, loaded.snapshot, loaded.entries) };
       default: {
         const unexpected: never = loaded;
         return unexpected;
@@ -291,76 +204,6 @@ class RedisThreadStore implements RedisStore {
     return writer;
   }
 
-  /** One read script call, then whatever pages it did not bring. */
-  private async load(threadId: string, keys: ThreadKeys, after: Cursor | undefined): Promise<Loaded> {
-    const reply = parseReadReply(await this.calls.script(this.port, readScript, keys, this.context(threadId), readArguments(after, PAGE)));
-    switch (reply.kind) {
-      case "unknown":
-        return { kind: "unknown" };
-      case "resume": {
-        const at = decodeEntry(reply.at, threadId);
-        const events = await this.throughTerminal(threadId, keys, at, decodeEntries(reply.entries, threadId));
-        return events === undefined ? this.load(threadId, keys, undefined) : { kind: "resume", after: at.cursor, events };
-      }
-      case "snapshot": {
-        const snapshot = decodeSnapshot(reply, threadId);
-        const entries = await this.rest(threadId, keys, decodeEntries(reply.entries, threadId));
-        if (!followsWithoutGap(reply.seq, entries)) {
-          throw unavailable("XRANGE", `the stream lost events logged after the kept snapshot (at ${reply.cursor})`, { threadId }, undefined);
-        }
-        return { kind: "snapshot", live: reply.live, snapshot, entries, last: entries.length === 0 ? reply.cursor : entries[entries.length - 1].cursor };
-      }
-      default: {
-        const unexpected: never = reply;
-        return unexpected;
-      }
-    }
-  }
-
-  /** The events after `at` through the first terminal, reading on past the first page; `undefined` when some were trimmed (snapshot path). */
-  private async throughTerminal(threadId: string, keys: ThreadKeys, at: LoggedEntry, first: LoggedEntry[]): Promise<LoggedEntry[] | undefined> {
-    const out: LoggedEntry[] = [];
-    let page = first;
-    for (;;) {
-      for (const entry of page) {
-        if (entry.seq !== at.seq + 1 + out.length) return undefined;
-        out.push(entry);
-        if (isTerminal(entry.event)) return out;
-      }
-      if (page.length < PAGE) return out;
-      page = decodeEntries(await this.calls.command(this.port, xrangeArguments(keys.events, out[out.length - 1].cursor, "+", PAGE), "XRANGE", { threadId }), threadId);
-    }
-  }
-
-  /** `first`, and every page after it up to the stream's end. */
-  private async rest(threadId: string, keys: ThreadKeys, first: LoggedEntry[]): Promise<LoggedEntry[]> {
-    const out = first;
-    let count = first.length;
-    while (count === PAGE) {
-      const page = decodeEntries(await this.calls.command(this.port, xrangeArguments(keys.events, out[out.length - 1].cursor, "+", PAGE), "XRANGE", { threadId }), threadId);
-      out.push(...page);
-      count = page.length;
-    }
-    return out;
-  }
-
-  /**
-   * The thread now: the kept snapshot with the events after it folded in. A run that ended among
-   * them was compacted by nobody (its producer died, or it was ended ABANDONED): keep the result.
-   */
-  private async current(threadId: string, keys: ThreadKeys, snapshot: ThreadSnapshot, entries: readonly LoggedEntry[]): Promise<ThreadSnapshot> {
-    if (entries.length === 0) return snapshot;
-    const { fold, endedRun } = foldAfter(snapshot, entries);
-    const folded = fold.snapshot() ?? snapshot;
-    if (endedRun) {
-      const last = entries[entries.length - 1];
-      const checkpoint = { cursor: last.cursor, seq: last.seq, json: JSON.stringify(folded) };
-      // Only a saving for later reads: if it fails, the next read folds the same and tries again.
-      await this.calls.script(this.port, checkpointScript, keys, this.context(threadId), checkpointArguments(checkpoint)).catch(() => undefined);
-    }
-    return folded;
-  }
-
   private context(threadId: string): ScriptContext {
     return { now: this.clock === undefined ? "" : String(Math.floor(this.clock.now())), channel: signalChannel(this.prefix), threadId, ttl: this.ttl };
   }
@@ -373,12 +216,6 @@ class RedisThreadStore implements RedisStore {
     if (this.closed) throw new StoreError("unavailable", `expected an open store for thread "${threadId}", but it was closed`, { threadId });
   }
 }
-
-/** What `load` found. */
-type Loaded =
-  | { readonly kind: "unknown" }
-  | { readonly kind: "resume"; readonly after: Cursor; readonly events: readonly LoggedEntry[] }
-  | { readonly kind: "snapshot"; readonly live: string | undefined; readonly snapshot: ThreadSnapshot; readonly entries: readonly LoggedEntry[]; readonly last: Cursor };
 
 function stored(entry: LoggedEntry): StoredEvent {
   return { cursor: entry.cursor, event: entry.event };
