@@ -127,8 +127,9 @@ export class RedisRunWriter implements RunWriter {
     this.deadline = this.env.timers.now() + this.env.lease;
     if (terminal) {
       this.end();
-      // The run's end, compacted: from now on a read needs nothing of the stream.
-      await this.guard(this.script(checkpointScript, checkpointArguments(this.checkpoint())));
+      // The run's end, compacted: from now on a read needs nothing of the stream. The batch is
+      // logged whatever happens here: if this write fails, the next read folds the run and keeps it.
+      await this.script(checkpointScript, checkpointArguments(this.checkpoint())).catch(() => undefined);
     } else {
       this.sinceCheckpoint += events.length;
       if (this.sinceCheckpoint >= this.env.snapshotEvery) {
