@@ -25,6 +25,9 @@ import type { ScriptContext } from "./scripts/prelude";
 /**
  * What a writer needs of its store: the connection and its calls, the thread's keys, the script
  * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
+ *
+ * @example
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, released });
  */
 export interface WriterEnvironment {
   readonly connection: RedisConnection;

@@ -23,7 +23,12 @@ import { replyArray, replyString } from "./replies";
 import type { NoticeReply } from "./scripts/leaseScripts";
 import { isStreamId } from "./streamIds";
 
-/** What the reader needs of its store. */
+/**
+ * What the reader needs of its store.
+ *
+ * @example
+ * new TailReader({ port, calls, keysOf, wakeKey: "agui:reader:k3x9:wake", connectionName: "agui-rx:k3x9:reader", notice, timers: systemClock, lease: 30_000, blockMs: 10_000, page: 1000 });
+ */
 export interface ReaderEnvironment {
   readonly port: RedisPort;
   readonly calls: RedisCalls;

@@ -24,7 +24,12 @@ export interface ThreadKeys {
   readonly runs: string;
 }
 
-/** The default key prefix. */
+/**
+ * The default key prefix.
+ *
+ * @example
+ * redisStore({ client, prefix: DEFAULT_PREFIX }); // the same as leaving it out
+ */
 export const DEFAULT_PREFIX = "agui:";
 
 /**

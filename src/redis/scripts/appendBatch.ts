@@ -53,7 +53,12 @@ export type AppendReply =
   | { readonly kind: "logged"; readonly stopRequested: boolean; readonly firstSeq: number; readonly cursors: readonly string[] }
   | { readonly kind: "ended"; readonly abandoned: boolean };
 
-/** The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, checkpoint cursor, seq, JSON, maxEvents, then type/JSON pairs). */
+/**
+ * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, checkpoint cursor, seq, JSON, maxEvents, then type/JSON pairs).
+ *
+ * @example
+ * await calls.script(port, appendScript, keys, context, appendArguments(request));
+ */
 export const appendScript: StoreScript = {
   name: "append",
   source: `${PRELUDE}

@@ -36,7 +36,12 @@ export interface BeginRequest {
  */
 export type BeginReply = { readonly kind: "started"; readonly cursor: string; readonly seq: number } | { readonly kind: "active"; readonly liveRunId: string } | { readonly kind: "retry" };
 
-/** The Lua of `beginRun` (ARGV[5…]: runId, startedJson, snapshotJson, expectLast, lease, leaseTtl, maxRuns). */
+/**
+ * The Lua of `beginRun` (ARGV[5…]: runId, startedJson, snapshotJson, expectLast, lease, leaseTtl, maxRuns).
+ *
+ * @example
+ * parseBeginReply(await calls.script(port, beginScript, keys, context, beginArguments(request)));
+ */
 export const beginScript: StoreScript = {
   name: "begin",
   source: `${PRELUDE}

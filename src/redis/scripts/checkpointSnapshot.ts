@@ -8,7 +8,12 @@ import type { StoreScript } from "../commands/EVAL";
 import type { Checkpoint } from "./appendBatch";
 import { PRELUDE } from "./prelude";
 
-/** The Lua of a checkpoint (ARGV[5…]: cursor, sequence number, JSON). Answers "1" when it was kept. */
+/**
+ * The Lua of a checkpoint (ARGV[5…]: cursor, sequence number, JSON). Answers "1" when it was kept.
+ *
+ * @example
+ * await calls.script(port, checkpointScript, keys, context, checkpointArguments(checkpoint));
+ */
 export const checkpointScript: StoreScript = {
   name: "checkpoint",
   source: `${PRELUDE}

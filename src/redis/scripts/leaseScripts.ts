@@ -18,7 +18,12 @@ export interface RenewReply {
   readonly stopRequested: boolean;
 }
 
-/** The Lua of a renewal (ARGV[5…]: runId, lease, leaseTtl). */
+/**
+ * The Lua of a renewal (ARGV[5…]: runId, lease, leaseTtl).
+ *
+ * @example
+ * parseRenewReply(await calls.script(port, renewScript, keys, context, renewArguments("r1", 30_000, 30_000)));
+ */
 export const renewScript: StoreScript = {
   name: "renew",
   source: `${PRELUDE}
@@ -68,7 +73,12 @@ export type NoticeReply =
   | { readonly kind: "abandoned" }
   | { readonly kind: "live"; readonly runId: string; readonly remaining: number };
 
-/** The Lua of a lease check (no own arguments). */
+/**
+ * The Lua of a lease check (no own arguments).
+ *
+ * @example
+ * parseNoticeReply(await calls.script(port, noticeScript, keys, context, []));
+ */
 export const noticeScript: StoreScript = {
   name: "notice",
   source: `${PRELUDE}

@@ -34,7 +34,12 @@ export function contextArguments(context: ScriptContext): string[] {
   return [context.now, context.channel, context.threadId, String(context.ttl)];
 }
 
-/** The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`, `checkpoint`. */
+/**
+ * The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`, `checkpoint`.
+ *
+ * @example
+ * const source = `${PRELUDE}\nreturn abandon_if_due() and 1 or 0`;
+ */
 export const PRELUDE = `
 local EVENTS, META, LEASE, SNAPSHOT, RUNS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])

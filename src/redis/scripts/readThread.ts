@@ -21,7 +21,12 @@ export type ReadReply =
   | { readonly kind: "resume"; readonly live: string | undefined; readonly at: unknown; readonly entries: unknown }
   | { readonly kind: "snapshot"; readonly live: string | undefined; readonly cursor: string; readonly seq: number; readonly json: string; readonly entries: unknown };
 
-/** The Lua of a read (ARGV[5…]: the cursor or "", the page size). */
+/**
+ * The Lua of a read (ARGV[5…]: the cursor or "", the page size).
+ *
+ * @example
+ * parseReadReply(await calls.script(port, readScript, keys, context, readArguments(cursor, 1000)));
+ */
 export const readScript: StoreScript = {
   name: "read",
   source: `${PRELUDE}

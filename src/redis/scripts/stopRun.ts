@@ -8,7 +8,12 @@ import { replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
 import { PRELUDE } from "./prelude";
 
-/** The Lua of `stop` (ARGV[5]: runId). Answers "stopping", "ended" or "unknown" (StopAnswer). */
+/**
+ * The Lua of `stop` (ARGV[5]: runId). Answers "stopping", "ended" or "unknown" (StopAnswer).
+ *
+ * @example
+ * parseStopReply(await calls.script(port, stopScript, keys, context, ["r1"])); // "stopping"
+ */
 export const stopScript: StoreScript = {
   name: "stop",
   source: `${PRELUDE}
