@@ -63,7 +63,16 @@ export function excerpt(value: unknown, max = 80): string {
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
-    text = String(value);
+    // A cycle, a BigInt, or nesting too deep for V8's serializer (which `String` overflows on too).
+    text = Array.isArray(value) ? "an array that cannot be shown" : typeof value === "object" && value !== null ? "an object that cannot be shown" : safeString(value);
   }
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return `a ${typeof value}`;
+  }
 }

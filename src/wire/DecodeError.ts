@@ -10,12 +10,20 @@ export { excerpt };
  * - `invalid-event`: a known type with a missing or ill-typed member;
  * - `not-an-event`: JSON that is not an object with a string `type`;
  * - `json`: a payload that is not JSON;
- * - `frame-too-large`: an SSE frame over the configured limit.
+ * - `frame-too-large`: an SSE frame over the configured limit;
+ * - `too-deep`: a value nested deeper than the configured limit (`path` names where, the message
+ *   the limit); refused before anything recursive sees it;
+ * - `truncated`: an SSE body that ended inside a frame (before the blank line that ends it); the
+ *   frame is lost, as the SSE spec says;
+ * - `dropped`: not a defect of the bytes: a known event type whose required member holds
+ *   unrecognised material, which AG-UI 1.1 removes together with the event. `decodeEvent` reports
+ *   it so the caller knows there is no event; `decodeSse` skips such an event (with a
+ *   `DecodeWarning` when asked) and goes on.
  *
  * @example
  * if (error.code === "unknown-type") console.log(error.eventType);
  */
-export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large";
+export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large" | "too-deep" | "truncated" | "dropped";
 
 /**
  * A decode failure that names the event type, the member path, what was expected and what arrived.
