@@ -2,6 +2,7 @@
 import { ProtocolError } from "../operators/ProtocolError";
 import { PatchError } from "../patch/PatchError";
 import { DecodeError } from "../wire/DecodeError";
+import type { DecodeWarning } from "../wire/DecodeWarning";
 
 /**
  * What went wrong, by layer. Open: new transports and checks may add kinds, so a `switch` over it
@@ -9,18 +10,22 @@ import { DecodeError } from "../wire/DecodeError";
  *
  * - non-fatal (E4): `protocol` (an event broke an ordering rule and was not applied), `patch` (a
  *   state or activity patch did not apply; the target is unchanged), `state` (the state does not
- *   decode with the session's StateSpec; `rawState` is still exact);
- * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, truncated
- *   stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not start:
- *   another run is active, interrupts are not covered or have expired).
+ *   decode with the session's StateSpec; `rawState` is still exact), `warning` (nothing is wrong
+ *   with what was applied, but something was left out or may be misread: `code` says what —
+ *   `unknown-property` / `unknown-member` (material the protocol does not describe was stripped,
+ *   AG-UI 1.1; the message names the event and the JSON Pointer), `protocol-version` (the agent
+ *   declares a protocol version newer than this client's, or one it cannot interpret));
+ * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, too deep,
+ *   truncated stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not
+ *   start: another run is active, interrupts are not covered or have expired).
  */
-export type ClientErrorKind = "protocol" | "patch" | "state" | "run" | "json" | "decode" | "http" | "transport" | "config";
+export type ClientErrorKind = "protocol" | "patch" | "state" | "warning" | "run" | "json" | "decode" | "http" | "transport" | "config";
 
 /** Context a ClientError may carry, depending on its kind. */
 export interface ClientErrorDetails {
   /** The underlying error (a ProtocolError, PatchError, DecodeError, io-ts errors, a fetch failure…). */
   readonly cause?: unknown;
-  /** The machine-readable code: RUN_ERROR.code, the DecodeError code, the ProtocolError rule. */
+  /** The machine-readable code: RUN_ERROR.code, the DecodeError code, the ProtocolError rule, the warning's code. */
   readonly code?: string;
   /** The offending event, when there is one. */
   readonly event?: unknown;
@@ -59,6 +64,16 @@ export class ClientError extends Error {
     if (details.status !== undefined) this.status = details.status;
     if (details.body !== undefined) this.body = details.body;
     if (details.interruptIds !== undefined) this.interruptIds = details.interruptIds;
+  }
+
+  /**
+   * A decoder's in-band warning as a ClientError of kind `warning`, with its code, message and cause.
+   *
+   * @example
+   * ClientError.fromWarning(warning).kind; // "warning"
+   */
+  static fromWarning(warning: DecodeWarning): ClientError {
+    return new ClientError("warning", warning.message, { cause: warning, code: warning.code });
   }
 
   /**

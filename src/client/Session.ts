@@ -4,6 +4,7 @@ import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
+import { PROTOCOL_VERSION } from "../protocol/version";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
 import { applyEvents } from "./applyEvents";
 import { ClientError } from "./ClientError";
@@ -70,7 +71,11 @@ const CHANNEL_OF: Partial<Record<Update["kind"], Channel>> = {
  *   error lists the uncovered ids) and none may have expired, unless it is cancelled (the error
  *   says "expired"); nothing is sent then.
  * - The input carries the threadId, a new runId, the messages minus activity messages (A21),
- *   the tools, context and forwardedProps (per run, else per session), the raw state and `resume`.
+ *   the tools, context and forwardedProps (per run, else per session), the raw state, `resume`,
+ *   and `protocolVersion: "1.0"` (A5, as the official 1.0.0 client declares).
+ * - Material the decoder stripped (AG-UI 1.1) and a RUN_STARTED declaring a newer or
+ *   uninterpretable protocol version are `error` updates of kind `warning`, where they happened;
+ *   they never end the run.
  * - Reads (`messages`, `rawState`, `state`, `interrupts`, `subagents`, `subagent(id)`, `running`)
  *   are immutable snapshots; `messages$`, `state$`, `rawState$`, `interrupts$`, `subagents$`,
  *   `running$` replay the current value on subscription and emit each change (Angular's async
@@ -227,7 +232,7 @@ export class Session<S = unknown> {
     const input = this.input(runOptions, resume);
     const run = {};
     this.begin(run);
-    const events = defer(() => this.transport.run(input)); // a transport that throws is a failed run, not a thrown subscribe
+    const events = defer(() => this.transport.run(input, { warnings: true })); // a transport that throws is a failed run, not a thrown subscribe
     return events.pipe(
       // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
       normalizeAndVerify({ newId: this.newId }),
@@ -282,7 +287,7 @@ export class Session<S = unknown> {
     return undefined;
   }
 
-  /** A21: the outgoing RunAgentInput. */
+  /** A21: the outgoing RunAgentInput; A5: it declares the protocol version this client speaks. */
   private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): RunAgentInput {
     const messages = this.messages.filter((message) => message.role !== "activity");
     const forwardedProps = runOptions.forwardedProps ?? this.options.forwardedProps;
@@ -295,6 +300,7 @@ export class Session<S = unknown> {
       state: this.store.rawState,
       forwardedProps: forwardedProps ?? {},
       ...(resume === undefined ? {} : { resume: [...resume] }),
+      protocolVersion: PROTOCOL_VERSION,
     };
   }
 

@@ -1,4 +1,5 @@
 /** A stream that breaks an AG-UI ordering or chunk rule (RULES.md §1, §2). */
+import { DecodeWarning } from "../wire/DecodeWarning";
 
 /** One code per rule family; the exact rule is in `ProtocolError.rule`. */
 export type ProtocolErrorCode =
@@ -6,7 +7,8 @@ export type ProtocolErrorCode =
   | "field-sanity" // R8–R13
   | "text-message" // R14–R17
   | "tool-call" // R18–R21
-  | "thinking" // R22–R23
+  | "reasoning" // R22
+  | "thinking" // R23
   | "step" // R25–R29
   | "subagent" // R30–R36
   | "ownership" // R37–R45
@@ -40,6 +42,26 @@ export class Diagnostic {
 /** Whether a stream element is an in-band diagnostic rather than an event. */
 export function isDiagnostic(value: unknown): value is Diagnostic {
   return value instanceof Diagnostic;
+}
+
+/**
+ * What travels in-band besides events, at the position where it happened: a `Diagnostic` (an event
+ * rejected by a report-mode operator, in its place) or a `DecodeWarning` (material the decoder
+ * stripped, right before the stripped event). The middle operators pass both on untouched.
+ *
+ * @example
+ * const item: Event | InBandReport = new Diagnostic(error);
+ */
+export type InBandReport = Diagnostic | DecodeWarning;
+
+/**
+ * Whether a stream element is an in-band report rather than an event.
+ *
+ * @example
+ * if (isInBandReport(item)) subscriber.next(item); // passed on untouched
+ */
+export function isInBandReport(value: unknown): value is InBandReport {
+  return value instanceof Diagnostic || value instanceof DecodeWarning;
 }
 
 /** How the middle operators treat a violation: `strict` errors the stream, `report` emits a Diagnostic and drops the event. */

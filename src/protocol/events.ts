@@ -7,6 +7,7 @@
 import * as t from "io-ts";
 import { enumOf, JsonObject, list, Present, struct, taggedUnion, withDefault, type StructCodec } from "./codec";
 import { JsonPatch, Metadata, TokenUsage } from "./common";
+import { DEFAULT_ACTIVITY_REPLACE, DEFAULT_TEXT_ROLE } from "./defaults";
 import { RunAgentInput } from "./input";
 import { InputContent, Message, TextMessageRole } from "./messages";
 import { RunFinishedOutcome, SubagentFinishedOutcome } from "./outcomes";
@@ -36,7 +37,7 @@ export const StepFinishedEvent = event("STEP_FINISHED", { stepName: t.string }, 
 // Text
 export const TextMessageStartEvent = event(
   "TEXT_MESSAGE_START",
-  { messageId: t.string, role: withDefault(TextMessageRole, "assistant") },
+  { messageId: t.string, role: withDefault(TextMessageRole, DEFAULT_TEXT_ROLE) },
   { ...attributed, name: t.string },
 );
 export const TextMessageContentEvent = event("TEXT_MESSAGE_CONTENT", { messageId: t.string, delta: t.string }, attributed);
@@ -69,7 +70,7 @@ export const MessagesSnapshotEvent = event("MESSAGES_SNAPSHOT", { messages: list
 // Activity
 export const ActivitySnapshotEvent = event(
   "ACTIVITY_SNAPSHOT",
-  { messageId: t.string, activityType: t.string, content: JsonObject, replace: withDefault(t.boolean, true) },
+  { messageId: t.string, activityType: t.string, content: JsonObject, replace: withDefault(t.boolean, DEFAULT_ACTIVITY_REPLACE) },
   attributed,
 );
 export const ActivityDeltaEvent = event("ACTIVITY_DELTA", { messageId: t.string, activityType: t.string, patch: JsonPatch }, attributed);

@@ -129,6 +129,7 @@ export class RunController {
 function statusAfter(end: RunEnd): RunStatus {
   switch (end.kind) {
     case "success":
+    case "cancelled": // a stopped run is not a failure (E2)
       return "idle";
     case "interrupted":
       return "interrupted";
