@@ -223,6 +223,16 @@ describe("useRun", () => {
     expect(current().run.end).toEqual({ kind: "failed", message: "model unavailable", code: "UPSTREAM" });
   });
 
+  it("a run the agent reports cancelled (1.0.0's cancelled outcome) is idle, not failed, and has no error", () => {
+    const { transport, current, send } = setup();
+    send("hi");
+    transport.start();
+    transport.finish({ outcome: { type: "cancelled" } });
+    expect(screen.getByTestId("status").textContent).toBe("idle");
+    expect(current().run.end).toEqual({ kind: "cancelled" });
+    expect(current().run.error).toBeUndefined();
+  });
+
   it("stop unsubscribes (the transport sees the cancellation) and returns to idle", () => {
     const { transport, current, send } = setup();
     send("hi");
