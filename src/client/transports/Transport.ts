@@ -21,12 +21,12 @@ export interface TransportRunOptions {
  * the Observable's error, preferably a `ClientError`; the Session turns any error into an `error`
  * update and `done` failed. The Session calls `run(input, { warnings: true })`: a transport that
  * decodes then interleaves `DecodeWarning`s, which the Session reports as `error` updates of kind
- * `warning`; one that ignores the option (a plain `(input) => Observable<Event>`) still fits.
+ * `warning`; one that ignores the option (a plain `(input) => Observable<Event>`) still fits. The
+ * library's transports narrow the type: called without options they emit events only.
  *
  * @example
  * const transport: Transport = { run: (input) => of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId)) };
  */
 export interface Transport {
-  run(input: RunAgentInput): Observable<Event>;
-  run(input: RunAgentInput, options: TransportRunOptions): Observable<Event | DecodeWarning>;
+  run(input: RunAgentInput, options?: TransportRunOptions): Observable<Event | DecodeWarning>;
 }
