@@ -46,20 +46,14 @@ export interface Collected<R> {
   readonly dropped: string | undefined;
 }
 
-/** Whether a decode result (an io-ts Validation or a bare value) is, or carries, the marker. */
-function containsMarker(result: unknown): boolean {
-  if (isUnrecognised(result)) return true;
-  return typeof result === "object" && result !== null && isUnrecognised((result as { right?: unknown }).right); // a Validation's Right
-}
-
 /**
  * Runs `decode` and returns its result with everything the codecs stripped meanwhile, in order.
  * Re-entrant: an outer collection resumes when the inner one returns.
  *
  * @example
- * const { result, stripped } = collectStripped(() => Event.decode(json));
+ * const { result, stripped, dropped } = collectStripped(() => Event.validate(json, [{ key: "", type: Event, actual: json }]));
  */
-export function collectStripped<R>(decode: () => R): Collected<R> {
+export function collectStripped<A>(decode: () => t.Validation<A>): Collected<t.Validation<A>> {
   const outer = sink;
   const outerCause = cause;
   const own: Stripped[] = [];
@@ -67,7 +61,8 @@ export function collectStripped<R>(decode: () => R): Collected<R> {
   cause = undefined;
   try {
     const result = decode();
-    return { result, stripped: own, dropped: containsMarker(result) ? describeCause("") : undefined };
+    const dropped = result._tag === "Right" && isUnrecognised(result.right) ? describeCause("") : undefined;
+    return { result, stripped: own, dropped };
   } finally {
     sink = outer;
     cause = outerCause;
