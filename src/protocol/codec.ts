@@ -11,6 +11,7 @@ import * as t from "io-ts";
 import {
   guardDecode,
   isUnrecognised,
+  keepCause,
   noteRemoved,
   noteUnknownProperty,
   pointerOf,
@@ -99,7 +100,7 @@ export function struct<R extends t.Props, O extends t.Props>(
     const mark = strippedMark();
     let out: Record<string, unknown> | undefined;
     let errors: t.ValidationError[] | undefined;
-    let whole = true; // false once a required member turns out unrecognisable
+    let restoreCause: (() => void) | undefined; // set once a required member turns out unrecognisable
     if (declared) {
       for (const key of Object.keys(u)) {
         if (declared.has(key)) continue;
@@ -113,7 +114,7 @@ export function struct<R extends t.Props, O extends t.Props>(
       const result = member.validate(value, memberContext);
       if (result._tag === "Left") (errors ??= []).push(...result.left);
       else if (isUnrecognised(result.right)) {
-        if (isRequired) whole = false;
+        if (isRequired) restoreCause ??= keepCause();
         else {
           out ??= { ...u };
           delete out[key];
@@ -136,8 +137,9 @@ export function struct<R extends t.Props, O extends t.Props>(
       rollBack(mark); // a failed value strips nothing (it may be one branch of a union)
       return t.failures(errors);
     }
-    if (!whole) {
+    if (restoreCause !== undefined) {
       rollBack(mark); // removed whole by the container: what was stripped inside it is moot
+      restoreCause(); // and the removal is reported with the required member's cause
       return propagate();
     }
     return t.success((out ?? u) as StructType<R, O>); // every declared member was just validated by its codec

@@ -98,6 +98,18 @@ export function propagate<A>(): t.Validation<A> {
   return t.success(UNRECOGNISED as unknown as A); // as in `unrecognised`: the marker never escapes the codecs
 }
 
+/**
+ * Remembers the current cause; the returned function puts it back. A container whose required
+ * member was unrecognised calls it before validating its other members, whose own unrecognised
+ * values would otherwise take the place of the cause its removal reports.
+ */
+export function keepCause(): () => void {
+  const kept = cause;
+  return () => {
+    cause = kept;
+  };
+}
+
 /** The sink's length, to roll back to when what was recorded since turns out to be moot. */
 export function strippedMark(): number {
   return sink?.length ?? 0;

@@ -179,3 +179,4 @@ describe("A2: an unknown property on a known event is stripped with a warning (r
     expect(isRight(decodeEvent(json))).toBe(true);
   });
 });
+
