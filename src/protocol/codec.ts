@@ -77,16 +77,23 @@ export function struct<R extends t.Props, O extends t.Props>(
   // Decoding (below) runs only for values that need a change or an error report.
   const is = (u: unknown): u is StructType<R, O> => {
     if (!isPlainObject(u)) return false;
-    // An undeclared member would be stripped. A for-in over the few keys of an event with a Set
-    // lookup each is the cheapest complete check (cheaper than Object.keys, which allocates).
-    if (declared) for (const key in u) if (!declared.has(key)) return false;
     // Indexed loops: this runs once per decoded event, and destructuring iterators cost more here.
     for (let i = 0; i < requiredKeys.length; i++) if (!requiredMembers[i].is(u[requiredKeys[i]])) return false;
+    let present = requiredKeys.length; // declared members present (a required one that passed `is` is present, but for t.unknown)
     for (let i = 0; i < optionalKeys.length; i++) {
       const value = u[optionalKeys[i]];
       if (value === undefined) continue;
+      present++;
       if (value === null && optionalNullIsAbsent[i]) return false; // decoding drops it: not a fast-path value
       if (!optionalMembers[i].is(value)) return false;
+    }
+    // An undeclared member would be stripped: then the object has more keys than declared ones are
+    // present. Counting with for-in costs no hash lookup and no allocation (Object.keys allocates).
+    // A key whose value is `undefined` also makes the counts differ; decoding then handles it.
+    if (declared) {
+      let keys = 0;
+      for (const _key in u) keys++;
+      if (keys !== present) return false;
     }
     return true;
   };
