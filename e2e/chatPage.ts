@@ -12,7 +12,13 @@ export interface PaneMetrics {
   readonly pinned: boolean;
 }
 
-/** Drives one page: typing, waiting for the run to settle, reading the pane, taking screenshots. */
+/**
+ * Drives one page: typing, waiting for the run to settle, reading the pane, taking screenshots.
+ *
+ * @example
+ * const chat = new ChatPage(page, "react", "test-artifacts");
+ * await chat.say("add buy milk"); await chat.idle(); await chat.screenshot("tasks");
+ */
 export class ChatPage {
   constructor(
     readonly page: Page,

@@ -253,6 +253,22 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     expect((await chat.paneMetrics()).belowView).toBeLessThanOrEqual(24); // following again
     expect(await chat.inView(page.getByTestId("message").last())).toBe(true);
   });
+
+  it("fits a phone-sized window: the board above the chat, the input in view", async () => {
+    await page.setViewportSize({ width: 400, height: 780 });
+    try {
+      await chat.frames();
+      await chat.pane.evaluate((pane) => (pane.scrollTop = pane.scrollHeight));
+      await chat.atBottom();
+      expect(await chat.inView(chat.input)).toBe(true);
+      expect(await chat.inView(page.getByTestId("send"))).toBe(true);
+      expect(await chat.inView(page.getByTestId("board").locator("h2"))).toBe(true);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true); // nothing sticks out sideways
+      await chat.screenshot("narrow");
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 900 });
+    }
+  });
 });
 
 function listFiles(folder: string): string[] {

@@ -18,7 +18,12 @@ export interface AppProps {
   readonly threadId: string;
 }
 
-/** The whole page over one Session. */
+/**
+ * The whole page over one Session.
+ *
+ * @example
+ * createRoot(root).render(<App transport={new HttpTransport("/agent")} threadId="board-1" />);
+ */
 export function App({ transport, threadId }: AppProps) {
   const session = useSession<Board>(transport, { threadId, state: boardSpec });
   const messages = useMessages(session);

@@ -2,6 +2,8 @@
 import type { Task } from "../task-board/board";
 
 /**
+ * How many of the tasks are done, in words ("1 of 2 done", "Empty") and as a whole percentage.
+ *
  * @example
  * boardSummary([{ id: 1, title: "buy milk", done: true }, { id: 2, title: "call mom", done: false }])
  * // { label: "1 of 2 done", percentDone: 50 }

@@ -17,6 +17,9 @@ export interface ApprovalsProps {
  * One card per pending interrupt with Approve / Reject. `resume` must answer every pending
  * interrupt at once, so with several pending the choices are collected and the run resumes when
  * the last one is made; with one, its button resumes at once.
+ *
+ * @example
+ * <Approvals pending={useInterrupts(session)} onAnswer={resume} disabled={status === "running"} />
  */
 export function Approvals({ pending, onAnswer, disabled }: ApprovalsProps) {
   const [choices, setChoices] = useState<ReadonlyMap<string, Choice>>(new Map());

@@ -2,7 +2,12 @@
 import type { Board } from "../../task-board/board";
 import { boardSummary } from "../../shared/boardSummary";
 
-/** The tasks with a done/total count and a progress bar. */
+/**
+ * The tasks with a done/total count and a progress bar.
+ *
+ * @example
+ * <BoardPanel board={useAgentState(session)} />
+ */
 export function BoardPanel({ board }: { readonly board: Board | undefined }) {
   const tasks = board?.tasks ?? [];
   const summary = boardSummary(tasks);

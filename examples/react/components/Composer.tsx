@@ -17,6 +17,9 @@ export interface ComposerProps {
  * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
  * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
  * active. The rules are examples/shared/composerState.ts, shared with the Angular page.
+ *
+ * @example
+ * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
  */
 export function Composer({ status, pendingApprovals, error, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState("");

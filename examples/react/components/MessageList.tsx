@@ -21,6 +21,9 @@ export interface MessageListProps {
 /**
  * The conversation, top to bottom, in a pane that follows new content while the reader is at the
  * bottom and stays put once they scroll up (see FollowBottom in examples/shared).
+ *
+ * @example
+ * <MessageList messages={messages} subagents={subagents} running={status === "running"} cutOff={cutOff} onSuggestion={send} />
  */
 export function MessageList({ messages, subagents, running, cutOff, onSuggestion }: MessageListProps) {
   const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>();

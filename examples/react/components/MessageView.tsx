@@ -15,7 +15,12 @@ interface RowContext {
   readonly cutOff: CutOff;
 }
 
-/** A top-level message, or a subagent's messages under the subagent's name and status. */
+/**
+ * A top-level message, or a subagent's messages under the subagent's name and status.
+ *
+ * @example
+ * blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} />);
+ */
 export function BlockView({ block, subagents, ...row }: RowContext & { readonly block: Block; readonly subagents: readonly Subagent[] }) {
   if (block.kind === "message") return <MessageView message={block.message} {...row} />;
   const heading = subagentHeading(

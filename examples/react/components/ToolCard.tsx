@@ -2,7 +2,12 @@
 import type { Readable } from "../../shared/readableJson";
 import type { ToolCardView } from "../../shared/toolCard";
 
-/** Draws a {@link ToolCardView} (built by examples/shared/toolCard.ts, the same view the Angular page draws). */
+/**
+ * Draws a {@link ToolCardView} (built by examples/shared/toolCard.ts, the same view the Angular page draws).
+ *
+ * @example
+ * <ToolCard view={toolCardView(call, results.get(call.id), { running, stopped: cutOff.toolCallIds.has(call.id) })} />
+ */
 export function ToolCard({ view }: { readonly view: ToolCardView }) {
   return (
     <div className="tool-card" data-testid="tool-card" data-status={view.status} data-tool={view.name}>
@@ -27,7 +32,12 @@ export function ToolCard({ view }: { readonly view: ToolCardView }) {
   );
 }
 
-/** Fields as a definition list, a plain value as text, streaming JSON as it is so far. */
+/**
+ * Fields as a definition list, a plain value as text, streaming JSON as it is so far.
+ *
+ * @example
+ * <ReadableView value={readableJson(call.function.arguments)} empty="no arguments" />
+ */
 export function ReadableView({ value, empty }: { readonly value: Readable; readonly empty: string }) {
   switch (value.kind) {
     case "fields":

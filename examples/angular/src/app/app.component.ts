@@ -12,6 +12,10 @@ import { ComposerComponent } from "./composer.component";
 import { MessageListComponent } from "./message-list.component";
 import { TaskBoardService } from "./task-board.service";
 
+/**
+ * @example
+ * bootstrapApplication(AppComponent);
+ */
 @Component({
   selector: "app-root",
   imports: [ApprovalsComponent, BoardPanelComponent, ComposerComponent, MessageListComponent],

@@ -7,6 +7,9 @@ import { answersOnceComplete, type Choice } from "../../../shared/approvals";
  * One card per pending interrupt with Approve / Reject. `resume` must answer every pending
  * interrupt at once, so with several the choices are collected and `answer` fires with all of
  * them when the last is made; with one, its button answers at once.
+ *
+ * @example
+ * <app-approvals [pending]="board.interrupts()" [disabled]="running()" (answer)="board.resume($event)" />
  */
 @Component({
   selector: "app-approvals",

@@ -3,6 +3,10 @@ import { ChangeDetectionStrategy, Component, computed, input } from "@angular/co
 import type { Board } from "../../../task-board/board";
 import { boardSummary } from "../../../shared/boardSummary";
 
+/**
+ * @example
+ * <app-board-panel [board]="board.board()" />
+ */
 @Component({
   selector: "app-board-panel",
   changeDetection: ChangeDetectionStrategy.OnPush,

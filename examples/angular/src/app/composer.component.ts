@@ -8,6 +8,9 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
  * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
  * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
  * active. The rules are examples/shared/composerState.ts, shared with the React page.
+ *
+ * @example
+ * <app-composer [status]="board.status()" [pendingApprovals]="1" (send)="board.send($event)" (stop)="board.stop()" />
  */
 @Component({
   selector: "app-composer",

@@ -8,6 +8,12 @@ import { SUGGESTIONS } from "../../../shared/suggestions";
 import { FollowBottomDirective } from "./follow-bottom.directive";
 import { MessageViewComponent } from "./message-view.component";
 
+/**
+ * The conversation in a pane that follows new content while the reader is at the bottom.
+ *
+ * @example
+ * <app-message-list [messages]="messages()" [subagents]="subagents()" [running]="running()" [cutOff]="cutOff()" [canSuggest]="true" (suggestion)="send($event)" />
+ */
 @Component({
   selector: "app-message-list",
   imports: [FollowBottomDirective, MessageViewComponent],

@@ -6,6 +6,10 @@ import { messageText } from "../../../shared/messageText";
 import { toolCardView } from "../../../shared/toolCard";
 import { ToolCardComponent } from "./tool-card.component";
 
+/**
+ * @example
+ * <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+ */
 @Component({
   selector: "app-message",
   imports: [ToolCardComponent],

@@ -2,6 +2,10 @@
 import { ChangeDetectionStrategy, Component, computed, input } from "@angular/core";
 import type { Readable } from "../../../shared/readableJson";
 
+/**
+ * @example
+ * <app-readable [value]="view().args" empty="no arguments" />
+ */
 @Component({
   selector: "app-readable",
   changeDetection: ChangeDetectionStrategy.OnPush,

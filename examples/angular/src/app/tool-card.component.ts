@@ -3,7 +3,12 @@ import { ChangeDetectionStrategy, Component, input } from "@angular/core";
 import type { ToolCardView } from "../../../shared/toolCard";
 import { ReadableComponent } from "./readable.component";
 
-/** Draws a ToolCardView (examples/shared/toolCard.ts builds it; the React page draws the same). */
+/**
+ * Draws a ToolCardView (examples/shared/toolCard.ts builds it; the React page draws the same).
+ *
+ * @example
+ * <app-tool-card [view]="card" />
+ */
 @Component({
   selector: "app-tool-card",
   imports: [ReadableComponent],
