@@ -25,6 +25,7 @@ export {
 export { verifyEvents, type VerifyEventsOptions } from "./operators/verifyEvents";
 export { verifyStep, initialVerifierState, type VerifierState } from "./operators/verify/verifyStep";
 export { selectStateEncoding, stateEncodingStep } from "./operators/selectStateEncoding";
+export { logEvents, debugEvents, type EventLogger, type EventLogEntry, type LogEventsOptions, type DebugOption } from "./operators/logEvents";
 export { applyPatch } from "./patch/apply";
 export { PatchError } from "./patch/PatchError";
 export { diff, type DiffOptions } from "./patch/diff";

@@ -5,6 +5,7 @@ import type { Message, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
+import { debugEvents, type DebugOption } from "../operators/logEvents";
 import { applyEvents } from "./applyEvents";
 import { ClientError } from "./ClientError";
 import { ClientState } from "./reducers/ClientState";
@@ -23,6 +24,8 @@ export interface SessionOptions<S> {
   readonly newId?: () => string;
   /** The time used by the resume pre-flight (I5); `Date.now` by default. */
   readonly now?: () => number;
+  /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
+  readonly debug?: DebugOption;
 }
 
 /** Per-run overrides of the session's tools, context and forwardedProps. */
@@ -229,6 +232,7 @@ export class Session<S = unknown> {
     this.begin(run);
     const events = defer(() => this.transport.run(input)); // a transport that throws is a failed run, not a thrown subscribe
     return events.pipe(
+      debugEvents(this.options.debug, "client"),
       // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
       normalizeAndVerify({ newId: this.newId }),
       applyEvents({ state: this.store }),

@@ -4,6 +4,7 @@ import { isLeft } from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
 import { RunAgentInput } from "../../protocol/input";
 import type { Agent } from "../Agent";
+import { debugEvents, type DebugOption } from "../../operators/logEvents";
 import { run } from "../run";
 import { acceptsEventStream } from "./acceptsEventStream";
 import { describeInvalidInput } from "./describeInvalidInput";
@@ -51,6 +52,8 @@ export interface HandlerOptions {
    * input)`), or nothing to use the default. A throw answers 500.
    */
   readonly route?: (request: Request, input: RunAgentInput) => Routed | Promise<Routed>;
+  /** Logs every event each run sends (`logEvents`, label `agui-rx server`). */
+  readonly debug?: DebugOption;
 }
 
 /** What `route` decides: refuse (a Response), serve with another run function, or `undefined` for the default. */
@@ -138,7 +141,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     if (chosen instanceof Response) return chosen;
     const runSource = chosen ?? runDefault;
 
-    const body = toEventStream((ready) => runSource(input, { request, ready }), { highWaterMark, signal: request.signal });
+    const body = toEventStream((ready) => runSource(input, { request, ready }).pipe(debugEvents(options.debug, "server")), { highWaterMark, signal: request.signal });
     return new Response(body, {
       status: 200,
       headers: {
