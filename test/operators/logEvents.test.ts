@@ -1,5 +1,5 @@
 /** logEvents: lines, timing on an injected clock, bounded previews, redaction, the ends of a stream, and the debug options that install it. */
-import { Observable, Subject, lastValueFrom, of, take, throwError, toArray } from "rxjs";
+import { Observable, Subject, from, lastValueFrom, of, take, throwError, toArray } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { debugEvents, logEvents, type EventLogEntry } from "../../src/operators/logEvents";
 import { Diagnostic, ProtocolError } from "../../src/operators/ProtocolError";
@@ -18,6 +18,9 @@ function recorder() {
   const entries: EventLogEntry[] = [];
   return { lines, entries, logger: (line: string, entry: EventLogEntry) => (lines.push(line), entries.push(entry)) };
 }
+
+const events = (...list: Event[]) => from(list);
+const items = (...list: (Event | Diagnostic)[]) => from(list);
 
 const v = { a: RS(), m: TMS("m1"), c: TMC("m1", undefined, "Hello"), e: TME("m1"), f: RF() };
 
@@ -59,7 +62,7 @@ describe("logEvents", () => {
 
   test("names the run only once RUN_STARTED said it; before that the run is ?", () => {
     const log = recorder();
-    of<Event>(ev.textMessageStart("m0"), RS({ runId: "run-7" }), ev.runFinished("t1", "run-7"))
+    events(ev.textMessageStart("m0"), RS({ runId: "run-7" }), ev.runFinished("t1", "run-7"))
       .pipe(logEvents(log.logger, { now: () => 0 }))
       .subscribe();
     expect(log.lines.map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual(["[agui-rx] ? #0", "[agui-rx] run-7 #1", "[agui-rx] run-7 #2", "[agui-rx] run-7 complete"]);
@@ -68,7 +71,7 @@ describe("logEvents", () => {
   test("cuts long strings and large payloads to maxValueChars, and says how much of a string was left out", () => {
     const log = recorder();
     const tasks = Array.from({ length: 100_000 }, (_, i) => ({ id: i, title: `task ${i}` }));
-    of<Event>(TMC("m1", undefined, "x".repeat(5000)), ev.stateSnapshot({ tasks }))
+    events(TMC("m1", undefined, "x".repeat(5000)), ev.stateSnapshot({ tasks }))
       .pipe(logEvents(log.logger, { now: () => 0, maxValueChars: 20 }))
       .subscribe();
     expect(log.lines[0]).toBe(`[agui-rx] ? #0 0ms (+0) TEXT_MESSAGE_CONTENT messageId="m1" delta="${"x".repeat(20)}…"(+4980)`);
@@ -77,7 +80,7 @@ describe("logEvents", () => {
 
   test("redacts the named members at any depth", () => {
     const log = recorder();
-    of<Event>(
+    events(
       ev.textMessageContent("m1", "my password is hunter2"),
       ev.stateSnapshot({ user: { name: "ada", token: "secret" } }),
     )
@@ -92,7 +95,7 @@ describe("logEvents", () => {
     const log = recorder();
     const diagnostic = new Diagnostic(new ProtocolError("text-message", "R15", TMC("m9"), "TEXT_MESSAGE_CONTENT for m9, which was never started"));
     const seen: unknown[] = [];
-    of<Event | Diagnostic>(RS(), diagnostic)
+    items(RS(), diagnostic)
       .pipe(logEvents(log.logger, { now: () => 0 }))
       .subscribe((item) => seen.push(item));
     expect(seen[1]).toBe(diagnostic);
