@@ -2,7 +2,7 @@
 // Each check runs in a child `node` from the repository root, where Node resolves `agui-rx` to this
 // package (self-reference), so a wrong path in package.json or a broken bundle fails here.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ROOT as root, builtFiles, ensureBuilt, pkg } from "./ensureBuilt";
 

@@ -25,6 +25,7 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   "agui-rx/client": "src/client/index.ts",
   "agui-rx/node": "src/node/index.ts",
   "agui-rx/react": "src/react/index.ts",
+  "agui-rx/ai": "src/ai/index.ts",
 };
 
 /** Every ```ts / ```tsx block of a Markdown file, with the ```text block that follows it (blank lines and prose between are allowed). */
