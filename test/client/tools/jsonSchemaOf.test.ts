@@ -31,7 +31,7 @@ describe("jsonSchemaOf refuses what it cannot describe", () => {
     (d) => d.toISOString(),
   );
   interface Tree {
-    readonly children: readonly Tree[];
+    readonly children: Tree[];
   }
   const Tree: t.Type<Tree> = t.recursion("Tree", () => t.type({ children: t.array(Tree) }));
 
