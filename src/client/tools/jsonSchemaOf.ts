@@ -54,7 +54,8 @@ function derive(codec: Codec, path: readonly string[]): Derived {
   if (codec instanceof t.NumberType) return plain({ type: "number" });
   if (codec instanceof t.BooleanType) return plain({ type: "boolean" });
   if (codec instanceof t.NullType) return plain({ type: "null" });
-  if (codec instanceof t.UnknownType) return plain({});
+  // t.unknown accepts undefined too, so a member of that type may be left out (`Present` may not).
+  if (codec instanceof t.UnknownType) return { schema: {}, optional: true };
   if (codec instanceof t.UndefinedType || codec instanceof t.VoidType) return { schema: {}, optional: true, absentOnly: true };
   if (codec instanceof t.AnyDictionaryType) return plain({ type: "object" });
   if (codec instanceof t.AnyArrayType) return plain({ type: "array" });

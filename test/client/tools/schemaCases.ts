@@ -54,6 +54,13 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
   { name: "t.Int", codec: t.Int, schema: { type: "integer" }, both: [0, -7, 2 ** 40], neither: [1.5, "1", null] },
   { name: "t.Integer (deprecated)", codec: t.Integer, schema: { type: "integer" }, both: [4], neither: [4.5] },
   { name: "NonNegativeInteger", codec: NonNegativeInteger, schema: { type: "integer", minimum: 0 }, both: [0, 12], neither: [-1, 0.5, "1"] },
+  {
+    name: "a t.unknown member may be left out, a Present one may not",
+    codec: t.type({ anything: t.unknown, something: Present }),
+    schema: { type: "object", properties: { anything: {}, something: {} }, required: ["something"] },
+    both: [{ something: null }, { anything: 1, something: 2 }],
+    neither: [{ anything: 1 }, {}],
+  },
   { name: "Present", codec: Present, schema: {}, both: [null, 0, {}], neither: [] },
   { name: "a brand: its base", codec: Positive, schema: num, both: [1, 0.5], neither: ["1", null], schemaOnly: [0, -3] },
   { name: "a refinement: its base", codec: ShortString, schema: str, both: ["abc", ""], neither: [3], schemaOnly: ["abcd"] },
