@@ -11,7 +11,7 @@ import {
 } from "../protocol/events";
 import type { TokenUsage } from "../protocol/common";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
-import type { Message } from "../protocol/messages";
+import type { Message, ToolMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry, SubagentFinishedOutcome } from "../protocol/outcomes";
 import { ProtocolError } from "../operators/ProtocolError";
 import { interrupt, type InterruptFields } from "./Agent";
@@ -88,6 +88,7 @@ function isAttributable(event: Event): event is AttributableEvent {
  */
 export class RunContext<S = unknown> {
   #resumeById: Map<string, ResumeEntry> | undefined;
+  #toolResultById: Map<string, ToolMessage> | undefined;
 
   /** @internal */
   constructor(
@@ -199,6 +200,45 @@ export class RunContext<S = unknown> {
   resumeFor(interruptId: string): ResumeEntry | undefined {
     this.#resumeById ??= new Map(this.resume.map((entry) => [entry.interruptId, entry]));
     return this.#resumeById.get(interruptId);
+  }
+
+  /**
+   * The tool message that answers `toolCallId` in the conversation (the last one, should there be
+   * two): what the client sent back for a call of an earlier run, or `undefined`. A client tool's
+   * result is its content (a string as it is, anything else JSON); a failure has `error` set and
+   * the content `{"error": …}` (docs/tools.md § results).
+   *
+   * @example
+   * const answer = ctx.toolResultFor("call-1");
+   * if (answer !== undefined && answer.error === undefined) ctx.say(`Your local time is ${answer.content}.`);
+   */
+  toolResultFor(toolCallId: string): ToolMessage | undefined {
+    if (this.#toolResultById === undefined) {
+      this.#toolResultById = new Map();
+      for (const message of this.core.input.messages) if (message.role === "tool") this.#toolResultById.set(message.toolCallId, message);
+    }
+    return this.#toolResultById.get(toolCallId);
+  }
+
+  /**
+   * The answers to the calls of the last assistant message that made any: the tool messages the
+   * client sent back for the previous run's calls, in the calls' order (calls without an answer
+   * left out). Empty when no assistant message made a call.
+   *
+   * @example
+   * for (const result of ctx.lastToolResults) console.log(result.toolCallId, result.content);
+   */
+  get lastToolResults(): readonly ToolMessage[] {
+    const { messages } = this.core.input;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i];
+      if (message.role !== "assistant" || message.toolCalls === undefined || message.toolCalls.length === 0) continue;
+      return message.toolCalls.flatMap((call) => {
+        const answer = this.toolResultFor(call.id);
+        return answer === undefined ? [] : [answer];
+      });
+    }
+    return [];
   }
 
   /**

@@ -11,6 +11,7 @@ import { decodeState, defaultState } from "./decodeState";
 import { randomIds, type IdSource } from "./ids";
 import { RunContext } from "./RunContext";
 import { RunCore } from "./RunCore";
+import { UnansweredToolCalls } from "./UnansweredToolCalls";
 
 /**
  * Options of `run()`.
@@ -58,7 +59,12 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
   return new Observable<Event>((subscriber) => {
     const decoded = decodeState(agent.state, input.state);
     const initial = E.isRight(decoded) ? decoded.right : defaultState(agent.state);
-    const core = new RunCore<S>(agent.state, input, options.ids ?? randomIds, (event) => subscriber.next(event), initial, options.ready);
+    const unanswered = new UnansweredToolCalls(input.tools);
+    const send = (event: Event): void => {
+      unanswered.observe(event);
+      subscriber.next(event);
+    };
+    const core = new RunCore<S>(agent.state, input, options.ids ?? randomIds, send, initial, options.ready);
     let ended = false;
     // Unsubscribing before the terminal event cancels the agent; after it, the run is simply over.
     const teardown = (): void => {
@@ -88,7 +94,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
       try {
         core.pendingInterrupts = outcome?.type === "interrupt" ? outcome.interrupts : [];
         core.closeOpen();
-        core.write(core.withUsage(runFinished(input, outcome ?? { type: "success" })));
+        core.write(core.withUsage(runFinished(input, outcome ?? { type: "success" }, unanswered.ids())));
       } catch (error) {
         fail(error);
         return;
@@ -134,11 +140,17 @@ function describeMalformed(outcome: unknown): string | undefined {
   return `expected the agent to resolve with undefined, a success outcome or an interrupt outcome with at least one interrupt, but it resolved with ${text.length > 120 ? `${text.slice(0, 117)}...` : text}`;
 }
 
-function runFinished(input: RunAgentInput, outcome: RunOutcome): Event {
+/**
+ * The terminal RUN_FINISHED. A success outcome carries `pendingToolCallIds`: the agent's own list
+ * when it gave one (`agui-rx/ai` does; an agent knows best which calls it waits for), otherwise
+ * the client tool calls the run left without a result, when there are any.
+ */
+function runFinished(input: RunAgentInput, outcome: RunOutcome, unanswered: string[]): Event {
   if (outcome.type === "interrupt") {
     return ev.runFinished(input.threadId, input.runId, { outcome: { type: "interrupt", interrupts: outcome.interrupts } });
   }
-  const { result, pendingToolCallIds } = outcome;
+  const { result } = outcome;
+  const pendingToolCallIds = outcome.pendingToolCallIds ?? (unanswered.length > 0 ? unanswered : undefined);
   const wire = pendingToolCallIds === undefined ? { type: "success" as const } : { type: "success" as const, pendingToolCallIds };
   return ev.runFinished(input.threadId, input.runId, { outcome: wire, result });
 }
