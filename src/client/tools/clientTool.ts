@@ -97,7 +97,9 @@ export interface ClientTool<A = unknown, R = unknown> {
  */
 export function clientTool<C extends t.Mixed = t.TypeC<{}>, R = unknown>(definition: ClientToolDefinition<C, R>): ClientTool<t.TypeOf<C>, R> {
   const { name, description, execute, result } = definition;
-  if (typeof name !== "string" || name === "") throw invalid(`expected a client tool's name to be a non-empty string, but got ${JSON.stringify(name)}`, undefined);
+  if (typeof name !== "string" || name === "") {
+    throw invalid(`expected a client tool's name to be a non-empty string, but got ${JSON.stringify(name)}`, undefined);
+  }
   if (typeof description !== "string") throw invalid(`tool "${name}": expected description to be a string, but got ${typeof description}`, name);
   if (typeof execute !== "function") throw invalid(`tool "${name}": expected execute to be a function, but got ${typeof execute}`, name);
   // Without `parameters`, C is its default `t.TypeC<{}>`, which is exactly the codec filled in here.
@@ -122,7 +124,8 @@ export function clientTool<C extends t.Mixed = t.TypeC<{}>, R = unknown>(definit
  * const wire = tools.map((tool) => (isClientTool(tool) ? tool.tool : tool));
  */
 export function isClientTool(value: unknown): value is ClientTool {
-  return typeof value === "object" && value !== null && "kind" in value && value.kind === "client-tool" && "execute" in value && typeof value.execute === "function";
+  if (typeof value !== "object" || value === null) return false;
+  return "kind" in value && value.kind === "client-tool" && "execute" in value && typeof value.execute === "function";
 }
 
 function derivedSchema(name: string, parameters: t.Decoder<unknown, unknown>): JsonSchema {
@@ -135,7 +138,8 @@ function derivedSchema(name: string, parameters: t.Decoder<unknown, unknown>): J
   }
   if (schema.type !== "object") {
     throw invalid(
-      `tool "${name}": expected parameters that describe a JSON object (a call's arguments are one: t.type, t.partial, t.strict, t.intersection of them, t.record), but the codec "${parameters.name}" describes ${JSON.stringify(schema)}`,
+      `tool "${name}": expected parameters that describe a JSON object (a call's arguments are one: ` +
+        `t.type, t.partial, t.strict, t.intersection of them, t.record), but the codec "${parameters.name}" describes ${JSON.stringify(schema)}`,
       name,
     );
   }
@@ -152,7 +156,8 @@ function givenSchema(name: string, schema: JsonSchemaObject): JsonSchemaObject {
 }
 
 function isCodec(value: unknown): value is t.Decoder<unknown, unknown> {
-  return typeof value === "object" && value !== null && "validate" in value && typeof value.validate === "function" && "decode" in value && typeof value.decode === "function";
+  if (typeof value !== "object" || value === null) return false;
+  return "validate" in value && typeof value.validate === "function" && "decode" in value && typeof value.decode === "function";
 }
 
 function describe(value: unknown): string {

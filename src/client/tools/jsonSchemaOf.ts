@@ -24,7 +24,8 @@ interface Derived {
 
 /** The combinators `jsonSchemaOf` reads, as the error names them. */
 const SUPPORTED =
-  "t.type, t.partial, t.strict/t.exact, t.intersection, t.string, t.number, t.boolean, t.null, t.unknown, t.literal, t.keyof, t.union, t.array, t.record, t.readonly, t.Int, refinements and brands, withDefault, struct and taggedUnion";
+  "t.type, t.partial, t.strict/t.exact, t.intersection, t.string, t.number, t.boolean, t.null, t.unknown, " +
+  "t.literal, t.keyof, t.union, t.array, t.record, t.readonly, t.Int, refinements and brands, withDefault, struct and taggedUnion";
 
 /**
  * The JSON Schema that accepts what `codec` decodes, or throws a `ClientToolError` coded
@@ -138,7 +139,9 @@ function recordOf(domain: Codec, codomain: Codec, codec: Codec, path: readonly s
   const value = present(codomain, [...path, "*"]);
   const keys = domainKeys(domain);
   if (keys !== undefined) return object({ properties: new Map(keys.map((key) => [key, value])), required: new Set(keys), exact: true });
-  if (!isStringDomain(domain)) throw unsupported(codec, path, `its keys are "${domain.name}", expected t.string, a refinement of it, t.keyof or string literals`);
+  if (!isStringDomain(domain)) {
+    throw unsupported(codec, path, `its keys are "${domain.name}", expected t.string, a refinement of it, t.keyof or string literals`);
+  }
   return plain(Object.keys(value).length === 0 ? { type: "object" } : { type: "object", additionalProperties: value });
 }
 
@@ -191,7 +194,8 @@ interface StructLike {
 }
 
 function isDecoder(value: unknown): value is Codec {
-  return typeof value === "object" && value !== null && "validate" in value && typeof value.validate === "function" && "name" in value && typeof value.name === "string";
+  if (typeof value !== "object" || value === null) return false;
+  return "validate" in value && typeof value.validate === "function" && "name" in value && typeof value.name === "string";
 }
 
 function isEncoder(value: Codec): value is Codec & t.Encoder<unknown, unknown> {
@@ -207,7 +211,8 @@ function isWithDefault(codec: Codec): codec is Codec & { readonly base: Codec; r
 }
 
 function isStruct(codec: Codec): codec is Codec & StructLike {
-  return "required" in codec && "optional" in codec && "closed" in codec && isProps(codec.required) && isProps(codec.optional) && typeof codec.closed === "boolean";
+  if (!("required" in codec && "optional" in codec && "closed" in codec)) return false;
+  return isProps(codec.required) && isProps(codec.optional) && typeof codec.closed === "boolean";
 }
 
 function isTaggedUnion(codec: Codec): codec is Codec & { readonly tag: string; readonly members: Readonly<Record<string, Codec>> } {
@@ -219,11 +224,8 @@ function isTaggedUnion(codec: Codec): codec is Codec & { readonly tag: string; r
 function unsupported(codec: Codec, path: readonly string[], why: string): ClientToolError {
   const pointer = path.map((segment) => `/${segment.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
   const where = pointer === "" ? "the top level" : pointer;
-  return new ClientToolError(`cannot derive a JSON Schema for the codec "${codec.name}" at ${where}: ${why}; give jsonSchema beside parameters to describe the arguments yourself`, {
-    code: "unsupported-codec",
-    codec: codec.name,
-    path: pointer,
-  });
+  const message = `cannot derive a JSON Schema for the codec "${codec.name}" at ${where}: ${why}; give jsonSchema beside parameters to describe the arguments yourself`;
+  return new ClientToolError(message, { code: "unsupported-codec", codec: codec.name, path: pointer });
 }
 
 function kindOf(codec: Codec): string {

@@ -3,7 +3,7 @@ import * as E from "fp-ts/Either";
 import { describeFailure, excerpt } from "../../protocol/describeFailure";
 import type { ToolCall, ToolMessage } from "../../protocol/messages";
 import type { ClientTool, ToolSession } from "./clientTool";
-import { ClientToolError } from "./ClientToolError";
+import { ClientToolError, type ClientToolErrorCode, type ClientToolErrorOptions } from "./ClientToolError";
 import { errorContent, successContent } from "./toolResultContent";
 
 /**
@@ -83,28 +83,29 @@ export async function runToolCall(call: ToolCall, tool: ClientTool, context: Run
   } catch (thrown) {
     // A custom codec whose `validate` throws: still an answer for the model, and never a crash.
     const why = thrown instanceof Error ? thrown.message : String(thrown);
-    args = E.left(new ClientToolError(`invalid arguments for "${tool.name}": decoding them threw: ${why}`, { code: "invalid-arguments", toolName: tool.name, toolCallId: call.id, cause: thrown }));
+    args = E.left(new ClientToolError(`invalid arguments for "${tool.name}": decoding them threw: ${why}`, { ...about(call, tool, "invalid-arguments"), cause: thrown }));
   }
   if (E.isLeft(args)) return failed(call, tool, context, args.left);
   let value: unknown;
   try {
     value = await tool.execute(args.right, { toolCallId: call.id, signal: context.signal, session: context.session });
   } catch (thrown) {
-    return failed(call, tool, context, new ClientToolError(thrownMessage(thrown, tool.name), { code: "execute-failed", toolName: tool.name, toolCallId: call.id, cause: thrown }));
+    return failed(call, tool, context, new ClientToolError(thrownMessage(thrown, tool.name), { ...about(call, tool, "execute-failed"), cause: thrown }));
   }
   let content: string;
   try {
     content = successContent(tool.encodeResult(value));
   } catch (thrown) {
     const why = thrown instanceof Error ? thrown.message : String(thrown);
-    return failed(call, tool, context, new ClientToolError(`the result of "${tool.name}" cannot be sent: ${why}`, { code: "invalid-result", toolName: tool.name, toolCallId: call.id, cause: thrown }));
+    const error = new ClientToolError(`the result of "${tool.name}" cannot be sent: ${why}`, { ...about(call, tool, "invalid-result"), cause: thrown });
+    return failed(call, tool, context, error);
   }
   return { kind: "success", toolCallId: call.id, toolName: tool.name, value, message: { id: context.messageId, role: "tool", toolCallId: call.id, content } };
 }
 
 function decodeArguments(call: ToolCall, tool: ClientTool): E.Either<ClientToolError, unknown> {
   const text = call.function.arguments;
-  const options = { code: "invalid-arguments" as const, toolName: tool.name, toolCallId: call.id };
+  const options = about(call, tool, "invalid-arguments");
   let parsed: unknown;
   try {
     parsed = text.trim() === "" ? {} : JSON.parse(text);
@@ -130,7 +131,13 @@ function decodeArguments(call: ToolCall, tool: ClientTool): E.Either<ClientToolE
 function thrownMessage(thrown: unknown, toolName: string): string {
   const text = thrown instanceof Error ? thrown.message : typeof thrown === "string" ? thrown : undefined;
   if (text !== undefined && text !== "") return text;
-  return text === undefined && thrown !== undefined ? `the tool "${toolName}" failed with ${excerpt(thrown)}` : `the tool "${toolName}" failed without a message`;
+  if (text === undefined && thrown !== undefined) return `the tool "${toolName}" failed with ${excerpt(thrown)}`;
+  return `the tool "${toolName}" failed without a message`;
+}
+
+/** The context every per-call error carries. */
+function about(call: ToolCall, tool: ClientTool, code: ClientToolErrorCode): ClientToolErrorOptions {
+  return { code, toolName: tool.name, toolCallId: call.id };
 }
 
 function failed(call: ToolCall, tool: ClientTool, context: RunToolCallContext, error: ClientToolError): ToolCallFailure {
