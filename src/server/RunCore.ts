@@ -11,11 +11,13 @@ import type { Interrupt } from "../protocol/outcomes";
 import { TokenUsage } from "../protocol/common";
 import { describeFailure } from "../protocol/describeFailure";
 import type { StateSpec } from "../protocol/stateSpec";
+import { DEFAULT_MAX_JSON_DEPTH } from "../protocol/jsonDepth";
 import type { ProtocolError } from "../operators/ProtocolError";
 import { initialNormalizerState, normalizeStep, type NormalizerState } from "../operators/normalize/normalizeStep";
 import { stateEncodingStep } from "../operators/selectStateEncoding";
 import { initialVerifierState, type VerifierState } from "../operators/verify/VerifierState";
 import { verifyStep } from "../operators/verify/verifyStep";
+import { checkEgress } from "./checkEgress";
 import { StateManager } from "./StateManager";
 import type { IdSource } from "./ids";
 
@@ -57,10 +59,22 @@ function within(scope: Scope, ancestor: Scope): boolean {
 }
 
 /**
+ * What a `RunCore` is told besides the run itself.
+ *
+ * @example
+ * const options: RunCoreOptions = { newId: sequentialIds("id"), maxJsonDepth: 512 };
+ */
+export interface RunCoreOptions {
+  readonly newId: IdSource;
+  readonly ready?: () => Promise<void>;
+  readonly maxJsonDepth?: number;
+}
+
+/**
  * One run's shared machinery (see the file comment). Internal: made by `run` and `createRunContext`.
  *
  * @example
- * const core = new RunCore(spec, input, randomIds, (event) => subscriber.next(event), initialState);
+ * const core = new RunCore(spec, input, (event) => subscriber.next(event), initialState, { newId: randomIds });
  * core.write(ev.runStarted(input.threadId, input.runId));
  */
 export class RunCore<S> {
@@ -78,16 +92,23 @@ export class RunCore<S> {
   /** Token usage reported so far (`ctx.reportUsage`), one entry per (provider, model), for the terminal event. */
   private readonly usage: TokenUsage[] = [];
 
+  readonly newId: IdSource;
+  /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
+  readonly ready: () => Promise<void>;
+  /** The nesting limit of every event sent (`RunOptions.maxJsonDepth`). */
+  private readonly maxJsonDepth: number;
+
   constructor(
     readonly spec: StateSpec<S> | undefined,
     readonly input: RunAgentInput,
-    readonly newId: IdSource,
     private readonly output: (event: Event) => void,
     initial: S,
-    /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
-    readonly ready: () => Promise<void> = () => Promise.resolve(),
+    options: RunCoreOptions,
   ) {
-    this.normalizer = initialNormalizerState({ newId });
+    this.newId = options.newId;
+    this.ready = options.ready ?? (() => Promise.resolve());
+    this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    this.normalizer = initialNormalizerState({ newId: this.newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits
     // must never reach, and `state` must not follow `stateMut` edits before a publish.
     this.working = this.copy(initial).typed;
@@ -95,15 +116,18 @@ export class RunCore<S> {
   }
 
   /**
-   * Sends `event` now, or throws and sends nothing. The chunk normalizer may expand one input into
-   * several events; each is verified in order, and if one is rejected the ones before it (already
-   * recorded by the verifier) are still sent before the error is thrown, so the stream and the
-   * verifier never disagree. Every typed writer produces exactly one event, so for them a
-   * rejection always means nothing was sent.
+   * Sends `event` now, or throws and sends nothing. First the egress check (`checkEgress`): an
+   * event a client would refuse, strip or rewrite throws a `ProtocolError` (rule S10). The chunk
+   * normalizer may then expand one input into several events; each is verified in order, and if
+   * one is rejected the ones before it (already recorded by the verifier) are still sent before
+   * the error is thrown, so the stream and the verifier never disagree. Every typed writer
+   * produces exactly one event, so for them a rejection always means nothing was sent.
    */
   write(event: Event): void {
     const { signal } = this.controller;
     if (signal.aborted) throw signal.reason;
+    const refused = checkEgress(event, this.maxJsonDepth);
+    if (refused !== undefined) throw refused;
     const normalized = normalizeStep(this.normalizer, event);
     if (E.isLeft(normalized)) throw normalized.left;
     this.normalizer = normalized.right.state;
