@@ -116,18 +116,27 @@ export class RunCore<S> {
   }
 
   /**
-   * Sends `event` now, or throws and sends nothing. First the egress check (`checkEgress`): an
-   * event a client would refuse, strip or rewrite throws a `ProtocolError` (rule S10). The chunk
-   * normalizer may then expand one input into several events; each is verified in order, and if
-   * one is rejected the ones before it (already recorded by the verifier) are still sent before
-   * the error is thrown, so the stream and the verifier never disagree. Every typed writer
-   * produces exactly one event, so for them a rejection always means nothing was sent.
+   * The egress check (`checkEgress`, rule S10): throws a `ProtocolError` for an event a client
+   * would refuse, strip or rewrite. Called for every event whose content comes from outside the
+   * typed writers (`ctx.emit`, state, activity content, results, outcomes); an event an `ev.*`
+   * builder made from typed arguments needs none, which keeps the streaming hot path (deltas) at
+   * the cost it had.
+   */
+  check(event: unknown): void {
+    const refused = checkEgress(event, this.maxJsonDepth);
+    if (refused !== undefined) throw refused;
+  }
+
+  /**
+   * Sends `event` now, or throws and sends nothing. The chunk normalizer may expand one input into
+   * several events; each is verified in order, and if one is rejected the ones before it (already
+   * recorded by the verifier) are still sent before the error is thrown, so the stream and the
+   * verifier never disagree. Every typed writer produces exactly one event, so for them a
+   * rejection always means nothing was sent. Does not run the egress check (`check`).
    */
   write(event: Event): void {
     const { signal } = this.controller;
     if (signal.aborted) throw signal.reason;
-    const refused = checkEgress(event, this.maxJsonDepth);
-    if (refused !== undefined) throw refused;
     const normalized = normalizeStep(this.normalizer, event);
     if (E.isLeft(normalized)) throw normalized.left;
     this.normalizer = normalized.right.state;
@@ -172,6 +181,7 @@ export class RunCore<S> {
   publishState(tag: string | undefined): void {
     const { wire, typed } = this.copy(this.working);
     const snapshot = ev.stateSnapshot(wire);
+    this.check(snapshot); // a state may hold what JSON cannot carry (a BigInt, a cycle, too deep)
     this.write(tag === undefined ? snapshot : withSubagentRunId(snapshot, tag));
     this.published = typed;
   }

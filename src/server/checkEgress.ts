@@ -36,10 +36,10 @@ export function checkEgress(event: unknown, maxDepth: number): ProtocolError | u
     }
     const type = "type" in event ? event.type : undefined;
     if (typeof type !== "string") return refuse(event, `expected an event with a string "type", but got ${excerpt(type)}`);
-    if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) {
+    const codec = codecOf(type);
+    if (codec === undefined) {
       return refuse(event, `expected one of the 36 AG-UI event types, but got type "${type}" (a client fails the run on an unknown type)`);
     }
-    const codec = eventCodecs[type as EventType]; // the own-property check just proved it is an EventType
     if (!codec.is(event)) return refuse(event, describeRejection(type, codec, event));
     const unsendable = findUnsendable(codec, event, maxDepth);
     if (unsendable !== undefined) {
@@ -52,8 +52,27 @@ export function checkEgress(event: unknown, maxDepth: number): ProtocolError | u
   }
 }
 
+type EventCodec = (typeof eventCodecs)[EventType];
+
+/**
+ * The last type looked up and its codec: a run writes long runs of one type (text deltas, tool
+ * arguments), and comparing with the previous type is cheaper than the own-property check and the
+ * keyed read of a 36-member object, which together cost about as much as the codec's `is`.
+ */
+let lastType: string | undefined;
+let lastCodec: EventCodec | undefined;
+
+/** The codec of an event type, or `undefined` for a type that is not one of the 36. */
+function codecOf(type: string): EventCodec | undefined {
+  if (type === lastType) return lastCodec;
+  if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) return undefined;
+  lastType = type;
+  lastCodec = eventCodecs[type as EventType]; // the own-property check just proved it is an EventType
+  return lastCodec;
+}
+
 /** Why the codec's `is` refused: the decoder's own report, or which member decoding would rewrite. */
-function describeRejection(type: string, codec: (typeof eventCodecs)[EventType], event: object): string {
+function describeRejection(type: string, codec: EventCodec, event: object): string {
   const decoded = codec.validate(event, [{ key: "", type: codec, actual: event }]);
   if (E.isLeft(decoded)) return `expected a valid ${type} event, but a client refuses it: ${reportInvalidEvent(type, decoded.left).message}`;
   const original: Record<string, unknown> = { ...event };

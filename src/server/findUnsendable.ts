@@ -74,6 +74,7 @@ function walk(codec: t.Mixed | undefined, value: unknown, depth: number, limit: 
           if (inner === undefined) continue; // JSON leaves it out: the client never sees it
           return { segments: [key], problem: `has a member "${key}" that ${shape.name} does not declare (the client strips it)` };
         }
+        if (!isObject(inner) && typeof inner !== "bigint") continue; // a scalar the codec's `is` accepted: nothing to look into
         const found = walk(member, inner, depth + 1, limit);
         if (found !== undefined) return (found.segments.push(key), found);
       }
