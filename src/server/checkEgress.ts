@@ -43,8 +43,8 @@ export function checkEgress(event: unknown, maxDepth: number): ProtocolError | u
     if (!codec.is(event)) return refuse(event, describeRejection(type, codec, event));
     const unsendable = findUnsendable(codec, event, maxDepth);
     if (unsendable !== undefined) {
-      const where = unsendable.path.length > 120 ? `${unsendable.path.slice(0, 120)}…` : unsendable.path || "the top";
-      return refuse(event, `expected a ${type} event a client receives as it is sent, but the value at ${where} ${unsendable.problem}`);
+      const where = unsendable.path === "" ? "the event" : unsendable.path.length > 120 ? `${unsendable.path.slice(0, 120)}…` : unsendable.path;
+      return refuse(event, `expected a ${type} event a client receives as it is sent, but ${where} ${unsendable.problem}`);
     }
     return undefined;
   } catch (cause) {

@@ -11,7 +11,7 @@ import * as t from "io-ts";
 export interface Unsendable {
   /** RFC 6901 pointer from the walked value (`""` for the value itself). */
   readonly path: string;
-  /** What is wrong there, as a phrase: `has a member "x" that TEXT_MESSAGE_END does not declare`. */
+  /** What is wrong there, as a phrase: `is a member TEXT_MESSAGE_END does not declare (the client strips it)`. */
   readonly problem: string;
 }
 
@@ -28,7 +28,7 @@ export interface Unsendable {
  *
  * @example
  * findUnsendable(TextMessageEndEvent, { type: "TEXT_MESSAGE_END", messageId: "m1", extra: 1 }, 512);
- * // { path: "/extra", problem: 'has a member "extra" that TEXT_MESSAGE_END does not declare (the client strips it)' }
+ * // { path: "/extra", problem: "is a member TEXT_MESSAGE_END does not declare (the client strips it)" }
  */
 export function findUnsendable(codec: t.Mixed, value: unknown, limit: number): Unsendable | undefined {
   const found = walk(codec, value, 1, limit);
@@ -72,7 +72,7 @@ function walk(codec: t.Mixed | undefined, value: unknown, depth: number, limit: 
         const inner = value[key];
         if (member === undefined) {
           if (inner === undefined) continue; // JSON leaves it out: the client never sees it
-          return { segments: [key], problem: `has a member "${key}" that ${shape.name} does not declare (the client strips it)` };
+          return { segments: [key], problem: `is a member ${shape.name} does not declare (the client strips it)` };
         }
         if (!isObject(inner) && typeof inner !== "bigint") continue; // a scalar the codec's `is` accepted: nothing to look into
         const found = walk(member, inner, depth + 1, limit);

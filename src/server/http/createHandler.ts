@@ -4,7 +4,7 @@ import { isLeft } from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
 import { excerpt } from "../../protocol/describeFailure";
 import { RunAgentInput } from "../../protocol/input";
-import { DEFAULT_MAX_JSON_DEPTH, findTooDeep } from "../../protocol/jsonDepth";
+import { DEFAULT_MAX_JSON_DEPTH, findTooDeep, type TooDeep } from "../../protocol/jsonDepth";
 import type { Agent } from "../Agent";
 import { debugEvents, type DebugOption } from "../../operators/logEvents";
 import { run } from "../run";
@@ -176,7 +176,11 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       const why = read.bytes.byteLength === 0 ? "the body is empty" : error instanceof Error ? error.message : excerpt(error);
       return errorResponse(400, { error: "invalid-json", message: `expected a JSON RunAgentInput body: ${why}` }, extra);
     }
-    const tooDeep = findTooDeep(json, maxJsonDepth);
+    const tooDeep = depthProblem(json, maxJsonDepth);
+    if (tooDeep === "unwalkable") {
+      const message = `expected JSON nested at most ${maxJsonDepth} levels deep (maxJsonDepth), but the body nests deeper than this runtime can check; lower maxJsonDepth`;
+      return errorResponse(400, { error: "json-too-deep", message }, extra);
+    }
     if (tooDeep !== undefined) {
       const shown = tooDeep.path.length > 120 ? `${tooDeep.path.slice(0, 120)}…` : tooDeep.path;
       const message = `expected JSON nested at most ${maxJsonDepth} levels deep (maxJsonDepth), but the value at ${shown} is nested deeper`;
@@ -213,6 +217,18 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       },
     });
   };
+}
+
+/**
+ * `findTooDeep`, or `"unwalkable"` when the walk itself overflows the call stack: that happens only
+ * with a `maxJsonDepth` set beyond what the runtime's stack allows, on a body deeper than that.
+ */
+function depthProblem(json: unknown, limit: number): TooDeep | "unwalkable" | undefined {
+  try {
+    return findTooDeep(json, limit);
+  } catch {
+    return "unwalkable";
+  }
 }
 
 /** `readBody` with a deadline `timeoutMs` from now; the timer is cleared as soon as the body is read. */
