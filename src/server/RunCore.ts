@@ -18,6 +18,7 @@ import { stateEncodingStep } from "../operators/selectStateEncoding";
 import { initialVerifierState, type VerifierState } from "../operators/verify/VerifierState";
 import { verifyStep } from "../operators/verify/verifyStep";
 import { checkEgress } from "./checkEgress";
+import { reconcileNormalizer } from "./reconcileNormalizer";
 import { StateManager } from "./StateManager";
 import type { IdSource } from "./ids";
 
@@ -142,14 +143,16 @@ export class RunCore<S> {
     this.normalizer = normalized.right.state;
     let rejected: ProtocolError | undefined;
     const accepted: Event[] = [];
-    for (const next of normalized.right.events) {
-      const verified = verifyStep(this.verifier, next);
+    const expanded = normalized.right.events;
+    for (let i = 0; i < expanded.length; i++) {
+      const verified = verifyStep(this.verifier, expanded[i]);
       if (E.isLeft(verified)) {
         rejected = verified.left;
+        reconcileNormalizer(this.normalizer, event, expanded.slice(i));
         break;
       }
       this.verifier = verified.right;
-      accepted.push(next);
+      accepted.push(expanded[i]);
     }
     for (const next of accepted) {
       const encoded = stateEncodingStep(this.encoding, next);
