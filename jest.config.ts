@@ -8,7 +8,7 @@ const config: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/test", "<rootDir>/examples"],
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
-  testPathIgnorePatterns: ["/node_modules/", "/e2e/"],
+  testPathIgnorePatterns: ["/node_modules/", "/e2e/", "\\.load\\.test\\.ts$"], // load suites: `npm run test:load`
   transform: {
     "^.+\\.tsx?$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }],
     // The ESM-only packages of the Vercel AI SDK (test/ai), rewritten to CommonJS for jest's runtime.

@@ -29,13 +29,14 @@ function heldDefer() {
 }
 
 describe("fairTurns", () => {
-  test("a stream alone runs for the whole budget, then pauses until the deferred resume, which starts a new slice", async () => {
+  test("a stream alone runs for its slice, then waits for a later macrotask, which starts a new slice", async () => {
     let now = 0;
     const held = heldDefer();
-    const turn = fairTurns({ budgetMs: 10, now: () => now, defer: held.defer }).join();
-    now = 9;
+    const turn = fairTurns({ budgetMs: 10, sliceMs: 1, now: () => now, defer: held.defer }).join();
+    expect(turn.pause()).toBeUndefined(); // the slice starts at its first check
+    now = 0.9;
     expect(turn.pause()).toBeUndefined();
-    now = 10;
+    now = 1;
     const paused = turn.pause();
     expect(paused).toBeInstanceOf(Promise);
     let resumed = false;
@@ -45,25 +46,51 @@ describe("fairTurns", () => {
     held.flush();
     await paused;
     expect(resumed).toBe(true);
-    now = 19;
-    expect(turn.pause()).toBeUndefined(); // the new slice started at 10
+    now = 1.5;
+    expect(turn.pause()).toBeUndefined(); // a new slice, from this check on
   });
 
-  test("the budget is shared: with four streams each slice is a quarter of it; leaving gives it back", () => {
+  test("the line is first in, first out, and one loop turn resumes only budget / slice streams", async () => {
     let now = 0;
-    const turns = fairTurns({ budgetMs: 10, now: () => now, defer: heldDefer().defer });
-    const [a, b, c, d] = [turns.join(), turns.join(), turns.join(), turns.join()];
-    expect(turns.streams).toBe(4);
+    const held = heldDefer();
+    const turns = fairTurns({ budgetMs: 2, sliceMs: 1, now: () => now, defer: held.defer });
+    const [a, b, c] = [turns.join(), turns.join(), turns.join()];
+    for (const turn of [a, b, c]) expect(turn.pause()).toBeUndefined();
+    now = 5;
+    const order: string[] = [];
+    void a.pause()!.then(() => order.push("a"));
+    void b.pause()!.then(() => order.push("b"));
+    void c.pause()!.then(() => order.push("c"));
+    expect(turns.waiting).toBe(3);
+    held.flush();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["a", "b"]);
+    held.flush();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["a", "b", "c"]);
+  });
+
+  test("once the loop turn's budget is used, even a stream with a fresh slice waits", () => {
+    let now = 0;
+    const turns = fairTurns({ budgetMs: 10, sliceMs: 5, now: () => now, defer: heldDefer().defer });
+    expect(turns.join().pause()).toBeUndefined(); // opens the turn's budget at 0
+    now = 10;
+    expect(turns.join().pause()).toBeInstanceOf(Promise);
+  });
+
+  test("a stream that leaves while it waits gives its place up and is released", async () => {
+    let now = 0;
+    const turns = fairTurns({ budgetMs: 10, sliceMs: 1, now: () => now, defer: heldDefer().defer });
+    const turn = turns.join();
+    turn.pause();
     now = 2;
-    expect(a.pause()).toBeUndefined();
-    now = 2.5;
-    expect(a.pause()).toBeInstanceOf(Promise);
-    b.leave();
-    b.leave(); // idempotent
-    c.leave();
-    d.leave();
-    expect(turns.streams).toBe(1);
-    expect(turns.join().pause()).toBeUndefined();
+    const paused = turn.pause();
+    expect(turns.waiting).toBe(1);
+    turn.leave();
+    turn.leave(); // idempotent
+    await paused;
+    expect(turns.waiting).toBe(0);
+    expect(turns.streams).toBe(0);
   });
 });
 
@@ -82,8 +109,8 @@ describe("a paced agent behind createHandler", () => {
         message.end();
       },
     };
-    // each clock read takes 1 ms: the slice of 10 ms lasts about ten ready() calls
-    const handler = createHandler(agent, { turns: fairTurns({ budgetMs: 10, now: steppingClock(1) }) });
+    // each clock read takes 1 ms: a slice of 10 ms lasts about ten ready() calls
+    const handler = createHandler(agent, { turns: fairTurns({ budgetMs: 100, sliceMs: 10, now: steppingClock(1) }) });
     const response = await handler(new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody }));
     setImmediate(() => deltasBeforeTheImmediate.push(written));
     await response.text();
@@ -113,10 +140,10 @@ describe("a paced agent behind createHandler", () => {
         }
       },
     };
-    // a budget of 0 yields at every ready(): the interleaving no longer depends on the machine's speed
+    // a slice of 0 gives way at every ready(): the interleaving no longer depends on the machine's speed
     let served: Served | undefined;
     try {
-      served = await serve(createHandler(agent, { turns: fairTurns({ budgetMs: 0 }) }));
+      served = await serve(createHandler(agent, { turns: fairTurns({ budgetMs: 0, sliceMs: 0 }) }));
       const url = served.url;
       const bodies = await Promise.all(
         Array.from({ length: runs }, () =>
