@@ -182,8 +182,8 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       return errorResponse(400, { error: "json-too-deep", message }, extra);
     }
     if (tooDeep !== undefined) {
-      const shown = tooDeep.path.length > 120 ? `${tooDeep.path.slice(0, 120)}…` : tooDeep.path;
-      const message = `expected JSON nested at most ${maxJsonDepth} levels deep (maxJsonDepth), but the value at ${shown} is nested deeper`;
+      const shown = tooDeep.path === "" ? "the body itself" : tooDeep.path.length > 120 ? `the value at ${tooDeep.path.slice(0, 120)}…` : `the value at ${tooDeep.path}`;
+      const message = `expected JSON nested at most ${maxJsonDepth} levels deep (maxJsonDepth), but ${shown} is nested deeper`;
       return errorResponse(400, { error: "json-too-deep", message, path: tooDeep.path }, extra);
     }
     const decoded = RunAgentInput.decode(json);

@@ -25,7 +25,7 @@ const ROOT = path.join(__dirname, "..", "..", "..");
  * until it listens. `nodeFlags` go to the child's node (a small young generation makes a sampled
  * heap peak track live data instead of garbage not yet collected).
  */
-export function startLoadServer(options: Pick<HandlerOptions, "maxBufferedBytes" | "highWaterMark"> = {}, nodeFlags: readonly string[] = []): Promise<LoadServer> {
+export function startLoadServer(options: Pick<HandlerOptions, "maxBufferedBytes" | "highWaterMark" | "bodyTimeoutMs"> = {}, nodeFlags: readonly string[] = []): Promise<LoadServer> {
   const child = fork(path.join(__dirname, "loadServer.ts"), [JSON.stringify(options)], {
     cwd: ROOT,
     execArgv: ["--expose-gc", ...nodeFlags, ...(process.env.LOAD_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE}`] : []), "-r", "ts-node/register/transpile-only"],
