@@ -19,9 +19,9 @@ export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Even
 /** How the stream paces and ends. */
 export interface EventStreamOptions {
   /**
-   * Queued events at or above which `ready()` waits for the reader (default 16). The queue is
-   * flushed as one chunk per read, so this is also the most events one chunk carries while the
-   * producer respects `ready()`.
+   * Queued events at or above which `ready()` waits for the reader (default 16). Each read takes
+   * the queued frames as one chunk (up to 64 Ki characters of them), so this is also the most
+   * events one chunk carries while the producer respects `ready()`.
    */
   readonly highWaterMark?: number;
   /**
@@ -50,6 +50,9 @@ export const DEFAULT_HIGH_WATER_MARK = 16;
 /** The default send-buffer cap: 16 MiB of queued events per response. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
+/** The most text one read takes from the queue (one frame more if a single frame is larger): 64 Ki code units. */
+const MAX_CHUNK_LENGTH = 64 * 1024;
+
 /**
  * Streams the events as SSE frames (`data: <json>\n\n`, UTF-8), pulled by the reader.
  *
@@ -58,7 +61,8 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
  *   signal too, aborted with the reason whenever the stream stops early (an `AbortError` when
  *   the client went away, a `SlowConsumerError` past the cap); `run()` takes it as its `signal`.
  * - Backpressure: RxJS cannot pause an Observable, so events are queued as encoded frames and each
- *   read takes the whole queue as one chunk. A producer that awaits `ready` (given to the factory
+ *   read takes the queue as one chunk (up to 64 Ki characters of frames, so a long queue drains in
+ *   bounded pieces). A producer that awaits `ready` (given to the factory
  *   form of `source`) is paced by the reader: `ready()` waits while `highWaterMark` or more frames
  *   (or half of `maxBufferedBytes`) are queued, so that much at most waits in memory however slow
  *   the client is. A producer that ignores `ready` is never blocked, but its queue is capped at
@@ -176,6 +180,21 @@ export function toEventStream(source: Observable<Event> | EventSource, options: 
     close(signal?.reason ?? new DOMException("the client went away", "AbortError"));
   }
 
+  /**
+   * Takes the queue's first frames, up to `MAX_CHUNK_LENGTH` of them in all (at least one frame),
+   * as one string. Bounded chunks keep what the writer holds small while the queue is long, and
+   * let a large queue's memory go back frame by frame instead of after one huge write.
+   */
+  const takeChunk = (): string => {
+    let count = 0;
+    let size = 0;
+    while (count < queue.length && (count === 0 || size + queue[count].length <= MAX_CHUNK_LENGTH)) size += queue[count++].length;
+    const taken = count === queue.length ? queue : queue.splice(0, count);
+    if (taken === queue) queue = [];
+    queuedSize -= size;
+    return taken.length === 1 ? taken[0] : taken.join("");
+  };
+
   const start = (): void => {
     started = true;
     turn = turns.join();
@@ -200,10 +219,7 @@ export function toEventStream(source: Observable<Event> | EventSource, options: 
         if (!started && !closed) start();
         while (queue.length === 0 && !finished && !closed) await new Promise<void>((resolve) => (wake = resolve));
         if (queue.length > 0) {
-          const text = queue.length === 1 ? queue[0] : queue.join("");
-          queue = [];
-          queuedSize = 0;
-          controller.enqueue(encoder.encode(text));
+          controller.enqueue(encoder.encode(takeChunk()));
           release();
         }
         if (closed || (finished && queue.length === 0)) {
