@@ -1,14 +1,20 @@
 import type { Config } from "jest";
 
+/** Packages that ship only ES modules and so must be transformed before jest can require them. */
+const ESM_ONLY_PACKAGES = ["ai", "@ai-sdk", "@workflow", "@standard-schema", "eventsource-parser", "@vercel/oidc", "zod"];
+
 /** Unit, interop and type-level tests; the browser end-to-end suite runs apart (`npm run test:e2e`). */
 const config: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/test", "<rootDir>/examples"],
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
-  testPathIgnorePatterns: ["/node_modules/", "/e2e/"],
+  testPathIgnorePatterns: ["/node_modules/", "/e2e/", "\\.load\\.test\\.ts$"], // load suites: `npm run test:load`
   transform: {
     "^.+\\.tsx?$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }],
+    // The ESM-only packages of the Vercel AI SDK (test/ai), rewritten to CommonJS for jest's runtime.
+    "/node_modules/.+\\.m?js$": "<rootDir>/test/support/esmToCommonJs.cjs",
   },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join("|")})/)`],
   moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
 };
 

@@ -11,6 +11,7 @@ const entries = {
   client: "src/client/index.ts",
   node: "src/node/index.ts",
   react: "src/react/index.ts",
+  ai: "src/ai/index.ts",
 };
 
 const externalPackages = [
@@ -37,6 +38,13 @@ export default [
       { dir: "dist/esm", format: "es", paths, entryFileNames: "[name].mjs", chunkFileNames: "chunks/[name]-[hash].mjs" },
       { dir: "dist/cjs", format: "cjs", paths, entryFileNames: "[name].cjs", chunkFileNames: "chunks/[name]-[hash].cjs" },
     ],
+  },
+  {
+    // The `agui-rx` bin (package.json "bin"): one self-contained CommonJS file with its own copy of the operators.
+    input: { "agui-rx": "src/cli/main.ts" },
+    external,
+    plugins: [esbuild({ target: "es2022", tsconfig: "tsconfig.build.json" })],
+    output: { dir: "dist/cli", format: "cjs", paths, entryFileNames: "[name].cjs", banner: "#!/usr/bin/env node" },
   },
   {
     input: entries,

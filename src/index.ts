@@ -37,8 +37,10 @@ export {
 export { verifyEvents, type VerifyEventsOptions } from "./operators/verifyEvents";
 export { verifyStep, initialVerifierState, type VerifierState } from "./operators/verify/verifyStep";
 export { selectStateEncoding, stateEncodingStep } from "./operators/selectStateEncoding";
+export { logEvents, debugEvents, type EventLogger, type EventLogEntry, type LogEventsOptions, type DebugOption } from "./operators/logEvents";
 export { applyPatch } from "./patch/apply";
 export { PatchError } from "./patch/PatchError";
 export { diff, type DiffOptions } from "./patch/diff";
 export { parsePointer, escapeSegment, formatPointer } from "./patch/pointer";
 export type { StructCodec, StructType, StructOutput, TaggedUnionCodec, TaggedUnionType } from "./protocol/codec";
+export { withDefault, type WithDefaultCodec } from "./protocol/codec";

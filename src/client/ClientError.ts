@@ -37,6 +37,9 @@ export interface ClientErrorDetails {
   readonly interruptIds?: readonly string[];
 }
 
+/** A registry symbol, so every copy of the package brands its ClientErrors with the same key. */
+const CLIENT_ERROR: unique symbol = Symbol.for("agui-rx/ClientError");
+
 /**
  * One reported problem: `kind` says which layer, `message` what was expected and what arrived, and
  * the details (`cause`, `code`, `event`, `status`, `body`, `interruptIds`) the context.
@@ -47,6 +50,21 @@ export interface ClientErrorDetails {
  */
 export class ClientError extends Error {
   override readonly name = "ClientError";
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [CLIENT_ERROR](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a ClientError from any copy of this package (its ESM and CJS builds are two
+   * copies, and `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (ClientError.isInstance(update.error)) console.log(update.error.kind);
+   */
+  static isInstance(value: unknown): value is ClientError {
+    return typeof value === "object" && value !== null && Reflect.get(value, CLIENT_ERROR) === true;
+  }
   readonly code?: string;
   readonly event?: unknown;
   readonly status?: number;

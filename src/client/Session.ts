@@ -6,6 +6,7 @@ import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
 import { PROTOCOL_VERSION } from "../protocol/version";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
+import { debugEvents, type DebugOption } from "../operators/logEvents";
 import { applyEvents } from "./applyEvents";
 import { ClientError } from "./ClientError";
 import { ClientState } from "./reducers/ClientState";
@@ -24,6 +25,8 @@ export interface SessionOptions<S> {
   readonly newId?: () => string;
   /** The time used by the resume pre-flight (I5); `Date.now` by default. */
   readonly now?: () => number;
+  /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
+  readonly debug?: DebugOption;
 }
 
 /** Per-run overrides of the session's tools, context and forwardedProps. */
@@ -234,6 +237,7 @@ export class Session<S = unknown> {
     this.begin(run);
     const events = defer(() => this.transport.run(input, { warnings: true })); // a transport that throws is a failed run, not a thrown subscribe
     return events.pipe(
+      debugEvents(this.options.debug, "client"),
       // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
       normalizeAndVerify({ newId: this.newId }),
       applyEvents({ state: this.store }),

@@ -14,12 +14,32 @@ export type ProtocolErrorCode =
   | "ownership" // R37–R45
   | "chunk"; // C1–C13
 
+/** Registry symbols, so every copy of the package brands its errors and diagnostics with the same keys. */
+const PROTOCOL_ERROR: unique symbol = Symbol.for("agui-rx/ProtocolError");
+const DIAGNOSTIC: unique symbol = Symbol.for("agui-rx/Diagnostic");
+
 /**
  * A protocol violation: `code` names the rule family, `rule` the RULES.md id (`"R15"`, `"C3"`),
  * `event` the offending event, and the message says what was expected and what arrived.
  */
 export class ProtocolError extends Error {
   override readonly name = "ProtocolError";
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [PROTOCOL_ERROR](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a ProtocolError from any copy of this package (ESM and CJS builds are two
+   * copies; `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (ProtocolError.isInstance(error)) console.log(error.rule);
+   */
+  static isInstance(value: unknown): value is ProtocolError {
+    return typeof value === "object" && value !== null && Reflect.get(value, PROTOCOL_ERROR) === true;
+  }
+
   constructor(
     readonly code: ProtocolErrorCode,
     readonly rule: string,
@@ -37,6 +57,22 @@ export class ProtocolError extends Error {
 export class Diagnostic {
   readonly kind = "diagnostic" as const;
   constructor(readonly error: ProtocolError) {}
+
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [DIAGNOSTIC](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a Diagnostic from any copy of this package (ESM and CJS builds are two
+   * copies; `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (Diagnostic.isInstance(item)) console.log(item.error.rule);
+   */
+  static isInstance(value: unknown): value is Diagnostic {
+    return typeof value === "object" && value !== null && Reflect.get(value, DIAGNOSTIC) === true;
+  }
 }
 
 /** Whether a stream element is an in-band diagnostic rather than an event. */

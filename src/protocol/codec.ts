@@ -43,6 +43,8 @@ export interface StructCodec<R extends t.Props, O extends t.Props>
   extends t.Type<StructType<R, O>, StructOutput<R, O>, unknown> {
   readonly required: R;
   readonly optional: O;
+  /** Whether members besides the declared ones are kept (`open`) rather than stripped (read by the client tools' JSON Schema derivation). */
+  readonly open: boolean;
 }
 
 const isPlainObject = (u: unknown): u is Record<string, unknown> =>
@@ -153,7 +155,7 @@ export function struct<R extends t.Props, O extends t.Props>(
   };
 
   const codec = guardDecode(new t.Type<StructType<R, O>, StructOutput<R, O>, unknown>(name, is, validate, inner.encode));
-  return Object.assign(codec, { required, optional });
+  return Object.assign(codec, { required, optional, open: options.open === true });
 }
 
 /** RFC 6901 escaping of one member name. */
@@ -162,12 +164,27 @@ function escape(key: string): string {
 }
 
 /**
+ * A codec made by `withDefault`: it keeps the codec it wraps and the fallback, so what reads codecs
+ * (the JSON Schema derivation of client tools) can see through it.
+ */
+export interface WithDefaultCodec<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
+  /** The codec a present value is decoded with. */
+  readonly base: C;
+  /** What `undefined` and `null` decode to. */
+  readonly fallback: t.TypeOf<C>;
+}
+
+/**
  * A required member that decodes `undefined` or `null` to `fallback` (e.g. TEXT_MESSAGE_START.role).
  * On the wire such a member is optional, so an unrecognised value there is removed and the
  * default applies (1.1: an unrecognised value in an optional position removes that field).
+ *
+ * @example
+ * const Query = t.type({ text: t.string, limit: withDefault(t.number, 10) });
+ * Query.decode({ text: "rx" }); // right({ text: "rx", limit: 10 })
  */
-export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>): t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
-  return new t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown>(
+export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>): WithDefaultCodec<C> {
+  const defaulted = new t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown>(
     codec.name,
     codec.is,
     (u, context) => {
@@ -181,6 +198,7 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
     },
     codec.encode,
   );
+  return Object.assign(defaulted, { base: codec, fallback });
 }
 
 /**

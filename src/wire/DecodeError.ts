@@ -25,6 +25,9 @@ export { excerpt };
  */
 export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large" | "too-deep" | "truncated" | "dropped";
 
+/** A registry symbol, so every copy of the package brands its DecodeErrors with the same key. */
+const DECODE_ERROR: unique symbol = Symbol.for("agui-rx/DecodeError");
+
 /**
  * A decode failure that names the event type, the member path, what was expected and what arrived.
  *
@@ -35,6 +38,22 @@ export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" 
  */
 export class DecodeError extends Error {
   override readonly name = "DecodeError";
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [DECODE_ERROR](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a DecodeError from any copy of this package (ESM and CJS builds are two
+   * copies; `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (DecodeError.isInstance(error)) console.log(error.code);
+   */
+  static isInstance(value: unknown): value is DecodeError {
+    return typeof value === "object" && value !== null && Reflect.get(value, DECODE_ERROR) === true;
+  }
+
   constructor(
     readonly code: DecodeErrorCode,
     message: string,

@@ -4,15 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-
-const root = path.resolve(__dirname, "../..");
-const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-  name: string;
-  exports: Record<string, string | Record<string, string>>;
-};
-
-/** Every file the exports map names. */
-const exportedFiles = Object.values(pkg.exports).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
+import { ROOT as root, builtFiles, ensureBuilt, pkg } from "./ensureBuilt";
 
 /** Runs a script in a child node process from the repository root; returns what it printed. */
 const node = (args: string[]): string => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
@@ -20,18 +12,13 @@ const viaRequire = (script: string) => node(["-e", script]);
 const viaImport = (script: string) => node(["--input-type=module", "-e", script]);
 
 /** The entries and the subpath each is reached by. */
-const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node"];
+const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node", "agui-rx/ai"];
 
-beforeAll(() => {
-  // CI builds before testing; a local run without a (complete) build makes one.
-  if (!exportedFiles.every((file) => existsSync(path.join(root, file)))) {
-    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
-  }
-}, 300_000);
+beforeAll(ensureBuilt, 300_000);
 
-test("the package is called agui-rx and every file its exports map names exists", () => {
+test("the package is called agui-rx and every file its exports map and bins name exists", () => {
   expect(pkg.name).toBe("agui-rx");
-  for (const file of exportedFiles) expect([file, existsSync(path.join(root, file))]).toEqual([file, true]);
+  for (const file of builtFiles) expect([file, existsSync(path.join(root, file))]).toEqual([file, true]);
 });
 
 test.each(entries)("%s loads with require() and import(), with the same named exports", (entry) => {
@@ -87,4 +74,49 @@ test("CommonJS and ES module builds are separate but each shares one copy of its
   const same = `console.log(String(a.stateSpec === undefined || b.stateSpec === undefined || a.stateSpec === b.stateSpec))`;
   expect(viaRequire(`const a = require("agui-rx"), b = require("agui-rx/server");${same}`)).toBe("true");
   expect(viaImport(`const a = await import("agui-rx"), b = await import("agui-rx/server");${same}`)).toBe("true");
+});
+
+// `agui-rx/ai` keeps `ai` external (an optional peer; ESM-only, which Node ≥ 20.19 can require()):
+// the built entry runs a real aiAgent over the SDK's own mock model, in both formats.
+const aiCheck = `
+  const model = new t.MockLanguageModelV4({ doStream: async () => ({ stream: t.simulateReadableStream({ initialDelayInMs: null, chunkDelayInMs: null, chunks: [
+    { type: "text-start", id: "0" }, { type: "text-delta", id: "0", delta: "Hi" }, { type: "text-end", id: "0" },
+    { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: { inputTokens: { total: 2 }, outputTokens: { total: 1 } } },
+  ] }) }) });
+  const events = [];
+  s.run(a.aiAgent({ model }), { threadId: "t", runId: "r", messages: [{ id: "u", role: "user", content: "hi" }], tools: [], context: [] }).subscribe({
+    next: (event) => events.push(event.type === "RUN_FINISHED" ? event.type + " " + JSON.stringify(event.usage) : event.type),
+    complete: () => {
+      let refusal;
+      try { a.toModelPrompt([{ id: "t", role: "tool", toolCallId: "ghost", content: "" }]); } catch (error) { refusal = error; }
+      console.log(JSON.stringify({ sharedAgentError: refusal instanceof s.AgentError, events }));
+    },
+  });`;
+const aiExpected = {
+  sharedAgentError: true, // the ai entry's errors are the server entry's class (one chunk)
+  events: [
+    "RUN_STARTED",
+    "STEP_STARTED",
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "STEP_FINISHED",
+    'RUN_FINISHED [{"provider":"mock-provider","model":"mock-model-id","inputTokens":2,"outputTokens":1,"totalTokens":3}]',
+  ],
+};
+
+test("agui-rx/ai runs an aiAgent over the AI SDK's mock model through require()", () => {
+  expect(JSON.parse(viaRequire(`const a = require("agui-rx/ai"), s = require("agui-rx/server"), t = require("ai/test");${aiCheck}`))).toEqual(aiExpected);
+});
+
+test("agui-rx/ai runs an aiAgent over the AI SDK's mock model through import()", () => {
+  expect(JSON.parse(viaImport(`const a = await import("agui-rx/ai"), s = await import("agui-rx/server"), t = await import("ai/test");${aiCheck}`))).toEqual(aiExpected);
+});
+
+test("the ai bundles import the SDK rather than carry a copy of it", () => {
+  const esm = readFileSync(path.join(root, "dist/esm/ai.mjs"), "utf8");
+  const cjs = readFileSync(path.join(root, "dist/cjs/ai.cjs"), "utf8");
+  expect(esm).toMatch(/from 'ai'/);
+  expect(cjs).toMatch(/require\('ai'\)/);
+  expect(esm + cjs).not.toMatch(/MockLanguageModel|function streamText/);
 });

@@ -1,0 +1,125 @@
+/** `aiAgent`: an `Agent` whose run is one `streamText` call of the Vercel AI SDK over the run's thread and tools (DESIGN §7). */
+import { stepCountIs, streamText, type LanguageModel, type StopCondition, type SystemModelMessage, type ToolSet } from "ai";
+import type { Context } from "../protocol/input";
+import type { StateSpec } from "../protocol/stateSpec";
+import type { Agent, SuccessOutcome } from "../server/Agent";
+import type { RunContext } from "../server/RunContext";
+import { clientTools } from "./clientTools";
+import type { ProviderOptions } from "./contentParts";
+import type { ErrorDescriber } from "./describeError";
+import { streamToRun } from "./streamToRun";
+import { toModelPrompt } from "./toModelPrompt";
+import { providerName } from "./toTokenUsage";
+
+/**
+ * The options of one `streamText` call, as `aiAgent` builds them and `prepare` may change them.
+ *
+ * @example
+ * const prepare = (ctx: RunContext, call: AiCall): AiCall => ({ ...call, temperature: 0 });
+ */
+export type AiCall = Parameters<typeof streamText>[0];
+
+/**
+ * Options of `aiAgent`.
+ *
+ * @example
+ * const options: AiAgentOptions = { model: openai("gpt-4o"), system: "You are terse.", tools: { get_weather }, maxSteps: 5 };
+ */
+export interface AiAgentOptions<S = unknown> {
+  /** The model: a provider's model object, or a gateway model id string. */
+  readonly model: LanguageModel;
+  /** The system prompt, sent before the thread's own system and developer messages. */
+  readonly system?: string;
+  /** Server tools (with `execute`): they run inside the run. They win over a client tool of the same name. */
+  readonly tools?: ToolSet;
+  /** The most model steps one run takes (one step per model call of the tool loop); 20 by default. */
+  readonly maxSteps?: number;
+  /** A stop condition of the SDK (`stepCountIs`, `hasToolCall`, …) instead of `maxSteps`. */
+  readonly stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
+  /** Provider-specific options, passed to `streamText` as they are. */
+  readonly providerOptions?: ProviderOptions;
+  /**
+   * Builds the call from the run: receives the context and the call `aiAgent` made (model,
+   * instructions, messages, tools, stop condition, provider options, abort signal) and returns
+   * the one to make. `ctx.signal` still aborts the call if the returned one has its own signal.
+   */
+  readonly prepare?: (ctx: RunContext<S>, call: AiCall) => AiCall | Promise<AiCall>;
+  /** What the client sees of model and tool errors (see `describeError`, the default). */
+  readonly onError?: ErrorDescriber;
+  /** Whether model steps become STEP_STARTED/STEP_FINISHED; `true` by default. */
+  readonly steps?: boolean;
+  /** The agent's shared state, for a `prepare` or tools that read `ctx.state`. */
+  readonly state?: StateSpec<S>;
+}
+
+/** The default of `maxSteps`, the AI SDK's own default for its tool-loop agent. */
+export const DEFAULT_MAX_STEPS = 20;
+
+/**
+ * An agent backed by a model. Each run calls `streamText` with:
+ * - `instructions`: `system`, then the request's `context` entries (one system message), then
+ *   the thread's system and developer messages;
+ * - `messages`: the rest of the thread (`toModelPrompt`);
+ * - `tools`: the client's tools without `execute` (`clientTools(ctx.tools)`) and the server `tools`;
+ * - `stopWhen`: `stepCountIs(maxSteps)` unless given; `providerOptions`; `abortSignal: ctx.signal`;
+ * then `prepare` may change the call, and `streamToRun` maps the stream onto the run. The run
+ * ends with success, carrying `pendingToolCallIds` when the model called client tools; with
+ * RUN_ERROR (the provider's message, code `MODEL_ERROR`) when the model fails; and the usage of
+ * every model step on the terminal event.
+ *
+ * @example
+ * const agent = aiAgent({
+ *   model: openai("gpt-4o"),
+ *   system: "You answer questions about the weather.",
+ *   tools: { get_weather: tool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
+ * });
+ * serve(createHandler(agent));
+ */
+export function aiAgent<S = unknown>(options: AiAgentOptions<S>): Agent<S> {
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TypeError(`expected maxSteps to be a positive integer, but got ${String(options.maxSteps)}`);
+  return {
+    state: options.state,
+    async run(ctx: RunContext<S>): Promise<SuccessOutcome> {
+      const prompt = toModelPrompt(ctx.messages);
+      const instructions = [...systemOf(options.system), ...contextOf(ctx.context), ...prompt.instructions];
+      const built: AiCall = {
+        model: options.model,
+        ...(instructions.length > 0 ? { instructions } : {}),
+        messages: prompt.messages,
+        tools: { ...clientTools(ctx.tools), ...options.tools },
+        stopWhen: options.stopWhen ?? stepCountIs(maxSteps),
+        ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
+        abortSignal: ctx.signal,
+        onError: reportedThroughTheStream,
+      };
+      const call = options.prepare === undefined ? built : await options.prepare(ctx, built);
+      const result = streamText({ ...call, abortSignal: withRunSignal(ctx.signal, call.abortSignal) });
+      return streamToRun(ctx, result, { onError: options.onError, steps: options.steps, provider: providerName(call.model) });
+    },
+  };
+}
+
+function systemOf(system: string | undefined): SystemModelMessage[] {
+  return system === undefined || system === "" ? [] : [{ role: "system", content: system }];
+}
+
+/** The request's context entries as one system message; nothing when there are none. */
+function contextOf(context: readonly Context[]): SystemModelMessage[] {
+  if (context.length === 0) return [];
+  const entries = context.map((entry) => `${entry.description}:\n${entry.value}`).join("\n\n");
+  return [{ role: "system", content: `Context from the application:\n\n${entries}` }];
+}
+
+/** The run's signal, joined with one `prepare` added, so the client going away still aborts the call. */
+function withRunSignal(run: AbortSignal, added: AbortSignal | undefined): AbortSignal {
+  return added === undefined || added === run ? run : AbortSignal.any([run, added]);
+}
+
+/**
+ * `streamText`'s `onError`: the SDK's default prints every error to the console; here the error
+ * reaches the run through the stream's `error` part (and RUN_ERROR), so nothing else is done.
+ */
+function reportedThroughTheStream(): void {
+  return undefined;
+}

@@ -1,0 +1,116 @@
+/**
+ * What an in-flight run has open, as the events that re-open it (DESIGN §6): the input of the
+ * connect prelude's second half, so that the rest of a run cut anywhere passes the verifiers
+ * (RULES §1: R15, R19, R22, R26, R32, R33 need their opener seen) for a client that joins late.
+ */
+import type { Event, EventOf } from "../../protocol/events";
+
+type Opener = EventOf<"TEXT_MESSAGE_START" | "TOOL_CALL_START" | "REASONING_START" | "REASONING_MESSAGE_START" | "STEP_STARTED">;
+
+/**
+ * Follows one run's events and keeps, in the order they happened, the opener of every span still
+ * open (text message, tool call, reasoning block, reasoning message, step: keyed as the verifier
+ * keys them, steps per owner) and every subagent lifecycle event of the run (SUBAGENT_STARTED,
+ * _FINISHED, _ERROR: a later SUBAGENT_STARTED may name a finished one as its parent, R32).
+ * Openers are kept without `metadata`: the compacted messages already carry what it merged, and
+ * applying it again could undo a later event's metadata.
+ *
+ * A span closed and opened again (R16) was deleted at its close, so it comes back at the end,
+ * where its new opener happened. Memory is bounded by what is open plus the run's subagents.
+ *
+ * @example
+ * const spans = new OpenSpans();
+ * spans.apply(ev.textMessageStart("m1"));
+ * spans.apply(ev.toolCallStart("tc1", "search"));
+ * spans.apply(ev.textMessageEnd("m1"));
+ * spans.reopeners(); // [TOOL_CALL_START tc1]
+ */
+export class OpenSpans {
+  private readonly open = new Map<string, Event>();
+  private lifecycleCount = 0;
+
+  /** Continues from a `reopeners()` list (a store restoring its snapshot). */
+  static from(reopeners: readonly Event[]): OpenSpans {
+    const spans = new OpenSpans();
+    for (const event of reopeners) spans.apply(event);
+    return spans;
+  }
+
+  /** Records what `event` opens or closes; events that neither open nor close change nothing. */
+  apply(event: Event): void {
+    switch (event.type) {
+      case "TEXT_MESSAGE_START":
+      case "TOOL_CALL_START":
+      case "REASONING_START":
+      case "REASONING_MESSAGE_START":
+      case "STEP_STARTED": {
+        this.open.set(spanKey(event), withoutMetadata(event));
+        break;
+      }
+      case "TEXT_MESSAGE_END":
+        this.open.delete(key2("text", event.messageId));
+        break;
+      case "TOOL_CALL_END":
+        this.open.delete(key2("tool", event.toolCallId));
+        break;
+      case "REASONING_END":
+        this.open.delete(key2("reasoning", event.messageId));
+        break;
+      case "REASONING_MESSAGE_END":
+        this.open.delete(key2("reasoning-message", event.messageId));
+        break;
+      case "STEP_FINISHED":
+        this.open.delete(stepKey(event.stepName, event.subagentRunId));
+        break;
+      case "SUBAGENT_STARTED":
+      case "SUBAGENT_FINISHED":
+      case "SUBAGENT_ERROR":
+        this.open.set(`lifecycle ${this.lifecycleCount++}`, event);
+        break;
+      default:
+        // everything else opens nothing and closes nothing
+        break;
+    }
+  }
+
+  /** The events that re-open the run's open spans and replay its subagent lifecycle, in order. */
+  reopeners(): Event[] {
+    return [...this.open.values()];
+  }
+}
+
+function spanKey(event: Opener): string {
+  switch (event.type) {
+    case "TEXT_MESSAGE_START":
+      return key2("text", event.messageId);
+    case "TOOL_CALL_START":
+      return key2("tool", event.toolCallId);
+    case "REASONING_START":
+      return key2("reasoning", event.messageId);
+    case "REASONING_MESSAGE_START":
+      return key2("reasoning-message", event.messageId);
+    case "STEP_STARTED":
+      return stepKey(event.stepName, event.subagentRunId);
+    default: {
+      const unexpected: never = event;
+      return unexpected;
+    }
+  }
+}
+
+/** Ids are unique only within a kind (R40), so the kind is part of the key. */
+function key2(kind: string, id: string): string {
+  return JSON.stringify([kind, id]);
+}
+
+/** Steps are keyed by owner and name (R25); the parent (no tag) and `""` are different owners. */
+function stepKey(name: string, tag: string | undefined): string {
+  return JSON.stringify(["step", tag ?? null, name]);
+}
+
+function withoutMetadata<E extends Opener>(event: E): E {
+  if (event.metadata === undefined) return event;
+  const copy = { ...event };
+  delete copy.metadata;
+  return copy;
+}

@@ -1,0 +1,64 @@
+/** The thread store's one error class (DESIGN §6, docs/durability.md): a closed code, context in an options object, the cause kept. */
+
+/**
+ * Why a store operation was refused. Closed: the HTTP layer maps each to one answer.
+ *
+ * - `run-active`: `beginRun` on a thread whose run is still live (one run per thread at a time) → 409;
+ * - `run-ended`: `append` on a run that is over (its terminal was logged, or it was ended `ABANDONED`);
+ * - `invalid-append`: the batch breaks the log's shape (an event after the terminal, a second
+ *   RUN_STARTED, a chunk or THINKING_* event that `normalizeChunks()` should have expanded, an
+ *   event that is not JSON); nothing of the batch is logged;
+ * - `capacity`: a new thread does not fit and every thread has a live run → 503;
+ * - `evicted`: a tail's thread or cursor left the store while it was followed (reconnect: the
+ *   snapshot path answers it);
+ * - `unavailable`: the backend failed (a Redis store's connection); the cause says how.
+ *
+ * @example
+ * const status = error.code === "run-active" ? 409 : error.code === "capacity" ? 503 : 500;
+ */
+export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "capacity" | "evicted" | "unavailable";
+
+/**
+ * The context a StoreError carries.
+ *
+ * @example
+ * new StoreError("run-ended", "expected run r1 to be live, but it is over", { threadId: "t1", runId: "r1" });
+ */
+export interface StoreErrorDetails {
+  readonly threadId?: string;
+  readonly runId?: string;
+  /** The error underneath (a backend failure, a JSON error). */
+  readonly cause?: unknown;
+}
+
+const MARKER = Symbol.for("agui-rx.StoreError");
+
+/**
+ * A refused store operation: `code` says which refusal, the message what was expected and what
+ * arrived, `threadId`/`runId` where. Recognised across copies of the package by `StoreError.isInstance`.
+ *
+ * @example
+ * try { await store.beginRun(input); }
+ * catch (error) { if (StoreError.isInstance(error) && error.code === "run-active") return conflict(); throw error; }
+ */
+export class StoreError extends Error {
+  override readonly name = "StoreError";
+  readonly threadId?: string;
+  readonly runId?: string;
+  private readonly [MARKER] = true;
+
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    details: StoreErrorDetails = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    if (details.threadId !== undefined) this.threadId = details.threadId;
+    if (details.runId !== undefined) this.runId = details.runId;
+  }
+
+  /** True for a StoreError from this or any other copy of the package (ESM and CJS side by side). */
+  static isInstance(value: unknown): value is StoreError {
+    return typeof value === "object" && value !== null && MARKER in value;
+  }
+}

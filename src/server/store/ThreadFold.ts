@@ -1,0 +1,148 @@
+/**
+ * A thread's compacted state, kept up to date event by event with the client's own reducer
+ * (DESIGN §6: never a second implementation): the store's half of "the client would build the same".
+ */
+import type { Event, RunStartedEvent } from "../../protocol/events";
+import { applyEvent } from "../../client/reducers/applyEvent";
+import { ClientState } from "../../client/reducers/ClientState";
+import { OpenSpans } from "./OpenSpans";
+import type { Cursor } from "./ThreadStore";
+import type { RunStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
+
+/** The mutable half of a RunSummary; `reopen` comes from the spans when a snapshot is taken. */
+interface RunRecord {
+  runId: string;
+  parentRunId: string | undefined;
+  status: RunStatus;
+  errorMessage: string | undefined;
+  errorCode: string | undefined;
+}
+
+/**
+ * Folds a thread's events, in log order, into what a client holds after them: each event goes
+ * through `applyEvent` on an untyped `ClientState` (messages, raw state, pending interrupts), and
+ * the last run's status and open spans are followed beside it. Cost per event is the reducer's
+ * (proportional to the event); `snapshot()` copies nothing but the open-span list.
+ *
+ * Fold a run's RUN_STARTED with its `input` (A15 appends the input's messages the thread does not
+ * have yet), even if the copy that is logged and sent leaves the input out.
+ *
+ * @example
+ * const fold = new ThreadFold("t1");
+ * fold.apply(ev.runStarted("t1", "r1", { input }), "c1");
+ * fold.apply(ev.textMessageStart("m1"), "c2");
+ * fold.snapshot().run.reopen; // [TEXT_MESSAGE_START m1]
+ */
+export class ThreadFold {
+  private readonly client: ClientState<unknown>;
+  private spans = new OpenSpans();
+  private run: RunRecord | undefined;
+  private cursor: Cursor | undefined;
+
+  constructor(
+    readonly threadId: string,
+    client: ClientState<unknown> = ClientState.untyped(),
+  ) {
+    this.client = client;
+  }
+
+  /**
+   * A fold that continues from `snapshot` (a store that persists snapshots reads one back):
+   * folding the events after `snapshot.cursor` gives what folding everything would have.
+   */
+  static restore(snapshot: ThreadSnapshot): ThreadFold {
+    const client = ClientState.untyped(snapshot.state);
+    client.messages.reset(snapshot.messages);
+    client.interrupts = snapshot.interrupts;
+    const fold = new ThreadFold(snapshot.threadId, client);
+    const { run } = snapshot;
+    fold.run = {
+      runId: run.runId,
+      parentRunId: run.parentRunId,
+      status: run.status,
+      errorMessage: run.errorMessage,
+      errorCode: run.errorCode,
+    };
+    if (run.status === "running") fold.spans = OpenSpans.from(run.reopen);
+    fold.cursor = snapshot.cursor;
+    return fold;
+  }
+
+  /** Whether a run has started and not yet ended. */
+  get running(): boolean {
+    return this.run?.status === "running";
+  }
+
+  /** Folds one event logged at `cursor`. */
+  apply(event: Event, cursor: Cursor): void {
+    applyEvent(this.client, event);
+    this.cursor = cursor;
+    switch (event.type) {
+      case "RUN_STARTED":
+        this.startRun(event);
+        break;
+      case "RUN_FINISHED":
+        this.endRun(statusOf(event.outcome?.type), undefined, undefined);
+        break;
+      case "RUN_ERROR":
+        this.endRun("failed", event.message, event.code);
+        break;
+      default:
+        if (this.running) this.spans.apply(event);
+        break;
+    }
+  }
+
+  /**
+   * The compacted thread through the last folded event, or `undefined` before any. Its arrays
+   * are the fold's own immutable snapshots (the message list's frozen copy, the interrupts).
+   */
+  snapshot(): ThreadSnapshot | undefined {
+    const run = this.run;
+    const cursor = this.cursor;
+    if (run === undefined || cursor === undefined) return undefined;
+    const summary: RunSummary = {
+      runId: run.runId,
+      status: run.status,
+      reopen: run.status === "running" ? this.spans.reopeners() : [],
+      ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
+      ...(run.errorMessage === undefined ? {} : { errorMessage: run.errorMessage }),
+      ...(run.errorCode === undefined ? {} : { errorCode: run.errorCode }),
+    };
+    return {
+      threadId: this.threadId,
+      cursor,
+      messages: this.client.messages.snapshot(),
+      state: this.client.rawState ?? null,
+      interrupts: this.client.interrupts,
+      run: summary,
+    };
+  }
+
+  private startRun(event: RunStartedEvent): void {
+    this.run = { runId: event.runId, parentRunId: event.parentRunId, status: "running", errorMessage: undefined, errorCode: undefined };
+    this.spans = new OpenSpans();
+  }
+
+  private endRun(status: RunStatus, errorMessage: string | undefined, errorCode: string | undefined): void {
+    if (this.run === undefined) return; // a terminal before any RUN_STARTED (R1 allows RUN_ERROR first): nothing to end
+    this.run = { ...this.run, status, errorMessage, errorCode };
+    this.spans = new OpenSpans();
+  }
+}
+
+function statusOf(outcome: "success" | "interrupt" | "cancelled" | undefined): RunStatus {
+  switch (outcome) {
+    case undefined:
+    case "success":
+      return "finished";
+    case "interrupt":
+      return "interrupted";
+    case "cancelled":
+      return "cancelled";
+    default: {
+      const unexpected: never = outcome;
+      return unexpected;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The compacted thread (DESIGN §6, docs/durability.md): what a client would hold after every event
+ * of the thread, plus what an in-flight run has open. A plain JSON value with a codec, so a store
+ * that persists it (Redis, beside the stream) decodes what it reads back.
+ */
+import * as t from "io-ts";
+import { Present, struct } from "../../protocol/codec";
+import { Event } from "../../protocol/events";
+import { Message } from "../../protocol/messages";
+import { Interrupt } from "../../protocol/outcomes";
+
+/**
+ * Where the thread's last run stands: `running` (no terminal logged yet), or how it ended —
+ * `finished` (RUN_FINISHED success), `interrupted` (RUN_FINISHED with interrupts), `cancelled`
+ * (RUN_FINISHED outcome cancelled: a stop), `failed` (RUN_ERROR, `ABANDONED` included).
+ *
+ * @example
+ * RunStatus.is("interrupted"); // true
+ */
+export const RunStatus = t.keyof({ running: null, finished: null, interrupted: null, cancelled: null, failed: null }, "RunStatus");
+export type RunStatus = t.TypeOf<typeof RunStatus>;
+
+/**
+ * The thread's last run: its ids, its status, the RUN_ERROR's message and code when it failed, and
+ * — while it runs — `reopen`: the events that re-open what it has open right now (the openers of
+ * open text messages, tool calls, reasoning blocks and messages and steps, with their metadata
+ * left out because the messages already carry it) and every subagent lifecycle event of the run,
+ * in the order they happened. Sent after the snapshots, they make the rest of the run valid for a
+ * client that never saw its beginning.
+ *
+ * @example
+ * const summary: RunSummary = { runId: "r2", status: "running", reopen: [ev.textMessageStart("m3")] };
+ */
+export const RunSummary = struct(
+  "RunSummary",
+  { runId: t.string, status: RunStatus, reopen: t.readonlyArray(Event) },
+  { parentRunId: t.string, errorMessage: t.string, errorCode: t.string },
+);
+export interface RunSummary extends t.TypeOf<typeof RunSummary> {}
+
+/**
+ * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own
+ * reducer (`applyEvent` over `ClientState`) builds them from every event logged through `cursor`
+ * (each run's RUN_STARTED folded with its input, A15), and the last run's summary. Treat it as
+ * read-only: stores may share its arrays with their own state.
+ *
+ * The subagent registry of ended runs is not part of it (their messages keep their
+ * `subagentRunId` tags); an in-flight run's subagents are, through `run.reopen`.
+ *
+ * @example
+ * const read = await store.read("thread-1");
+ * if (read?.kind === "snapshot") console.log(read.snapshot.messages.length, read.snapshot.run.status);
+ */
+export const ThreadSnapshot = struct(
+  "ThreadSnapshot",
+  {
+    threadId: t.string,
+    cursor: t.string,
+    messages: t.readonlyArray(Message),
+    state: Present,
+    interrupts: t.readonlyArray(Interrupt),
+    run: RunSummary,
+  },
+  {},
+);
+export interface ThreadSnapshot extends t.TypeOf<typeof ThreadSnapshot> {}

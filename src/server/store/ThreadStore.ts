@@ -1,0 +1,177 @@
+/**
+ * The durable-thread contract (DESIGN §6, docs/durability.md): the few operations a run writes
+ * through and `/connect` reads through, the same for the embedded `memoryStore()` and a store on
+ * Redis Streams (XADD with the entry id as cursor, XRANGE to replay, XREAD BLOCK to tail, a
+ * heartbeat per live run, the compacted snapshot kept beside the stream).
+ */
+import type { Observable } from "rxjs";
+import type { Event } from "../../protocol/events";
+import type { RunAgentInput } from "../../protocol/input";
+import type { ThreadSnapshot } from "./ThreadSnapshot";
+
+/**
+ * The RUN_ERROR code a store logs for a run it ends because the run's producer stopped renewing
+ * its lease (its process died, or it hung): the end every tail of the run then sees.
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === ABANDONED_ERROR_CODE) showReconnectHint();
+ */
+export const ABANDONED_ERROR_CODE = "ABANDONED";
+
+/**
+ * The default lease: a live run whose producer neither appends nor renews for this long (ms) is
+ * ended `ABANDONED`. Producers renew well within it (`recordRun` every 10 s).
+ *
+ * @example
+ * memoryStore({ lease: DEFAULT_LEASE_MS / 3 });
+ */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/**
+ * A position in a thread's log, sent as the SSE `id:` of the event logged there. Opaque: strictly
+ * increasing within a thread in log order, but only the store that made it can compare or read
+ * it; any other string (a stale, foreign or malformed `Last-Event-ID`) is answered with the
+ * snapshot path, never with an error.
+ *
+ * @example
+ * const cursor: Cursor = stored.cursor; // e.g. "1718000000000-3" on Redis
+ */
+export type Cursor = string;
+
+/**
+ * One logged event and its cursor.
+ *
+ * @example
+ * store.tail("thread-1", cursor).subscribe(({ cursor, event }) => send(event, cursor));
+ */
+export interface StoredEvent {
+  readonly cursor: Cursor;
+  readonly event: Event;
+}
+
+/**
+ * The cursor path of `read`: `after` is still in the log, and `events` are the events logged after
+ * it, in order, up to now or through the first terminal event (RUN_FINISHED or RUN_ERROR) after it.
+ * If the last of them is not a terminal (or there are none), the run is live: `tail` from the last
+ * cursor (or from `after`) gives the rest.
+ *
+ * @example
+ * if (read.kind === "resume") for (const { event } of read.events) send(event);
+ */
+export interface ResumeRead {
+  readonly kind: "resume";
+  readonly after: Cursor;
+  readonly events: readonly StoredEvent[];
+}
+
+/**
+ * The snapshot path of `read`: no cursor was given, or it was evicted, unknown, or it marks the
+ * end of a run (nothing of that run is left to send). `snapshot.cursor` is the last event folded
+ * into it; while `snapshot.run.status` is `running`, `tail` from there gives the rest of the run.
+ *
+ * @example
+ * if (read.kind === "snapshot") console.log(read.snapshot.run.status);
+ */
+export interface SnapshotRead {
+  readonly kind: "snapshot";
+  readonly snapshot: ThreadSnapshot;
+}
+
+/**
+ * What `read` answers for a known thread.
+ *
+ * @example
+ * const read = await store.read(threadId, lastEventId ?? undefined);
+ */
+export type ThreadRead = ResumeRead | SnapshotRead;
+
+/**
+ * What `stop` found: `stopping` (the request reached the live run's producer through
+ * `RunWriter.stopRequested`), `ended` (the run is known and already over → 409), `unknown` (no
+ * such thread or run → 404).
+ *
+ * @example
+ * const answer: StopAnswer = await store.stop("thread-1", "run-7");
+ */
+export type StopAnswer = "stopping" | "ended" | "unknown";
+
+/**
+ * The producer's side of one live run, from `beginRun`. Appends also count as heartbeats.
+ *
+ * @example
+ * const writer = await store.beginRun(input);
+ * const cursors = await writer.append([ev.textMessageStart("m1"), ev.textMessageContent("m1", "Hi")]);
+ */
+export interface RunWriter {
+  readonly threadId: string;
+  readonly runId: string;
+  /** The RUN_STARTED `beginRun` logged as the run's first event (without the input echo), with its cursor. */
+  readonly started: StoredEvent;
+  /**
+   * Logs a batch of the run's events, in order, and resolves with their cursors (one per event,
+   * strictly increasing). Batches exist so that a remote store makes one round trip per batch,
+   * never one per event: queue what arrives while a call is pending and send it as the next batch
+   * (`recordRun` does). Batches are logged in call order, also when a call is made before the
+   * previous one resolved. A terminal event (RUN_FINISHED, RUN_ERROR) ends the run; nothing may follow it.
+   * Rejects with a `StoreError` and logs nothing of the batch when it is refused: `run-ended`
+   * (the run is over, for instance ended `ABANDONED` because its lease ran out) or
+   * `invalid-append` (see `StoreErrorCode`). Events must be normalized (no `*_CHUNK`, no
+   * `THINKING_*`) and valid for the run, as `run()`'s output is.
+   */
+  append(events: readonly Event[]): Promise<readonly Cursor[]>;
+  /**
+   * Renews the run's lease (the heartbeat). Resolves `true` while the run is live, `false` once it
+   * is over (then stop producing: it was ended `ABANDONED`, or its terminal is logged). A producer
+   * quieter than the lease (a slow model) must renew at least once per lease; `recordRun` does.
+   */
+  renewLease(): Promise<boolean>;
+  /**
+   * Emits once when `stop(threadId, runId)` asks this run to stop (from any process sharing the
+   * store), then completes; completes without emitting when the run ends first. Cold: each
+   * subscription watches on its own; a request made before subscribing is still seen.
+   */
+  readonly stopRequested: Observable<void>;
+}
+
+/**
+ * Where runs and threads are kept (DESIGN §6). A thread exists from its first `beginRun` on; one
+ * run per thread is live at a time. A run is live from `beginRun` until its terminal event is
+ * appended, or until its lease runs out: a live run whose producer neither appended nor renewed
+ * within the lease is ended by the store with `RUN_ERROR { code: "ABANDONED" }`, logged exactly
+ * once by whichever operation or process notices first, so that its tails end instead of
+ * waiting forever. `memoryStore()` implements it in process; `redisStore()` (agui-rx/redis) on
+ * Redis Streams.
+ *
+ * @example
+ * const writer = await store.beginRun(input);            // 409 if the thread has a live run
+ * await writer.append(events);                           // the run's events, in batches
+ * const read = await store.read(threadId, lastEventId);   // what /connect starts from
+ * store.tail(threadId, cursor).subscribe(send);          // and the live rest
+ * await store.stop(threadId, runId);                     // /stop, from any instance
+ */
+export interface ThreadStore {
+  /**
+   * Starts a run on `input.threadId` (creating the thread): logs its RUN_STARTED (folded with
+   * `input.messages` into the thread's compacted state, as a client applies an input echo, A15)
+   * and takes the run's lease. A live run on the thread whose lease ran out is ended `ABANDONED`
+   * first. Rejects with `StoreError` `run-active` while another run of the thread is live, and
+   * `capacity` when a bounded store cannot make room.
+   */
+  beginRun(input: RunAgentInput): Promise<RunWriter>;
+  /**
+   * What `/connect` starts from: `undefined` for an unknown thread; the cursor path (`resume`)
+   * when `after` is still in the log and its run has events left; otherwise the snapshot path.
+   * Never rejects for a bad cursor.
+   */
+  read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined>;
+  /**
+   * The events logged after `after`, first those already in the log and then live ones as they are
+   * appended, in order and each exactly once, through the next terminal event (RUN_FINISHED or
+   * RUN_ERROR, `ABANDONED` included); then it completes. Cold: nothing is read until subscription,
+   * and unsubscribing stops following. Errors with `StoreError` `evicted` when the thread or the
+   * cursor is no longer in the store.
+   */
+  tail(threadId: string, after: Cursor): Observable<StoredEvent>;
+  /** Asks the live run `runId` of `threadId` to stop, wherever its producer runs (see `StopAnswer`). */
+  stop(threadId: string, runId: string): Promise<StopAnswer>;
+}

@@ -1,0 +1,108 @@
+/**
+ * What `POST {url}/connect` sends (DESIGN §6, docs/durability.md), decided purely from the store's
+ * answer: the events after a cursor, or the thread as a compacted prelude. Every stream it plans
+ * passes our strict verifier and `@ag-ui/client` 1.0.0's (ag-ui #2813 is the official compaction
+ * failing its own verifier), and a fresh client applying it ends with the thread's messages and
+ * state.
+ */
+import { ev, outcome } from "../../protocol/build";
+import type { Event } from "../../protocol/events";
+import { isTerminal } from "./checkBatch";
+import type { Cursor, ThreadRead } from "./ThreadStore";
+import type { ThreadSnapshot } from "./ThreadSnapshot";
+
+/**
+ * One frame of a connect stream. `cursor` is the SSE `id:` to send with it; prelude frames have
+ * none except the last, which carries the snapshot's cursor, so that a client cut inside the
+ * prelude never resumes from a position it did not fully receive.
+ *
+ * @example
+ * const frame: ConnectFrame = { event: ev.messagesSnapshot([]) };
+ */
+export interface ConnectFrame {
+  readonly event: Event;
+  readonly cursor?: Cursor;
+}
+
+/**
+ * A connect stream as data: `mode` (`resume`: a continuation of what the client received through
+ * its cursor; `snapshot`: a stream that stands alone, starting with RUN_STARTED), the `frames` to
+ * send now, and `tailAfter`: when defined, the run is live and `store.tail(threadId, tailAfter)`
+ * gives the rest, through its terminal event.
+ *
+ * @example
+ * const plan = planConnect(await store.read(threadId, lastEventId));
+ */
+export interface ConnectPlan {
+  readonly mode: "resume" | "snapshot";
+  readonly frames: readonly ConnectFrame[];
+  readonly tailAfter: Cursor | undefined;
+}
+
+/**
+ * Plans the connect stream for a store's `read` answer:
+ *
+ * - **resume** (the cursor is still in the log): the events after it as logged, then — unless the
+ *   last is a terminal event — the live tail. Concatenated after what the client received through
+ *   its cursor, it is exactly the run as logged, so it passes wherever the uncut run passes.
+ * - **snapshot** (no cursor, or an evicted or spent one): `connectPrelude(snapshot)`, then the
+ *   live tail while the thread's last run is still running.
+ *
+ * @example
+ * planConnect({ kind: "resume", after: "c4", events: [{ cursor: "c5", event: ev.textMessageContent("m1", "lo") }] });
+ * // { mode: "resume", frames: [the TEXT_MESSAGE_CONTENT], tailAfter: "c5" }
+ */
+export function planConnect(read: ThreadRead): ConnectPlan {
+  switch (read.kind) {
+    case "resume": {
+      const last = read.events.length === 0 ? undefined : read.events[read.events.length - 1];
+      const ended = last !== undefined && isTerminal(last.event);
+      return { mode: "resume", frames: read.events, tailAfter: ended ? undefined : (last?.cursor ?? read.after) };
+    }
+    case "snapshot": {
+      const { snapshot } = read;
+      const events = connectPrelude(snapshot);
+      const frames: ConnectFrame[] = events.map((event, index) => (index === events.length - 1 ? { event, cursor: snapshot.cursor } : { event }));
+      return { mode: "snapshot", frames, tailAfter: snapshot.run.status === "running" ? snapshot.cursor : undefined };
+    }
+    default: {
+      const unexpected: never = read;
+      return unexpected;
+    }
+  }
+}
+
+/**
+ * The compacted prelude of a thread: RUN_STARTED (the last run's ids, without the input echo: the
+ * messages snapshot holds it all), MESSAGES_SNAPSHOT, STATE_SNAPSHOT, then
+ *
+ * - while the last run is running: `snapshot.run.reopen`, the events that re-open what it has
+ *   open (text messages, tool calls, reasoning blocks and messages, steps) and replay its
+ *   subagents' lifecycle; the live tail continues from there;
+ * - otherwise: RUN_FINISHED, carrying the pending interrupts (outcome `interrupt`) when the thread
+ *   waits on them, outcome `success` when it does not.
+ *
+ * How an ended run ended is not replayed as the prelude's end (decision): a thread whose last run
+ * failed or was cancelled still connects as a finished replay with its full history, instead of
+ * turning every reload into a failure (ag-ui #2408 was the opposite bug: one failed run made a
+ * replayed thread hydrate empty). `snapshot.run` says how it ended, for a server that wants to tell.
+ *
+ * @example
+ * connectPrelude(snapshot).map((event) => event.type);
+ * // ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]
+ */
+export function connectPrelude(snapshot: ThreadSnapshot): Event[] {
+  const { threadId, run } = snapshot;
+  const events: Event[] = [
+    ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId }),
+    ev.messagesSnapshot(snapshot.messages.slice()),
+    ev.stateSnapshot(snapshot.state),
+  ];
+  if (run.status === "running") {
+    for (const event of run.reopen) events.push(event);
+    return events;
+  }
+  const [first, ...rest] = snapshot.interrupts;
+  events.push(ev.runFinished(threadId, run.runId, { outcome: first === undefined ? outcome.success() : outcome.interrupt([first, ...rest]) }));
+  return events;
+}

@@ -1,0 +1,174 @@
+/** One thread of the memory store (docs/durability.md): its log, its compacted fold, its runs, its live run and its tails. */
+import { Observable } from "rxjs";
+import type { Event } from "../../../protocol/events";
+import { isTerminal } from "../checkBatch";
+import { StoreError } from "../StoreError";
+import { ThreadFold } from "../ThreadFold";
+import type { ThreadSnapshot } from "../ThreadSnapshot";
+import type { Cursor, ResumeRead, StoredEvent } from "../ThreadStore";
+import { ThreadLog } from "./ThreadLog";
+
+/** A run the thread remembers (at most `maxRunsPerThread`), for bounds and for `stop`'s answer. */
+export interface RunEntry {
+  readonly runId: string;
+  /** Sequence number of the run's last event so far. */
+  lastSeq: number;
+}
+
+/** The live run: its lease, its stop request, and who watches for either. */
+export interface LiveRun {
+  readonly runId: string;
+  /** The lease runs out at this clock time unless an append or a renewal moves it. */
+  deadline: number;
+  cancelTimer: () => void;
+  stopRequested: boolean;
+  /** Called with `true` on a stop request, `false` when the run ends. */
+  readonly watchers: Set<(stopped: boolean) => void>;
+}
+
+/** A tail following the thread: the sequence number it has seen through, and where its events go. */
+interface TailListener {
+  seen: number;
+  deliver(stored: StoredEvent): void;
+  evicted(): void;
+}
+
+/**
+ * The per-thread state of `memoryStore()`. It logs, folds and delivers; the store decides when
+ * (leases, bounds, eviction). Delivery to tails is synchronous and in log order even when a tail's
+ * subscriber appends in turn: nested deliveries queue behind the current one, and every tail skips
+ * what it has already seen (its backlog may have covered it).
+ *
+ * @example
+ * const thread = new MemoryThread("t1", "s1.0.");
+ * thread.record([ev.runStarted("t1", "r1")], [40]);
+ */
+export class MemoryThread {
+  readonly log: ThreadLog;
+  readonly fold: ThreadFold;
+  readonly runs: RunEntry[] = [];
+  live: LiveRun | undefined;
+  /** The compacted state's JSON size, measured when a run ends (it changes only through runs). */
+  snapshotBytes = 0;
+  private readonly tails = new Set<TailListener>();
+  private pending: { stored: StoredEvent; seq: number }[] = [];
+  private delivering = false;
+
+  constructor(
+    readonly id: string,
+    cursorPrefix: string,
+  ) {
+    this.log = new ThreadLog(cursorPrefix);
+    this.fold = new ThreadFold(id);
+  }
+
+  /** The bytes this thread holds against the store's bound: its retained events and its snapshot. */
+  get bytes(): number {
+    return this.log.bytes + this.snapshotBytes;
+  }
+
+  /**
+   * Logs `events` (already checked) with their JSON sizes, folds them (the first as `foldFirstAs`
+   * when given: a RUN_STARTED with its input), delivers them to the tails, and returns them stored.
+   */
+  record(events: readonly Event[], sizes: readonly number[], foldFirstAs?: Event): StoredEvent[] {
+    const stored: StoredEvent[] = [];
+    const firstSeq = this.log.lastSeq + 1;
+    for (let i = 0; i < events.length; i++) {
+      const entry = this.log.append(events[i], sizes[i]);
+      this.fold.apply(i === 0 && foldFirstAs !== undefined ? foldFirstAs : events[i], entry.cursor);
+      stored.push(entry);
+    }
+    const run = this.runs[this.runs.length - 1];
+    if (run !== undefined) run.lastSeq = this.log.lastSeq;
+    for (let i = 0; i < stored.length; i++) this.pending.push({ stored: stored[i], seq: firstSeq + i });
+    this.drain();
+    return stored;
+  }
+
+  /** The compacted thread. A thread is made with its first RUN_STARTED, so there always is one. */
+  snapshot(): ThreadSnapshot {
+    const snapshot = this.fold.snapshot();
+    if (snapshot === undefined) throw new Error(`thread "${this.id}" has no snapshot: it was created without its RUN_STARTED (a memoryStore bug)`);
+    return snapshot;
+  }
+
+  /**
+   * The cursor path for `cursor`, or `undefined` for the snapshot path: the cursor is not this
+   * log's, events after it were trimmed, or it marks the end of a run (the next event is a new
+   * RUN_STARTED, or it is the last event and no run is live).
+   */
+  resumeFrom(cursor: Cursor): ResumeRead | undefined {
+    const seq = this.log.seqOf(cursor);
+    if (seq === undefined || seq < this.log.firstSeq - 1) return undefined;
+    if (seq === this.log.lastSeq) return this.live === undefined ? undefined : { kind: "resume", after: cursor, events: [] };
+    if (this.log.at(seq + 1)?.event.type === "RUN_STARTED") return undefined;
+    return { kind: "resume", after: cursor, events: this.log.after(seq) };
+  }
+
+  /** `ThreadStore.tail` for this thread. */
+  tail(after: Cursor): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      const seq = this.log.seqOf(after);
+      if (seq === undefined || seq < this.log.firstSeq - 1) {
+        subscriber.error(evicted(this.id, `cursor "${after}" is not in its log (evicted, or not this thread's)`));
+        return undefined;
+      }
+      // The backlog, read one event at a time: a subscriber that appends while it is sent more still gets it in order.
+      let next = seq + 1;
+      while (next <= this.log.lastSeq) {
+        const stored = this.log.at(next);
+        if (stored === undefined) {
+          subscriber.error(evicted(this.id, `events after cursor "${after}" were trimmed while they were read`));
+          return undefined;
+        }
+        next++;
+        subscriber.next(stored);
+        if (isTerminal(stored.event)) {
+          subscriber.complete();
+          return undefined;
+        }
+        if (subscriber.closed) return undefined;
+      }
+      const listener: TailListener = {
+        seen: next - 1,
+        deliver: (stored) => {
+          subscriber.next(stored);
+          if (isTerminal(stored.event)) subscriber.complete();
+        },
+        evicted: () => subscriber.error(evicted(this.id, "the thread was evicted while it was followed")),
+      };
+      this.tails.add(listener);
+      return () => this.tails.delete(listener);
+    });
+  }
+
+  /** Errors every tail: the thread is leaving the store. */
+  evict(): void {
+    const tails = [...this.tails];
+    this.tails.clear();
+    for (const tail of tails) tail.evicted();
+  }
+
+  private drain(): void {
+    if (this.delivering) return; // an outer drain is running: it will reach what was just queued
+    this.delivering = true;
+    try {
+      for (let i = 0; i < this.pending.length; i++) {
+        const { stored, seq } = this.pending[i];
+        for (const tail of this.tails) {
+          if (seq <= tail.seen) continue;
+          tail.seen = seq;
+          tail.deliver(stored);
+        }
+      }
+    } finally {
+      this.pending = [];
+      this.delivering = false;
+    }
+  }
+}
+
+function evicted(threadId: string, why: string): StoreError {
+  return new StoreError("evicted", `expected thread "${threadId}" to be followable, but ${why}; reconnect: the snapshot path answers`, { threadId });
+}

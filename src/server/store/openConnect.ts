@@ -1,0 +1,38 @@
+/** A connect stream from a store: the answer `POST {url}/connect` streams (DESIGN §6), or `undefined` for an unknown thread. */
+import { concat, from, type Observable } from "rxjs";
+import { planConnect, type ConnectFrame } from "./connectStream";
+import type { Cursor, ThreadStore } from "./ThreadStore";
+
+/**
+ * An open connect stream: its `mode` (a handler may say which in a header) and its `frames`, a
+ * cold Observable: the planned frames, then the live tail when the run is live, through the
+ * run's terminal event; then it completes. Unsubscribing stops the tail.
+ *
+ * @example
+ * const stream = await openConnect(store, "thread-1", request.headers.get("last-event-id") ?? undefined);
+ */
+export interface ConnectStream {
+  readonly mode: "resume" | "snapshot";
+  readonly frames: Observable<ConnectFrame>;
+}
+
+/**
+ * Reads `threadId` from `store` (after `lastEventId` when the client sent one) and returns the
+ * connect stream, or `undefined` when the store does not know the thread (the handler answers
+ * 404, exactly as for a forbidden thread). The read happens now, so that the handler can answer
+ * before it starts the response; the frames are sent when subscribed. The tail starts at the last
+ * cursor read, so nothing appended in between is lost or sent twice.
+ *
+ * @example
+ * const stream = await openConnect(store, input.threadId, lastEventId);
+ * if (stream === undefined) return notFound();
+ * stream.frames.subscribe(({ event, cursor }) => send(event, cursor));
+ */
+export async function openConnect(store: ThreadStore, threadId: string, lastEventId?: Cursor): Promise<ConnectStream | undefined> {
+  const read = await store.read(threadId, lastEventId);
+  if (read === undefined) return undefined;
+  const plan = planConnect(read);
+  const tailAfter = plan.tailAfter;
+  const frames: Observable<ConnectFrame> = tailAfter === undefined ? from(plan.frames) : concat(from(plan.frames), store.tail(threadId, tailAfter));
+  return { mode: plan.mode, frames };
+}

@@ -1,0 +1,201 @@
+/** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (DESIGN §6: `id:` on every frame). */
+import { Observable, Subscription, type Observer, type OperatorFunction } from "rxjs";
+import { ev } from "../../protocol/build";
+import type { Event } from "../../protocol/events";
+import { isTerminal } from "./checkBatch";
+import { systemClock, type StoreClock } from "./StoreClock";
+import { StoreError } from "./StoreError";
+import type { RunWriter, StoredEvent } from "./ThreadStore";
+
+/** Options of `recordRun()`. */
+export interface RecordRunOptions {
+  /** Time and timers for the heartbeat (default `systemClock`). */
+  readonly clock?: StoreClock;
+  /** Milliseconds between heartbeats (`renewLease`) while the run is live (default 10,000: a third of the default lease). */
+  readonly renewEvery?: number;
+}
+
+/**
+ * The RUN_ERROR code `recordRun` logs when the run's source fails (the same code `toEventStream` sends).
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === STREAM_ERROR_CODE) reportBug(event.message);
+ */
+export const STREAM_ERROR_CODE = "STREAM_ERROR";
+/**
+ * The RUN_ERROR code `recordRun` logs when the run's source completes without a terminal event.
+ *
+ * @example
+ * if (event.type === "RUN_ERROR" && event.code === TRUNCATED_ERROR_CODE) reportBug(event.message);
+ */
+export const TRUNCATED_ERROR_CODE = "TRUNCATED";
+
+/**
+ * Logs one run's events (the output of `run()`, or of any normalized and verified stream) through
+ * `writer` and emits each as a `StoredEvent`, in order, once the store has logged it, so that the
+ * HTTP layer can send it with `id: <cursor>`.
+ *
+ * - **Batching**: while an append is pending, arriving events queue up and go in the next append:
+ *   one store round trip per batch, never one per event, however fast the run produces.
+ * - **RUN_STARTED**: `beginRun` logged it already; the source's own (which must name the same
+ *   thread and run) is emitted with that cursor, not logged again. A source that does not start
+ *   with one gets the logged one emitted first.
+ * - **The end**: after a terminal event the source is unsubscribed and the output completes once
+ *   the terminal is logged. A source that errors, or completes without a terminal, has a
+ *   RUN_ERROR logged for it (code `STREAM_ERROR` / `TRUNCATED`), so the run ends in the store too.
+ * - **Heartbeat**: every `renewEvery` ms while live, `writer.renewLease()`.
+ * - **Failures**: a refused append (the run was ended `ABANDONED` meanwhile, the store failed), a
+ *   renewal that finds the run over, or a source whose RUN_STARTED names another run errors the
+ *   output with the `StoreError`, and the source is unsubscribed (which aborts `run()`'s agent).
+ * - Unsubscribing unsubscribes the source and stops the heartbeat; an append already sent is not
+ *   undone. Subscribe once per writer.
+ *
+ * @example
+ * const writer = await store.beginRun(input);
+ * run(agent, input).pipe(recordRun(writer)).subscribe(({ cursor, event }) => send(event, cursor));
+ */
+export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): OperatorFunction<Event, StoredEvent> {
+  const clock = options.clock ?? systemClock;
+  const renewEvery = options.renewEvery ?? 10_000;
+  return (source) =>
+    new Observable<StoredEvent>((subscriber) => {
+      let queue: Event[] = [];
+      let appending = false;
+      let first = true;
+      /** A terminal event has been queued: nothing more is taken from the source. */
+      let terminated = false;
+      /** The source completed, failed, or was let go after the terminal. */
+      let sourceDone = false;
+      let closed = false;
+      let cancelHeartbeat: (() => void) | undefined;
+
+      // `upstream` (the source's subscriber, below) exists before anything can call this.
+      const close = (): void => {
+        closed = true;
+        cancelHeartbeat?.();
+        upstream.unsubscribe();
+      };
+      const fail = (error: unknown): void => {
+        if (closed) return;
+        close();
+        subscriber.error(error);
+      };
+      const flush = (): void => {
+        if (appending || closed) return;
+        if (queue.length === 0) {
+          if (sourceDone) {
+            close();
+            subscriber.complete();
+          }
+          return;
+        }
+        const batch = queue;
+        queue = [];
+        appending = true;
+        writer.append(batch).then(
+          (cursors) => {
+            appending = false;
+            if (closed) return;
+            for (let i = 0; i < batch.length; i++) subscriber.next({ cursor: cursors[i], event: batch[i] });
+            flush();
+          },
+          (error: unknown) => {
+            appending = false;
+            fail(error);
+          },
+        );
+      };
+      const take = (event: Event): void => {
+        if (terminated || closed) return;
+        if (first) {
+          first = false;
+          if (event.type === "RUN_STARTED") {
+            if (event.threadId !== writer.threadId || event.runId !== writer.runId) {
+              throw new StoreError(
+                "invalid-append",
+                `expected the source to start run "${writer.runId}" of thread "${writer.threadId}", ` +
+                  `but its RUN_STARTED names run "${event.runId}" of thread "${event.threadId}"`,
+                { threadId: writer.threadId, runId: writer.runId },
+              );
+            }
+            subscriber.next({ cursor: writer.started.cursor, event });
+            return;
+          }
+          subscriber.next(writer.started);
+        }
+        queue.push(event);
+        if (isTerminal(event)) {
+          terminated = true;
+          sourceDone = true;
+          cancelHeartbeat?.(); // the terminal's append renews the lease; after it the run is over
+          upstream.unsubscribe();
+        }
+        flush();
+      };
+      /** Ends the run for a source that stopped without a terminal: `failure` is logged as its terminal. */
+      const end = (failure: Event): void => {
+        if (terminated || closed) return;
+        take(failure); // a source that sent nothing still has its RUN_STARTED emitted first (in take)
+      };
+      const heartbeat = (): void => {
+        cancelHeartbeat = clock.setTimer(renewEvery, () => {
+          if (closed) return;
+          writer.renewLease().then((live) => {
+            if (closed) return;
+            if (live) heartbeat();
+            else if (!terminated) fail(ended(writer));
+          }, fail);
+        });
+      };
+
+      const upstream = new SourceObserver({
+        next(event) {
+          try {
+            take(event);
+          } catch (error) {
+            fail(error);
+          }
+        },
+        error(error: unknown) {
+          const message = error instanceof Error ? error.message : String(error);
+          end(ev.runError(`the run's event stream failed: ${message}`, { code: STREAM_ERROR_CODE }));
+        },
+        complete() {
+          end(ev.runError("the run's event stream completed before its RUN_FINISHED or RUN_ERROR", { code: TRUNCATED_ERROR_CODE }));
+        },
+      });
+      // Whatever ends the output (completion, an error, unsubscription, even from inside a
+      // synchronous source's emission) lets the source go and stops the heartbeat at once.
+      subscriber.add(close);
+      heartbeat();
+      source.subscribe(upstream);
+    });
+}
+
+function ended(writer: RunWriter): StoreError {
+  const message = `expected run "${writer.runId}" of thread "${writer.threadId}" to be live, but the store ended it (its lease ran out)`;
+  return new StoreError("run-ended", message, { threadId: writer.threadId, runId: writer.runId });
+}
+
+/**
+ * The source's subscriber: a Subscription as well as an Observer, so RxJS hands it to the source
+ * as the subscriber itself, and a synchronous source sees it close (after the terminal event, or
+ * on a failure) and stops, instead of running on to its end.
+ */
+class SourceObserver extends Subscription implements Observer<Event> {
+  constructor(private readonly handlers: Observer<Event>) {
+    super();
+  }
+
+  next(event: Event): void {
+    if (!this.closed) this.handlers.next(event);
+  }
+
+  error(error: unknown): void {
+    if (!this.closed) this.handlers.error(error);
+  }
+
+  complete(): void {
+    if (!this.closed) this.handlers.complete();
+  }
+}

@@ -1,0 +1,177 @@
+/** recordRun: a run's events logged in batches and passed on with their cursors, its heartbeat, and how it ends. */
+import { concat, from, lastValueFrom, Observable, of, Subject, take, throwError, toArray } from "rxjs";
+import { ev, runAgentInput } from "../../../src/protocol/build";
+import type { Event } from "../../../src/protocol/events";
+import { memoryStore } from "../../../src/server/store/memory/memoryStore";
+import { recordRun } from "../../../src/server/store/recordRun";
+import type { RunWriter, StoredEvent } from "../../../src/server/store/ThreadStore";
+import { run, sequentialIds, success, type Agent } from "../../../src/server";
+import { ManualClock } from "./manualClock";
+
+const LEASE = 1000;
+const RENEW = 300;
+const input = runAgentInput("t", "r1");
+const started = ev.runStarted("t", "r1");
+const finished = ev.runFinished("t", "r1", { outcome: { type: "success" } });
+
+async function setup() {
+  const clock = new ManualClock();
+  const store = memoryStore({ clock, lease: LEASE });
+  const writer = await store.beginRun(input);
+  const batches: number[] = [];
+  const counting: RunWriter = { ...writer, append: (events) => (batches.push(events.length), writer.append(events)) };
+  const log = () => lastValueFrom(store.tail("t", writer.started.cursor).pipe(toArray()));
+  return { clock, store, writer: counting, batches, log };
+}
+
+const collect = (source: Observable<StoredEvent>) => lastValueFrom(source.pipe(toArray()));
+
+/** Lets pending promise callbacks run (the store's answers), a bounded number of event-loop turns. */
+async function settle(turns = 5): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+const chatty: Agent = {
+  async run(ctx) {
+    for (let i = 0; i < 50; i++) ctx.say(`line ${i}`);
+    return success();
+  },
+};
+
+test("a run's events are logged in batches, not one by one, and each is passed on with the cursor it was logged under", async () => {
+  const { writer, batches, log } = await setup();
+  const out = await collect(run(chatty, input, { ids: sequentialIds("x") }).pipe(recordRun(writer)));
+  const logged = [writer.started, ...(await log())];
+  expect(out.map((s) => s.event)).toEqual(logged.map((s) => s.event));
+  expect(out).toEqual(logged);
+  expect(out).toHaveLength(1 + 50 * 3 + 1);
+  expect(batches.length).toBeLessThan(10); // 151 events after RUN_STARTED
+  expect(batches.reduce((a, b) => a + b, 0)).toBe(151);
+});
+
+test("the source's RUN_STARTED is not logged twice; one naming another run errors the output and lets a synchronous source go", async () => {
+  const { writer, batches } = await setup();
+  const first = await collect(from([started, finished]).pipe(recordRun(writer)));
+  expect(first).toEqual([writer.started, { cursor: expect.any(String), event: finished }]);
+  expect(batches).toEqual([1]);
+
+  const other = await setup();
+  let sent = 0;
+  const source = new Observable<Event>((subscriber) => {
+    for (let i = 0; i < 100 && !subscriber.closed; i++) {
+      sent++;
+      subscriber.next(i === 0 ? ev.runStarted("t", "someone-else") : ev.custom("n", i));
+    }
+  });
+  await expect(collect(source.pipe(recordRun(other.writer)))).rejects.toMatchObject({
+    code: "invalid-append",
+    message: expect.stringContaining('its RUN_STARTED names run "someone-else"'),
+  });
+  expect(sent).toBe(1);
+  expect(other.batches).toEqual([]);
+});
+
+test("a source that does not start with RUN_STARTED gets the logged one first", async () => {
+  const { writer } = await setup();
+  const out = await collect(from([ev.custom("hello", 1), finished]).pipe(recordRun(writer)));
+  expect(out.map((s) => s.event.type)).toEqual(["RUN_STARTED", "CUSTOM", "RUN_FINISHED"]);
+  expect(out[0]).toBe(writer.started);
+});
+
+test("after the terminal event nothing more is taken: a synchronous source is let go, and the output completes once it is logged", async () => {
+  const { writer, log } = await setup();
+  let sent = 0;
+  const source = new Observable<Event>((subscriber) => {
+    for (const event of [started, finished, ev.custom("late", 1), ev.custom("later", 2)]) {
+      if (subscriber.closed) break;
+      sent++;
+      subscriber.next(event);
+    }
+  });
+  const out = await collect(source.pipe(recordRun(writer)));
+  expect(sent).toBe(2);
+  expect(out.map((s) => s.event.type)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+  expect((await log()).map((s) => s.event)).toEqual([finished]);
+});
+
+test.each<[string, Observable<Event>, string]>([
+  ["fails", concat(of(started), throwError(() => new Error("socket gone"))), "STREAM_ERROR"],
+  ["completes without a terminal event", of(started, ev.custom("n", 1)), "TRUNCATED"],
+])("a source that %s has a RUN_ERROR logged for it, so the run ends in the store too", async (_name, source, code) => {
+  const { writer, store, log } = await setup();
+  const out = await collect(source.pipe(recordRun(writer)));
+  const last = out[out.length - 1].event;
+  expect(last).toMatchObject({ type: "RUN_ERROR", code });
+  expect((await log()).map((s) => s.event)).toEqual(out.slice(1).map((s) => s.event));
+  const read = await store.read("t");
+  expect(read?.kind === "snapshot" && read.snapshot.run).toMatchObject({ status: "failed", errorCode: code });
+});
+
+test("the heartbeat keeps a quiet run alive; once unsubscribed, the lease runs out and the run is ended ABANDONED", async () => {
+  const { clock, store, writer, log } = await setup();
+  const source = new Subject<Event>();
+  const out: StoredEvent[] = [];
+  const subscription = source.pipe(recordRun(writer, { clock, renewEvery: RENEW })).subscribe((stored) => out.push(stored));
+  source.next(started);
+  for (let i = 0; i < 20; i++) {
+    clock.advance(RENEW); // 6 leases in all
+    await settle();
+  }
+  const read = await store.read("t");
+  expect(read?.kind === "snapshot" && read.snapshot.run.status).toBe("running");
+  subscription.unsubscribe();
+  expect(source.observed).toBe(false);
+  clock.advance(LEASE);
+  expect((await log()).map((s) => s.event)).toEqual([expect.objectContaining({ type: "RUN_ERROR", code: "ABANDONED" })]);
+  expect(out).toEqual([writer.started]);
+});
+
+test("a renewal that finds the run over errors the output with run-ended and lets the source go", async () => {
+  const { clock, writer } = await setup();
+  const source = new Subject<Event>();
+  const done = collect(source.pipe(recordRun(writer, { clock, renewEvery: RENEW })));
+  source.next(started);
+  clock.jump(LEASE); // past the deadline before any heartbeat (a blocked event loop)
+  clock.advance(RENEW);
+  await expect(done).rejects.toMatchObject({ code: "run-ended" });
+  expect(source.observed).toBe(false);
+});
+
+test("a refused append errors the output with the store's error and lets the source go", async () => {
+  const { clock, writer } = await setup();
+  const source = new Subject<Event>();
+  const done = collect(source.pipe(recordRun(writer, { clock, renewEvery: LEASE * 10 })));
+  source.next(started);
+  clock.advance(LEASE); // the store ends the run ABANDONED; the heartbeat is too rare to have saved it
+  source.next(ev.custom("too late", 1));
+  await expect(done).rejects.toMatchObject({ code: "run-ended" });
+  expect(source.observed).toBe(false);
+});
+
+test("unsubscribing while an append is pending emits nothing more and stops the heartbeat", async () => {
+  const { clock, writer } = await setup();
+  const source = new Subject<Event>();
+  const out: StoredEvent[] = [];
+  const subscription = source.pipe(recordRun(writer, { clock, renewEvery: RENEW })).subscribe((stored) => out.push(stored));
+  source.next(started);
+  source.next(ev.custom("pending", 1));
+  subscription.unsubscribe();
+  await settle();
+  expect(out).toEqual([writer.started]);
+  expect(clock.pending).toBe(1); // only the store's lease timer is left
+});
+
+test("a subscriber that unsubscribes from inside a synchronous source's emission stops the source there", async () => {
+  const { writer, batches } = await setup();
+  let sent = 0;
+  const source = new Observable<Event>((subscriber) => {
+    for (let i = 0; i < 100 && !subscriber.closed; i++) {
+      sent++;
+      subscriber.next(i === 0 ? started : ev.custom("n", i));
+    }
+  });
+  const out = await lastValueFrom(source.pipe(recordRun(writer), take(1), toArray()));
+  expect(out).toEqual([writer.started]);
+  expect(sent).toBe(1);
+  expect(batches).toEqual([]);
+});
