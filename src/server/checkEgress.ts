@@ -8,7 +8,8 @@ import * as E from "fp-ts/Either";
 import { excerpt } from "../protocol/describeFailure";
 import { eventCodecs, type EventType } from "../protocol/events";
 import { ProtocolError } from "../operators/ProtocolError";
-import { reportInvalidEvent } from "../wire/DecodeError";
+import { decodeEvent } from "../wire/decodeEvent";
+import type { DecodeWarning } from "../wire/DecodeWarning";
 import { findUnsendable } from "./findUnsendable";
 
 /** The rule id our egress refusals carry (`ProtocolError.rule`); the family is `field-sanity`. */
@@ -40,7 +41,10 @@ export function checkEgress(event: unknown, maxDepth: number): ProtocolError | u
     if (codec === undefined) {
       return refuse(event, `expected one of the 36 AG-UI event types, but got type "${type}" (a client fails the run on an unknown type)`);
     }
-    if (!codec.is(event)) return refuse(event, describeRejection(type, codec, event));
+    if (!codec.is(event)) {
+      const rejection = describeRejection(type, event, maxDepth);
+      if (rejection !== undefined) return refuse(event, rejection);
+    }
     const unsendable = findUnsendable(codec, event, maxDepth);
     if (unsendable !== undefined) {
       const where = unsendable.path === "" ? "the event" : unsendable.path.length > 120 ? `${unsendable.path.slice(0, 120)}…` : unsendable.path;
@@ -71,19 +75,32 @@ function codecOf(type: string): EventCodec | undefined {
   return lastCodec;
 }
 
-/** Why the codec's `is` refused: the decoder's own report, or which member decoding would rewrite. */
-function describeRejection(type: string, codec: EventCodec, event: object): string {
-  const decoded = codec.validate(event, [{ key: "", type: codec, actual: event }]);
-  if (E.isLeft(decoded)) return `expected a valid ${type} event, but a client refuses it: ${reportInvalidEvent(type, decoded.left).message}`;
-  const original: Record<string, unknown> = { ...event };
+/**
+ * Why the codec's `is` refused, from what a client makes of the JSON that would be sent: the
+ * decoder's refusal, the first piece it would strip (AG-UI 1.1) or the first member it would
+ * rewrite (a `null` read as absent, a default filled in). `undefined` when the JSON decodes as it
+ * is: `is` also saw members set to `undefined`, which JSON leaves out. Only refused events pay
+ * for the JSON copy; a value JSON cannot copy (a BigInt, a cycle) is left to `findUnsendable`.
+ */
+function describeRejection(type: string, event: object, maxDepth: number): string | undefined {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(JSON.stringify(event));
+  } catch {
+    return undefined;
+  }
+  const warnings: DecodeWarning[] = [];
+  const decoded = decodeEvent(wire, { maxDepth, onWarning: (warning) => warnings.push(warning) });
+  if (E.isLeft(decoded)) return `expected a valid ${type} event, but a client refuses it: ${decoded.left.message}`;
+  if (warnings.length > 0) return `expected a ${type} event a client receives as it is sent, but a client strips part of it: ${warnings[0].message}`;
+  const original: Record<string, unknown> = { ...(wire as object) }; // the JSON copy of an object is an object
   const rewritten: Record<string, unknown> = { ...decoded.right };
-  const keys = new Set([...Object.keys(original), ...Object.keys(rewritten)]);
-  for (const key of keys) {
+  for (const key of new Set([...Object.keys(original), ...Object.keys(rewritten)])) {
     if (original[key] !== rewritten[key]) {
       return `expected a ${type} event a client receives as it is sent, but the decoder would rewrite /${key} (${excerpt(original[key])} becomes ${excerpt(rewritten[key])}); leave absent members out and fill defaults, as the ev.* builders do`;
     }
   }
-  return `expected a ${type} event a client receives as it is sent, but the decoder would rewrite it`;
+  return undefined;
 }
 
 function refuse(event: unknown, message: string): ProtocolError {
