@@ -8,8 +8,8 @@ const config: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/test", "<rootDir>/examples"],
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
-  // test/redis/live needs a real redis-server: `npm run test:redis` runs it (jest.redis.config.ts).
-  testPathIgnorePatterns: ["/node_modules/", "/e2e/", "/test/redis/live/"],
+  // Load suites run with `npm run test:load`; test/redis/live needs a real redis-server and runs with `npm run test:redis`.
+  testPathIgnorePatterns: ["/node_modules/", "/e2e/", "\\.load\\.test\\.ts$", "/test/redis/live/"],
   transform: {
     "^.+\\.tsx?$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }],
     // The ESM-only packages of the Vercel AI SDK (test/ai), rewritten to CommonJS for jest's runtime.

@@ -41,6 +41,13 @@ export default [
     ],
   },
   {
+    // The `agui-rx` bin (package.json "bin"): one self-contained CommonJS file with its own copy of the operators.
+    input: { "agui-rx": "src/cli/main.ts" },
+    external,
+    plugins: [esbuild({ target: "es2022", tsconfig: "tsconfig.build.json" })],
+    output: { dir: "dist/cli", format: "cjs", paths, entryFileNames: "[name].cjs", banner: "#!/usr/bin/env node" },
+  },
+  {
     input: entries,
     external,
     plugins: [dts({ tsconfig: "tsconfig.build.json" })],

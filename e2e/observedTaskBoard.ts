@@ -1,30 +1,39 @@
-/** The real task-board agent behind the real handler, with the agent's AbortSignal watched from the test. */
+/** The real task-board agent behind the real handler, with the agent's AbortSignal and the response stream watched from the test. */
 import { createTaskBoardAgent } from "../examples/task-board/agent";
 import type { Board } from "../examples/task-board/board";
 import type { Agent } from "../src/server/Agent";
 import { createHandler, type FetchHandler } from "../src/server/http/createHandler";
+import { holdAtEvent, type Hold } from "./holdEvents";
 
 /** What the e2e test sees of the server. */
 export interface ObservedAgent {
   /** The AG-UI handler, for `POST /agent`. */
   readonly handler: FetchHandler;
+  /** How many runs the agent has started so far. */
+  readonly runs: number;
   /** Resolves when the next run starts on the server. */
   started(): Promise<void>;
   /** Resolves `true` when the next run's `ctx.signal` aborts; call it before starting that run. */
   nextAbort(): Promise<boolean>;
+  /** Holds the next response at its first `eventType` event until released; call it before starting that run. */
+  holdNext(eventType: string): Hold;
 }
 
 /**
  * The task-board agent (a typing delay between words, so text visibly streams and a run lasts
- * long enough to be stopped), wrapped so each run's `signal` is observed: nothing else changes.
+ * long enough to be stopped), wrapped so each run's `signal` is observed and the next response
+ * can be held at an event: nothing else changes.
  */
 export function observedTaskBoard(typingDelayMs = 40): ObservedAgent {
   const agent = createTaskBoardAgent({ typingDelayMs });
+  let runs = 0;
   let onStart: (() => void) | undefined;
   let onAbort: ((aborted: boolean) => void) | undefined;
+  let nextHold: TransformStream<Uint8Array, Uint8Array> | undefined;
   const observed: Agent<Board> = {
     state: agent.state,
     run(ctx) {
+      runs++;
       const resolveStart = onStart;
       onStart = undefined;
       resolveStart?.();
@@ -37,9 +46,25 @@ export function observedTaskBoard(typingDelayMs = 40): ObservedAgent {
       return agent.run(ctx);
     },
   };
+  const inner = createHandler(observed);
+  const handler: FetchHandler = async (request) => {
+    const response = await inner(request);
+    const hold = nextHold;
+    if (hold === undefined || response.body === null) return response;
+    nextHold = undefined;
+    return new Response(response.body.pipeThrough(hold), { status: response.status, headers: response.headers });
+  };
   return {
-    handler: createHandler(observed),
+    handler,
+    get runs() {
+      return runs;
+    },
     started: () => new Promise<void>((resolve) => (onStart = resolve)),
     nextAbort: () => new Promise<boolean>((resolve) => (onAbort = resolve)),
+    holdNext(eventType) {
+      const { hold, transform } = holdAtEvent(eventType);
+      nextHold = transform;
+      return hold;
+    },
   };
 }

@@ -1,10 +1,12 @@
 /**
- * Both task-board pages (React via Vite, Angular via the Angular CLI) in headless chromium, against
- * the real task-board agent behind the real HTTP handler: typing commands, watching the board and
- * the streamed text, the researcher's group, the approval for "clear", and stop aborting the
- * server's run.
+ * Both task-board pages (React via Vite, Angular via the Angular CLI, production builds) in
+ * headless chromium, against the real task-board agent behind the real HTTP handler: typing
+ * commands, the streamed text, tool cards before and after their results, the researcher's group,
+ * the approval for "clear" (and typing while it waits), stop aborting the server's run and marking
+ * what it cut off, and a long conversation in a pane that follows the bottom until the user scrolls
+ * up. Every state is screenshot into test-artifacts/<page>-<state>.png.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { buildAngularPage } from "../examples/angular/buildAngularPage";
@@ -12,6 +14,7 @@ import { buildReactPage } from "../examples/react/buildPage";
 import { startWebServer } from "../examples/react/webServer";
 import type { Served } from "../src/node";
 import { launchChromium, type LaunchedBrowser } from "./browser";
+import { ChatPage } from "./chatPage";
 import { observedTaskBoard, type ObservedAgent } from "./observedTaskBoard";
 
 const ARTIFACTS = join(__dirname, "..", "test-artifacts");
@@ -31,22 +34,27 @@ const pages: readonly { name: string; build: () => Promise<string> }[] = [
 ];
 
 describe.each(pages)("the $name page", ({ name, build }) => {
+  let root: string;
   let web: Served;
   let agent: ObservedAgent;
   let page: Page;
+  let chat: ChatPage;
   const pageErrors: string[] = [];
+  const consoleLines: string[] = [];
 
   beforeAll(async () => {
-    const root = await build();
+    root = await build();
     agent = observedTaskBoard();
     web = await startWebServer({ root, agent: agent.handler });
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
+      consoleLines.push(`${message.type()}: ${message.text()}`);
       if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
     });
+    chat = new ChatPage(page, name, ARTIFACTS);
     await page.goto(web.url);
-    await page.getByTestId("chat-input").waitFor();
+    await chat.input.waitFor();
   });
   afterAll(async () => {
     await page?.close();
@@ -56,11 +64,24 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     expect(pageErrors).toEqual([]);
   });
 
-  const say = async (text: string) => {
-    await page.getByTestId("chat-input").fill(text);
-    await page.getByTestId("send").click();
+  /** Says `text` and waits until the run it started on the server is over on the page. */
+  const runToEnd = async (text: string) => {
+    const started = agent.started();
+    await chat.say(text);
+    await started;
+    await chat.idle();
   };
-  const idle = () => page.locator('[data-testid="status"][data-status="idle"]').waitFor();
+
+  it("is a production build", async () => {
+    await page.getByTestId("welcome").waitFor();
+    await chat.screenshot("empty");
+    // React's development build says "Download the React DevTools…"; Angular's "Angular is running in development mode".
+    expect(consoleLines.filter((line) => /development mode|React DevTools/i.test(line))).toEqual([]);
+    expect(await page.evaluate(() => typeof (globalThis as { ngDevMode?: unknown }).ngDevMode)).toBe("undefined");
+    const scripts = listFiles(root).filter((file) => file.endsWith(".js"));
+    const bytes = scripts.reduce((sum, file) => sum + statSync(file).size, 0);
+    writeFileSync(join(ARTIFACTS, `${name}-bundle.json`), `${JSON.stringify({ page: name, scripts: scripts.length, bytes }, null, 2)}\n`);
+  });
 
   it("adds two tasks while the assistant's text streams", async () => {
     // Watch from inside the page: the moment the second task shows, is the run still going, and
@@ -77,9 +98,9 @@ describe.each(pages)("the $name page", ({ name, build }) => {
         });
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    await say("add buy milk; add call mom");
+    await chat.say("add buy milk; add call mom");
     await page.locator('[data-testid="task"]').nth(1).waitFor();
-    await idle();
+    await chat.idle();
     expect(await page.getByTestId("task").allTextContents()).toEqual(["buy milk", "call mom"]);
     expect(await page.getByTestId("tool-card").count()).toBeGreaterThanOrEqual(2);
     const seen = await page.evaluate(() => (window as unknown as { seen: { tasks: number; running: boolean; text: number }[] }).seen);
@@ -90,40 +111,169 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     const whileRunning = seen.filter((s) => s.running);
     expect(new Set(whileRunning.map((s) => s.text)).size).toBeGreaterThan(2);
     expect(Math.min(...whileRunning.map((s) => s.text))).toBeLessThan(finalText);
+    // The cards read as fields, not JSON.
+    const first = page.getByTestId("tool-card").first();
+    expect(await first.getAttribute("data-status")).toBe("done");
+    expect(await first.getByTestId("tool-args").textContent()).toBe("titlebuy milk");
+    expect(await first.getByTestId("tool-result").textContent()).toBe("→id1");
+    await chat.screenshot("tasks");
+  });
+
+  it("shows a tool card as running until its result arrives", async () => {
+    const hold = agent.holdNext("TOOL_CALL_RESULT");
+    await chat.say("done 1");
+    await hold.reached;
+    const card = page.locator('[data-testid="tool-card"][data-tool="complete_task"]');
+    await card.locator('[data-testid="tool-status"]').filter({ hasText: "Running…" }).waitFor();
+    expect(await card.getAttribute("data-status")).toBe("running");
+    expect(await card.getByTestId("tool-args").textContent()).toBe("id1");
+    expect(await card.getByTestId("tool-result").count()).toBe(0);
+    await chat.screenshot("tool-pending");
+    hold.release();
+    await page.locator('[data-testid="tool-card"][data-tool="complete_task"][data-status="done"]').waitFor();
+    await chat.idle();
+    expect(await card.getByTestId("tool-result").textContent()).toBe("→okyes");
+    expect(await page.getByTestId("board-counts").textContent()).toBe("1 of 2 done");
   });
 
   it("groups the researcher subagent's messages under its name", async () => {
-    await say("research rxjs");
+    await chat.say("research rxjs");
     const group = page.locator('[data-testid="subagent-group"][data-name="researcher"]');
     await group.waitFor();
-    await idle();
+    await chat.idle();
     expect(await group.locator('[data-testid="message"]').count()).toBeGreaterThan(0);
     expect((await group.textContent())?.toLowerCase()).toContain("rxjs");
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+    expect(await group.getByTestId("subagent-status").textContent()).toBe("finished");
+    await chat.screenshot("research");
   });
 
-  it("asks before clearing, and clears once approved", async () => {
-    await say("clear");
+  it("keeps the approval in view while the user types, with Send disabled", async () => {
+    await chat.say("clear");
     await page.getByTestId("interrupt").waitFor();
+    await page.locator('[data-testid="status"][data-status="interrupted"]').waitFor();
     expect(await page.getByTestId("task").count()).toBe(2);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-approval.png`), fullPage: true });
+    const runsBefore = agent.runs;
+
+    await chat.input.fill("add water the plants");
+    expect(await page.getByTestId("send").isDisabled()).toBe(true);
+    await chat.input.press("Enter"); // the keyboard way to send must be refused too, not crash the page
+    await chat.frames();
+
+    expect(agent.runs).toBe(runsBefore);
+    expect(await chat.input.inputValue()).toBe("add water the plants"); // the draft waits
+    expect(await page.getByTestId("interrupt").count()).toBe(1);
+    expect(await chat.inView(page.getByTestId("interrupt"))).toBe(true);
+    expect(await page.getByTestId("approve").isEnabled()).toBe(true);
+    expect(await page.getByTestId("status").textContent()).toContain("Waiting for your approval");
+    await chat.screenshot("approval");
+  });
+
+  it("clears once approved, and then sends what was typed meanwhile", async () => {
     await page.getByTestId("approve").click();
     await page.getByTestId("board-empty").waitFor();
-    await idle();
+    await chat.idle();
     expect(await page.getByTestId("interrupt").count()).toBe(0);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="clear_board"]').getByTestId("tool-result").textContent()).toBe("→removed2");
+    expect(await page.getByTestId("send").isEnabled()).toBe(true);
+    await chat.input.press("Enter");
+    await page.getByTestId("task").filter({ hasText: "water the plants" }).waitFor();
+    await chat.idle();
+    expect(await chat.input.inputValue()).toBe("");
   });
 
-  it("stop aborts the run on the server", async () => {
+  it("stop aborts the run on the server and marks the message it cut off", async () => {
     const started = agent.started();
     const aborted = agent.nextAbort();
-    await say("research slowly");
+    await chat.say("research slowly");
     await started;
     // Stop once the researcher is visibly mid-sentence.
-    await page.locator('[data-testid="subagent-group"]').nth(1).locator('[data-testid="message"]').waitFor();
+    const group = page.locator('[data-testid="subagent-group"]').nth(1);
+    await group.locator('[data-testid="message"]').waitFor();
     await page.getByTestId("stop").click();
     await expect(aborted).resolves.toBe(true);
-    await idle();
+    await chat.idle();
     expect(await page.getByTestId("error").count()).toBe(0);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-stopped.png`), fullPage: true });
+    expect(await group.getByTestId("stopped-marker").count()).toBe(1);
+    expect(await page.getByTestId("stopped-marker").count()).toBe(1);
+    expect(await group.getByTestId("subagent-status").textContent()).toBe("stopped");
+    expect(await page.getByTestId("typing").count()).toBe(0);
+    await chat.screenshot("stopped");
+  });
+
+  it("keeps a long conversation in a scrolling pane, following the bottom, with the input and board in view", async () => {
+    for (let i = 1; i <= 10; i++) await runToEnd(`add errand ${i}`);
+    await chat.atBottom();
+    const metrics = await chat.paneMetrics();
+    expect(metrics.scrollHeight).toBeGreaterThan(3 * metrics.clientHeight);
+    expect(metrics.pinned).toBe(true);
+    // The page itself does not scroll: the pane does, and the composer and board stay put.
+    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight)).toBe(true);
+    expect(await chat.inView(chat.input)).toBe(true);
+    expect(await chat.inView(page.getByTestId("send"))).toBe(true);
+    expect(await chat.inView(page.getByTestId("board").locator("h2"))).toBe(true);
+    const last = page.getByTestId("message").last();
+    expect(await last.textContent()).toContain("The board has");
+    expect(await chat.inView(last)).toBe(true);
+    expect(await page.getByTestId("jump-to-latest").count()).toBe(0);
+    await chat.screenshot("long");
+  });
+
+  it("stops following when the user scrolls up, and follows again from the bottom", async () => {
+    // Hold the run in the middle (at the research step), scroll up, then let it stream on.
+    const hold = agent.holdNext("STEP_STARTED");
+    await chat.say("research scrolling");
+    await hold.reached;
+    await page.getByTestId("typing").waitFor();
+    await chat.pane.hover();
+    await page.mouse.wheel(0, -900);
+    await page.waitForFunction(() => {
+      const pane = document.querySelector('[data-testid="messages"]');
+      return pane !== null && pane.scrollHeight - pane.scrollTop - pane.clientHeight > 600;
+    });
+    await page.getByTestId("jump-to-latest").waitFor();
+    const before = await chat.paneMetrics();
+    expect(before.pinned).toBe(false);
+
+    hold.release();
+    await chat.idle();
+    await chat.frames();
+    const after = await chat.paneMetrics();
+    expect(after.scrollHeight).toBeGreaterThan(before.scrollHeight); // the researcher's notes arrived below…
+    expect(Math.abs(after.scrollTop - before.scrollTop)).toBeLessThanOrEqual(2); // …and the view did not move
+    expect(after.pinned).toBe(false);
+    expect(await chat.inView(chat.input)).toBe(true);
+    await chat.screenshot("scrolled-up");
+
+    await page.getByTestId("jump-to-latest").click();
+    await chat.atBottom();
+    expect((await chat.paneMetrics()).pinned).toBe(true);
+    expect(await page.getByTestId("jump-to-latest").count()).toBe(0);
+    await runToEnd("add one more");
+    await chat.frames();
+    expect((await chat.paneMetrics()).belowView).toBeLessThanOrEqual(24); // following again
+    expect(await chat.inView(page.getByTestId("message").last())).toBe(true);
+  });
+
+  it("fits a phone-sized window: the board above the chat, the input in view", async () => {
+    await page.setViewportSize({ width: 400, height: 780 });
+    try {
+      await chat.frames();
+      await chat.pane.evaluate((pane) => (pane.scrollTop = pane.scrollHeight));
+      await chat.atBottom();
+      expect(await chat.inView(chat.input)).toBe(true);
+      expect(await chat.inView(page.getByTestId("send"))).toBe(true);
+      expect(await chat.inView(page.getByTestId("board").locator("h2"))).toBe(true);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true); // nothing sticks out sideways
+      await chat.screenshot("narrow");
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 900 });
+    }
   });
 });
+
+function listFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    return entry.isDirectory() ? listFiles(path) : [path];
+  });
+}

@@ -7,12 +7,24 @@ export * from "./protocol/common";
 export { ev, withSubagentRunId, outcome, runAgentInput, type EventOptions } from "./protocol/build";
 export { stateSpec, isEmptyState, type StateSpec } from "./protocol/stateSpec";
 export { mapThinkingEvent, isThinkingEvent, type ThinkingIds, type ThinkingStep } from "./protocol/thinking";
-export { decodeEvent } from "./wire/decodeEvent";
+export { decodeEvent, type DecodeEventOptions } from "./wire/decodeEvent";
 export { DecodeError, type DecodeErrorCode } from "./wire/DecodeError";
-export { ProtocolError, Diagnostic, isDiagnostic, type ProtocolErrorCode, type VerificationMode } from "./operators/ProtocolError";
+export { DecodeWarning, isDecodeWarning, type DecodeWarningCode, type DecodeWarningContext } from "./wire/DecodeWarning";
+export { DEFAULT_MAX_JSON_DEPTH, findTooDeep, type TooDeep } from "./protocol/jsonDepth";
+export { PROTOCOL_VERSION, compareProtocolVersion, type VersionVerdict } from "./protocol/version";
+export { DEFAULT_TEXT_ROLE, DEFAULT_ACTIVITY_REPLACE, textMessageRole, activityReplaces } from "./protocol/defaults";
+export {
+  ProtocolError,
+  Diagnostic,
+  isDiagnostic,
+  isInBandReport,
+  type InBandReport,
+  type ProtocolErrorCode,
+  type VerificationMode,
+} from "./operators/ProtocolError";
 export { encodeSse } from "./wire/encodeSse";
 export { decodeSseFrames, DEFAULT_MAX_FRAME_BYTES, type SseFrame, type DecodeSseOptions } from "./wire/decodeSseFrames";
-export { decodeSse } from "./wire/decodeSse";
+export { decodeSse, type DecodeSseEventOptions } from "./wire/decodeSse";
 export { normalizeChunks, type NormalizeChunksOptions } from "./operators/normalizeChunks";
 export {
   normalizeStep,
@@ -25,8 +37,10 @@ export {
 export { verifyEvents, type VerifyEventsOptions } from "./operators/verifyEvents";
 export { verifyStep, initialVerifierState, type VerifierState } from "./operators/verify/verifyStep";
 export { selectStateEncoding, stateEncodingStep } from "./operators/selectStateEncoding";
+export { logEvents, debugEvents, type EventLogger, type EventLogEntry, type LogEventsOptions, type DebugOption } from "./operators/logEvents";
 export { applyPatch } from "./patch/apply";
 export { PatchError } from "./patch/PatchError";
 export { diff, type DiffOptions } from "./patch/diff";
 export { parsePointer, escapeSegment, formatPointer } from "./patch/pointer";
 export type { StructCodec, StructType, StructOutput, TaggedUnionCodec, TaggedUnionType } from "./protocol/codec";
+export { withDefault, type WithDefaultCodec } from "./protocol/codec";

@@ -1,16 +1,19 @@
 /**
- * `npm run web`: builds the React task-board page with Vite and serves it together with the
- * task-board agent (`POST /agent`) on one origin, then prints the URL. With `--angular` (after
- * `npm ci --prefix examples/angular`) it serves the Angular page instead.
+ * `npm run web`: builds the React task-board page with Vite (a production build) and serves it
+ * together with the task-board agent (`POST /agent`) on one origin, then prints the URL. With
+ * `--angular` it serves the Angular page instead (installing examples/angular's own packages
+ * first if they are missing or stale).
  * Environment: PORT (default 5173), HOST (default 127.0.0.1), TYPING_DELAY_MS (default 40).
  */
 import { buildAngularPage } from "../angular/buildAngularPage";
+import { ensureAngularInstalled } from "../angular/installAngular";
 import { createTaskBoardHandler } from "../task-board/server";
 import { buildReactPage } from "./buildPage";
 import { startWebServer } from "./webServer";
 
 async function main(): Promise<void> {
   const angular = process.argv.includes("--angular");
+  if (angular) ensureAngularInstalled();
   const root = angular ? await buildAngularPage() : await buildReactPage();
   const web = await startWebServer({
     root,

@@ -1,4 +1,5 @@
 /** Turns the flat message list into what the page draws: top-level messages and subagent groups. */
+import type { Subagent } from "../../src/client/Update";
 import type { Message, ToolMessage } from "../../src/protocol/messages";
 
 /** A top-level message, or the messages of one subagent invocation (placed where its first message is). */
@@ -38,4 +39,17 @@ export function toolResults(messages: readonly Message[]): ReadonlyMap<string, T
   const results = new Map<string, ToolMessage>();
   for (const message of messages) if (message.role === "tool") results.set(message.toolCallId, message);
   return results;
+}
+
+/**
+ * A subagent group's title and status badge. A subagent the registry still has as `running` when
+ * no run is active was cut off (Stop, or a run that ended without finishing it): it reads `stopped`.
+ *
+ * @example
+ * subagentHeading(session.subagent(id), status === "running") // { name: "researcher", badge: "finished" }
+ */
+export function subagentHeading(subagent: Subagent | undefined, running: boolean, fallbackName: string): { readonly name: string; readonly badge: string; readonly description: string | undefined } {
+  const kind = subagent?.status.kind ?? "running";
+  const badge = kind === "running" && !running ? "stopped" : kind;
+  return { name: subagent?.name ?? fallbackName, badge, description: subagent?.description };
 }

@@ -2,6 +2,7 @@
 import { ProtocolError } from "../operators/ProtocolError";
 import { PatchError } from "../patch/PatchError";
 import { DecodeError } from "../wire/DecodeError";
+import type { DecodeWarning } from "../wire/DecodeWarning";
 
 /**
  * What went wrong, by layer. Open: new transports and checks may add kinds, so a `switch` over it
@@ -9,18 +10,22 @@ import { DecodeError } from "../wire/DecodeError";
  *
  * - non-fatal (E4): `protocol` (an event broke an ordering rule and was not applied), `patch` (a
  *   state or activity patch did not apply; the target is unchanged), `state` (the state does not
- *   decode with the session's StateSpec; `rawState` is still exact);
- * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, truncated
- *   stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not start:
- *   another run is active, interrupts are not covered or have expired).
+ *   decode with the session's StateSpec; `rawState` is still exact), `warning` (nothing is wrong
+ *   with what was applied, but something was left out or may be misread: `code` says what —
+ *   `unknown-property` / `unknown-member` (material the protocol does not describe was stripped,
+ *   AG-UI 1.1; the message names the event and the JSON Pointer), `protocol-version` (the agent
+ *   declares a protocol version newer than this client's, or one it cannot interpret));
+ * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, too deep,
+ *   truncated stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not
+ *   start: another run is active, interrupts are not covered or have expired).
  */
-export type ClientErrorKind = "protocol" | "patch" | "state" | "run" | "json" | "decode" | "http" | "transport" | "config";
+export type ClientErrorKind = "protocol" | "patch" | "state" | "warning" | "run" | "json" | "decode" | "http" | "transport" | "config";
 
 /** Context a ClientError may carry, depending on its kind. */
 export interface ClientErrorDetails {
   /** The underlying error (a ProtocolError, PatchError, DecodeError, io-ts errors, a fetch failure…). */
   readonly cause?: unknown;
-  /** The machine-readable code: RUN_ERROR.code, the DecodeError code, the ProtocolError rule. */
+  /** The machine-readable code: RUN_ERROR.code, the DecodeError code, the ProtocolError rule, the warning's code. */
   readonly code?: string;
   /** The offending event, when there is one. */
   readonly event?: unknown;
@@ -32,6 +37,9 @@ export interface ClientErrorDetails {
   readonly interruptIds?: readonly string[];
 }
 
+/** A registry symbol, so every copy of the package brands its ClientErrors with the same key. */
+const CLIENT_ERROR: unique symbol = Symbol.for("agui-rx/ClientError");
+
 /**
  * One reported problem: `kind` says which layer, `message` what was expected and what arrived, and
  * the details (`cause`, `code`, `event`, `status`, `body`, `interruptIds`) the context.
@@ -42,6 +50,21 @@ export interface ClientErrorDetails {
  */
 export class ClientError extends Error {
   override readonly name = "ClientError";
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [CLIENT_ERROR](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a ClientError from any copy of this package (its ESM and CJS builds are two
+   * copies, and `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (ClientError.isInstance(update.error)) console.log(update.error.kind);
+   */
+  static isInstance(value: unknown): value is ClientError {
+    return typeof value === "object" && value !== null && Reflect.get(value, CLIENT_ERROR) === true;
+  }
   readonly code?: string;
   readonly event?: unknown;
   readonly status?: number;
@@ -59,6 +82,16 @@ export class ClientError extends Error {
     if (details.status !== undefined) this.status = details.status;
     if (details.body !== undefined) this.body = details.body;
     if (details.interruptIds !== undefined) this.interruptIds = details.interruptIds;
+  }
+
+  /**
+   * A decoder's in-band warning as a ClientError of kind `warning`, with its code, message and cause.
+   *
+   * @example
+   * ClientError.fromWarning(warning).kind; // "warning"
+   */
+  static fromWarning(warning: DecodeWarning): ClientError {
+    return new ClientError("warning", warning.message, { cause: warning, code: warning.code });
   }
 
   /**

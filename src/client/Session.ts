@@ -1,15 +1,21 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, distinctUntilChanged, from, Observable, Subject, type Observable as Obs } from "rxjs";
+import { defer, from, Observable, type Observable as Obs } from "rxjs";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
+import { PROTOCOL_VERSION } from "../protocol/version";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
+import { debugEvents, type DebugOption } from "../operators/logEvents";
 import { applyEvents } from "./applyEvents";
+import { checkResume } from "./checkResume";
 import { ClientError } from "./ClientError";
 import { ClientState } from "./reducers/ClientState";
+import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
 import type { Transport } from "./transports/Transport";
 import type { Subagent, Update } from "./Update";
+
+export type { SessionSnapshot } from "./SessionViews";
 
 /** What a session is built with. Tools, context and forwardedProps are the defaults for every run. */
 export interface SessionOptions<S> {
@@ -23,6 +29,8 @@ export interface SessionOptions<S> {
   readonly newId?: () => string;
   /** The time used by the resume pre-flight (I5); `Date.now` by default. */
   readonly now?: () => number;
+  /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
+  readonly debug?: DebugOption;
 }
 
 /** Per-run overrides of the session's tools, context and forwardedProps. */
@@ -33,29 +41,6 @@ export interface RunOptions {
   /** This run's id; a new one by default. */
   readonly runId?: string;
 }
-
-/** Everything a view reads, as one immutable value: the same object until something changes (for `useSyncExternalStore`). */
-export interface SessionSnapshot<S> {
-  readonly messages: readonly Message[];
-  readonly rawState: unknown;
-  readonly state: S | undefined;
-  readonly interrupts: readonly Interrupt[];
-  readonly subagents: readonly Subagent[];
-  readonly running: boolean;
-}
-
-type Channel = "messages" | "state" | "interrupts" | "subagents" | "running";
-
-/** Updates by the view they change. */
-const CHANNEL_OF: Partial<Record<Update["kind"], Channel>> = {
-  message: "messages",
-  messages: "messages",
-  reasoning: "messages",
-  state: "state",
-  interrupt: "interrupts",
-  done: "interrupts",
-  subagent: "subagents",
-};
 
 /**
  * A client session on one thread. `send` and `resume` are cold: each subscription runs one run
@@ -70,7 +55,11 @@ const CHANNEL_OF: Partial<Record<Update["kind"], Channel>> = {
  *   error lists the uncovered ids) and none may have expired, unless it is cancelled (the error
  *   says "expired"); nothing is sent then.
  * - The input carries the threadId, a new runId, the messages minus activity messages (A21),
- *   the tools, context and forwardedProps (per run, else per session), the raw state and `resume`.
+ *   the tools, context and forwardedProps (per run, else per session), the raw state, `resume`,
+ *   and `protocolVersion: "1.0"` (A5, as the official 1.0.0 client declares).
+ * - Material the decoder stripped (AG-UI 1.1) and a RUN_STARTED declaring a newer or
+ *   uninterpretable protocol version are `error` updates of kind `warning`, where they happened;
+ *   they never end the run.
  * - Reads (`messages`, `rawState`, `state`, `interrupts`, `subagents`, `subagent(id)`, `running`)
  *   are immutable snapshots; `messages$`, `state$`, `rawState$`, `interrupts$`, `subagents$`,
  *   `running$` replay the current value on subscription and emit each change (Angular's async
@@ -85,11 +74,16 @@ const CHANNEL_OF: Partial<Record<Update["kind"], Channel>> = {
  */
 export class Session<S = unknown> {
   private readonly store: ClientState<S>;
-  private readonly changed = new Subject<Channel>();
-  private readonly listeners = new Set<() => void>();
   /** The active run's token; `undefined` when idle. A token, so that a finished run's teardown cannot end the next run. */
   private activeRun: object | undefined;
-  private snapshotCache: SessionSnapshot<S> | undefined;
+  private readonly views = new SessionViews<S>(() => ({
+    messages: this.messages,
+    rawState: this.rawState,
+    state: this.state,
+    interrupts: this.interrupts,
+    subagents: this.subagents,
+    running: this.running,
+  }));
   private readonly newId: () => string;
   private readonly now: () => number;
 
@@ -149,41 +143,26 @@ export class Session<S = unknown> {
   }
 
   /** The conversation; replays the current value. */
-  readonly messages$: Obs<readonly Message[]> = this.view("messages", () => this.messages);
+  readonly messages$: Obs<readonly Message[]> = this.views.view("messages", () => this.messages);
   /** The typed state; replays the current value. */
-  readonly state$: Obs<S | undefined> = this.view("state", () => this.state);
+  readonly state$: Obs<S | undefined> = this.views.view("state", () => this.state);
   /** The raw state; replays the current value. */
-  readonly rawState$: Obs<unknown> = this.view("state", () => this.rawState);
+  readonly rawState$: Obs<unknown> = this.views.view("state", () => this.rawState);
   /** Pending interrupts; replays the current value. */
-  readonly interrupts$: Obs<readonly Interrupt[]> = this.view("interrupts", () => this.interrupts);
+  readonly interrupts$: Obs<readonly Interrupt[]> = this.views.view("interrupts", () => this.interrupts);
   /** The subagent registry; replays the current value. */
-  readonly subagents$: Obs<readonly Subagent[]> = this.view("subagents", () => this.subagents);
+  readonly subagents$: Obs<readonly Subagent[]> = this.views.view("subagents", () => this.subagents);
   /** Whether a run is active; replays the current value. */
-  readonly running$: Obs<boolean> = this.view("running", () => this.running);
+  readonly running$: Obs<boolean> = this.views.view("running", () => this.running);
 
   /**
    * Calls `listener` after every change; returns the unsubscribe function (`useSyncExternalStore`'s
    * `subscribe`).
    */
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
+  readonly subscribe: (listener: () => void) => () => void = this.views.subscribe;
 
   /** Everything a view reads; the same object until something changes (`useSyncExternalStore`'s `getSnapshot`). */
-  readonly getSnapshot = (): SessionSnapshot<S> => {
-    this.snapshotCache ??= {
-      messages: this.messages,
-      rawState: this.rawState,
-      state: this.state,
-      interrupts: this.interrupts,
-      subagents: this.subagents,
-      running: this.running,
-    };
-    return this.snapshotCache;
-  };
+  readonly getSnapshot: () => SessionSnapshot<S> = this.views.getSnapshot;
 
   /**
    * Sends a user message (text, or a whole `UserMessage`) and runs the agent once; cold.
@@ -209,7 +188,7 @@ export class Session<S = unknown> {
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
       if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
-      const refused = this.preflight(resume ?? []);
+      const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
       if (refused !== undefined) return refuse<S>(refused);
       if (message !== undefined) {
         const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
@@ -227,8 +206,9 @@ export class Session<S = unknown> {
     const input = this.input(runOptions, resume);
     const run = {};
     this.begin(run);
-    const events = defer(() => this.transport.run(input)); // a transport that throws is a failed run, not a thrown subscribe
+    const events = defer(() => this.transport.run(input, { warnings: true })); // a transport that throws is a failed run, not a thrown subscribe
     return events.pipe(
+      debugEvents(this.options.debug, "client"),
       // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
       normalizeAndVerify({ newId: this.newId }),
       applyEvents({ state: this.store }),
@@ -241,8 +221,7 @@ export class Session<S = unknown> {
     return new Observable<Update<S>>((subscriber) => {
       const subscription = updates.subscribe({
         next: (update) => {
-          const channel = CHANNEL_OF[update.kind];
-          if (channel !== undefined) this.notify(channel);
+          this.views.notifyUpdate(update);
           if (update.kind === "done") this.end(run);
           subscriber.next(update);
         },
@@ -256,33 +235,7 @@ export class Session<S = unknown> {
     });
   }
 
-  /** I5: every pending interrupt answered, none expired (unless cancelled). */
-  private preflight(resume: readonly ResumeEntry[]): ClientError | undefined {
-    const pending = this.store.interrupts;
-    if (pending.length === 0) return undefined;
-    const answers = new Map(resume.map((entry) => [entry.interruptId, entry]));
-    const uncovered = pending.filter((interrupt) => !answers.has(interrupt.id)).map((interrupt) => interrupt.id);
-    if (uncovered.length > 0) {
-      return new ClientError(
-        "config",
-        `the thread has ${uncovered.length} pending interrupt(s) not answered by resume: ${uncovered.join(", ")}; resume must answer every pending interrupt`,
-        { interruptIds: uncovered },
-      );
-    }
-    const now = this.now();
-    for (const interrupt of pending) {
-      if (interrupt.expiresAt === undefined || answers.get(interrupt.id)?.status === "cancelled") continue;
-      const expiry = Date.parse(interrupt.expiresAt);
-      if (!Number.isNaN(expiry) && expiry <= now) {
-        return new ClientError("config", `interrupt ${interrupt.id} expired at ${interrupt.expiresAt} and can no longer be answered; cancel it to continue`, {
-          interruptIds: [interrupt.id],
-        });
-      }
-    }
-    return undefined;
-  }
-
-  /** A21: the outgoing RunAgentInput. */
+  /** A21: the outgoing RunAgentInput; A5: it declares the protocol version this client speaks. */
   private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): RunAgentInput {
     const messages = this.messages.filter((message) => message.role !== "activity");
     const forwardedProps = runOptions.forwardedProps ?? this.options.forwardedProps;
@@ -295,6 +248,7 @@ export class Session<S = unknown> {
       state: this.store.rawState,
       forwardedProps: forwardedProps ?? {},
       ...(resume === undefined ? {} : { resume: [...resume] }),
+      protocolVersion: PROTOCOL_VERSION,
     };
   }
 
@@ -309,19 +263,8 @@ export class Session<S = unknown> {
     this.notify("running");
   }
 
-  private notify(channel: Channel): void {
-    this.snapshotCache = undefined;
-    if (this.changed.observed) this.changed.next(channel);
-    if (this.listeners.size > 0) for (const listener of [...this.listeners]) listener();
-  }
-
-  private view<T>(channel: Channel, read: () => T): Obs<T> {
-    return new Observable<T>((subscriber) => {
-      subscriber.next(read());
-      return this.changed.subscribe((changed) => {
-        if (changed === channel) subscriber.next(read());
-      });
-    }).pipe(distinctUntilChanged());
+  private notify(channel: ViewChannel): void {
+    this.views.notify(channel);
   }
 }
 

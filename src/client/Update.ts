@@ -38,11 +38,13 @@ export interface Subagent {
 export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | "failed";
 
 /**
- * How a run ended. Closed on purpose (seed 001): a `switch` over it needs no `default`, and a
- * fourth way to end would be a wire change.
+ * How a run ended. Closed on purpose (seed 001): a `switch` over it needs no `default`, and a new
+ * way to end is a wire change. 1.0.0's cancelled outcome was one, and added the fourth kind (E2).
  *
  * - `success`: RUN_FINISHED with a success (or absent) outcome; `result` is RUN_FINISHED.result;
  * - `interrupted`: RUN_FINISHED with an interrupt outcome; the interrupts wait on the session;
+ * - `cancelled`: RUN_FINISHED with a cancelled outcome: the run was stopped, which is not a failure
+ *   (no `error` precedes it; pending interrupts stay as they were);
  * - `failed`: RUN_ERROR, a truncated stream, bad bytes, a transport failure or a refused start.
  *
  * @example
@@ -51,6 +53,7 @@ export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | 
  *   switch (end.kind) {
  *     case "success": return true;
  *     case "interrupted": return false; // answer the interrupts instead
+ *     case "cancelled": return true;
  *     case "failed": return true;
  *   }
  * }
@@ -58,6 +61,7 @@ export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | 
 export type RunEnd =
   | { readonly kind: "success"; readonly result?: unknown }
   | { readonly kind: "interrupted"; readonly interrupts: readonly Interrupt[] }
+  | { readonly kind: "cancelled" }
   | { readonly kind: "failed"; readonly message: string; readonly code?: string };
 
 /** A message was created, extended or ended; `index` is its position in `session.messages`, `message` the whole message now. */

@@ -1,7 +1,8 @@
-/** The apply stage as an RxJS operator: events (and report-mode diagnostics) in, the Update stream of one run out. */
+/** The apply stage as an RxJS operator: events (and in-band reports) in, the Update stream of one run out. */
 import { Observable, type OperatorFunction, type Subscription } from "rxjs";
 import type { Event } from "../protocol/events";
-import { isDiagnostic, type Diagnostic } from "../operators/ProtocolError";
+import { isDiagnostic, type InBandReport } from "../operators/ProtocolError";
+import { isDecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "./ClientError";
 import { applyEvent } from "./reducers/applyEvent";
 import { ClientState } from "./reducers/ClientState";
@@ -18,7 +19,8 @@ export interface ApplyEventsOptions<S> {
  * of seed 001 / RULES §5, whatever the source does:
  *
  * - every event yields its updates (`applyEvent`, RULES §3, A23); a `Diagnostic` (report mode)
- *   becomes an `error` update of kind `protocol` at its position and the run goes on (E4);
+ *   becomes an `error` update of kind `protocol` at its position, a `DecodeWarning` (material the
+ *   decoder stripped) one of kind `warning`, and the run goes on (E4);
  * - the run ends at its first terminal event (E9): RUN_FINISHED → `done` success or interrupted,
  *   RUN_ERROR → `error` (kind `run`) then `done` failed; the source is then unsubscribed;
  * - the source completing before a terminal event (a truncated stream, E8) → `error` of kind
@@ -36,9 +38,9 @@ export interface ApplyEventsOptions<S> {
  *   applyEvents(),
  * ).subscribe((update) => console.log(update.kind));
  */
-export function applyEvents(): OperatorFunction<Event | Diagnostic, Update<unknown>>;
-export function applyEvents<S>(options: ApplyEventsOptions<S> & { readonly state: ClientState<S> }): OperatorFunction<Event | Diagnostic, Update<S>>;
-export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFunction<Event | Diagnostic, Update<S> | Update<unknown>> {
+export function applyEvents(): OperatorFunction<Event | InBandReport, Update<unknown>>;
+export function applyEvents<S>(options: ApplyEventsOptions<S> & { readonly state: ClientState<S> }): OperatorFunction<Event | InBandReport, Update<S>>;
+export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFunction<Event | InBandReport, Update<S> | Update<unknown>> {
   return (source) =>
     new Observable<Update<S> | Update<unknown>>((subscriber) => {
       const state: ClientState<S> | ClientState<unknown> = options.state ?? ClientState.untyped();
@@ -62,6 +64,10 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
           if (isDiagnostic(item)) {
             const cause = item.error;
             subscriber.next({ kind: "error", error: new ClientError("protocol", cause.message, { cause, code: cause.rule, event: cause.event }) });
+            return;
+          }
+          if (isDecodeWarning(item)) {
+            subscriber.next({ kind: "error", error: ClientError.fromWarning(item) });
             return;
           }
           let updates: readonly (Update<S> | Update<unknown>)[];

@@ -23,7 +23,7 @@ export type {
   SubagentStatus,
   SubagentChange,
 } from "./Update";
-export type { Transport } from "./transports/Transport";
+export type { Transport, TransportRunOptions } from "./transports/Transport";
 export { ReplayTransport } from "./transports/ReplayTransport";
 export { InProcessTransport } from "./transports/InProcessTransport";
 export { HttpTransport, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";

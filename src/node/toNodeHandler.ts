@@ -30,7 +30,7 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
   return async (req, res) => {
     const controller = new AbortController();
     const onClose = (): void => {
-      if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+      if (!res.writableFinished) controller.abort(new DOMException("the client closed the connection", "AbortError"));
     };
     res.on("close", onClose);
     try {

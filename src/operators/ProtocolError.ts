@@ -1,4 +1,5 @@
 /** A stream that breaks an AG-UI ordering or chunk rule (RULES.md §1, §2). */
+import { DecodeWarning } from "../wire/DecodeWarning";
 
 /** One code per rule family; the exact rule is in `ProtocolError.rule`. */
 export type ProtocolErrorCode =
@@ -6,11 +7,16 @@ export type ProtocolErrorCode =
   | "field-sanity" // R8–R13
   | "text-message" // R14–R17
   | "tool-call" // R18–R21
-  | "thinking" // R22–R23
+  | "reasoning" // R22
+  | "thinking" // R23
   | "step" // R25–R29
   | "subagent" // R30–R36
   | "ownership" // R37–R45
   | "chunk"; // C1–C13
+
+/** Registry symbols, so every copy of the package brands its errors and diagnostics with the same keys. */
+const PROTOCOL_ERROR: unique symbol = Symbol.for("agui-rx/ProtocolError");
+const DIAGNOSTIC: unique symbol = Symbol.for("agui-rx/Diagnostic");
 
 /**
  * A protocol violation: `code` names the rule family, `rule` the RULES.md id (`"R15"`, `"C3"`),
@@ -18,6 +24,22 @@ export type ProtocolErrorCode =
  */
 export class ProtocolError extends Error {
   override readonly name = "ProtocolError";
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [PROTOCOL_ERROR](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a ProtocolError from any copy of this package (ESM and CJS builds are two
+   * copies; `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (ProtocolError.isInstance(error)) console.log(error.rule);
+   */
+  static isInstance(value: unknown): value is ProtocolError {
+    return typeof value === "object" && value !== null && Reflect.get(value, PROTOCOL_ERROR) === true;
+  }
+
   constructor(
     readonly code: ProtocolErrorCode,
     readonly rule: string,
@@ -35,11 +57,47 @@ export class ProtocolError extends Error {
 export class Diagnostic {
   readonly kind = "diagnostic" as const;
   constructor(readonly error: ProtocolError) {}
+
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [DIAGNOSTIC](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a Diagnostic from any copy of this package (ESM and CJS builds are two
+   * copies; `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (Diagnostic.isInstance(item)) console.log(item.error.rule);
+   */
+  static isInstance(value: unknown): value is Diagnostic {
+    return typeof value === "object" && value !== null && Reflect.get(value, DIAGNOSTIC) === true;
+  }
 }
 
 /** Whether a stream element is an in-band diagnostic rather than an event. */
 export function isDiagnostic(value: unknown): value is Diagnostic {
   return value instanceof Diagnostic;
+}
+
+/**
+ * What travels in-band besides events, at the position where it happened: a `Diagnostic` (an event
+ * rejected by a report-mode operator, in its place) or a `DecodeWarning` (material the decoder
+ * stripped, right before the stripped event). The middle operators pass both on untouched.
+ *
+ * @example
+ * const item: Event | InBandReport = new Diagnostic(error);
+ */
+export type InBandReport = Diagnostic | DecodeWarning;
+
+/**
+ * Whether a stream element is an in-band report rather than an event.
+ *
+ * @example
+ * if (isInBandReport(item)) subscriber.next(item); // passed on untouched
+ */
+export function isInBandReport(value: unknown): value is InBandReport {
+  return value instanceof Diagnostic || value instanceof DecodeWarning;
 }
 
 /** How the middle operators treat a violation: `strict` errors the stream, `report` emits a Diagnostic and drops the event. */

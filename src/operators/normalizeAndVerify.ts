@@ -2,15 +2,15 @@
 import { Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { ChunkNormalizer } from "./normalizeChunks";
-import { Diagnostic } from "./ProtocolError";
+import { Diagnostic, type InBandReport } from "./ProtocolError";
 import { initialNormalizerState } from "./normalize/normalizeStep";
 import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
 
 /**
  * Exactly `normalizeChunks({ mode: "report", newId })` followed by `verifyEvents({ mode: "report" })`,
  * with one subscriber instead of the two operators' chain of subscribers: the same items in the same
- * order (each normalized event verified, a rejected one replaced by a `Diagnostic`; diagnostics from
- * upstream passed on untouched), the same fresh state per subscription, completion, errors and
+ * order (each normalized event verified, a rejected one replaced by a `Diagnostic`; in-band reports
+ * from upstream, such as the decoder's `DecodeWarning`s, passed on untouched), the same fresh state per subscription, completion, errors and
  * unsubscription passed straight through. The client `Session` uses it because this plumbing is a
  * measurable share of the per-event cost on the hot path (issue #5); the public operators are unchanged.
  * Not re-exported from the package root.
@@ -18,10 +18,10 @@ import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
  * @example
  * transport.run(input).pipe(normalizeAndVerify({ newId }), applyEvents({ state }));
  */
-export function normalizeAndVerify(options: { readonly newId?: () => string } = {}): OperatorFunction<Event | Diagnostic, Event | Diagnostic> {
+export function normalizeAndVerify(options: { readonly newId?: () => string } = {}): OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const newId = options.newId;
   return (source) =>
-    new Observable<Event | Diagnostic>((subscriber) => {
+    new Observable<Event | InBandReport>((subscriber) => {
       const verifier = initialVerifierState();
       const verify = (event: Event): void => {
         let error: ReturnType<typeof verifyEvent>;

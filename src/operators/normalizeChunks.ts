@@ -2,7 +2,7 @@
 import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
-import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
+import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
 import { initialNormalizerState, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
 
 /** Options of `normalizeChunks()`. */
@@ -30,17 +30,22 @@ export interface NormalizeChunksOptions {
  *   SUBAGENT_FINISHED/ERROR names the lane, and for all lanes (in the order their streams opened)
  *   at RUN_STARTED, RUN_FINISHED, RUN_ERROR and MESSAGES_SNAPSHOT; never when the source simply
  *   ends (C11);
- * - a continuation chunk with metadata and no delta becomes an empty-delta CONTENT/ARGS (C8).
+ * - a chunk with no delta that carries metadata (continuing) or a rawEvent becomes an empty-delta
+ *   CONTENT/ARGS (C8); a continuation that contradicts its opener's role, name, toolCallName or
+ *   parentMessageId is rejected (C6).
  *
  * Each subscription normalizes with its own fresh state (nothing runs before it, nothing is
  * shared between two); completion, errors and unsubscription pass straight through to the source.
  * Work per event is O(1) plus the ENDs it emits.
  *
  * - **strict** (the default): a rejected chunk errors the stream with its `ProtocolError`
- *   (`code: "chunk"`, `rule: "C2" | "C3" | "C5"`) and the source is unsubscribed.
+ *   (`code: "chunk"`, `rule: "C2" | "C3" | "C5" | "C6"`) and the source is unsubscribed.
  * - **report**: a `Diagnostic` carrying the `ProtocolError` is emitted in place of the rejected
- *   chunk, every lane stays as it was, and the stream goes on. `Diagnostic`s arriving from
- *   upstream pass through untouched.
+ *   chunk, every lane stays as it was, and the stream goes on. In-band reports arriving from
+ *   upstream (`Diagnostic`s, the decoder's `DecodeWarning`s) pass through untouched.
+ *
+ * A throw while an event is normalized (e.g. from a `newId` that throws while a THINKING_* event
+ * is mapped) errors the output, as RxJS's own operators do, instead of escaping to the producer.
  *
  * @example
  * // a = TEXT_MESSAGE_CHUNK(m1, "Hi"), b = TEXT_MESSAGE_CHUNK(" there"), c = RUN_FINISHED
@@ -58,17 +63,17 @@ export function normalizeChunks(options?: { readonly mode?: "strict"; readonly n
 export function normalizeChunks(options: {
   readonly mode: "report";
   readonly newId?: () => string;
-}): OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+}): OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function normalizeChunks(
   options?: NormalizeChunksOptions,
-): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function normalizeChunks(
   options: NormalizeChunksOptions = {},
-): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic> {
+): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const report = options.mode === "report";
   const newId = options.newId;
-  return (source: Observable<Event | Diagnostic>) =>
-    new Observable<Event | Diagnostic>((subscriber) => {
+  return (source: Observable<Event | InBandReport>) =>
+    new Observable<Event | InBandReport>((subscriber) => {
       // Created here, per subscription: two subscribers never share lanes or thinking ids.
       const upstream = new ChunkNormalizer(subscriber, report, initialNormalizerState(newId === undefined ? {} : { newId }));
       // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
@@ -88,9 +93,9 @@ export function normalizeChunks(
  * @example
  * source.subscribe(new ChunkNormalizer(subscriber, true, initialNormalizerState()));
  */
-export class ChunkNormalizer extends Subscription implements Observer<Event | Diagnostic> {
+export class ChunkNormalizer extends Subscription implements Observer<Event | InBandReport> {
   constructor(
-    private readonly destination: Subscriber<Event | Diagnostic>,
+    private readonly destination: Subscriber<Event | InBandReport>,
     private readonly report: boolean,
     private state: NormalizerState,
     private readonly pass: (event: Event) => void = (event) => destination.next(event),
@@ -98,9 +103,9 @@ export class ChunkNormalizer extends Subscription implements Observer<Event | Di
     super();
   }
 
-  next(item: Event | Diagnostic): void {
+  next(item: Event | InBandReport): void {
     if (this.closed) return;
-    if (isDiagnostic(item)) {
+    if (isInBandReport(item)) {
       this.destination.next(item);
       return;
     }
@@ -109,7 +114,14 @@ export class ChunkNormalizer extends Subscription implements Observer<Event | Di
       this.pass(item);
       return;
     }
-    const result = normalizeStep(this.state, item);
+    let result: ReturnType<typeof normalizeStep>;
+    try {
+      result = normalizeStep(this.state, item); // calls the user's newId for THINKING_* events
+    } catch (thrown) {
+      // A per-value callback's throw errors the output (as in RxJS's own operators), never the producer's next().
+      this.destination.error(thrown);
+      return;
+    }
     if (E.isLeft(result)) {
       if (this.report) this.destination.next(new Diagnostic(result.left));
       else this.destination.error(result.left);

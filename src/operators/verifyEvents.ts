@@ -1,7 +1,7 @@
 /** The ordering verifier as an RxJS operator (RULES §1, §1.12). */
 import { defer, map, type Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
-import { Diagnostic, isDiagnostic, type VerificationMode } from "./ProtocolError";
+import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
 import { verifyEvent } from "./verify/verifyStep";
 import { initialVerifierState } from "./verify/VerifierState";
 
@@ -21,8 +21,9 @@ export interface VerifyEventsOptions {
  *   were already delivered.
  * - **report** (the client `Session` uses this mode, seed 001): the offending event is not passed on;
  *   a `Diagnostic` carrying the `ProtocolError` is emitted in its place and the stream goes on,
- *   verifying the next event against the state from before the rejected one. `Diagnostic`s
- *   arriving from upstream (the chunk normalizer's) pass through untouched.
+ *   verifying the next event against the state from before the rejected one. In-band reports
+ *   arriving from upstream (the chunk normalizer's `Diagnostic`s, the decoder's `DecodeWarning`s)
+ *   pass through untouched.
  *
  * Work per event is O(1) (O(size of the event) for MESSAGES_SNAPSHOT and RUN_STARTED.input).
  *
@@ -36,11 +37,11 @@ export interface VerifyEventsOptions {
  * events$.pipe(verifyEvents({ mode: "report" }));
  */
 export function verifyEvents(options?: { readonly mode?: "strict" }): OperatorFunction<Event, Event>;
-export function verifyEvents(options: { readonly mode: "report" }): OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
-export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic>;
+export function verifyEvents(options: { readonly mode: "report" }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
+export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(
   options: VerifyEventsOptions = {},
-): OperatorFunction<Event, Event> | OperatorFunction<Event | Diagnostic, Event | Diagnostic> {
+): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   return options.mode === "report" ? reportViolations : failOnViolation;
 }
 
@@ -58,12 +59,12 @@ function failOnViolation(source: Observable<Event>): Observable<Event> {
   });
 }
 
-function reportViolations(source: Observable<Event | Diagnostic>): Observable<Event | Diagnostic> {
+function reportViolations(source: Observable<Event | InBandReport>): Observable<Event | InBandReport> {
   return defer(() => {
     const state = initialVerifierState();
     return source.pipe(
-      map((item): Event | Diagnostic => {
-        if (isDiagnostic(item)) return item;
+      map((item): Event | InBandReport => {
+        if (isInBandReport(item)) return item;
         const error = verifyEvent(state, item); // updates `state` in place when it accepts
         return error === undefined ? item : new Diagnostic(error);
       }),

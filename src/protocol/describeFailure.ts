@@ -52,18 +52,31 @@ function isPlumbing(parent: t.Decoder<unknown, unknown>, own: t.Decoder<unknown,
 }
 
 /**
- * A short, single-line rendering of a value for error messages.
+ * A short, single-line rendering of a value for error messages. Never throws: a value that JSON
+ * cannot render (a BigInt, a cycle, a value nested past the call stack, a throwing getter or
+ * proxy) falls back to `String(value)`, and if that throws too, to a description of its kind.
  *
  * @example
  * excerpt({ a: 1 }) // '{"a":1}'
  */
 export function excerpt(value: unknown, max = 80): string {
   if (value === undefined) return "nothing (the member is missing)";
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
+  const text = render(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** JSON text, else `String()`, else the kind of value: the three get more robust in that order. */
+function render(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // not JSON-renderable: try the next form
+  }
+  try {
+    return String(value);
+  } catch {
+    // `String()` overflows on deep arrays and throws on objects without a usable toString
+  }
+  return `a value of type ${typeof value} that cannot be shown`; // `typeof` is the one read that cannot throw
 }

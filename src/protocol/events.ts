@@ -5,8 +5,9 @@
  * decodes any of them.
  */
 import * as t from "io-ts";
-import { JsonObject, Present, struct, taggedUnion, withDefault, type StructCodec } from "./codec";
+import { enumOf, JsonObject, list, Present, struct, taggedUnion, withDefault, type StructCodec } from "./codec";
 import { JsonPatch, Metadata, TokenUsage } from "./common";
+import { DEFAULT_ACTIVITY_REPLACE, DEFAULT_TEXT_ROLE } from "./defaults";
 import { RunAgentInput } from "./input";
 import { InputContent, Message, TextMessageRole } from "./messages";
 import { RunFinishedOutcome, SubagentFinishedOutcome } from "./outcomes";
@@ -27,16 +28,16 @@ export const RunStartedEvent = event("RUN_STARTED", { threadId: t.string, runId:
   ...baseFields, parentRunId: t.string, input: RunAgentInput, protocolVersion: t.string,
 });
 export const RunFinishedEvent = event("RUN_FINISHED", { threadId: t.string, runId: t.string }, {
-  ...baseFields, result: t.unknown, outcome: RunFinishedOutcome, usage: t.array(TokenUsage),
+  ...baseFields, result: t.unknown, outcome: RunFinishedOutcome, usage: list(TokenUsage),
 });
-export const RunErrorEvent = event("RUN_ERROR", { message: t.string }, { ...baseFields, code: t.string, usage: t.array(TokenUsage) });
+export const RunErrorEvent = event("RUN_ERROR", { message: t.string }, { ...baseFields, code: t.string, usage: list(TokenUsage) });
 export const StepStartedEvent = event("STEP_STARTED", { stepName: t.string }, attributed);
 export const StepFinishedEvent = event("STEP_FINISHED", { stepName: t.string }, attributed);
 
 // Text
 export const TextMessageStartEvent = event(
   "TEXT_MESSAGE_START",
-  { messageId: t.string, role: withDefault(TextMessageRole, "assistant") },
+  { messageId: t.string, role: withDefault(TextMessageRole, DEFAULT_TEXT_ROLE) },
   { ...attributed, name: t.string },
 );
 export const TextMessageContentEvent = event("TEXT_MESSAGE_CONTENT", { messageId: t.string, delta: t.string }, attributed);
@@ -56,20 +57,20 @@ export const ToolCallChunkEvent = event("TOOL_CALL_CHUNK", {}, {
 });
 export const ToolCallResultEvent = event(
   "TOOL_CALL_RESULT",
-  { messageId: t.string, toolCallId: t.string, content: t.union([t.string, t.array(InputContent)]) },
-  { ...attributed, role: t.literal("tool") },
+  { messageId: t.string, toolCallId: t.string, content: t.union([t.string, list(InputContent)]) },
+  { ...attributed, role: enumOf("TOOL_CALL_RESULT.role", ["tool"]) },
 );
 
 // State and message snapshots
 // `snapshot`, `event` and `value` may be `null` but must be present (1.0.0 rejects a missing one; WIRE §3.4, §3.6).
 export const StateSnapshotEvent = event("STATE_SNAPSHOT", { snapshot: Present }, attributed);
 export const StateDeltaEvent = event("STATE_DELTA", { delta: JsonPatch }, attributed);
-export const MessagesSnapshotEvent = event("MESSAGES_SNAPSHOT", { messages: t.array(Message) }, baseFields);
+export const MessagesSnapshotEvent = event("MESSAGES_SNAPSHOT", { messages: list(Message) }, baseFields);
 
 // Activity
 export const ActivitySnapshotEvent = event(
   "ACTIVITY_SNAPSHOT",
-  { messageId: t.string, activityType: t.string, content: JsonObject, replace: withDefault(t.boolean, true) },
+  { messageId: t.string, activityType: t.string, content: JsonObject, replace: withDefault(t.boolean, DEFAULT_ACTIVITY_REPLACE) },
   attributed,
 );
 export const ActivityDeltaEvent = event("ACTIVITY_DELTA", { messageId: t.string, activityType: t.string, patch: JsonPatch }, attributed);
@@ -82,7 +83,7 @@ export const CustomEvent = event("CUSTOM", { name: t.string, value: Present }, a
 export const ReasoningStartEvent = event("REASONING_START", { messageId: t.string }, attributed);
 export const ReasoningMessageStartEvent = event(
   "REASONING_MESSAGE_START",
-  { messageId: t.string, role: t.literal("reasoning") },
+  { messageId: t.string, role: enumOf("REASONING_MESSAGE_START.role", ["reasoning"]) },
   attributed,
 );
 export const ReasoningMessageContentEvent = event("REASONING_MESSAGE_CONTENT", { messageId: t.string, delta: t.string }, attributed);
@@ -91,7 +92,7 @@ export const ReasoningMessageChunkEvent = event("REASONING_MESSAGE_CHUNK", {}, {
 export const ReasoningEndEvent = event("REASONING_END", { messageId: t.string }, attributed);
 export const ReasoningEncryptedValueEvent = event(
   "REASONING_ENCRYPTED_VALUE",
-  { subtype: t.keyof({ "tool-call": null, message: null }, "EncryptedValueSubtype"), entityId: t.string, encryptedValue: t.string },
+  { subtype: enumOf("EncryptedValueSubtype", ["tool-call", "message"]), entityId: t.string, encryptedValue: t.string },
   attributed,
 );
 
@@ -158,7 +159,8 @@ export const eventCodecs = {
 
 /**
  * Any AG-UI event, discriminated by `type`: a `switch (event.type)` narrows without casts.
- * As a codec it decodes strictly by the member codecs; prefer `decodeEvent` for readable errors.
+ * As a codec it decodes by the member codecs (an unknown `type` fails, seed 001; unknown members
+ * are stripped, AG-UI 1.1); prefer `decodeEvent` for readable errors and the stripping warnings.
  *
  * @example
  * function text(event: Event): string {
@@ -168,7 +170,7 @@ export const eventCodecs = {
  *   }
  * }
  */
-export const Event = taggedUnion("Event", "type", eventCodecs);
+export const Event = taggedUnion("Event", "type", eventCodecs, { unknownTag: "error" });
 export type Event = t.TypeOf<typeof Event>;
 
 /**

@@ -1,6 +1,6 @@
 /** The request body of a run (WIRE §4.4, §4.5, §4.7). */
 import * as t from "io-ts";
-import { struct, withDefault } from "./codec";
+import { list, struct, withDefault } from "./codec";
 import { Metadata } from "./common";
 import { Message } from "./messages";
 import { ResumeEntry } from "./outcomes";
@@ -22,15 +22,15 @@ export const RunAgentInput = struct(
   {
     threadId: t.string,
     runId: t.string,
-    messages: t.array(Message),
-    tools: withDefault(t.array(Tool), []),
-    context: withDefault(t.array(Context), []),
+    messages: list(Message),
+    tools: withDefault(list(Tool), []),
+    context: withDefault(list(Context), []),
   },
   {
     parentRunId: t.string,
     state: t.unknown,
     forwardedProps: t.unknown,
-    resume: t.array(ResumeEntry),
+    resume: list(ResumeEntry),
     protocolVersion: t.string,
   },
 );

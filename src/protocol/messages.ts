@@ -1,6 +1,6 @@
 /** Messages of the seven roles, tool calls and user content parts (WIRE §4.1–§4.3). */
 import * as t from "io-ts";
-import { JsonObject, struct, taggedUnion } from "./codec";
+import { enumOf, JsonObject, list, struct, taggedUnion } from "./codec";
 import { Metadata } from "./common";
 
 const lenientMetadata = { nullIsError: [] as string[] };
@@ -36,7 +36,7 @@ export const ToolCall = struct(
   "ToolCall",
   {
     id: t.string,
-    type: t.literal("function"),
+    type: enumOf("ToolCall.type", ["function"]),
     function: struct("ToolCall.function", { name: t.string, arguments: t.string }, {}),
   },
   { encryptedValue: t.string, metadata: Metadata },
@@ -52,16 +52,16 @@ export const SystemMessage = struct("SystemMessage", { ...base, role: t.literal(
 export const AssistantMessage = struct(
   "AssistantMessage",
   { ...base, role: t.literal("assistant") },
-  { ...named, content: t.string, toolCalls: t.array(ToolCall) },
+  { ...named, content: t.string, toolCalls: list(ToolCall) },
 );
 export const UserMessage = struct(
   "UserMessage",
-  { ...base, role: t.literal("user"), content: t.union([t.string, t.array(InputContent)]) },
+  { ...base, role: t.literal("user"), content: t.union([t.string, list(InputContent)]) },
   named,
 );
 export const ToolMessage = struct(
   "ToolMessage",
-  { ...base, role: t.literal("tool"), toolCallId: t.string, content: t.union([t.string, t.array(InputContent)]) },
+  { ...base, role: t.literal("tool"), toolCallId: t.string, content: t.union([t.string, list(InputContent)]) },
   { ...baseOptional, error: t.string, encryptedValue: t.string },
 );
 export const ActivityMessage = struct(
@@ -97,5 +97,5 @@ export type Message = t.TypeOf<typeof Message>;
 export type MessageRole = Message["role"];
 
 /** The roles a streamed text message may take (TEXT_MESSAGE_START.role). */
-export const TextMessageRole = t.keyof({ developer: null, system: null, assistant: null, user: null }, "TextMessageRole");
+export const TextMessageRole = enumOf("TextMessageRole", ["developer", "system", "assistant", "user"]);
 export type TextMessageRole = t.TypeOf<typeof TextMessageRole>;

@@ -1,6 +1,6 @@
 /** Interrupts, resume entries and the two outcome kinds (WIRE §4.8–§4.11). */
 import * as t from "io-ts";
-import { JsonObject, nonEmptyArray, struct, taggedUnion } from "./codec";
+import { enumOf, JsonObject, list, nonEmptyArray, struct, taggedUnion } from "./codec";
 import { Metadata } from "./common";
 
 /** A pause that waits for outside input; `id` correlates it with a resume entry. */
@@ -21,32 +21,31 @@ export type Interrupt = t.TypeOf<typeof Interrupt>;
 /** An answer to one interrupt of the previous run. */
 export const ResumeEntry = struct(
   "ResumeEntry",
-  { interruptId: t.string, status: t.keyof({ resolved: null, cancelled: null }, "ResumeStatus") },
+  { interruptId: t.string, status: enumOf("ResumeStatus", ["resolved", "cancelled"]) },
   { payload: t.unknown, metadata: Metadata },
 );
 export type ResumeEntry = t.TypeOf<typeof ResumeEntry>;
 
-/** How a run that did not fail ended. Closed objects: extra members are rejected. */
+/** How a run that did not fail ended. Extra members are stripped, an unknown `type` is unrecognised material (1.1). */
 export const RunFinishedOutcome = taggedUnion("RunFinishedOutcome", "type", {
-  success: struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) }, { closed: true }),
+  success: struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) }),
   interrupt: struct(
     "interrupt outcome",
     { type: t.literal("interrupt"), interrupts: nonEmptyArray(Interrupt, "interrupts (at least one)") },
     {},
-    { closed: true },
   ),
-  cancelled: struct("cancelled outcome", { type: t.literal("cancelled") }, {}, { closed: true }),
+  cancelled: struct("cancelled outcome", { type: t.literal("cancelled") }, {}),
 });
 export type RunFinishedOutcome = t.TypeOf<typeof RunFinishedOutcome>;
 
 /** How a subagent's segment of the run ended. `interruptIds` may be absent, never `null`. */
 export const SubagentFinishedOutcome = taggedUnion("SubagentFinishedOutcome", "type", {
-  success: struct("subagent success outcome", { type: t.literal("success") }, {}, { closed: true }),
+  success: struct("subagent success outcome", { type: t.literal("success") }, {}),
   suspended: struct(
     "subagent suspended outcome",
     { type: t.literal("suspended") },
     { interruptIds: t.array(t.string) },
-    { closed: true, nullIsError: ["interruptIds"] },
+    { nullIsError: ["interruptIds"] },
   ),
 });
 export type SubagentFinishedOutcome = t.TypeOf<typeof SubagentFinishedOutcome>;

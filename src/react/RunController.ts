@@ -1,9 +1,10 @@
 /** One session's run lifecycle as an external store: what `useRun` reads and drives. */
 import type { Observable, Subscription } from "rxjs";
-import type { ClientError } from "../client/ClientError";
+import { ClientError } from "../client/ClientError";
 import type { RunEnd, Update } from "../client/Update";
 import type { ResumeEntry } from "../protocol/outcomes";
 import type { UserMessage } from "../protocol/messages";
+import { mergeCutOff, NOTHING_CUT_OFF, UnfinishedParts, type CutOff } from "./UnfinishedParts";
 
 /**
  * Where the session's runs stand: no run (or the last one succeeded or was stopped), one running, the last one interrupted or failed.
@@ -25,6 +26,12 @@ export interface RunSnapshot {
   readonly error: ClientError | undefined;
   /** How the last run ended; `undefined` while running, before the first run and after `stop()`. */
   readonly end: RunEnd | undefined;
+  /**
+   * What `stop()` cut off, over all of this session's runs: the messages still streaming (or
+   * holding a tool call with no result) when a run was stopped, and those tool calls. A page
+   * marks them "stopped"; they stay in `session.messages` as far as they got.
+   */
+  readonly cutOff: CutOff;
 }
 
 /**
@@ -38,14 +45,16 @@ export interface RunSource {
   resume(answers: ResumeEntry[]): Observable<Update<unknown>>;
 }
 
-const IDLE: RunSnapshot = Object.freeze({ status: "idle", error: undefined, end: undefined });
 
 /**
  * Starts, stops and watches one session's runs, for every component that calls `useRun` on that
  * session (`RunController.of(session)` hands out one per session). Starting a run while one is
  * active stops the active one first (unsubscribing aborts its request), like `switchMap`: the
  * latest request wins. `stop()` unsubscribes, which aborts the HTTP request and so the server's
- * run; no `done` follows an unsubscription, so the status returns to `idle`.
+ * run; no `done` follows an unsubscription, so the status returns to `idle`, and what the run
+ * left open is added to `cutOff`. A run that ends during `send` itself (a refused start: another
+ * run active elsewhere, interrupts pending) reports `failed` with the refusal as `error`; the
+ * session's pending interrupts stay as they were (read them with `useInterrupts`).
  *
  * @example
  * const runs = RunController.of(session);
@@ -65,8 +74,8 @@ export class RunController {
     return controller;
   }
 
-  private snapshot: RunSnapshot = IDLE;
-  private active: Subscription | undefined;
+  private snapshot: RunSnapshot = Object.freeze({ status: "idle", error: undefined, end: undefined, cutOff: NOTHING_CUT_OFF });
+  private active: { readonly subscription: Subscription; readonly parts: UnfinishedParts } | undefined;
   private readonly listeners = new Set<() => void>();
 
   private constructor(private readonly session: RunSource) {}
@@ -90,34 +99,55 @@ export class RunController {
     this.start(this.session.resume([...answers]));
   };
 
-  /** Stops the active run, if any: unsubscribes (aborting the request) and returns to `idle`. */
+  /**
+   * Stops the active run, if any: unsubscribes (aborting the request), adds what it left open to
+   * `cutOff` and returns to `idle`.
+   */
   readonly stop = (): void => {
-    if (!this.active) return;
     const active = this.active;
+    if (!active) return;
     this.active = undefined;
-    active.unsubscribe();
-    this.set(IDLE);
+    active.subscription.unsubscribe();
+    const cutOff = mergeCutOff(this.snapshot.cutOff, active.parts.cutOff());
+    this.set({ status: "idle", error: undefined, end: undefined, cutOff });
   };
 
   private start(run$: Observable<Update<unknown>>): void {
     this.stop();
-    this.set({ status: "running", error: undefined, end: undefined });
+    this.set({ ...this.snapshot, status: "running", error: undefined, end: undefined });
+    const parts = new UnfinishedParts();
+    // `over` and `parts` rather than the subscription: a run can end inside `subscribe` (a refused
+    // start emits its error and done at once), before `subscribe` has returned the subscription.
+    let over = false;
     let finished = false;
     const subscription = run$.subscribe({
       next: (update) => {
+        parts.apply(update);
         if (update.kind === "error") this.set({ ...this.snapshot, error: update.error });
         else if (update.kind === "done") {
           finished = true;
-          this.set({ status: statusAfter(update.end), error: this.snapshot.error, end: update.end });
+          this.set({ ...this.snapshot, status: statusAfter(update.end), end: update.end });
         }
       },
+      error: (error: unknown) => {
+        // A Session reports failures as updates; this is a broken source, shown as a failed run.
+        over = true;
+        this.release(parts);
+        const reported = ClientError.from(error);
+        this.set({ ...this.snapshot, status: "failed", error: reported, end: { kind: "failed", message: reported.message } });
+      },
       complete: () => {
-        if (this.active === subscription) this.active = undefined;
+        over = true;
+        this.release(parts);
         if (!finished) this.set({ ...this.snapshot, status: "idle" });
       },
     });
-    // A run that ended synchronously (a replay, a refused start) is already over.
-    if (!subscription.closed) this.active = subscription;
+    if (!over) this.active = { subscription, parts };
+  }
+
+  /** Forgets the active run if it is this one (a newer run may have replaced it). */
+  private release(parts: UnfinishedParts): void {
+    if (this.active?.parts === parts) this.active = undefined;
   }
 
   private set(next: RunSnapshot): void {
@@ -129,10 +159,21 @@ export class RunController {
 function statusAfter(end: RunEnd): RunStatus {
   switch (end.kind) {
     case "success":
+    case "cancelled": // a stopped run is not a failure (E2)
       return "idle";
     case "interrupted":
       return "interrupted";
     case "failed":
       return "failed";
+    // A `cancelled` end (the server cancelled the run) goes here once RunEnd has it: "idle", like
+    // `stop()`, and the `done` branch in `start` adds `parts.cutOff()` to `cutOff` for it.
+    default:
+      return unknownEnd(end);
   }
+}
+
+/** A RunEnd kind added later fails to compile above; at run time it reads as the end of the run. */
+function unknownEnd(end: never): RunStatus {
+  void end;
+  return "idle";
 }

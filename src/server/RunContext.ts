@@ -11,7 +11,7 @@ import {
 } from "../protocol/events";
 import type { TokenUsage } from "../protocol/common";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
-import type { Message } from "../protocol/messages";
+import type { Message, ToolMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry, SubagentFinishedOutcome } from "../protocol/outcomes";
 import { ProtocolError } from "../operators/ProtocolError";
 import { interrupt, type InterruptFields } from "./Agent";
@@ -88,6 +88,7 @@ function isAttributable(event: Event): event is AttributableEvent {
  */
 export class RunContext<S = unknown> {
   #resumeById: Map<string, ResumeEntry> | undefined;
+  #toolResultById: Map<string, ToolMessage> | undefined;
 
   /** @internal */
   constructor(
@@ -202,6 +203,45 @@ export class RunContext<S = unknown> {
   }
 
   /**
+   * The tool message that answers `toolCallId` in the conversation (the last one, should there be
+   * two): what the client sent back for a call of an earlier run, or `undefined`. A client tool's
+   * result is its content (a string as it is, anything else JSON); a failure has `error` set and
+   * the content `{"error": …}` (docs/tools.md § results).
+   *
+   * @example
+   * const answer = ctx.toolResultFor("call-1");
+   * if (answer !== undefined && answer.error === undefined) ctx.say(`Your local time is ${answer.content}.`);
+   */
+  toolResultFor(toolCallId: string): ToolMessage | undefined {
+    if (this.#toolResultById === undefined) {
+      this.#toolResultById = new Map();
+      for (const message of this.core.input.messages) if (message.role === "tool") this.#toolResultById.set(message.toolCallId, message);
+    }
+    return this.#toolResultById.get(toolCallId);
+  }
+
+  /**
+   * The answers to the calls of the last assistant message that made any: the tool messages the
+   * client sent back for the previous run's calls, in the calls' order (calls without an answer
+   * left out). Empty when no assistant message made a call.
+   *
+   * @example
+   * for (const result of ctx.lastToolResults) console.log(result.toolCallId, result.content);
+   */
+  get lastToolResults(): readonly ToolMessage[] {
+    const { messages } = this.core.input;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i];
+      if (message.role !== "assistant" || message.toolCalls === undefined || message.toolCalls.length === 0) continue;
+      return message.toolCalls.flatMap((call) => {
+        const answer = this.toolResultFor(call.id);
+        return answer === undefined ? [] : [answer];
+      });
+    }
+    return [];
+  }
+
+  /**
    * A fresh id from the run's id source (`RunOptions.ids`; random UUIDs by default), for an id an
    * agent needs before it opens what it names (a tool call's `parentMessageId`, say).
    *
@@ -274,13 +314,27 @@ export class RunContext<S = unknown> {
 
   /**
    * Sends any event, attributed to this context's subagent when it is attributable and carries no
-   * `subagentRunId` yet. RUN_STARTED, RUN_FINISHED and RUN_ERROR are refused with a
-   * `ProtocolError` (rule S1): the driver owns the run's lifecycle. The escape hatch for what has no typed writer (CUSTOM, RAW, MESSAGES_SNAPSHOT, …).
+   * `subagentRunId` yet. The escape hatch for what has no typed writer (CUSTOM, RAW,
+   * MESSAGES_SNAPSHOT, …). Refused with a `ProtocolError`, nothing sent:
+   * - anything a client would refuse, strip or rewrite (rule S10: strict egress, checked with the
+   *   codecs clients decode with): `{ type: "NOPE" }`, a bare string, a STATE_DELTA with op
+   *   `frobnicate`, a member the type does not declare, a `null` for an absent member, a BigInt,
+   *   nesting deeper than `RunOptions.maxJsonDepth`;
+   * - RUN_STARTED, RUN_FINISHED and RUN_ERROR (rule S1): the driver owns the run's lifecycle.
    *
    * @example
    * ctx.emit(ev.custom("highlight", { line: 3 }));
    */
   emit(event: Event): void {
+    this.core.check(event);
+    this.send(event);
+  }
+
+  /**
+   * @internal `emit` without the egress check, for the typed writers and handles: an event an
+   * `ev.*` builder made from typed arguments has the shape a client decodes.
+   */
+  send(event: Event): void {
     if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") {
       throw new ProtocolError(
         "run-lifecycle",
@@ -306,7 +360,7 @@ export class RunContext<S = unknown> {
    */
   assistantMessage(options: MessageOptions = {}): MessageHandle<S> {
     const id = options.id ?? this.core.newId();
-    this.emit(ev.textMessageStart(id, { role: "assistant", name: options.name }));
+    this.send(ev.textMessageStart(id, { role: "assistant", name: options.name }));
     return this.track(new MessageHandle(this, id, this.release));
   }
 
@@ -333,7 +387,7 @@ export class RunContext<S = unknown> {
    */
   toolCall(name: string, options: ToolCallOptions = {}): ToolCallHandle<S> {
     const id = options.id ?? this.core.newId();
-    this.emit(ev.toolCallStart(id, name, { parentMessageId: options.parentMessageId }));
+    this.send(ev.toolCallStart(id, name, { parentMessageId: options.parentMessageId }));
     return this.track(new ToolCallHandle(this, id, name, this.core.newId, this.release));
   }
 
@@ -347,7 +401,7 @@ export class RunContext<S = unknown> {
    */
   toolResult(toolCallId: string, content: string, options: { readonly messageId?: string } = {}): string {
     const messageId = options.messageId ?? this.core.newId();
-    this.emit(ev.toolCallResult(messageId, toolCallId, content));
+    this.send(ev.toolCallResult(messageId, toolCallId, content));
     return messageId;
   }
 
@@ -361,8 +415,8 @@ export class RunContext<S = unknown> {
    */
   reasoning(options: { readonly id?: string } = {}): ReasoningHandle<S> {
     const id = options.id ?? this.core.newId();
-    this.emit(ev.reasoningStart(id));
-    this.emit(ev.reasoningMessageStart(id));
+    this.send(ev.reasoningStart(id));
+    this.send(ev.reasoningMessageStart(id));
     return this.track(new ReasoningHandle(this, id, this.release));
   }
 
@@ -387,7 +441,7 @@ export class RunContext<S = unknown> {
   step(name: string): StepGuard;
   step<T>(name: string, body: (ctx: this) => T | Promise<T>): Promise<T>;
   step<T>(name: string, body?: (ctx: this) => T | Promise<T>): StepGuard | Promise<T> {
-    this.emit(ev.stepStarted(name));
+    this.send(ev.stepStarted(name));
     const guard = this.track(new StepGuard(this, name, this.release));
     if (body === undefined) return guard;
     const settle = async (): Promise<T> => {
@@ -489,7 +543,9 @@ export class SubagentContext<S = unknown> extends RunContext<S> implements Closa
    */
   finish(result?: unknown, outcome?: SubagentFinishedOutcome): void {
     this.core.closeOpen(this.scope);
-    this.core.write(ev.subagentFinished(this.id, { result, outcome }));
+    const finished = ev.subagentFinished(this.id, { result, outcome });
+    this.core.check(finished); // the result is the agent's own value
+    this.core.write(finished);
     this.closed();
   }
 

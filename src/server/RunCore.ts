@@ -11,11 +11,14 @@ import type { Interrupt } from "../protocol/outcomes";
 import { TokenUsage } from "../protocol/common";
 import { describeFailure } from "../protocol/describeFailure";
 import type { StateSpec } from "../protocol/stateSpec";
+import { DEFAULT_MAX_JSON_DEPTH } from "../protocol/jsonDepth";
 import type { ProtocolError } from "../operators/ProtocolError";
 import { initialNormalizerState, normalizeStep, type NormalizerState } from "../operators/normalize/normalizeStep";
 import { stateEncodingStep } from "../operators/selectStateEncoding";
 import { initialVerifierState, type VerifierState } from "../operators/verify/VerifierState";
 import { verifyStep } from "../operators/verify/verifyStep";
+import { checkEgress } from "./checkEgress";
+import { reconcileNormalizer } from "./reconcileNormalizer";
 import { StateManager } from "./StateManager";
 import type { IdSource } from "./ids";
 
@@ -57,10 +60,22 @@ function within(scope: Scope, ancestor: Scope): boolean {
 }
 
 /**
+ * What a `RunCore` is told besides the run itself.
+ *
+ * @example
+ * const options: RunCoreOptions = { newId: sequentialIds("id"), maxJsonDepth: 512 };
+ */
+export interface RunCoreOptions {
+  readonly newId: IdSource;
+  readonly ready?: () => Promise<void>;
+  readonly maxJsonDepth?: number;
+}
+
+/**
  * One run's shared machinery (see the file comment). Internal: made by `run` and `createRunContext`.
  *
  * @example
- * const core = new RunCore(spec, input, randomIds, (event) => subscriber.next(event), initialState);
+ * const core = new RunCore(spec, input, (event) => subscriber.next(event), initialState, { newId: randomIds });
  * core.write(ev.runStarted(input.threadId, input.runId));
  */
 export class RunCore<S> {
@@ -78,16 +93,23 @@ export class RunCore<S> {
   /** Token usage reported so far (`ctx.reportUsage`), one entry per (provider, model), for the terminal event. */
   private readonly usage: TokenUsage[] = [];
 
+  readonly newId: IdSource;
+  /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
+  readonly ready: () => Promise<void>;
+  /** The nesting limit of every event sent (`RunOptions.maxJsonDepth`). */
+  private readonly maxJsonDepth: number;
+
   constructor(
     readonly spec: StateSpec<S> | undefined,
     readonly input: RunAgentInput,
-    readonly newId: IdSource,
     private readonly output: (event: Event) => void,
     initial: S,
-    /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
-    readonly ready: () => Promise<void> = () => Promise.resolve(),
+    options: RunCoreOptions,
   ) {
-    this.normalizer = initialNormalizerState({ newId });
+    this.newId = options.newId;
+    this.ready = options.ready ?? (() => Promise.resolve());
+    this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    this.normalizer = initialNormalizerState({ newId: this.newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits
     // must never reach, and `state` must not follow `stateMut` edits before a publish.
     this.working = this.copy(initial).typed;
@@ -95,11 +117,23 @@ export class RunCore<S> {
   }
 
   /**
+   * The egress check (`checkEgress`, rule S10): throws a `ProtocolError` for an event a client
+   * would refuse, strip or rewrite. Called for every event whose content comes from outside the
+   * typed writers (`ctx.emit`, state, activity content, results, outcomes); an event an `ev.*`
+   * builder made from typed arguments needs none, which keeps the streaming hot path (deltas) at
+   * the cost it had.
+   */
+  check(event: unknown): void {
+    const refused = checkEgress(event, this.maxJsonDepth);
+    if (refused !== undefined) throw refused;
+  }
+
+  /**
    * Sends `event` now, or throws and sends nothing. The chunk normalizer may expand one input into
    * several events; each is verified in order, and if one is rejected the ones before it (already
    * recorded by the verifier) are still sent before the error is thrown, so the stream and the
    * verifier never disagree. Every typed writer produces exactly one event, so for them a
-   * rejection always means nothing was sent.
+   * rejection always means nothing was sent. Does not run the egress check (`check`).
    */
   write(event: Event): void {
     const { signal } = this.controller;
@@ -109,14 +143,16 @@ export class RunCore<S> {
     this.normalizer = normalized.right.state;
     let rejected: ProtocolError | undefined;
     const accepted: Event[] = [];
-    for (const next of normalized.right.events) {
-      const verified = verifyStep(this.verifier, next);
+    const expanded = normalized.right.events;
+    for (let i = 0; i < expanded.length; i++) {
+      const verified = verifyStep(this.verifier, expanded[i]);
       if (E.isLeft(verified)) {
         rejected = verified.left;
+        reconcileNormalizer(this.normalizer, event, expanded.slice(i));
         break;
       }
       this.verifier = verified.right;
-      accepted.push(next);
+      accepted.push(expanded[i]);
     }
     for (const next of accepted) {
       const encoded = stateEncodingStep(this.encoding, next);
@@ -148,6 +184,7 @@ export class RunCore<S> {
   publishState(tag: string | undefined): void {
     const { wire, typed } = this.copy(this.working);
     const snapshot = ev.stateSnapshot(wire);
+    this.check(snapshot); // a state may hold what JSON cannot carry (a BigInt, a cycle, too deep)
     this.write(tag === undefined ? snapshot : withSubagentRunId(snapshot, tag));
     this.published = typed;
   }

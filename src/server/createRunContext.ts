@@ -44,7 +44,7 @@ export function createRunContext<S>(
   const decoded = decodeState(spec, input.state);
   if (E.isLeft(decoded)) throw decoded.left;
   const events: Event[] = [];
-  const core = new RunCore<S>(spec, input, options.ids ?? randomIds, (event) => events.push(event), decoded.right);
+  const core = new RunCore<S>(spec, input, (event) => events.push(event), decoded.right, { newId: options.ids ?? randomIds });
   core.prime(ev.runStarted(input.threadId, input.runId));
   return {
     ctx: new RunContext<S>(core, { parent: undefined }, undefined),

@@ -1,11 +1,12 @@
 // The `agui-rx/server` entry: the agent contract, the run driver, the run context and its handles,
 // the state encoding, and the fetch-style HTTP handler.
 export { run, type RunOptions } from "./run";
+export { checkEgress, EGRESS_RULE } from "./checkEgress";
 export { success, interrupted, interrupt, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome, type InterruptFields } from "./Agent";
 export { AgentError, DEFAULT_ERROR_CODE, PROTOCOL_ERROR_CODE, SERIALIZATION_ERROR_CODE } from "./AgentError";
 export { RunContext, SubagentContext, type MessageOptions, type ToolCallOptions, type SubagentOptions } from "./RunContext";
 export { createRunContext, type RunContextHarness } from "./createRunContext";
-export { decodeState, defaultState } from "./decodeState";
+export { decodeState, defaultState, type DecodeStateOptions } from "./decodeState";
 export { randomIds, sequentialIds, type IdSource } from "./ids";
 export { SpanHandle } from "./handles/SpanHandle";
 export { MessageHandle } from "./handles/MessageHandle";
@@ -15,7 +16,28 @@ export { ActivityHandle } from "./handles/ActivityHandle";
 export { StepGuard } from "./handles/StepGuard";
 export { StateAccess } from "./handles/StateAccess";
 export { StateManager, type StatePublish } from "./StateManager";
-export { createHandler, type RunFunction, type RunSource, type RunRequest, type FetchHandler, type HandlerOptions } from "./http/createHandler";
+export {
+  createHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_BODY_TIMEOUT_MS,
+  type RunFunction,
+  type RunSource,
+  type RunRequest,
+  type FetchHandler,
+  type HandlerOptions,
+  type Routed,
+} from "./http/createHandler";
+export {
+  toEventStream,
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  type Ready,
+  type EventSource,
+  type EventStreamOptions,
+} from "./http/toEventStream";
+export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
+export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./http/fairTurns";
+export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./http/errorResponse";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
 export {
   ABANDONED_ERROR_CODE,

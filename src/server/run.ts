@@ -4,13 +4,17 @@ import { Observable } from "rxjs";
 import { ev } from "../protocol/build";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput } from "../protocol/input";
-import { ProtocolError } from "../operators/ProtocolError";
+import { DEFAULT_MAX_JSON_DEPTH } from "../protocol/jsonDepth";
+import { PROTOCOL_VERSION } from "../protocol/version";
 import type { Agent, RunOutcome } from "./Agent";
-import { AgentError, DEFAULT_ERROR_CODE, PROTOCOL_ERROR_CODE } from "./AgentError";
+import { AgentError, PROTOCOL_ERROR_CODE, SERIALIZATION_ERROR_CODE } from "./AgentError";
+import { checkEgress } from "./checkEgress";
 import { decodeState, defaultState } from "./decodeState";
+import { describeMalformedOutcome, describeThrown } from "./describeThrown";
 import { randomIds, type IdSource } from "./ids";
 import { RunContext } from "./RunContext";
-import { RunCore } from "./RunCore";
+import { RunCore, type RunCoreOptions } from "./RunCore";
+import { UnansweredToolCalls } from "./UnansweredToolCalls";
 
 /**
  * Options of `run()`.
@@ -29,6 +33,19 @@ export interface RunOptions {
    * the client's reading speed. Without it `ctx.ready()` resolves at once.
    */
   readonly ready?: () => Promise<void>;
+  /**
+   * Deepest nesting of arrays and objects accepted in `input.state` and sent in any event (default
+   * 512, `DEFAULT_MAX_JSON_DEPTH`, the limit clients decode with). A deeper state ends the run with
+   * RUN_ERROR `SERIALIZATION` naming the path and the limit; a deeper event is refused at the write.
+   */
+  readonly maxJsonDepth?: number;
+  /**
+   * Cancels the run from outside with a reason: aborting it aborts `ctx.signal` with the same
+   * reason, and the Observable errors with it (no terminal event: whoever aborted is the consumer,
+   * and it stops listening). `createHandler` passes one that aborts when the client goes away or
+   * reads too slowly (`SlowConsumerError`).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -36,17 +53,22 @@ export interface RunOptions {
  * the driver has no executor of its own (the agent runs on the subscriber's event loop).
  *
  * On subscription:
- * 1. emits RUN_STARTED (always first, so every answer names its thread and run);
- * 2. decodes `input.state` (absent, `null`, `{}` → the spec's default); a mismatch emits
- *    RUN_ERROR `{ code: "SERIALIZATION" }` naming the bad path, and the agent is never called;
+ * 1. emits RUN_STARTED with `protocolVersion: "1.0"` (always first, so every answer names its
+ *    thread and run);
+ * 2. decodes `input.state` (absent, `null`, `{}` → the spec's default); a state that does not
+ *    match, nests deeper than `maxJsonDepth` or cannot be copied emits RUN_ERROR
+ *    `{ code: "SERIALIZATION" }` naming the bad path, and the agent is never called;
  * 3. calls `agent.run(ctx)`;
  * 4. when it resolves, closes what it left open (innermost first) and emits RUN_FINISHED with the
  *    outcome (success, or the interrupts); when it throws or rejects, emits RUN_ERROR with the
- *    error's message and code (`AgentError.code`; `"PROTOCOL"` for an uncaught `ProtocolError`;
- *    `"AGENT_ERROR"` for anything else), then completes. Either terminal event carries the token
- *    usage the agent reported with `ctx.reportUsage()`, when it reported any.
+ *    error's message and code (`AgentError.code`; `"PROTOCOL"` for an uncaught `ProtocolError` or
+ *    an outcome a client would refuse; `"AGENT_ERROR"` for anything else), then completes. Either
+ *    terminal event carries the token usage the agent reported with `ctx.reportUsage()`, when it
+ *    reported any.
  *
- * Every event, the driver's own included, goes through the chunk normalizer, the strict verifier
+ * Whatever the agent resolves or rejects with (a BigInt, a cycle, a throwing getter, a revoked
+ * proxy), exactly one terminal event follows: formatting it never throws. Every event, the
+ * driver's own included, goes through the egress check, the chunk normalizer, the strict verifier
  * and the state encoding. Unsubscribing aborts `ctx.signal`; from then on nothing is emitted,
  * every write throws the abort reason, and whatever the agent's promise does is swallowed.
  *
@@ -56,17 +78,34 @@ export interface RunOptions {
  */
 export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOptions = {}): Observable<Event> {
   return new Observable<Event>((subscriber) => {
-    const decoded = decodeState(agent.state, input.state);
-    const initial = E.isRight(decoded) ? decoded.right : defaultState(agent.state);
-    const core = new RunCore<S>(agent.state, input, options.ids ?? randomIds, (event) => subscriber.next(event), initial, options.ready);
+    const unanswered = new UnansweredToolCalls(input.tools);
+    const setup = startCore(agent, input, options, (event) => {
+      unanswered.observe(event);
+      subscriber.next(event);
+    });
+    if (setup instanceof Error) {
+      subscriber.error(setup);
+      return;
+    }
+    const { core, problem } = setup;
+    const external = options.signal;
     let ended = false;
     // Unsubscribing before the terminal event cancels the agent; after it, the run is simply over.
     const teardown = (): void => {
+      external?.removeEventListener("abort", cancel);
       if (!ended) core.controller.abort();
     };
+    function cancel(): void {
+      if (ended) return;
+      ended = true;
+      core.controller.abort(external?.reason);
+      subscriber.error(core.controller.signal.reason);
+    }
 
+    // `fail` and `finish` are the agent promise's handlers: neither may throw, whatever the agent
+    // handed them (RULES S1: exactly one terminal event), so every read of a foreign value is guarded.
     const fail = (error: unknown): void => {
-      if (core.controller.signal.aborted) return;
+      if (ended || core.controller.signal.aborted) return;
       try {
         core.write(core.withUsage(runError(error, options)));
       } catch (broken) {
@@ -79,16 +118,23 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     };
 
     const finish = (outcome: RunOutcome | void): void => {
-      if (core.controller.signal.aborted) return;
-      const malformed = describeMalformed(outcome);
+      if (ended || core.controller.signal.aborted) return;
+      const malformed = describeMalformedOutcome(outcome);
       if (malformed !== undefined) {
         fail(new AgentError(malformed));
         return;
       }
       try {
+        const last = core.withUsage(runFinished(input, outcome ?? { type: "success" }, unanswered.ids()));
+        // Checked before anything is closed, so a refused outcome leaves no synthesized END behind.
+        const refused = checkEgress(last, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
+        if (refused !== undefined) {
+          fail(new AgentError(`the agent resolved with an outcome a client would refuse: ${refused.message}`, PROTOCOL_ERROR_CODE));
+          return;
+        }
         core.pendingInterrupts = outcome?.type === "interrupt" ? outcome.interrupts : [];
         core.closeOpen();
-        core.write(core.withUsage(runFinished(input, outcome ?? { type: "success" })));
+        core.write(last);
       } catch (error) {
         fail(error);
         return;
@@ -98,16 +144,21 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     };
 
     try {
-      core.write(ev.runStarted(input.threadId, input.runId, { parentRunId: input.parentRunId }));
+      core.write(ev.runStarted(input.threadId, input.runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION }));
     } catch (error) {
       ended = true;
       subscriber.error(error);
       return teardown;
     }
-    if (E.isLeft(decoded)) {
-      fail(decoded.left);
+    if (problem !== undefined) {
+      fail(problem);
       return teardown;
     }
+    if (external?.aborted) {
+      cancel();
+      return teardown;
+    }
+    external?.addEventListener("abort", cancel, { once: true });
 
     const ctx = new RunContext<S>(core, { parent: undefined }, undefined);
     let running: Promise<RunOutcome | void>;
@@ -121,35 +172,55 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
   });
 }
 
-/** Why a resolved value is not a `RunOutcome` (plain JavaScript callers can return anything), or `undefined`. */
-function describeMalformed(outcome: unknown): string | undefined {
-  if (outcome === undefined) return undefined;
-  if (typeof outcome === "object" && outcome !== null && "type" in outcome) {
-    if (outcome.type === "success") return undefined;
-    if (outcome.type === "interrupt" && "interrupts" in outcome && Array.isArray(outcome.interrupts) && outcome.interrupts.length > 0) {
-      return undefined;
-    }
-  }
-  const text = JSON.stringify(outcome) ?? String(outcome);
-  return `expected the agent to resolve with undefined, a success outcome or an interrupt outcome with at least one interrupt, but it resolved with ${text.length > 120 ? `${text.slice(0, 117)}...` : text}`;
+/** A run's core, and the error that must end the run right after RUN_STARTED, if any. */
+interface Started<S> {
+  readonly core: RunCore<S>;
+  readonly problem: AgentError | undefined;
 }
 
-function runFinished(input: RunAgentInput, outcome: RunOutcome): Event {
+/**
+ * Makes the run's core with its starting state. A state that is too deep, does not decode or
+ * cannot be copied starts the core from the spec's default and becomes the run's `problem`. When
+ * even the default cannot be copied the agent's definition is broken: that error is returned, for
+ * the Observable to error with.
+ */
+function startCore<S>(agent: Agent<S>, input: RunAgentInput, options: RunOptions, output: (event: Event) => void): Started<S> | Error {
+  const coreOptions: RunCoreOptions = { newId: options.ids ?? randomIds, ready: options.ready, maxJsonDepth: options.maxJsonDepth };
+  const decoded = decodeState(agent.state, input.state, { maxJsonDepth: options.maxJsonDepth });
+  let problem: AgentError;
+  if (E.isRight(decoded)) {
+    try {
+      return { core: new RunCore<S>(agent.state, input, output, decoded.right, coreOptions), problem: undefined };
+    } catch (cause) {
+      // It decoded but cannot be copied: an in-process caller's function or class instance, a codec that throws.
+      problem = new AgentError(`state could not be copied: ${describeThrown(cause, false).message}`, SERIALIZATION_ERROR_CODE, { cause });
+    }
+  } else {
+    problem = decoded.left;
+  }
+  try {
+    return { core: new RunCore<S>(agent.state, input, output, defaultState(agent.state), coreOptions), problem };
+  } catch (error) {
+    return error instanceof Error ? error : new Error(describeThrown(error, false).message);
+  }
+}
+
+/**
+ * The terminal RUN_FINISHED. A success outcome carries `pendingToolCallIds`: the agent's own list
+ * when it gave one (`agui-rx/ai` does; an agent knows best which calls it waits for), otherwise
+ * the client tool calls the run left without a result, when there are any.
+ */
+function runFinished(input: RunAgentInput, outcome: RunOutcome, unanswered: string[]): Event {
   if (outcome.type === "interrupt") {
     return ev.runFinished(input.threadId, input.runId, { outcome: { type: "interrupt", interrupts: outcome.interrupts } });
   }
-  const { result, pendingToolCallIds } = outcome;
+  const { result } = outcome;
+  const pendingToolCallIds = outcome.pendingToolCallIds ?? (unanswered.length > 0 ? unanswered : undefined);
   const wire = pendingToolCallIds === undefined ? { type: "success" as const } : { type: "success" as const, pendingToolCallIds };
   return ev.runFinished(input.threadId, input.runId, { outcome: wire, result });
 }
 
 function runError(error: unknown, options: RunOptions): Event {
-  const code =
-    error instanceof AgentError ? error.code : error instanceof ProtocolError ? PROTOCOL_ERROR_CODE : DEFAULT_ERROR_CODE;
-  const message = error instanceof Error ? error.message : String(error);
-  const stack = options.exposeStack && error instanceof Error ? error.stack : undefined;
-  return ev.runError(message === "" ? "the agent failed without a message" : message, {
-    code,
-    metadata: stack === undefined ? undefined : { stack },
-  });
+  const { message, code, stack } = describeThrown(error, options.exposeStack === true);
+  return ev.runError(message, { code, metadata: stack === undefined ? undefined : { stack } });
 }

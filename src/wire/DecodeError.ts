@@ -10,12 +10,23 @@ export { excerpt };
  * - `invalid-event`: a known type with a missing or ill-typed member;
  * - `not-an-event`: JSON that is not an object with a string `type`;
  * - `json`: a payload that is not JSON;
- * - `frame-too-large`: an SSE frame over the configured limit.
+ * - `frame-too-large`: an SSE frame over the configured limit;
+ * - `too-deep`: a value nested deeper than the configured limit (`path` names where, the message
+ *   the limit); refused before anything recursive sees it;
+ * - `truncated`: an SSE body that ended inside a frame (before the blank line that ends it); the
+ *   frame is lost, as the SSE spec says;
+ * - `dropped`: not a defect of the bytes: a known event type whose required member holds
+ *   unrecognised material, which AG-UI 1.1 removes together with the event. `decodeEvent` reports
+ *   it so the caller knows there is no event; `decodeSse` skips such an event (with a
+ *   `DecodeWarning` when asked) and goes on.
  *
  * @example
  * if (error.code === "unknown-type") console.log(error.eventType);
  */
-export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large";
+export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large" | "too-deep" | "truncated" | "dropped";
+
+/** A registry symbol, so every copy of the package brands its DecodeErrors with the same key. */
+const DECODE_ERROR: unique symbol = Symbol.for("agui-rx/DecodeError");
 
 /**
  * A decode failure that names the event type, the member path, what was expected and what arrived.
@@ -27,6 +38,22 @@ export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" 
  */
 export class DecodeError extends Error {
   override readonly name = "DecodeError";
+  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
+  get [DECODE_ERROR](): true {
+    return true;
+  }
+
+  /**
+   * Whether `value` is a DecodeError from any copy of this package (ESM and CJS builds are two
+   * copies; `instanceof` sees only its own): it checks a `Symbol.for` brand, not the prototype.
+   *
+   * @example
+   * if (DecodeError.isInstance(error)) console.log(error.code);
+   */
+  static isInstance(value: unknown): value is DecodeError {
+    return typeof value === "object" && value !== null && Reflect.get(value, DECODE_ERROR) === true;
+  }
+
   constructor(
     readonly code: DecodeErrorCode,
     message: string,

@@ -115,14 +115,23 @@ export class SseFrameReader {
     return undefined;
   }
 
-  /** The stream ended: a last line without its line end still counts, and a last frame without its blank line is dispatched. */
-  finish(): void {
+  /**
+   * The stream ended. A frame is dispatched only by the blank line that ends it, so a last frame
+   * without one is discarded, as the SSE spec says ("if the file ends in the middle of an event,
+   * the incomplete event is not dispatched"). Returns the discarded frame's data when it had any
+   * (a last line without its line end counts as a line), so the caller can report the truncation.
+   */
+  finish(): { readonly data: string } | undefined {
     if (this.pieces.length > 0) {
       const line = this.pieces.join("");
       this.pieces = [];
       this.line(line);
     }
-    this.dispatch();
+    const data = this.data;
+    this.clear();
+    this.id = undefined;
+    this.event = undefined;
+    return data === undefined ? undefined : { data: data.join("\n") };
   }
 
   /** Drops everything buffered (after an error or unsubscription). */

@@ -1,39 +1,139 @@
 import * as E from "fp-ts/Either";
 import { Event, eventCodecs, type EventType } from "../protocol/events";
+import { DEFAULT_MAX_JSON_DEPTH, findTooDeep } from "../protocol/jsonDepth";
+import { collectStripped, type Stripped } from "../protocol/unrecognised";
 import { DecodeError, excerpt, reportInvalidEvent } from "./DecodeError";
+import { DecodeWarning } from "./DecodeWarning";
+
+/**
+ * Options of `decodeEvent`.
+ *
+ * @example
+ * decodeEvent(json, { maxDepth: 64, onWarning: (warning) => console.warn(warning.message) });
+ */
+export interface DecodeEventOptions {
+  /** The nesting limit (arrays and objects); deeper input is a `too-deep` error. Defaults to `DEFAULT_MAX_JSON_DEPTH` (512). */
+  readonly maxDepth?: number;
+  /** Called once per piece of material stripped (AG-UI 1.1 processing model), in order; by default stripping is silent. */
+  readonly onWarning?: (warning: DecodeWarning) => void;
+}
 
 /**
  * Decodes one parsed JSON value into an event; never throws.
  *
- * Lenient the way real producers need: an optional member sent as `null` reads as absent
- * (except `subagentRunId` and `metadata`, whose `null` both protocol revisions reject),
- * unknown members are kept, and defaults are filled (`TEXT_MESSAGE_START.role` → `"assistant"`,
- * `ACTIVITY_SNAPSHOT.replace` → `true`). An unknown `type` is an error whose message quotes it.
+ * Lenient the way real producers need, strict where the protocol is: an optional member sent as
+ * `null` reads as absent (except `subagentRunId` and `metadata`, whose `null` both protocol
+ * revisions reject), and defaults are filled (`TEXT_MESSAGE_START.role` → `"assistant"`,
+ * `ACTIVITY_SNAPSHOT.replace` → `true`). Material the protocol does not describe is stripped, never
+ * fatal (AG-UI 1.1; revised: unknown members used to be kept): a property the event does not
+ * declare, an unrecognised union member or enum value (an outcome type, a content part type, a role,
+ * a patch op) — `options.onWarning` hears of each. `metadata`, `rawEvent` and the other free-form
+ * values pass through untouched. A malformed known value stays an error (`invalid-event`); so does
+ * an unknown `type`, whose message quotes it (seed 001). A value nested deeper than `maxDepth` is a
+ * `too-deep` error naming the path and the limit. When unrecognised material sits in a required
+ * member the whole event is dropped: `Left` with code `dropped` (not a defect; see DecodeErrorCode).
  *
  * @example
  * decodeEvent({ type: "TEXT_MESSAGE_START", messageId: "m1" })
  * // right({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" })
+ * decodeEvent({ type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "paused" } }, { onWarning })
+ * // right({ type: "RUN_FINISHED", threadId: "t", runId: "r" }); onWarning heard "… removed /outcome …"
  */
-export function decodeEvent(json: unknown): E.Either<DecodeError, Event> {
-  return decodeWith<E.Either<DecodeError, Event>>(json, E.right, E.left);
+export function decodeEvent(json: unknown, options: DecodeEventOptions = {}): E.Either<DecodeError, Event> {
+  const onWarning = options.onWarning;
+  const result = decodeEventValue(json, {
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    checkDepth: true,
+    onStripped: onWarning === undefined ? undefined : (stripped, type) => onWarning(DecodeWarning.of(stripped, type)),
+  });
+  if (result instanceof DecodeError) return E.left(result);
+  if (result instanceof Dropped) return E.left(new DecodeError("dropped", `${result.eventType} event dropped: ${result.reason}`, result.eventType, ""));
+  return E.right(result);
+}
+
+/** How `decodeEventValue` decodes: the options object is made once per stream, not per event. */
+export interface EventDecoding {
+  readonly maxDepth: number;
+  /** `false` when the caller has proved the value shallow (an SSE frame of at most `2 × maxDepth` characters). */
+  readonly checkDepth: boolean;
+  /** Hears of every piece of stripped material, with the event's type. */
+  readonly onStripped: ((stripped: Stripped, eventType: string) => void) | undefined;
 }
 
 /**
- * `decodeEvent` without the Either: the event, or the `DecodeError` that rejects the value. For the
- * decoders' per-frame loop (`decodeSse`), where the Either would be one more allocation per event
- * (parsed JSON is never a DecodeError instance, so `instanceof` tells the two apart there).
- * Internal to the wire layer (not re-exported from the package root).
- *
- * @example
- * const result = decodeEventValue(JSON.parse(frame.data));
- * if (result instanceof DecodeError) subscriber.error(result);
- * else subscriber.next(result);
+ * An event removed whole because a required member held unrecognised material (1.1): not an
+ * error, but no event either. Internal to the wire layer.
  */
-export function decodeEventValue(json: unknown): Event | DecodeError {
-  return decodeWith<Event | DecodeError>(json, same, same);
+export class Dropped {
+  constructor(
+    readonly eventType: string,
+    readonly reason: string,
+  ) {}
 }
 
-const same = <T>(value: T): T => value;
+/**
+ * `decodeEvent` without the Either: the event, the `DecodeError` that rejects the value, or
+ * `Dropped`. For the decoders' per-value loop (`decodeSse`, the replay transport), where the Either
+ * would be one more allocation per event (parsed JSON is never an instance of either class, so
+ * `instanceof` tells them apart). Internal to the wire layer (not re-exported from the package root).
+ *
+ * @example
+ * const result = decodeEventValue(JSON.parse(frame.data), decoding);
+ * if (result instanceof DecodeError) subscriber.error(result);
+ * else if (!(result instanceof Dropped)) subscriber.next(result);
+ */
+export function decodeEventValue(json: unknown, decoding: EventDecoding): Event | DecodeError | Dropped {
+  try {
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
+      return new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`);
+    }
+    const type = (json as { type?: unknown }).type;
+    if (typeof type !== "string") {
+      return new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type");
+    }
+    const codec = codecOf(type);
+    if (codec === undefined) {
+      return new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type);
+    }
+    if (decoding.checkDepth) {
+      const deep = findTooDeep(json, decoding.maxDepth);
+      if (deep !== undefined) return tooDeep(type, deep.path, deep.limit);
+    }
+    // Most events need no change (no null to drop, no default to fill, nothing to strip): `is`
+    // checks them without allocating a decoding context.
+    if (codec.is(json)) return json as Event; // `is` just proved it
+    const { result, stripped, dropped } = collectStripped(() => Event.validate(json, [{ key: "", type: Event, actual: json }]));
+    if (E.isLeft(result)) return reportInvalidEvent(type, result.left);
+    if (dropped !== undefined) return new Dropped(type, dropped);
+    const onStripped = decoding.onStripped;
+    if (onStripped !== undefined) for (const piece of stripped) onStripped(piece, type);
+    return result.right;
+  } catch (cause) {
+    // A getter or proxy in hand-made input may throw; decoding still reports instead of throwing.
+    return new DecodeError("not-an-event", `could not read the event: ${String(cause)}`);
+  }
+}
+
+/**
+ * The `too-deep` error: where, and the limit. A pointer hundreds of segments long is shortened in
+ * the message (the whole one is in `path`).
+ *
+ * @example
+ * tooDeep("STATE_SNAPSHOT", "/snapshot/0/0", 2).message
+ * // "STATE_SNAPSHOT event nests deeper than 2 levels of arrays and objects at /snapshot/0/0: …"
+ */
+export function tooDeep(eventType: string | undefined, path: string, limit: number): DecodeError {
+  const shown = path.length > 120 ? `${path.slice(0, 120)}… (${path.split("/").length - 1} levels)` : path;
+  const what = eventType === undefined ? "the value" : `${eventType} event`;
+  return new DecodeError(
+    "too-deep",
+    `${what} nests deeper than ${limit} levels of arrays and objects at ${shown}: expected at most ${limit} levels (raise maxDepth if the producer means it)`,
+    eventType,
+    path,
+    `at most ${limit} levels of nesting`,
+    undefined,
+  );
+}
 
 type EventCodec = (typeof eventCodecs)[EventType];
 
@@ -54,29 +154,4 @@ function codecOf(type: string): EventCodec | undefined {
   lastType = type;
   lastCodec = codec;
   return codec;
-}
-
-/** The decoder itself, handing its result to `accept` or `reject` (module-level functions: nothing is allocated per call). */
-function decodeWith<R>(json: unknown, accept: (event: Event) => R, reject: (error: DecodeError) => R): R {
-  try {
-    if (typeof json !== "object" || json === null || Array.isArray(json)) {
-      return reject(new DecodeError("not-an-event", `expected an event object, got ${excerpt(json)}`));
-    }
-    const type = (json as { type?: unknown }).type;
-    if (typeof type !== "string") {
-      return reject(new DecodeError("not-an-event", `expected an event with a string "type", got ${excerpt(type)}`, undefined, "/type"));
-    }
-    const codec = codecOf(type);
-    if (codec === undefined) {
-      return reject(new DecodeError("unknown-type", `unknown event type "${type}"`, type, "/type", "one of the 36 AG-UI event types", type));
-    }
-    // Most events need no change (no null to drop, no default to fill): `is` checks them without
-    // allocating a decoding context.
-    if (codec.is(json)) return accept(json as Event); // `is` just proved it
-    const result = Event.validate(json, [{ key: "", type: Event, actual: json }]);
-    return E.isRight(result) ? accept(result.right) : reject(reportInvalidEvent(type, result.left));
-  } catch (cause) {
-    // A getter or proxy in hand-made input may throw; decoding still reports instead of throwing.
-    return reject(new DecodeError("not-an-event", `could not read the event: ${String(cause)}`));
-  }
 }

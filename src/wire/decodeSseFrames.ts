@@ -30,6 +30,11 @@ export interface DecodeSseOptions {
    * Defaults to `DEFAULT_MAX_FRAME_BYTES` (16 MiB).
    */
   readonly maxFrameBytes?: number;
+  /**
+   * `decodeSse` only: the nesting limit of a frame's JSON (arrays and objects); deeper is a
+   * `too-deep` error naming the path and the limit. Defaults to `DEFAULT_MAX_JSON_DEPTH` (512).
+   */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -44,8 +49,8 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
  * An operator from a stream of text or UTF-8 byte chunks to its SSE frames, with spec framing:
  * LF, CR and CRLF line ends (also a CRLF split across two chunks), `data:` lines joined with `\n`,
  * comments, `id:`/`event:`/`retry:` tolerated, one leading space after the colon stripped; a frame
- * without data lines is skipped, and a last frame without its blank line is still emitted at
- * completion. Bytes are decoded as streaming UTF-8 (a code point may be split across chunks;
+ * without data lines is skipped, and a last frame without its blank line is discarded at
+ * completion, as the SSE spec says (revised: it used to be emitted). Bytes are decoded as streaming UTF-8 (a code point may be split across chunks;
  * invalid sequences become U+FFFD). A frame over `maxFrameBytes` errors the stream with a
  * `DecodeError` of code `frame-too-large` as soon as the limit is passed, without buffering the
  * rest of it. Cold: each subscription has its own decoder; unsubscribing unsubscribes the source.
@@ -62,10 +67,25 @@ export function decodeSseFrames(options: DecodeSseOptions = {}): OperatorFunctio
 }
 
 /**
+ * The frame-size limit of `options`, checked: a RangeError for anything but a positive number.
+ * Internal to the wire layer.
+ *
+ * @example
+ * frameLimitOf({}) // DEFAULT_MAX_FRAME_BYTES
+ */
+export function frameLimitOf(options: DecodeSseOptions): number {
+  const max = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  if (!(max > 0)) throw new RangeError(`decodeSseFrames: expected maxFrameBytes to be a positive number, got ${String(max)}`);
+  return max;
+}
+
+/**
  * Builds an operator that reads SSE frames from text or byte chunks and hands each to `onFrame`
- * together with the output subscriber (which it may `next` or `error`). Shared by
- * `decodeSseFrames()` and `decodeSse()` so that both decode in one pass, with one subscriber.
- * Internal to the wire layer (not re-exported from the package root).
+ * together with the output subscriber (which it may `next` or `error`). `onTruncated`, when given,
+ * hears of a last frame that was discarded because the body ended before its blank line (it may
+ * error the subscriber; completion follows otherwise). Shared by `decodeSseFrames()` and
+ * `decodeSse()` so that both decode in one pass, with one subscriber. Internal to the wire layer
+ * (not re-exported from the package root).
  *
  * @example
  * const lengths = readSseFrames<number>({}, (frame, out) => out.next(frame.data.length));
@@ -73,9 +93,9 @@ export function decodeSseFrames(options: DecodeSseOptions = {}): OperatorFunctio
 export function readSseFrames<T>(
   options: DecodeSseOptions,
   onFrame: (frame: SseFrame, subscriber: Subscriber<T>) => void,
+  onTruncated?: (lost: { readonly data: string }, subscriber: Subscriber<T>) => void,
 ): OperatorFunction<string | Uint8Array, T> {
-  const max = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-  if (!(max > 0)) throw new RangeError(`decodeSseFrames: expected maxFrameBytes to be a positive number, got ${String(max)}`);
+  const max = frameLimitOf(options);
   return (source) =>
     new Observable<T>((subscriber) => {
       const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed);
@@ -103,8 +123,9 @@ export function readSseFrames<T>(
           if (subscriber.closed) return;
           const rest = decoder?.decode() ?? "";
           if (rest && !feed(rest)) return;
-          reader.finish();
-          subscriber.complete();
+          const lost = reader.finish();
+          if (lost !== undefined) onTruncated?.(lost, subscriber);
+          subscriber.complete(); // a no-op if onTruncated errored it
         },
       });
       return () => {

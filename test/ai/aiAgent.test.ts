@@ -37,7 +37,7 @@ test("text only: one step, one assistant message, usage on RUN_FINISHED", async 
   const model = scriptedModel([...text("txt-0", "It is ", "sunny."), finish()]);
   const events = await runOnce(aiAgent({ model, system: "Be brief." }));
   expect(events).toEqual([
-    { type: "RUN_STARTED", threadId: "thread-1", runId: "run-1" },
+    { type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", protocolVersion: "1.0" },
     { type: "STEP_STARTED", stepName: "step-1" },
     { type: "TEXT_MESSAGE_START", messageId: "id-1", role: "assistant" },
     { type: "TEXT_MESSAGE_CONTENT", messageId: "id-1", delta: "It is " },
@@ -130,7 +130,7 @@ test("a server tool runs inside the run, its result goes back to the model, and 
   );
   const events = await runOnce(aiAgent({ model, tools: { get_weather: weatherTool() } }));
   expect(events).toEqual([
-    { type: "RUN_STARTED", threadId: "thread-1", runId: "run-1" },
+    { type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", protocolVersion: "1.0" },
     { type: "STEP_STARTED", stepName: "step-1" },
     { type: "TEXT_MESSAGE_START", messageId: "id-1", role: "assistant" },
     { type: "TEXT_MESSAGE_CONTENT", messageId: "id-1", delta: "Let me check." },

@@ -85,7 +85,9 @@ describe("send (E10, A21)", () => {
       context,
       state: {},
       forwardedProps: { a: 1 },
+      protocolVersion: "1.0", // A5: declared on every input, as @ag-ui/client 1.0.0 does
     });
+    expect(second.protocolVersion).toBe("1.0");
     expect(second.runId).toBe("custom-run");
     expect(second.messages.map((message) => message.id)).toEqual(["u1", "n-2"]); // the activity stays local
     expect(second.tools).toEqual([]);

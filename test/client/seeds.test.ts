@@ -40,7 +40,7 @@ describe("seed 001: subagent", () => {
   });
 });
 
-describe("seed 001: the three ways a run ends", () => {
+describe("seed 001: the ways a run ends (three, plus 1.0.0's cancelled, E2)", () => {
   /** Whether to re-enable the input box: the decision RunEnd exists for. */
   function promptAgain(end: RunEnd): boolean {
     switch (end.kind) {
@@ -48,6 +48,8 @@ describe("seed 001: the three ways a run ends", () => {
         return true;
       case "interrupted":
         return false;
+      case "cancelled":
+        return true;
       case "failed":
         return true;
     }
@@ -56,6 +58,7 @@ describe("seed 001: the three ways a run ends", () => {
   it("prompt_again", () => {
     expect(promptAgain({ kind: "success" })).toBe(true);
     expect(promptAgain({ kind: "interrupted", interrupts: [] })).toBe(false);
+    expect(promptAgain({ kind: "cancelled" })).toBe(true);
     expect(promptAgain({ kind: "failed", message: "x" })).toBe(true);
   });
 });

@@ -4,15 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-
-const root = path.resolve(__dirname, "../..");
-const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-  name: string;
-  exports: Record<string, string | Record<string, string>>;
-};
-
-/** Every file the exports map names. */
-const exportedFiles = Object.values(pkg.exports).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
+import { ROOT as root, builtFiles, ensureBuilt, pkg } from "./ensureBuilt";
 
 /** Runs a script in a child node process from the repository root; returns what it printed. */
 const node = (args: string[]): string => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
@@ -22,16 +14,11 @@ const viaImport = (script: string) => node(["--input-type=module", "-e", script]
 /** The entries and the subpath each is reached by. */
 const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node", "agui-rx/ai", "agui-rx/redis"];
 
-beforeAll(() => {
-  // CI builds before testing; a local run without a (complete) build makes one.
-  if (!exportedFiles.every((file) => existsSync(path.join(root, file)))) {
-    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
-  }
-}, 300_000);
+beforeAll(ensureBuilt, 300_000);
 
-test("the package is called agui-rx and every file its exports map names exists", () => {
+test("the package is called agui-rx and every file its exports map and bins name exists", () => {
   expect(pkg.name).toBe("agui-rx");
-  for (const file of exportedFiles) expect([file, existsSync(path.join(root, file))]).toEqual([file, true]);
+  for (const file of builtFiles) expect([file, existsSync(path.join(root, file))]).toEqual([file, true]);
 });
 
 test.each(entries)("%s loads with require() and import(), with the same named exports", (entry) => {

@@ -7,13 +7,13 @@ import { from, Observable, Subject, take, type OperatorFunction } from "rxjs";
 import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import { verifyEvents } from "../../src/operators/verifyEvents";
-import { Diagnostic, ProtocolError } from "../../src/operators/ProtocolError";
+import { Diagnostic, ProtocolError, type InBandReport } from "../../src/operators/ProtocolError";
 import type { Event } from "../../src/protocol/events";
 import { ev } from "../../src/protocol/build";
 import { applyMutation, eventsOf, mutated } from "./verify/generate";
 import { RF, RS, SD, TMC, TME, TMS, counter, rxc, tlc, txc } from "./normalize/notation";
 
-type Item = Event | Diagnostic;
+type Item = Event | InBandReport;
 
 /** Everything a pipeline emits for `input`, with its end: diagnostics as their rule. */
 function run(input: readonly Item[], operator: OperatorFunction<Item, Item>): unknown[] {

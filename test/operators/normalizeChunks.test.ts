@@ -1,16 +1,17 @@
 import { TestScheduler } from "rxjs/testing";
-import { catchError, from, map, of, take, type Observable } from "rxjs";
+import { catchError, from, map, of, Subject, take, type Observable } from "rxjs";
+import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
-import { Diagnostic, ProtocolError, isDiagnostic } from "../../src/operators/ProtocolError";
+import { Diagnostic, ProtocolError, isDiagnostic, type InBandReport } from "../../src/operators/ProtocolError";
 import type { Event } from "../../src/protocol/events";
-import { RF, RMC, RME, RMS, TMC, TME, TMS, counter, tlc, txc } from "./normalize/notation";
+import { RF, RMC, RME, RMS, RS, TMC, TME, TMS, counter, tlc, txc } from "./normalize/notation";
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** Diagnostics and errors as plain values, so marbles compare code, rule and the offending event exactly. */
-const plain = (value: Event | Diagnostic) =>
+const plain = (value: Event | InBandReport) =>
   isDiagnostic(value) ? { diagnostic: value.error.rule, code: value.error.code, event: value.error.event } : value;
-const errorAsValue = (source: Observable<Event | Diagnostic>) =>
+const errorAsValue = (source: Observable<Event | InBandReport>) =>
   source.pipe(
     map(plain),
     catchError((error: unknown) =>
@@ -100,7 +101,7 @@ describe("normalizeChunks (strict, the default)", () => {
     expect(produced).toBe(3);
 
     produced = 0;
-    const taken: (Event | Diagnostic)[] = [];
+    const taken: (Event | InBandReport)[] = [];
     endless().pipe(normalizeChunks({ mode: "report" }), take(3)).subscribe({ next: (e) => taken.push(e) });
     expect(taken).toStrictEqual([TMS("m1"), TMC("m1", "."), TMC("m1", ".")]);
     expect(produced).toBe(2);
@@ -128,7 +129,7 @@ describe("normalizeChunks({ mode: \"report\" })", () => {
   });
 
   it("emits Diagnostic instances carrying a ProtocolError", () => {
-    const out: (Event | Diagnostic)[] = [];
+    const out: (Event | InBandReport)[] = [];
     from([d]).pipe(normalizeChunks({ mode: "report" })).subscribe((v) => out.push(v));
     expect(out).toHaveLength(1);
     expect(isDiagnostic(out[0])).toBe(true);
@@ -191,9 +192,36 @@ describe("normalizeChunks: overloads (checked by tsc in test/types/typecheck.tes
     const source = of<Event>(a);
     const strict: Observable<Event> = source.pipe(normalizeChunks());
     const explicit: Observable<Event> = source.pipe(normalizeChunks({ mode: "strict" }));
-    const reported: Observable<Event | Diagnostic> = source.pipe(normalizeChunks({ mode: "report" }));
+    const reported: Observable<Event | InBandReport> = source.pipe(normalizeChunks({ mode: "report" }));
     // @ts-expect-error report mode may emit a Diagnostic, so its output is not Observable<Event>
     const wrong: Observable<Event> = source.pipe(normalizeChunks({ mode: "report" }));
     expect([strict, explicit, reported, wrong].every((o) => typeof o.subscribe === "function")).toBe(true);
+  });
+});
+
+describe("normalizeChunks: a throw inside the per-event step errors the output (C7)", () => {
+  it.each(["strict", "report"] as const)("%s: a newId that throws while THINKING_* is mapped reaches the subscriber's error, not the producer's next()", (mode) => {
+    const failure = new Error("no ids today");
+    const source = new Subject<Event>();
+    const out: unknown[] = [];
+    const normalize = mode === "report" ? normalizeChunks({ mode, newId: () => { throw failure; } }) : normalizeChunks({ newId: () => { throw failure; } });
+    normalize(source).subscribe({ next: (e) => out.push(e), error: (error: unknown) => out.push({ error }) });
+    source.next(txc({ messageId: "m1", delta: "A" }));
+    expect(() => source.next({ type: "THINKING_START" })).not.toThrow();
+    expect(out).toEqual([TMS("m1"), TMC("m1", "A"), { error: failure }]);
+    expect(source.observed).toBe(false); // the output errored and let go of the source
+    source.next(txc({ delta: "B" }));
+    expect(out).toHaveLength(3);
+  });
+
+  it("the fused client stage (normalizeAndVerify) does the same", () => {
+    const failure = new Error("no ids today");
+    const source = new Subject<Event>();
+    const out: unknown[] = [];
+    normalizeAndVerify({ newId: () => { throw failure; } })(source).subscribe({ next: (e) => out.push(e), error: (error: unknown) => out.push({ error }) });
+    source.next(RS());
+    expect(() => source.next({ type: "THINKING_START" })).not.toThrow();
+    expect(out).toEqual([RS(), { error: failure }]);
+    expect(source.observed).toBe(false);
   });
 });

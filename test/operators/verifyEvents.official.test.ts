@@ -12,7 +12,7 @@ import { Diagnostic } from "../../src/operators/ProtocolError";
 import { verifyEvents } from "../../src/operators/verifyEvents";
 import { RE, RF, RS, TMC, TME, TMS, labels } from "../support/streams";
 import { ALL_CASES } from "./verify/cases";
-import { applyMutation, eventsOf, streams, withMutation, withoutReasoning } from "./verify/generate";
+import { applyMutation, eventsOf, streams, withMutation } from "./verify/generate";
 
 /** Accepted whole, or rejected at an event index (the number of events delivered before the error). */
 type Verdict = { accepted: true } | { rejectedAt: number };
@@ -43,18 +43,6 @@ const ours: OperatorFunction<Event, unknown> = verifyEvents();
  * `official` is what it does instead of what our table expects.
  */
 const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: string }>> = {
-  "R7 (reasoning and activities do not block)": {
-    official: { rejectedAt: 4 },
-    reason: "1.0.0 requires every reasoning message and span closed before RUN_FINISHED; RULES R7/R22 check reasoning for ownership only",
-  },
-  "R22 (valid)": {
-    official: { rejectedAt: 1 },
-    reason: "1.0.0 rejects REASONING_MESSAGE_CONTENT for a reasoning message that is not open; R22 accepts it (the applier ignores unknown ids, A13)",
-  },
-  "R22 (valid: second opener, open at RF)": {
-    official: { rejectedAt: 2 },
-    reason: "1.0.0 rejects a second REASONING_START while the span is open; R22 accepts it",
-  },
   R23: {
     official: { accepted: true },
     reason: "1.0.0 has no THINKING_* events: its verifier passes unknown types through (its client maps them to REASONING_* upstream); R23 checks their nesting",
@@ -91,10 +79,9 @@ describe("our strict verifier and @ag-ui/client 1.0.0's verifyEvents", () => {
     for (const name of Object.keys(KNOWN_DIFFERENCES)) expect(names).toContain(name);
   });
 
-  test("generated streams without reasoning events: both accept the valid ones, and reject each mutation at the same event", () => {
-    const plain = streams.map(withoutReasoning);
+  test("generated streams (reasoning included: R22 brackets it as 1.0.0 does): both accept the valid ones, and reject each mutation at the same event", () => {
     fc.assert(
-      fc.property(plain, (s) => {
+      fc.property(streams, (s) => {
         const events = eventsOf(s);
         expect(verdict(events, official)).toEqual({ accepted: true });
         expect(verdict(events, ours)).toEqual({ accepted: true });
@@ -102,7 +89,7 @@ describe("our strict verifier and @ag-ui/client 1.0.0's verifyEvents", () => {
       { numRuns: 200 },
     );
     fc.assert(
-      fc.property(withMutation(plain), ({ stream, mutation }) => {
+      fc.property(withMutation(streams), ({ stream, mutation }) => {
         const events = applyMutation(eventsOf(stream), mutation);
         const mine = verdict(events, ours);
         expect("rejectedAt" in mine).toBe(true);

@@ -2,7 +2,7 @@
 import { Observable, of, type OperatorFunction } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import type { Event } from "../../src/protocol/events";
-import { Diagnostic, ProtocolError } from "../../src/operators/ProtocolError";
+import { Diagnostic, ProtocolError, type InBandReport } from "../../src/operators/ProtocolError";
 import { verifyEvents } from "../../src/operators/verifyEvents";
 import { RF, RS, SS, TCA, TCE, TCS, TMC, TME, TMS } from "../support/streams";
 
@@ -148,10 +148,10 @@ describe("verifyEvents report (the Session's mode)", () => {
 });
 
 describe("verifyEvents types", () => {
-  test("strict maps Event to Event; report maps Event | Diagnostic to Event | Diagnostic", () => {
+  test("strict maps Event to Event; report maps Event | InBandReport to Event | InBandReport", () => {
     const strict: OperatorFunction<Event, Event> = verifyEvents();
     const explicit: OperatorFunction<Event, Event> = verifyEvents({ mode: "strict" });
-    const report: OperatorFunction<Event | Diagnostic, Event | Diagnostic> = verifyEvents({ mode: "report" });
+    const report: OperatorFunction<Event | InBandReport, Event | InBandReport> = verifyEvents({ mode: "report" });
     // @ts-expect-error strict mode never emits Diagnostics and does not accept them
     const wrong: OperatorFunction<Event | Diagnostic, Event | Diagnostic> = verifyEvents();
     // @ts-expect-error report mode may emit Diagnostics, so its output is not Event only

@@ -2,69 +2,14 @@
 // No JSX syntax here: the project's tsconfig has no `jsx` setting, so elements are made with createElement.
 import { act, render, screen } from "@testing-library/react";
 import { createElement as h, memo, useEffect, type ReactElement } from "react";
-import { animationFrameScheduler, Observable, Subject } from "rxjs";
+import { animationFrameScheduler } from "rxjs";
 import { Session } from "../../src/client/Session";
-import type { Transport } from "../../src/client/transports/Transport";
 import { ev } from "../../src/protocol/build";
-import type { Event } from "../../src/protocol/events";
 import type { Message } from "../../src/protocol/messages";
-import type { RunAgentInput } from "../../src/protocol/input";
 import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
 import { defaultRenderFrame, type RenderFrame, type RunHandle } from "../../src/react";
 import { TestScheduler } from "rxjs/testing";
-
-/** A real Transport whose runs the test feeds event by event, and which records unsubscriptions. */
-class ScriptedTransport implements Transport {
-  readonly inputs: RunAgentInput[] = [];
-  readonly feeds: Subject<Event>[] = [];
-  readonly cancelled: boolean[] = [];
-  run(input: RunAgentInput): Observable<Event> {
-    return new Observable<Event>((subscriber) => {
-      const index = this.feeds.length;
-      const feed = new Subject<Event>();
-      this.inputs.push(input);
-      this.feeds.push(feed);
-      this.cancelled.push(false);
-      let ended = false;
-      const inner = feed.subscribe({
-        next: (event) => subscriber.next(event),
-        error: (error: unknown) => {
-          ended = true;
-          subscriber.error(error);
-        },
-        complete: () => {
-          ended = true;
-          subscriber.complete();
-        },
-      });
-      return () => {
-        // Torn down before the run's stream ended: the consumer cancelled (what aborts a fetch).
-        if (!ended) this.cancelled[index] = true;
-        inner.unsubscribe();
-      };
-    });
-  }
-  /** Emits into the latest run, inside act() so React renders what follows. */
-  emit(...events: Event[]): void {
-    const feed = this.feeds[this.feeds.length - 1];
-    act(() => {
-      for (const event of events) feed.next(event);
-    });
-  }
-  get input(): RunAgentInput {
-    return this.inputs[this.inputs.length - 1];
-  }
-  start(): void {
-    this.emit(ev.runStarted(this.input.threadId, this.input.runId));
-  }
-  finish(outcome?: Parameters<typeof ev.runFinished>[2]): void {
-    const feed = this.feeds[this.feeds.length - 1];
-    act(() => {
-      feed.next(ev.runFinished(this.input.threadId, this.input.runId, outcome));
-      feed.complete();
-    });
-  }
-}
+import { ScriptedTransport } from "./support/ScriptedTransport";
 
 /** Renders with a counter per message id, to see which memo rows React drew again. */
 function setup(frame: RenderFrame = null) {
@@ -221,6 +166,16 @@ describe("useRun", () => {
     expect(screen.getByTestId("status").textContent).toBe("failed");
     expect(current().run.error?.message).toContain("model unavailable");
     expect(current().run.end).toEqual({ kind: "failed", message: "model unavailable", code: "UPSTREAM" });
+  });
+
+  it("a run the agent reports cancelled (1.0.0's cancelled outcome) is idle, not failed, and has no error", () => {
+    const { transport, current, send } = setup();
+    send("hi");
+    transport.start();
+    transport.finish({ outcome: { type: "cancelled" } });
+    expect(screen.getByTestId("status").textContent).toBe("idle");
+    expect(current().run.end).toEqual({ kind: "cancelled" });
+    expect(current().run.error).toBeUndefined();
   });
 
   it("stop unsubscribes (the transport sees the cancellation) and returns to idle", () => {

@@ -40,7 +40,7 @@ describe("lifecycle", () => {
   test("an agent that does nothing still gets RUN_STARTED and RUN_FINISHED (success, no result)", async () => {
     const events = await collect(run(agentOf(() => undefined), runAgentInput("t", "r", { parentRunId: "p" })));
     expect(events).toEqual([
-      { type: "RUN_STARTED", threadId: "t", runId: "r", parentRunId: "p" },
+      { type: "RUN_STARTED", threadId: "t", runId: "r", parentRunId: "p", protocolVersion: "1.0" },
       { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "success" } },
     ]);
     await expectAccepted(events);

@@ -1,6 +1,11 @@
 // Type-level tests for the event vocabulary. Not run by jest: test/types/typecheck.test.ts compiles
 // the whole project, so every line here must typecheck and every `@ts-expect-error` must hold.
-import type { Observable } from "rxjs";
+import { of, type Observable } from "rxjs";
+import type { HttpTransport } from "../../src/client/transports/HttpTransport";
+import type { Transport } from "../../src/client/transports/Transport";
+import type { RunEnd } from "../../src/client/Update";
+import type { RunAgentInput } from "../../src/protocol/input";
+import type { DecodeWarning } from "../../src/wire/DecodeWarning";
 import { ev, withSubagentRunId } from "../../src/protocol/build";
 import type { AttributableEvent, Event, EventOf, EventType } from "../../src/protocol/events";
 import { decodeSse } from "../../src/wire/decodeSse";
@@ -137,3 +142,30 @@ export const frames = (text: Observable<string>): Observable<SseFrame> => text.p
 export const notBytes = (numbers: Observable<number>) => numbers.pipe(decodeSse());
 // @ts-expect-error encodeSse takes an event
 encodeSse({ type: "NOT_AN_EVENT" });
+
+// With `warnings: true`, decodeSse's output also carries DecodeWarnings; without, events only.
+export const warned = (bytes: Observable<Uint8Array>): Observable<Event | DecodeWarning> => bytes.pipe(decodeSse({ warnings: true }));
+// @ts-expect-error a stream with warnings is not a stream of events
+export const notOnlyEvents = (bytes: Observable<Uint8Array>): Observable<Event> => bytes.pipe(decodeSse({ warnings: true }));
+export const limited = (bytes: Observable<Uint8Array>): Observable<Event> => bytes.pipe(decodeSse({ maxDepth: 64, warnings: false }));
+
+// RunEnd is closed, with four kinds: a switch needs no default.
+export function endLabel(end: RunEnd): string {
+  switch (end.kind) {
+    case "success":
+      return "done";
+    case "interrupted":
+      return `waiting on ${end.interrupts.length}`;
+    case "cancelled":
+      return "stopped";
+    case "failed":
+      return end.message;
+  }
+}
+// @ts-expect-error a cancelled end carries no message
+export const cancelledMessage = (end: Extract<RunEnd, { kind: "cancelled" }>) => end.message;
+
+// The library's transports emit events only unless asked for warnings; any `(input) => Observable<Event>` is a Transport.
+export const plainRun = (transport: HttpTransport, input: RunAgentInput): Observable<Event> => transport.run(input);
+export const warnedRun = (transport: HttpTransport, input: RunAgentInput): Observable<Event | DecodeWarning> => transport.run(input, { warnings: true });
+export const minimal: Transport = { run: (input) => of(ev.runStarted(input.threadId, input.runId)) };

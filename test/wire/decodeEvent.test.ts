@@ -92,9 +92,9 @@ describe("null is rejected where both protocol revisions reject it (decision in 
   });
 });
 
-test("unknown top-level members are kept", () => {
+test("unknown top-level members are stripped (AG-UI 1.1; revised: they used to be kept); unrecognisedMaterial.test.ts has the rest", () => {
   const input = { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d", vendorField: { nested: [1] }, another: null };
-  expect(decodeEvent(input)).toEqual(right(input));
+  expect(decodeEvent(input)).toEqual(right({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d" }));
 });
 
 describe("defaults are filled on decode", () => {
@@ -124,7 +124,7 @@ describe("a missing or ill-typed required member names the event type, the path,
     ["missing delta", { type: "TEXT_MESSAGE_CONTENT", messageId: "m" }, "/delta", "string", undefined],
     ["number as delta", { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: 5 }, "/delta", "string", 5],
     ["null as a required member", { type: "TOOL_CALL_ARGS", toolCallId: null, delta: "" }, "/toolCallId", "string", null],
-    ["tool role on TEXT_MESSAGE_START", { type: "TEXT_MESSAGE_START", messageId: "m", role: "tool" }, "/role", "TextMessageRole", "tool"],
+    ["a role that is not a string", { type: "TEXT_MESSAGE_START", messageId: "m", role: 7 }, "/role", "TextMessageRole", 7],
     ["content that is not an object", { type: "ACTIVITY_SNAPSHOT", messageId: "a", activityType: "T", content: [] }, "/content", "UnknownRecord", []],
     ["missing CUSTOM.value", { type: "CUSTOM", name: "n" }, "/value", "null is allowed", undefined],
     ["missing RAW.event", { type: "RAW" }, "/event", "null is allowed", undefined],
@@ -143,7 +143,8 @@ describe("a missing or ill-typed required member names the event type, the path,
       "at least one",
       [],
     ],
-    ["an unknown patch op", { type: "STATE_DELTA", delta: [{ op: "merge", path: "/a" }] }, "/delta/0/op", "merge", "merge"],
+    ["a patch op that is not a string", { type: "STATE_DELTA", delta: [{ op: 1, path: "/a" }] }, "/delta/0/op", "JsonPatchOperation", 1],
+    ["an outcome that is an array", { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: [] }, "/outcome", "RunFinishedOutcome", []],
     ["a negative token count", { type: "RUN_ERROR", message: "m", usage: [{ inputTokens: -1 }] }, "/usage/0/inputTokens", "non-negative integer", -1],
   ];
   test.each(rows)("%s", (_name, input, path, expectedMentions, actual) => {

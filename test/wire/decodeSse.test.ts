@@ -126,10 +126,10 @@ describe("marbles", () => {
     E: { type: "RUN_ERROR", message: "m" },
   };
 
-  test("events come out in order, as their frames end; the last frame at completion", () => {
+  test("events come out in order, as their frames end; a body cut before the last frame's blank line errors truncated", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-a-b-c-d|", chunks);
-      expectObservable(source.pipe(decodeSse())).toBe("---S-F--(E|)", events);
+      expectObservable(source.pipe(decodeSse())).toBe("---S-F--#", events, expect.objectContaining({ name: "DecodeError", code: "truncated" }));
       expectSubscriptions(source.subscriptions).toBe("^-------!");
     });
   });

@@ -30,8 +30,10 @@ describe("framing rules", () => {
     ["an empty data line is a data line", "data:\n\n", [{ data: "" }]],
     ["a bare `data` is an empty data line (spec)", "data\ndata: x\n\n", [{ data: "\nx" }]],
     ["extra blank lines are harmless", "\n\n\ndata: x\n\n\n\n", [{ data: "x" }]],
-    ["a last frame without its blank line is emitted at completion", "data: a\n\ndata: b", [{ data: "a" }, { data: "b" }]],
-    ["a last frame ending in one line end is emitted", "data: a\n", [{ data: "a" }]],
+    ["a last frame without its blank line is discarded at completion (SSE spec)", "data: a\n\ndata: b", [{ data: "a" }]],
+    ["a last frame ending in one line end is discarded", "data: a\n", []],
+    ["a last frame ending in CR alone is discarded; CR CR ends it", "data: a\rdata: b\r\r", [{ data: "a\nb" }]],
+    ["a trailing comment or id without data loses nothing", "data: a\n\n: bye", [{ data: "a" }]],
     ["a byte-order mark at the start is skipped", "\uFEFFdata: x\n\n", [{ data: "x" }]],
     ["a byte-order mark later is data", "data: \uFEFFx\n\n", [{ data: "\uFEFFx" }]],
     ["CRLF inside JSON strings cannot occur, but U+2028 is not a line end", "data: a\u2028b\n\n", [{ data: "a\u2028b" }]],
@@ -104,9 +106,9 @@ describe("chunk boundaries", () => {
     expect(await frames([utf8("data: x"), euro.subarray(0, 2), "y\n\n"])).toEqual([{ data: "x\uFFFDy" }]);
   });
 
-  test("invalid UTF-8 becomes U+FFFD, also at the very end of the stream", async () => {
+  test("invalid UTF-8 becomes U+FFFD, also where the bytes stop inside a code point", async () => {
     expect(await frames([new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0xff, 0x0a, 0x0a])])).toEqual([{ data: "\uFFFD" }]);
-    expect(await frames([utf8("data: a"), new Uint8Array([0xe2, 0x82])])).toEqual([{ data: "a\uFFFD" }]);
+    expect(await frames([utf8("data: a"), new Uint8Array([0xe2, 0x82]), "\n\n"])).toEqual([{ data: "a\uFFFD" }]);
   });
 
   test("a large frame in many small chunks is joined in linear time", async () => {
@@ -178,10 +180,10 @@ describe("frame-size limit", () => {
 describe("as an operator", () => {
   const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
-  test("frames come out when their blank line arrives; the last one at completion", () => {
+  test("frames come out when their blank line arrives; an unterminated last one is discarded at completion", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-a-b-c|", { a: "data: 1\n", b: "\ndata: 2", c: "\n\ndata: 3" });
-      expectObservable(source.pipe(decodeSseFrames())).toBe("---x-y(z|)", { x: { data: "1" }, y: { data: "2" }, z: { data: "3" } });
+      expectObservable(source.pipe(decodeSseFrames())).toBe("---x-y|", { x: { data: "1" }, y: { data: "2" } });
       expectSubscriptions(source.subscriptions).toBe("^-----!");
     });
   });
@@ -209,6 +211,8 @@ test("SseFrameReader, the pure step, works without RxJS", () => {
   expect(reader.feed("data: a\r")).toBeUndefined();
   reader.feed("\n\r\ndata: b");
   expect(out).toEqual([{ data: "a" }]);
-  reader.finish();
-  expect(out).toEqual([{ data: "a" }, { data: "b" }]);
+  // the body ends before b's blank line: b is discarded and handed back, for the caller to report
+  expect(reader.finish()).toEqual({ data: "b" });
+  expect(out).toEqual([{ data: "a" }]);
+  expect(reader.finish()).toBeUndefined();
 });

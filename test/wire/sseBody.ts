@@ -1,6 +1,6 @@
 // One SSE body that exercises every framing rule, and what it must decode to (written by hand).
 
-/** Frames with multi-byte UTF-8, LF / CRLF / CR line ends, comments, id/event/retry fields, multi-line data, no final blank line. */
+/** Frames with multi-byte UTF-8, LF / CRLF / CR line ends, comments, id/event/retry fields, multi-line data; the last frame ends with its blank line (without one it would be lost). */
 export const SSE_BODY =
   "\uFEFF: a comment opens the stream, after a byte-order mark\n" +
   'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m°","delta":"18°C"}\n\n' +
@@ -9,7 +9,7 @@ export const SSE_BODY =
   ":keepalive\n\n\n\n" +
   'data:  {"type":"RUN_ERROR","message":"two spaces after the colon"}\n\n' +
   'unknown: field\ndata\ndata: {"type":"STEP_STARTED","stepName":"x"}\n\n' +
-  'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}';
+  'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n';
 
 /** The frames of SSE_BODY. */
 export const SSE_BODY_FRAMES = [

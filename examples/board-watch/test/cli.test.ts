@@ -1,6 +1,7 @@
 /**
  * The board-watch CLI as a user runs it: a child process (`node -r ts-node/register`) against the
- * task-board server and against a server writing with the official `EventEncoder`.
+ * task-board server and against a server writing with the official `EventEncoder`, answering
+ * interrupts from the command line and, on a real terminal (a pty from `script`), at the prompt.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -24,6 +25,35 @@ function cli(...args: string[]): Promise<{ code: number | null; out: string }> {
     child.on("close", (code) => resolve({ code, out }));
   });
 }
+
+/**
+ * Runs the CLI with a real terminal as its stdin and stdout (util-linux `script` allocates a pty),
+ * typing each reply once the prompt for it has appeared; the input ends after the last reply.
+ */
+function onTerminal(args: string[], replies: string[]): Promise<{ code: number | null; out: string }> {
+  const command = [process.execPath, "-r", "ts-node/register/transpile-only", "examples/board-watch/main.ts", ...args].map(shellQuote).join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: ROOT, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" } });
+    let out = "";
+    let prompts = 0;
+    const remaining = [...replies];
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      // one reply per prompt, typed only once that prompt is on the screen
+      const seen = out.split("or a JSON payload ›").length - 1;
+      for (; prompts < seen; prompts++) {
+        const reply = remaining.shift();
+        if (reply === undefined) child.stdin.end("\u0004"); // Ctrl-D on the terminal: end of input
+        else child.stdin.write(`${reply}\r`);
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out: out.replace(/\r/g, "") }));
+  });
+}
+
+const shellQuote = (word: string): string => `'${word.replace(/'/g, "'\\''")}'`;
 
 let board: Served;
 let official: OfficialServer;
@@ -59,11 +89,50 @@ describe("board-watch against the task board", () => {
     expect(lines[start + 2]).toBe("  └ researcher finished");
   }, 30_000);
 
-  it("prints the approval prompt and exits 2 when the run is interrupted", async () => {
+  it("without a terminal or an answer, prints the approval prompt, says how to answer, and exits 2", async () => {
     const { code, out } = await cli(board.url, "add a; clear");
     expect(code).toBe(2);
     expect(out).toMatch(/^\? confirmation: Clear all 1 tasks from the board\? \[clear:1:/m);
     expect(out).toContain("⏸ interrupted (1 waiting)");
+    expect(out).toMatch(/^no answer for clear:1:\S+: pass --approve, or --answer 'clear:1:\S+=\{"approved":true\}', or run in a terminal to be asked$/m);
+  }, 30_000);
+
+  it("--approve answers the interrupt, resumes, and exits 0 with the board cleared", async () => {
+    const { code, out } = await cli(board.url, "add a; add b; clear", "--approve");
+    expect(out).toMatch(/^\(answering clear:2:\S+: resolved \{"approved":true\}\)$/m);
+    expect(out).toContain("assistant › Approved: clearing the board.");
+    expect(out).toContain('  ← {"removed":2}');
+    expect(out).toContain("assistant › The board is empty.");
+    expect(out.split("\n").at(-2)).toBe("✓ done");
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it("--answer with an id prefix (id*) and a JSON payload declines, and the board stays", async () => {
+    const { code, out } = await cli(board.url, "add a; clear", "--answer", 'clear:*={"approved":false}');
+    expect(out).toMatch(/^\(answering clear:1:\S+: resolved \{"approved":false\}\)$/m);
+    expect(out).toContain("Not approved: the board stays as it is.");
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it("a malformed --answer is a usage error naming what is wrong (exit 1, nothing sent)", async () => {
+    const { code, out } = await cli(board.url, "clear", "--answer", "clear:1={approved}");
+    expect(out).toMatch(/^expected the payload of --answer clear:1 to be JSON, got "\{approved\}"/m);
+    expect(out).not.toContain("→");
+    expect(code).toBe(1);
+  }, 30_000);
+
+  it("on a terminal, asks; re-asks after an unreadable reply; a 'y' approves and resumes", async () => {
+    const { code, out } = await onTerminal([board.url, "add a; clear"], ["maybe", "y"]);
+    expect(out).toMatch(/answer clear:1:\S+: \[y\]es, \[n\]o, \[c\]ancel, or a JSON payload ›/);
+    expect(out).toContain('! expected y, n, c or a JSON payload, got "maybe"');
+    expect(out).toContain("Approved: clearing the board.");
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it("on a terminal, input that ends before an answer exits 2", async () => {
+    const { code, out } = await onTerminal([board.url, "add a; clear"], []);
+    expect(out).toMatch(/no answer for clear:1:/);
+    expect(code).toBe(2);
   }, 30_000);
 
   it("prints the error on its own line and exits 1 when the run fails", async () => {
@@ -87,9 +156,22 @@ describe("board-watch against the official EventEncoder", () => {
     expect(out).toContain("assistant › Both are done.");
   }, 30_000);
 
-  it("exits 2 on the interrupt scenario", async () => {
+  it("exits 2 on the interrupt scenario without an answer", async () => {
     const { code, out } = await cli(`${official.url}interrupt`, "go");
     expect(code).toBe(2);
     expect(out).toContain("? confirmation: Send the email? [approve-1]");
+  }, 30_000);
+
+  it("--answer <id>=<json> resumes the interrupt scenario to its end", async () => {
+    const { code, out } = await cli(`${official.url}interrupt`, "go", "--answer", 'approve-1={"approved":true}');
+    expect(out).toContain('(answering approve-1: resolved {"approved":true})');
+    expect(out).toContain("assistant › Sent.");
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it("an --answer for another id leaves the interrupt unanswered (exit 2)", async () => {
+    const { code, out } = await cli(`${official.url}interrupt`, "go", "--answer", "approve-2=true");
+    expect(out).toContain("no answer for approve-1");
+    expect(code).toBe(2);
   }, 30_000);
 });

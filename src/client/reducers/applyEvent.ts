@@ -1,24 +1,17 @@
 /** The client reducer: one verified, normalized event applied to the client state (RULES §3, A23). */
 import * as E from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
-import type { Message } from "../../protocol/messages";
+import { compareProtocolVersion, PROTOCOL_VERSION } from "../../protocol/version";
 import { applyPatch } from "../../patch/apply";
 import { cloneJson } from "../../patch/json";
 import { ClientError } from "../ClientError";
 import type { RunEnd, Update } from "../Update";
 import type { ClientState } from "./ClientState";
+import { copyMessage } from "./copyMessage";
 import { mergeMessagesSnapshot } from "./mergeMessagesSnapshot";
-import {
-  activityDelta,
-  activitySnapshot,
-  encryptedValue,
-  reasoningMessage,
-  textMessageContinue,
-  textMessageStart,
-  toolCallContinue,
-  toolCallResult,
-  toolCallStart,
-} from "./messageRules";
+import { refusedKey } from "./ruleHelpers";
+import { activityDelta, activitySnapshot, encryptedValue, reasoningMessage, textMessageContinue, textMessageStart } from "./messageRules";
+import { toolCallContinue, toolCallResult, toolCallStart } from "./toolCallRules";
 import { applySubagentEvent } from "./subagentRules";
 
 const NONE: readonly never[] = [];
@@ -26,9 +19,12 @@ const NONE: readonly never[] = [];
 /**
  * Applies `event` to `state` in place and returns the updates it causes, in order: at most one
  * update for the event itself (A23) plus the diagnostics it produced (a failed state or activity
- * patch, a state that does not decode, a refused metadata key); a terminal event also yields its
- * interrupts and the `done` update (RUN_ERROR an `error` of kind `run` before it). Continuations
- * for unknown ids change nothing and yield nothing.
+ * patch, a state that does not decode, a refused metadata key, a message id already taken, a
+ * RUN_STARTED declaring a newer or uninterpretable protocol version: a `warning`); a terminal
+ * event also yields its interrupts and the `done` update (RUN_ERROR an `error` of kind `run`
+ * before it; a cancelled outcome ends `cancelled`, with no error). Continuations for unknown ids
+ * change nothing and yield nothing. Defaults an undecoded event may lack (TEXT_MESSAGE_START.role,
+ * ACTIVITY_SNAPSHOT.replace) are read through `protocol/defaults.ts`, as the decoder fills them.
  *
  * The state is owned by the caller's scan: treat the input as consumed. Cost is proportional to
  * the event (and, for a TOOL_CALL_RESULT inserted mid-list, to the messages after it): nothing is
@@ -96,16 +92,19 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       break;
     }
     case "MESSAGES_SNAPSHOT": {
-      list.reset(mergeMessagesSnapshot(list.snapshot(), event.messages));
+      const refuse = (key: string) => emit(refusedKey(key, event));
+      list.reset(mergeMessagesSnapshot(list.snapshot(), event.messages, (message) => copyMessage(message, refuse)));
       emit({ kind: "messages", messages: list.snapshot() });
       break;
     }
     case "RUN_STARTED": {
+      if (event.protocolVersion !== undefined) checkProtocolVersion(event.protocolVersion, event, emit);
       // A15: the input's messages the client does not have yet, before anything the run streams
       let appended = false;
+      const refuse = (key: string) => emit(refusedKey(key, event));
       for (const message of event.input?.messages ?? []) {
         if (list.indexOf(message.id) >= 0) continue;
-        list.append(cloneJson(message) as Message); // a deep copy of a Message is a Message
+        list.append(copyMessage(message, refuse));
         appended = true;
       }
       if (appended) emit({ kind: "messages", messages: list.snapshot() });
@@ -118,10 +117,8 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
         for (const interrupt of state.interrupts) emit({ kind: "interrupt", interrupt });
         emit(done({ kind: "interrupted", interrupts: state.interrupts }));
       } else if (outcome?.type === "cancelled") {
-        // 1.0.0's third outcome: stopped by its runner without an error. RunEnd is closed, so it is a failure with code "cancelled" (decision).
-        const message = "the run was cancelled by its runner (RUN_FINISHED outcome cancelled)";
-        emit({ kind: "error", error: new ClientError("run", message, { code: "cancelled", event }) });
-        emit(done({ kind: "failed", message, code: "cancelled" }));
+        // 1.0.0's third outcome: stopped (e.g. by a stop request), not failed (E2). Pending interrupts stay as they were, as on RUN_ERROR.
+        emit(done({ kind: "cancelled" }));
       } else {
         state.interrupts = NONE;
         emit(done(event.result === undefined ? { kind: "success" } : { kind: "success", result: event.result }));
@@ -146,6 +143,22 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       break;
   }
   return out ?? NONE;
+}
+
+/**
+ * A5: a RUN_STARTED declaring a version newer than ours, or one that is not a `MAJOR.MINOR`, gets
+ * a `warning` (one per run: a run has one RUN_STARTED); the run goes on under the processing model.
+ */
+function checkProtocolVersion<S>(declared: string, event: Event, emit: (update: Update<S>) => void): void {
+  const verdict = compareProtocolVersion(declared);
+  if (verdict === "not-newer") return;
+  const message =
+    verdict === "newer"
+      ? `the agent declares protocol version ${JSON.stringify(declared)} on RUN_STARTED, newer than the ${PROTOCOL_VERSION} this client speaks; ` +
+        `material this client does not recognise is stripped, with a warning for each`
+      : `the agent declares protocol version ${JSON.stringify(declared)} on RUN_STARTED, which this client cannot interpret (expected MAJOR.MINOR, e.g. "${PROTOCOL_VERSION}"); ` +
+        `the run goes on as with a newer version`;
+  emit({ kind: "error", error: new ClientError("warning", message, { code: "protocol-version", event }) });
 }
 
 function done(end: RunEnd): Update<never> {

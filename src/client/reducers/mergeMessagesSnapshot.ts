@@ -6,14 +6,21 @@ import { cloneJson } from "../../patch/json";
  * The list after a MESSAGES_SNAPSHOT: local activity messages survive only if the snapshot has no
  * activity, local reasoning messages only if it has no reasoning; every other local message is
  * replaced by the snapshot's version with the same id, or dropped; then the snapshot's messages
- * not yet present are appended in its order. Snapshot messages are deep copies (the event stays
- * independent of the session). Cost O(local + snapshot).
+ * not yet present are appended in its order. A snapshot's id wins: a local activity or reasoning
+ * message that would be kept gives way to the snapshot's message with the same id, whatever its
+ * role (B3; message ids stay unique). Snapshot messages are copies made by `copy` (by default a
+ * deep copy, so that the event stays independent of the session; the reducer's also refuses unsafe
+ * metadata keys). Cost O(local + snapshot).
  *
  * @example
  * mergeMessagesSnapshot([m1, act, m2], [m1b, m2]); // [m1b, act, m2]
  */
-export function mergeMessagesSnapshot(local: readonly Message[], snapshot: readonly Message[]): Message[] {
-  const incoming = snapshot.map((message) => cloneJson(message) as Message); // a deep copy of a Message is a Message
+export function mergeMessagesSnapshot(
+  local: readonly Message[],
+  snapshot: readonly Message[],
+  copy: (message: Message) => Message = (message) => cloneJson(message) as Message, // a deep copy of a Message is a Message
+): Message[] {
+  const incoming = snapshot.map(copy);
   const byId = new Map<string, Message>();
   let hasActivity = false;
   let hasReasoning = false;
@@ -27,8 +34,8 @@ export function mergeMessagesSnapshot(local: readonly Message[], snapshot: reado
   for (const message of local) {
     const kept = (message.role === "activity" && !hasActivity) || (message.role === "reasoning" && !hasReasoning);
     const replacement = byId.get(message.id);
-    if (kept) result.push(message);
-    else if (replacement !== undefined) result.push(replacement);
+    if (replacement !== undefined) result.push(replacement); // the snapshot's id wins, also over a kept local message
+    else if (kept) result.push(message);
     else continue;
     present.add(message.id);
   }

@@ -2,8 +2,14 @@
 import type { Metadata } from "../../protocol/common";
 import { cloneJson, setMember } from "../../patch/json";
 
-/** Keys that could reach an object's prototype chain when a consumer copies metadata naively. */
-const UNSAFE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+/**
+ * Keys that could reach an object's prototype chain when a consumer copies metadata naively;
+ * refused in message and tool-call metadata on every path (events, snapshots, the input echo).
+ *
+ * @example
+ * UNSAFE_METADATA_KEYS.has("__proto__") // true
+ */
+export const UNSAFE_METADATA_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** The merged metadata, or `undefined` when nothing changes; `rejected` lists the unsafe keys that were left out. */
 export interface MergedMetadata {
@@ -29,7 +35,7 @@ export function mergeMetadata(current: Metadata | undefined, incoming: Metadata 
   let merged: Metadata | undefined;
   let rejected: string[] | undefined;
   for (const key of Object.keys(incoming)) {
-    if (UNSAFE_KEYS.has(key)) {
+    if (UNSAFE_METADATA_KEYS.has(key)) {
       (rejected ??= []).push(key);
       continue;
     }

@@ -1,40 +1,14 @@
-/** The message rules of RULES §3 (A1–A7, A11–A14): each takes the list and one event and returns at most one update. */
+/** The message rules of RULES §3 (A1–A3, A11–A14): each takes the list and one event and returns at most one update; tool calls are in toolCallRules.ts. */
 import * as E from "fp-ts/Either";
+import { activityReplaces, textMessageRole } from "../../protocol/defaults";
 import type { EventOf } from "../../protocol/events";
-import type { ActivityMessage, AssistantMessage, Message, ReasoningMessage, ToolCall } from "../../protocol/messages";
-import type { Metadata } from "../../protocol/common";
+import type { ActivityMessage, Message, ReasoningMessage } from "../../protocol/messages";
 import { applyPatch } from "../../patch/apply";
 import { cloneJson, isJsonRecord } from "../../patch/json";
 import { ClientError } from "../ClientError";
-import type { MessageChange, MessageUpdate, ReasoningUpdate, Update } from "../Update";
-import { mergeMetadata } from "./mergeMetadata";
+import type { MessageChange, ReasoningUpdate } from "../Update";
 import type { MessageList } from "./MessageList";
-
-/** Where a rule puts its output: at most one update, plus any diagnostics, in order. */
-export type Emit = (update: Update<never>) => void;
-
-function messageUpdate(list: MessageList, index: number, change: MessageChange): MessageUpdate {
-  const message = list.at(index);
-  return { kind: "message", index, id: message.id, change, message };
-}
-
-/** The tag as a field to spread: absent when the event is untagged (A19: never present-but-empty). */
-function tagOf(subagentRunId: string | undefined): { subagentRunId?: string } {
-  return subagentRunId === undefined ? {} : { subagentRunId };
-}
-
-/** Merges event metadata into a message (or a tool call), reporting refused keys; returns the new object or the same one. */
-function withMetadata<T extends { metadata?: Metadata }>(target: T, incoming: Metadata | undefined, event: unknown, emit: Emit): T {
-  if (incoming === undefined) return target; // the common case, without allocating
-  const merged = mergeMetadata(target.metadata, incoming);
-  for (const key of merged.rejected) {
-    emit({ kind: "error", error: new ClientError("protocol", `metadata key "${key}" refused: it could reach an object prototype`, { event }) });
-  }
-  if (!merged.changed) return target;
-  const copy = { ...target };
-  copy.metadata = merged.metadata;
-  return copy;
-}
+import { editToolCall, messageUpdate, tagOf, withMetadata, type Emit } from "./ruleHelpers";
 
 /** Replaces the text content of a non-activity message; content that is not a string counts as "" (A2). */
 function appendText(message: Exclude<Message, ActivityMessage>, delta: string): Exclude<Message, ActivityMessage> {
@@ -44,12 +18,12 @@ function appendText(message: Exclude<Message, ActivityMessage>, delta: string): 
   return copy;
 }
 
-/** A1 TEXT_MESSAGE_START: create unless an id exists (then reuse it as it is), merge metadata. */
+/** A1 TEXT_MESSAGE_START: create (role defaulting to assistant) unless an id exists (then reuse it as it is), merge metadata. */
 export function textMessageStart(list: MessageList, event: EventOf<"TEXT_MESSAGE_START">, emit: Emit): void {
   let index = list.indexOf(event.messageId);
   if (index < 0) {
     const name = event.name === undefined ? {} : { name: event.name };
-    const created: Message = { id: event.messageId, role: event.role, content: "", ...name, ...tagOf(event.subagentRunId) };
+    const created: Message = { id: event.messageId, role: textMessageRole(event), content: "", ...name, ...tagOf(event.subagentRunId) };
     index = list.append(withMetadata(created, event.metadata, event, emit));
   } else {
     const existing = list.at(index);
@@ -78,109 +52,9 @@ export function textMessageContinue(
   );
 }
 
-/** A4 TOOL_CALL_START: idempotent per tool call id; otherwise attach to (or create) the parent assistant message. */
-export function toolCallStart(list: MessageList, event: EventOf<"TOOL_CALL_START">, emit: Emit): void {
-  const holder = list.holderOf(event.toolCallId);
-  if (holder >= 0) {
-    const message = list.at(holder);
-    if (message.role !== "assistant") return;
-    const changed = editToolCall(message, event.toolCallId, (call) => {
-      const renamed = call.function.name === event.toolCallName ? call : { ...call, function: { ...call.function, name: event.toolCallName } };
-      return withMetadata(renamed, event.metadata, event, emit);
-    });
-    if (changed === message) return; // a replay with nothing new: no update (A4)
-    list.replace(holder, changed);
-    emit(messageUpdate(list, holder, { kind: "toolCallStarted", toolCallId: event.toolCallId }));
-    return;
-  }
-  const call = withMetadata<ToolCall>(
-    { id: event.toolCallId, type: "function", function: { name: event.toolCallName, arguments: "" } },
-    event.metadata,
-    event,
-    emit,
-  );
-  let index = -1;
-  let parentId = event.toolCallId;
-  if (event.parentMessageId !== undefined) {
-    const parent = list.indexOf(event.parentMessageId);
-    if (parent >= 0 && list.at(parent).role === "assistant") index = parent;
-    else if (parent < 0) parentId = event.parentMessageId;
-  }
-  if (index >= 0) {
-    const parent = list.at(index);
-    if (parent.role !== "assistant") return;
-    list.replace(index, { ...parent, toolCalls: [...(parent.toolCalls ?? []), call] });
-  } else {
-    const created: AssistantMessage = { id: parentId, role: "assistant", toolCalls: [call], ...tagOf(event.subagentRunId) };
-    index = list.append(created);
-  }
-  emit(messageUpdate(list, index, { kind: "toolCallStarted", toolCallId: event.toolCallId }));
-}
-
-/** Applies `edit` to the tool call `id` of `message`; returns the same message when the edit returned the same call. */
-function editToolCall(message: AssistantMessage, id: string, edit: (call: ToolCall) => ToolCall): AssistantMessage {
-  const calls = message.toolCalls ?? [];
-  const at = calls.findIndex((call) => call.id === id);
-  if (at < 0) return message;
-  const edited = edit(calls[at]);
-  if (edited === calls[at]) return message;
-  const toolCalls = calls.slice();
-  toolCalls[at] = edited;
-  return { ...message, toolCalls };
-}
-
-/** A5 TOOL_CALL_ARGS and A6 TOOL_CALL_END. */
-export function toolCallContinue(list: MessageList, event: EventOf<"TOOL_CALL_ARGS" | "TOOL_CALL_END">, emit: Emit): void {
-  const holder = list.holderOf(event.toolCallId);
-  if (holder < 0) return;
-  const message = list.at(holder);
-  if (message.role !== "assistant") return;
-  let args = "";
-  const changed = editToolCall(message, event.toolCallId, (call) => {
-    const extended =
-      event.type === "TOOL_CALL_ARGS" ? { ...call, function: { ...call.function, arguments: call.function.arguments + event.delta } } : call;
-    args = extended.function.arguments;
-    return withMetadata(extended, event.metadata, event, emit);
-  });
-  if (changed !== message) list.replace(holder, changed);
-  if (event.type === "TOOL_CALL_ARGS") {
-    emit(messageUpdate(list, holder, { kind: "toolCallArgs", toolCallId: event.toolCallId, delta: event.delta }));
-  } else {
-    emit(messageUpdate(list, holder, { kind: "toolCallEnded", toolCallId: event.toolCallId, args: parseArguments(args) }));
-  }
-}
-
-/** A6: a call's arguments as JSON; `{}` when they do not parse (not an error). */
-function parseArguments(args: string): unknown {
-  try {
-    return JSON.parse(args);
-  } catch {
-    return {};
-  }
-}
-
-/** A7 TOOL_CALL_RESULT: a tool message right after the holder and its tool messages, else at the end. */
-export function toolCallResult(list: MessageList, event: EventOf<"TOOL_CALL_RESULT">, emit: Emit): void {
-  const content = typeof event.content === "string" ? event.content : (cloneJson(event.content) as typeof event.content); // cloneJson keeps the shape it copies
-  const created = withMetadata<Message>(
-    { id: event.messageId, role: "tool", toolCallId: event.toolCallId, content, ...tagOf(event.subagentRunId) },
-    event.metadata,
-    event,
-    emit,
-  );
-  const holder = list.holderOf(event.toolCallId);
-  let index: number;
-  if (holder < 0) index = list.append(created);
-  else {
-    index = holder + 1;
-    while (index < list.length && list.at(index).role === "tool") index++;
-    list.insert(index, created);
-  }
-  emit(messageUpdate(list, index, { kind: "toolResult", toolCallId: event.toolCallId }));
-}
-
-/** A11 ACTIVITY_SNAPSHOT, case by case on what holds the id and on `replace`. */
+/** A11 ACTIVITY_SNAPSHOT, case by case on what holds the id and on `replace` (absent: true). */
 export function activitySnapshot(list: MessageList, event: EventOf<"ACTIVITY_SNAPSHOT">, emit: Emit): void {
+  const replace = activityReplaces(event);
   const content = cloneJsonObject(event.content);
   const fresh: ActivityMessage = {
     id: event.messageId,
@@ -198,14 +72,14 @@ export function activitySnapshot(list: MessageList, event: EventOf<"ACTIVITY_SNA
   const existing = list.at(index);
   if (existing.role === "activity") {
     // replace re-mints content, type and owner (an absent tag removes attribution) but keeps accumulated metadata
-    const base: ActivityMessage = event.replace
+    const base: ActivityMessage = replace
       ? existing.metadata === undefined
         ? fresh
         : { ...fresh, metadata: existing.metadata }
       : existing;
     list.replace(index, withMetadata(base, event.metadata, event, emit));
   } else {
-    if (!event.replace) return;
+    if (!replace) return;
     list.replace(index, withMetadata(fresh, event.metadata, event, emit));
   }
   emit(messageUpdate(list, index, { kind: "activity" }));

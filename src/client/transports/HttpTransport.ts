@@ -2,9 +2,10 @@
 import { Observable, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
+import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { ClientError } from "../ClientError";
 import { decodeEvents } from "./decodeEvents";
-import type { Transport } from "./Transport";
+import type { Transport, TransportRunOptions } from "./Transport";
 
 /** Request headers, or a function giving them per run (e.g. a fresh token). */
 export type HeadersOption = Record<string, string> | ((input: RunAgentInput) => Record<string, string> | Promise<Record<string, string>>);
@@ -15,6 +16,10 @@ export interface HttpTransportOptions {
   readonly headers?: HeadersOption;
   /** The fetch to use (default `globalThis.fetch`). */
   readonly fetch?: typeof fetch;
+  /** Largest SSE frame accepted, in characters (`decodeSse`'s `maxFrameBytes`; default 16 MiB). */
+  readonly maxFrameBytes?: number;
+  /** Nesting limit of an event's JSON (`decodeSse`'s `maxDepth`; default 512): deeper is a `decode` error naming the path and the limit. */
+  readonly maxDepth?: number;
 }
 
 /** How much of an error response's body an `http` error quotes. */
@@ -27,7 +32,11 @@ const BODY_EXCERPT = 500;
  * - a non-2xx status → `http`, with `status` and the start of the body;
  * - the request or the body stream failing (connection refused, reset) → `transport`;
  * - a response that is not `text/event-stream` → `decode`;
- * - bad frames → the `DecodeError` of `decodeSse` (the Session reports it as `json`/`decode`).
+ * - bad frames → the `DecodeError` of `decodeSse` (the Session reports it as `json`/`decode`):
+ *   an unknown type, a frame over `maxFrameBytes`, JSON deeper than `maxDepth`, a body cut inside a
+ *   frame (`truncated`).
+ * Material the decoder strips (AG-UI 1.1) is reported as in-band `DecodeWarning`s when `run` is
+ * called with `{ warnings: true }` (as the Session does), and stripped silently otherwise.
  *
  * @example
  * const transport = new HttpTransport("https://example.com/agent", { headers: () => ({ Authorization: `Bearer ${token()}` }) });
@@ -38,8 +47,10 @@ export class HttpTransport implements Transport {
     private readonly options: HttpTransportOptions = {},
   ) {}
 
-  run(input: RunAgentInput): Observable<Event> {
-    return new Observable<Event>((subscriber) => {
+  run(input: RunAgentInput): Observable<Event>;
+  run(input: RunAgentInput, options: TransportRunOptions): Observable<Event | DecodeWarning>;
+  run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning> {
+    return new Observable<Event | DecodeWarning>((subscriber) => {
       const controller = new AbortController();
       let inner: Subscription | undefined;
       const fail = (error: ClientError): void => {
@@ -73,7 +84,8 @@ export class HttpTransport implements Transport {
           return;
         }
         if (controller.signal.aborted) return;
-        inner = decodeEvents(readBody(response, this.url)).subscribe(subscriber);
+        const decoding = { maxFrameBytes: this.options.maxFrameBytes, maxDepth: this.options.maxDepth, warnings: runOptions.warnings === true };
+        inner = decodeEvents(readBody(response, this.url), decoding).subscribe(subscriber);
       };
       start().catch((cause: unknown) => fail(new ClientError("transport", `POST ${this.url} failed: ${describe(cause)}`, { cause })));
       return () => {

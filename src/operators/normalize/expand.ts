@@ -3,6 +3,7 @@
  * CONTENT/ARGS carrying a delta, and the synthesized END. Pure builders; the lane bookkeeping that
  * decides which of them to emit lives in `normalizeStep`.
  */
+import { DEFAULT_TEXT_ROLE } from "../../protocol/defaults";
 import type { ChunkEvent, Event } from "../../protocol/events";
 
 /** The three kinds of stream a chunk can assemble. Ids are unique only within a kind. */
@@ -16,6 +17,51 @@ export interface OpenStream {
   readonly kind: StreamKind;
   readonly id: string;
   readonly owner: string | undefined;
+  /** What the opener established that a continuation may repeat but not contradict (C6); none for reasoning. */
+  readonly fields?: OpenerFields;
+}
+
+/**
+ * The opener fields of a stream (C6): a text message's role (as opened, so an absent role is the
+ * `assistant` it defaulted to) and name; a tool call's name and parentMessageId. An absent field
+ * is `undefined`: a continuation that names one contradicts the opener's silence (as in 1.0.0).
+ */
+export interface OpenerFields {
+  readonly role?: string;
+  readonly name?: string;
+  readonly toolCallName?: string;
+  readonly parentMessageId?: string;
+}
+
+/** The opener fields a chunk of each kind may carry, in the order they are compared. */
+const OPENER_FIELDS: { readonly [K in StreamKind]: readonly (keyof OpenerFields)[] } = {
+  text: ["role", "name"],
+  tool: ["toolCallName", "parentMessageId"],
+  reasoning: [],
+};
+
+/**
+ * The first opener field a continuation chunk carries with a value other than the open stream's
+ * (C6, AG-UI 1.1 streaming: a conflicting repeat is a protocol violation; an identical one is
+ * legal), or `undefined`.
+ *
+ * @example
+ * conflictingField({ kind: "text", id: "m1", owner: undefined, fields: { role: "assistant" } }, { type: "TEXT_MESSAGE_CHUNK", role: "user" })
+ * // { field: "role", value: "user", open: "assistant" }
+ */
+export function conflictingField(
+  stream: OpenStream,
+  chunk: ChunkEvent,
+): { readonly field: keyof OpenerFields; readonly value: string; readonly open: string | undefined } | undefined {
+  const names = OPENER_FIELDS[stream.kind];
+  for (let i = 0; i < names.length; i++) {
+    const field = names[i];
+    const value: unknown = Reflect.get(chunk, field); // a chunk of this kind declares exactly these fields
+    if (value === undefined || value === null) continue; // absent (or a stray null, read as absent)
+    const open = stream.fields?.[field];
+    if (value !== open) return { field, value: String(value), open };
+  }
+  return undefined;
 }
 
 /**
@@ -80,8 +126,8 @@ function timestampOf(chunk: ChunkEvent): { timestamp?: number } {
   return chunk.timestamp === undefined ? {} : { timestamp: chunk.timestamp };
 }
 
-/** What opening a stream from a chunk yields: its id and START, or the members the chunk lacks (C5). */
-export type Opening = { readonly id: string; readonly start: Event } | { readonly missing: readonly string[] };
+/** What opening a stream from a chunk yields: its id, START and opener fields, or the members the chunk lacks (C5). */
+export type Opening = { readonly id: string; readonly start: Event; readonly fields: OpenerFields } | { readonly missing: readonly string[] };
 
 /**
  * The START an opening chunk synthesizes (C6): the id, the opener fields (role defaulting to
@@ -92,7 +138,7 @@ export type Opening = { readonly id: string; readonly start: Event } | { readonl
  *
  * @example
  * opening({ type: "TOOL_CALL_CHUNK", toolCallId: "t1", toolCallName: "f", delta: "{" }, "s1")
- * // { id: "t1", start: { type: "TOOL_CALL_START", toolCallId: "t1", toolCallName: "f", subagentRunId: "s1" } }
+ * // { id: "t1", start: { type: "TOOL_CALL_START", toolCallId: "t1", toolCallName: "f", subagentRunId: "s1" }, fields: { toolCallName: "f" } }
  * opening({ type: "TOOL_CALL_CHUNK", toolCallId: "t1" }, undefined) // { missing: ["toolCallName"] }
  */
 export function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
@@ -101,14 +147,15 @@ export function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
     case "TEXT_MESSAGE_CHUNK": {
       const { messageId, name } = chunk;
       if (messageId === undefined) return { missing: ["messageId"] };
+      const role = chunk.role ?? DEFAULT_TEXT_ROLE;
       const start: Event = {
         type: "TEXT_MESSAGE_START",
         messageId,
-        role: chunk.role ?? "assistant",
+        role,
         ...(name === undefined ? {} : { name }),
         ...common,
       };
-      return { id: messageId, start };
+      return { id: messageId, start, fields: name === undefined ? { role } : { role, name } };
     }
     case "TOOL_CALL_CHUNK": {
       const { toolCallId, toolCallName, parentMessageId } = chunk;
@@ -122,19 +169,19 @@ export function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
         ...(parentMessageId === undefined ? {} : { parentMessageId }),
         ...common,
       };
-      return { id: toolCallId, start };
+      return { id: toolCallId, start, fields: parentMessageId === undefined ? { toolCallName } : { toolCallName, parentMessageId } };
     }
     case "REASONING_MESSAGE_CHUNK": {
       const { messageId } = chunk;
       if (messageId === undefined) return { missing: ["messageId"] };
-      return { id: messageId, start: { type: "REASONING_MESSAGE_START", messageId, role: "reasoning", ...common } };
+      return { id: messageId, start: { type: "REASONING_MESSAGE_START", messageId, role: "reasoning", ...common }, fields: {} };
     }
   }
 }
 
 /**
- * The CONTENT or ARGS a chunk's delta becomes (C7; C8 passes `""` for a metadata-only
- * continuation). Its tag is the chunk's, or the opener's when the chunk has none; it carries the
+ * The CONTENT or ARGS a chunk's delta becomes (C7; C8 passes `""` for a chunk with no delta that
+ * carries metadata or a rawEvent). Its tag is the chunk's, or the opener's when the chunk has none; it carries the
  * chunk's metadata, timestamp and rawEvent.
  *
  * @example

@@ -8,7 +8,7 @@ import * as E from "fp-ts/Either";
 import type { ChunkEvent, Event } from "../../protocol/events";
 import { mapThinkingEvent, type ThinkingIds } from "../../protocol/thinking";
 import { ProtocolError } from "../ProtocolError";
-import { deltaEvent, describeKind, endEvent, idMember, idOf, kindOf, opening, type OpenStream, type StreamKind } from "./expand";
+import { conflictingField, deltaEvent, describeKind, endEvent, idMember, idOf, kindOf, opening, type OpenStream, type StreamKind } from "./expand";
 
 /** A lane's key: the owner's subagent id, or `undefined` for the parent agent (C1). */
 export type LaneKey = string | undefined;
@@ -80,17 +80,19 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
  *
  * Accepted: `Right({ state, events })`. To keep the work O(1) per event, `state` is **mutated in
  * place** once every check has passed, and that same object is returned; keep using it.
- * Rejected: `Left(ProtocolError)` with code `"chunk"` and the rule (`"C2"`, `"C3"`, `"C5"`); a
- * rejected chunk changes **nothing** in `state` (all checks run before the first write), so the
- * caller may drop it and go on.
+ * Rejected: `Left(ProtocolError)` with code `"chunk"` and the rule (`"C2"`, `"C3"`, `"C5"`,
+ * `"C6"`); a rejected chunk changes **nothing** in `state` (all checks run before the first write),
+ * so the caller may drop it and go on.
+ *
+ * - role, name, toolCallName and parentMessageId on a continuation chunk may repeat the opener's
+ *   value; a different one (an absent role counts as the `assistant` it defaulted to) is a
+ *   violation, C6 (AG-UI 1.1 streaming, as 1.0.0 does; revised: they used to be ignored);
+ * - a chunk's `rawEvent` goes on the CONTENT/ARGS only; a chunk with no delta that carries one
+ *   (opening or continuing) emits an empty-delta CONTENT/ARGS for it (C8, as 1.0.0 does).
  *
  * Where RULES §2 is silent (decisions; the official transformChunks is listed where it differs):
- * - role, name, toolCallName and parentMessageId on a continuation chunk are ignored, whatever
- *   their value (C6; the official client rejects a different value);
- * - the events made from a chunk carry its `timestamp` (the official client drops it); its
- *   `rawEvent` goes on the CONTENT/ARGS only, and a continuation with only a `rawEvent` emits
- *   nothing (C8; the official client emits an empty CONTENT for it); members the chunk schema does
- *   not declare are not copied;
+ * - the events made from a chunk carry its `timestamp` (the official client drops it); members the
+ *   chunk schema does not declare are not copied (decoding strips them before, AG-UI 1.1);
  * - a stray `null` tag reads as the parent and is never copied to the output (C1);
  * - RUN_STARTED forgets the THINKING_* span and message ids of the previous run.
  *
@@ -232,9 +234,23 @@ function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<Protoc
 
   const current = state.lanes.get(key);
   if (current !== undefined && current.kind === kind && (id === undefined || id === current.id)) {
-    // C4 continue; C7 a delta, even "", becomes CONTENT/ARGS; C8 metadata alone becomes an empty delta.
+    // C6: a continuation may repeat an opener field, never contradict it.
+    const conflict = conflictingField(current, chunk);
+    if (conflict !== undefined) {
+      const open = conflict.open === undefined ? "absent" : JSON.stringify(conflict.open);
+      return E.left(
+        new ProtocolError(
+          "chunk",
+          "C6",
+          chunk,
+          `${chunk.type} continues ${describeKind(kind)} "${current.id}" with ${conflict.field} ${JSON.stringify(conflict.value)}, ` +
+            `but the open stream's ${conflict.field} is ${open}; a continuation may repeat an opener field only with the same value`,
+        ),
+      );
+    }
+    // C4 continue; C7 a delta, even "", becomes CONTENT/ARGS; C8 metadata or a rawEvent alone becomes an empty delta.
     if (chunk.delta !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, chunk.delta)] });
-    if (chunk.metadata !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, "")] });
+    if (chunk.metadata !== undefined || chunk.rawEvent !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, "")] });
     return E.right({ state, events: [] });
   }
 
@@ -243,11 +259,12 @@ function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<Protoc
   if ("missing" in opened) return E.left(cannotOpen(chunk, kind, key, current, opened.missing));
 
   const events = closeLane(state, key, []);
-  const stream: OpenStream = { kind, id: opened.id, owner: key };
+  const stream: OpenStream = { kind, id: opened.id, owner: key, fields: opened.fields };
   state.lanes.set(key, stream); // re-inserted: the lane moves to the end of lane order (C1)
   state.open[kind].set(opened.id, stream);
   events.push(opened.start);
   if (chunk.delta !== undefined) events.push(deltaEvent(stream, chunk, chunk.delta));
+  else if (chunk.rawEvent !== undefined) events.push(deltaEvent(stream, chunk, "")); // C8: the rawEvent rides an empty delta
   return E.right({ state, events });
 }
 

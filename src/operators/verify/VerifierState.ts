@@ -92,6 +92,10 @@ export interface RunScope {
   readonly openTextMessages: Set<string>;
   /** Open tool call ids, in the order they opened. */
   readonly openToolCalls: Set<string>;
+  /** Open reasoning spans (REASONING_START … REASONING_END), by messageId (R22). */
+  readonly openReasoningSpans: Set<string>;
+  /** Open reasoning messages (REASONING_MESSAGE_START … END), by messageId; a namespace apart from spans (R22). */
+  readonly openReasoningMessages: Set<string>;
   /** Active steps: step name → the owners that hold a step of that name (R25–R29). */
   readonly activeSteps: Map<string, Set<Owner>>;
   /** How many (owner, name) pairs `activeSteps` holds, so RUN_FINISHED checks it in O(1) (R7). */
@@ -111,8 +115,6 @@ export interface RunScope {
  * The verifier's whole state. Treat it as owned by `verifyStep`: read it (for instance to see
  * what is still open), never write it. `verifyStep` mutates it in place once an event has passed
  * every check, and leaves it untouched when it rejects one.
- *
- * Reasoning has no open set: its pairing is deliberately not enforced (R22), only its ownership.
  */
 export interface VerifierState {
   phase: RunPhase;
@@ -130,6 +132,8 @@ export function emptyRunScope(runId?: string): RunScope {
     runId,
     openTextMessages: new Set(),
     openToolCalls: new Set(),
+    openReasoningSpans: new Set(),
+    openReasoningMessages: new Set(),
     activeSteps: new Map(),
     activeStepCount: 0,
     activeSubagents: new Set(),

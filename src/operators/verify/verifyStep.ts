@@ -311,13 +311,21 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
       owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
       return undefined;
 
-    // ─── Reasoning (R22: ownership only) ───
+    // ─── Reasoning (R22: spans and reasoning messages are bracketed like any span; R37, R38) ───
     case "REASONING_START":
     case "REASONING_MESSAGE_START": {
       const { messageId, subagentRunId: tag } = event;
+      const span = event.type === "REASONING_START";
+      const open = span ? run.openReasoningSpans : run.openReasoningMessages;
+      if (open.has(messageId)) {
+        const what = span ? "reasoning span" : "reasoning message";
+        const end = span ? "REASONING_END" : "REASONING_MESSAGE_END";
+        return fail("reasoning", "R22", event, `${event.type} for ${messageId}, but ${what} ${messageId} is already open; expected ${end} first`);
+      }
       const recorded = owners.reasoning.get(messageId);
       const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
       if (conflict) return conflict;
+      open.add(messageId);
       if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
       return undefined;
     }
@@ -325,8 +333,17 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
     case "REASONING_MESSAGE_END":
     case "REASONING_END": {
       const { messageId, subagentRunId: tag } = event;
+      const span = event.type === "REASONING_END";
+      const open = span ? run.openReasoningSpans : run.openReasoningMessages;
+      if (!open.has(messageId)) {
+        const what = span ? "reasoning span" : "reasoning message";
+        const start = span ? "REASONING_START" : "REASONING_MESSAGE_START";
+        return fail("reasoning", "R22", event, `${event.type} for ${messageId}, but no ${what} ${messageId} is open (${listOpen(open)}); expected ${start} first`);
+      }
       const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
-      return conflict;
+      if (conflict) return conflict;
+      if (event.type !== "REASONING_MESSAGE_CONTENT") open.delete(messageId);
+      return undefined;
     }
     case "REASONING_ENCRYPTED_VALUE": {
       const { entityId, subtype, subagentRunId: tag } = event;
@@ -486,12 +503,19 @@ function seedOwners(run: RunScope, messages: readonly Message[] | undefined, sou
 }
 
 /**
- * R7: the first category still open at RUN_FINISHED, in the order steps, text messages, tool
- * calls, subagents, with its items; `undefined` when all are closed. O(1) when nothing is open.
+ * R7, R22: the first category still open at RUN_FINISHED, in the order steps, text messages,
+ * reasoning messages, reasoning spans, tool calls, subagents (1.0.0's order), with its items;
+ * `undefined` when all are closed. O(1) when nothing is open.
  */
 function openAtRunEnd(run: RunScope): string | undefined {
   if (run.activeStepCount > 0) return `steps are still active: ${listSteps(run)}; expected STEP_FINISHED for each first`;
   if (run.openTextMessages.size > 0) return `text messages are still open: ${list(run.openTextMessages, run.openTextMessages.size)}; expected TEXT_MESSAGE_END for each first`;
+  if (run.openReasoningMessages.size > 0) {
+    return `reasoning messages are still open: ${list(run.openReasoningMessages, run.openReasoningMessages.size)}; expected REASONING_MESSAGE_END for each first`;
+  }
+  if (run.openReasoningSpans.size > 0) {
+    return `reasoning spans are still open: ${list(run.openReasoningSpans, run.openReasoningSpans.size)}; expected REASONING_END for each first`;
+  }
   if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls, run.openToolCalls.size)}; expected TOOL_CALL_END for each first`;
   if (run.activeSubagents.size > 0) {
     return `subagents are still active: ${list(run.activeSubagents, run.activeSubagents.size)}; expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first`;

@@ -16,13 +16,13 @@ import { SpanHandle } from "./SpanHandle";
 export class MessageHandle<S = unknown> extends SpanHandle<S> {
   /** Appends text (TEXT_MESSAGE_CONTENT). */
   delta(text: string): this {
-    this.ctx.emit(ev.textMessageContent(this.id, text));
+    this.ctx.send(ev.textMessageContent(this.id, text));
     return this;
   }
 
   /** Ends the message (TEXT_MESSAGE_END); a second `end()` throws a `ProtocolError`. */
   end(): void {
-    this.ctx.emit(ev.textMessageEnd(this.id));
+    this.ctx.send(ev.textMessageEnd(this.id));
     this.ended();
   }
 }

@@ -10,7 +10,7 @@ import { StateAccess } from "./StateAccess";
  *
  * @example
  * class MessageHandle<S> extends SpanHandle<S> {
- *   end(): void { this.ctx.emit(ev.textMessageEnd(this.id)); this.ended(); }
+ *   end(): void { this.ctx.send(ev.textMessageEnd(this.id)); this.ended(); }
  * }
  */
 export abstract class SpanHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {

@@ -19,7 +19,7 @@ export class StepGuard implements Closable, Disposable {
 
   /** @internal Made by `ctx.step(name)`, which has already sent STEP_STARTED. */
   constructor(
-    private readonly ctx: Pick<RunContext<unknown>, "emit">,
+    private readonly ctx: Pick<RunContext<unknown>, "send">,
     /** The step's name (`stepName` on the wire). */
     readonly name: string,
     private readonly release: (span: Closable) => void,
@@ -33,7 +33,7 @@ export class StepGuard implements Closable, Disposable {
   /** Sends STEP_FINISHED if it was not sent yet. */
   end(): void {
     if (!this.#open) return;
-    this.ctx.emit(ev.stepFinished(this.name));
+    this.ctx.send(ev.stepFinished(this.name));
     this.#open = false;
     this.release(this);
   }

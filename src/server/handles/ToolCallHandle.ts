@@ -45,7 +45,7 @@ export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
 
   /** Appends a piece of the JSON-encoded arguments (TOOL_CALL_ARGS). */
   args(delta: string): this {
-    this.ctx.emit(ev.toolCallArgs(this.id, delta));
+    this.ctx.send(ev.toolCallArgs(this.id, delta));
     return this;
   }
 
@@ -56,7 +56,7 @@ export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
 
   /** Ends the call (TOOL_CALL_END); a second `end()` throws a `ProtocolError`. */
   end(): void {
-    this.ctx.emit(ev.toolCallEnd(this.id));
+    this.ctx.send(ev.toolCallEnd(this.id));
     this.ended();
   }
 
@@ -64,7 +64,7 @@ export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
   result(content: string, options: ToolResultOptions = {}): string {
     this.close();
     const messageId = options.messageId ?? this.newId();
-    this.ctx.emit(ev.toolCallResult(messageId, this.id, content));
+    this.ctx.send(ev.toolCallResult(messageId, this.id, content));
     return messageId;
   }
 

@@ -1,25 +1,29 @@
 /** The JSON answer for a request that is refused before any event is streamed. */
 
 /**
- * Why a request was refused: `invalid-json` (the body is not UTF-8 JSON), `invalid-input` (JSON,
+ * Why a request was refused: `invalid-json` (the body is not UTF-8 JSON), `json-too-deep` (JSON
+ * nested past `maxJsonDepth`; `path` names the first container too deep), `invalid-input` (JSON,
  * but not a RunAgentInput; `path` names the member), `method-not-allowed`, `unsupported-media-type`
  * (not a JSON body), `not-acceptable` (the `Accept` header excludes `text/event-stream`),
- * `body-too-large`, `internal` (the handler itself failed before streaming).
+ * `body-too-large`, `body-timeout` (the body did not arrive within `bodyTimeoutMs`), `internal`
+ * (the handler itself failed before streaming).
  */
 export type HttpErrorCode =
   | "invalid-json"
+  | "json-too-deep"
   | "invalid-input"
   | "method-not-allowed"
   | "unsupported-media-type"
   | "not-acceptable"
   | "body-too-large"
+  | "body-timeout"
   | "internal";
 
 /** The body of every error answer: a code, a sentence saying what was expected and what arrived, and for `invalid-input` the JSON Pointer of the bad member. */
 export interface HttpErrorBody {
   readonly error: HttpErrorCode;
   readonly message: string;
-  /** JSON Pointer into the request body (`""` for the body itself); only for `invalid-input`. */
+  /** JSON Pointer into the request body (`""` for the body itself); only for `invalid-input` and `json-too-deep`. */
   readonly path?: string;
 }
 

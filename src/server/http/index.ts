@@ -2,6 +2,7 @@
 export {
   createHandler,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_BODY_TIMEOUT_MS,
   type FetchHandler,
   type HandlerOptions,
   type RunFunction,
@@ -9,7 +10,9 @@ export {
   type RunSource,
   type Routed,
 } from "./createHandler";
-export { toEventStream, DEFAULT_HIGH_WATER_MARK, type Ready, type EventStreamOptions } from "./toEventStream";
+export { toEventStream, DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready, type EventSource, type EventStreamOptions } from "./toEventStream";
+export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./SlowConsumerError";
+export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./fairTurns";
 export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./errorResponse";
 export { acceptsEventStream } from "./acceptsEventStream";
 export { isJsonMediaType } from "./isJsonMediaType";

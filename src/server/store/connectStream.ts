@@ -6,6 +6,7 @@
  * state.
  */
 import { ev, outcome } from "../../protocol/build";
+import { PROTOCOL_VERSION } from "../../protocol/version";
 import type { Event } from "../../protocol/events";
 import { isTerminal } from "./checkBatch";
 import type { Cursor, ThreadRead } from "./ThreadStore";
@@ -94,7 +95,7 @@ export function planConnect(read: ThreadRead): ConnectPlan {
 export function connectPrelude(snapshot: ThreadSnapshot): Event[] {
   const { threadId, run } = snapshot;
   const events: Event[] = [
-    ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId }),
+    ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),
     ev.messagesSnapshot(snapshot.messages.slice()),
     ev.stateSnapshot(snapshot.state),
   ];

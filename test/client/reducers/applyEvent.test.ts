@@ -135,10 +135,13 @@ describe("tool calls (A4–A7), rows 69–72, 82, 83", () => {
     expect(state.messages.indexOf("x")).toBe(3);
   });
 
-  it("A7: a result for an unknown call is appended; a replayed result is a second copy", () => {
+  it("A7: a result for an unknown call is appended; a replayed result replaces the first in place (ids stay unique; revised)", () => {
     const state = fresh();
-    apply(state, ev.toolCallResult("r1", "nobody", "x"), ev.toolCallResult("r1", "nobody", "x"));
-    expect(roles(state)).toEqual(["tool(r1)", "tool(r1)"]);
+    apply(state, ev.toolCallResult("r1", "nobody", "x"), ev.toolCallResult("r2", "other", "y"));
+    const updates = apply(state, ev.toolCallResult("r1", "nobody", "x2"));
+    expect(roles(state)).toEqual(["tool(r1)", "tool(r2)"]);
+    expect(at(state, "r1")).toMatchObject({ content: "x2" });
+    expect(updates).toMatchObject([{ kind: "message", index: 0, change: { kind: "toolResult", toolCallId: "nobody" } }]);
   });
 
   it("row 82: TCS/TCA/TCE metadata lands on the tool call, TCR metadata on the tool message, never on the assistant", () => {
@@ -493,8 +496,8 @@ describe("terminal events (A16, A17)", () => {
     expect(state.interrupts).toEqual([interrupt]);
   });
 
-  it("a cancelled outcome ends failed with code cancelled (decision: RunEnd is closed)", () => {
+  it("a cancelled outcome ends cancelled, with no error: a stopped run is not a failed one (E2, revised)", () => {
     const updates = apply(fresh(), ev.runFinished("t", "r", { outcome: { type: "cancelled" } }));
-    expect(updates).toMatchObject([{ kind: "error", error: { kind: "run", code: "cancelled" } }, { kind: "done", end: { kind: "failed", code: "cancelled" } }]);
+    expect(updates).toEqual([{ kind: "done", end: { kind: "cancelled" } }]);
   });
 });

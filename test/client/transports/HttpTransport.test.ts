@@ -168,3 +168,61 @@ describe("HttpTransport", () => {
     expect(session.messages.map((message) => message.content)).toEqual(["a", "b", "c"]);
   });
 });
+
+describe("HttpTransport over real loopback: truncation (A7), the nesting limit (C2), warnings in-band (A1)", () => {
+  /** A server answering each run with `body(input)` as raw SSE text, then ending the response. */
+  async function answering(body: (input: { threadId: string; runId: string }) => string): Promise<string> {
+    const server = await loopback((_req, res, request) => {
+      res.writeHead(200, sseHeaders);
+      res.end(body(JSON.parse(request) as { threadId: string; runId: string })); // the session's own RunAgentInput
+    });
+    return server.url;
+  }
+  const frames = (...events: Event[]) => events.map((event) => encodeSse(event)).join("");
+
+  it("a body that ends after RUN_FINISHED's data line but before its blank line loses that frame: failed, code truncated", async () => {
+    const url = await answering(({ threadId, runId }) =>
+      frames(ev.runStarted(threadId, runId), ev.textMessageStart("m1"), ev.textMessageContent("m1", "kept"), ev.textMessageEnd("m1")) +
+      `data: ${JSON.stringify(ev.runFinished(threadId, runId))}\n`,
+    );
+    const session = new Session(new HttpTransport(url), { threadId: "t", newId: counter() });
+    const updates = await collect(session.send("go"));
+    expectRunEndContract(updates);
+    expect(endOf(updates)).toMatchObject({ kind: "failed", code: "truncated" });
+    expect(errorsOf(updates)[0]).toMatchObject({ kind: "decode", code: "truncated" });
+    expect(session.messages.map((message) => message.content)).toEqual(["go", "kept"]); // what arrived stays (E6)
+  });
+
+  it("a cut inside a frame's JSON is named truncated mid-frame, not 'SSE data is not JSON'", async () => {
+    const url = await answering(({ threadId, runId }) => frames(ev.runStarted(threadId, runId)) + 'data: {"type":"TEXT_MESSAGE_START","messa');
+    const updates = await collect(new Session(new HttpTransport(url), { threadId: "t", newId: counter() }).send("go"));
+    const [error] = errorsOf(updates);
+    expect([error.kind, error.code]).toEqual(["decode", "truncated"]);
+    expect(error.message).toContain("truncated mid-frame");
+    expect(error.message).not.toContain("not JSON");
+  });
+
+  it("JSON deeper than maxDepth is a decode error naming the path and the limit, never a RangeError", async () => {
+    const url = await answering(({ threadId, runId }) =>
+      frames(ev.runStarted(threadId, runId)) + `data: {"type":"TEXT_MESSAGE_START","messageId":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n\n`,
+    );
+    const updates = await collect(new Session(new HttpTransport(url), { threadId: "t", newId: counter() }).send("go"));
+    const [error] = errorsOf(updates);
+    expect([error.kind, error.code]).toEqual(["decode", "too-deep"]);
+    expect(error.message).toContain("deeper than 512 levels");
+    expect(error.message).toContain("/messageId/0/0");
+    expect(error.message).not.toMatch(/RangeError|call stack/);
+
+    const strict = await answering(({ threadId, runId }) => frames(ev.runStarted(threadId, runId), ev.stateSnapshot({ a: { b: { c: 1 } } })));
+    const limited = await collect(new Session(new HttpTransport(strict, { maxDepth: 3 }), { threadId: "t", newId: counter() }).send("go"));
+    expect(errorsOf(limited)[0]).toMatchObject({ kind: "decode", code: "too-deep", message: expect.stringContaining("deeper than 3 levels") });
+  });
+
+  it("stripped material arrives as in-band warnings when asked for (the Session asks), and is stripped silently otherwise", async () => {
+    const url = await answering(({ threadId, runId }) => `data: ${JSON.stringify({ ...ev.runStarted(threadId, runId), vendor: 1 })}\n\n`);
+    const transport = new HttpTransport(url);
+    const withWarnings = await firstValueFrom(transport.run(runAgentInput("t", "r"), { warnings: true }).pipe(toArray()));
+    expect(withWarnings).toEqual([expect.objectContaining({ kind: "warning", code: "unknown-property", path: "/vendor", index: 0 }), ev.runStarted("t", "r")]);
+    expect(await firstValueFrom(transport.run(runAgentInput("t", "r")).pipe(toArray()))).toEqual([ev.runStarted("t", "r")]);
+  });
+});

@@ -237,12 +237,12 @@ export const rows: readonly Row[] = [
     official: "same",
   },
   {
-    name: "C6 synthesized STARTs; opener fields on continuations are ignored",
+    name: "C6 synthesized STARTs; a continuation may repeat an opener field with the same value",
     input: [
       txc({ messageId: "m1", role: "user", name: "bob", metadata: { k: 1 } }),
-      txc({ messageId: "m1", role: "system", name: "eve", delta: "x" }),
+      txc({ messageId: "m1", role: "user", name: "bob", delta: "x" }),
       tlc({ toolCallId: "t1", toolCallName: "f", parentMessageId: "m0", subagentRunId: "s1", metadata: { k: 2 } }),
-      tlc({ toolCallId: "t1", toolCallName: "g", parentMessageId: "zz", delta: "{}" }),
+      tlc({ toolCallId: "t1", toolCallName: "f", parentMessageId: "m0", delta: "{}" }),
       rxc({ messageId: "r1", subagentRunId: "s2", metadata: { k: 3 } }),
     ],
     expected: [
@@ -252,12 +252,51 @@ export const rows: readonly Row[] = [
       TCA("t1", "{}", "s1"),
       RMS("r1", "s2", { k: 3 }),
     ],
-    official: { differs: "the official client rejects a continuation that repeats role, name, toolCallName or parentMessageId with another value; RULES C6 ignores them" },
+    official: "same",
+  },
+  {
+    name: "C6 a continuation claiming another role is rejected; a message opened without one is assistant",
+    input: [txc({ messageId: "m1", delta: "a" }), txc({ role: "user", delta: "b" }), txc({ role: "assistant", delta: "c" }), RF()],
+    expected: [TMS("m1"), TMC("m1", "a"), X("C6"), TMC("m1", "c"), TME("m1"), RF()],
+    official: "same",
+  },
+  {
+    name: "C6 a conflicting name is rejected, and so is a name the opener did not give",
+    input: [txc({ messageId: "m1", name: "bob", delta: "a" }), txc({ messageId: "m1", name: "eve", delta: "b" }), txc({ messageId: "m2", delta: "c" }), txc({ name: "x" })],
+    expected: [TMS("m1", undefined, { name: "bob" }), TMC("m1", "a"), X("C6"), TME("m1"), TMS("m2"), TMC("m2", "c"), X("C6")],
+    official: "same",
+  },
+  {
+    name: "C6 a conflicting toolCallName or parentMessageId is rejected",
+    input: [tlc({ toolCallId: "t1", toolCallName: "f", delta: "{" }), tlc({ toolCallId: "t1", toolCallName: "g", delta: "x" }), tlc({ parentMessageId: "m9", delta: "y" }), tlc({ delta: "}" }), RF()],
+    expected: [TCS("t1", "f"), TCA("t1", "{"), X("C6"), X("C6"), TCA("t1", "}"), TCE("t1"), RF()],
+    official: "same",
   },
   {
     name: "C7 an empty delta is content and does not close a reasoning message",
     input: [rxc({ messageId: "r1", delta: "" }), rxc({ messageId: "r1", delta: "b" }), tlc({ toolCallId: "t1", toolCallName: "f", delta: "" }), RF()],
     expected: [RMS("r1"), RMC("r1", ""), RMC("r1", "b"), RME("r1"), TCS("t1", "f"), TCA("t1", ""), TCE("t1"), RF()],
+    official: "same",
+  },
+  {
+    name: "C8 a rawEvent without a delta rides an empty CONTENT/ARGS, on an opening chunk and on a continuation",
+    input: [
+      tlc({ toolCallId: "t1", toolCallName: "f", rawEvent: { provider: 1 } }),
+      tlc({ rawEvent: { provider: 2 } }),
+      txc({ messageId: "m1", subagentRunId: "s1", rawEvent: { provider: 3 } }),
+      rxc({ messageId: "r1", subagentRunId: "s2", delta: "a" }),
+      rxc({ subagentRunId: "s2", rawEvent: { provider: 4 } }),
+    ],
+    expected: [
+      TCS("t1", "f"),
+      { ...TCA("t1", ""), rawEvent: { provider: 1 } },
+      { ...TCA("t1", ""), rawEvent: { provider: 2 } },
+      TMS("m1", "s1"),
+      { ...TMC("m1", "", "s1"), rawEvent: { provider: 3 } },
+      RMS("r1", "s2"),
+      RMC("r1", "a", "s2"),
+      { ...RMC("r1", "", "s2"), rawEvent: { provider: 4 } },
+    ],
     official: "same",
   },
   {

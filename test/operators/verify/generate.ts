@@ -1,6 +1,6 @@
 /**
  * Generators for verifier property tests: streams valid by construction (several runs, each
- * interleaving concurrently open text messages, tool calls, reasoning, steps, subagents,
+ * interleaving concurrently open text messages, tool calls, reasoning spans and messages, steps, subagents,
  * activities, tagged events and state events), and one structural mutation per stream that
  * provably breaks a rule.
  */
@@ -59,7 +59,9 @@ export function buildStream(choices: readonly number[]): Stream {
     const messages = new Map<string, Tag>(); // every text message of the run and its owner
     const openTools = new Map<string, Tag>();
     const tools = new Map<string, Tag>();
-    const reasoning = new Map<string, Tag>();
+    const reasoning = new Map<string, Tag>(); // every reasoning id of the run (spans and messages share one owner map, R38)
+    const openSpans = new Map<string, Tag>();
+    const openReasoning = new Map<string, Tag>();
     const activities = new Map<string, Tag>();
     const steps = new Map<string, { name: string; owner: Tag }>(); // key → step
     const activeSubs: string[] = [];
@@ -136,14 +138,35 @@ export function buildStream(choices: readonly number[]): Stream {
           }
           break;
         case 7: {
-          // Reasoning is checked for ownership only (R22): openers, continuations and ends in any order.
-          const known = reasoning.size > 0 && pick(3) > 0;
-          const id = known ? choose([...reasoning.keys()]) : fresh("r");
-          const owner = known ? reasoning.get(id) : choose(owners());
-          reasoning.set(id, owner);
-          // Only an opener records an owner, so a new id starts with RST or RMS carrying the owner's tag;
-          // later events of the id, openers included, may omit the tag.
-          emit(known ? choose([RST, RMS, RMC, RME, REND])(id, continuationTag(owner)) : choose([RST, RMS])(id, owner));
+          // Reasoning (R22): spans and reasoning messages open, continue and close like any span, each
+          // in its own namespace; an id may name both, and its owner is recorded once (R38).
+          const move = pick(5);
+          if (move <= 1) {
+            const open = move === 0 ? openSpans : openReasoning;
+            const reusable = [...reasoning.keys()].filter((id) => !open.has(id));
+            const known = reusable.length > 0 && pick(3) === 0;
+            const id = known ? choose(reusable) : fresh("r");
+            const owner = known ? reasoning.get(id) : choose(owners());
+            reasoning.set(id, owner);
+            open.set(id, owner);
+            // Only an opener records an owner, so a new id carries the owner's tag; a known one may omit it.
+            const opener = (move === 0 ? RST : RMS)(id, known ? continuationTag(owner) : owner);
+            openers.set(`${move === 0 ? "span" : "reasoning"}|${id}`, emit(opener, false, true)); // duplicate: R22
+          } else if (move === 2 && openReasoning.size) {
+            const [id, owner] = choose([...openReasoning]);
+            emit(RMC(id, continuationTag(owner)));
+            continued(`reasoning|${id}`);
+          } else if (move === 3 && openReasoning.size) {
+            const [id, owner] = choose([...openReasoning]);
+            openReasoning.delete(id);
+            closers.push(emit(RME(id, continuationTag(owner)), false, true)); // duplicate: R22
+            continued(`reasoning|${id}`);
+          } else if (move === 4 && openSpans.size) {
+            const [id, owner] = choose([...openSpans]);
+            openSpans.delete(id);
+            closers.push(emit(REND(id, continuationTag(owner)), false, true)); // duplicate: R22
+            continued(`span|${id}`);
+          }
           break;
         }
         case 8: {
@@ -228,11 +251,15 @@ export function buildStream(choices: readonly number[]): Stream {
         ...[...steps.values()].map((step) => () => void closers.push(emit(STF(step.name, step.owner), false, true))),
         ...[...openText].map(([id, owner]) => () => void closers.push(emit(TME(id, continuationTag(owner)), false, true))),
         ...[...openTools].map(([id, owner]) => () => void closers.push(emit(TCE(id, continuationTag(owner)), false, true))),
+        ...[...openReasoning].map(([id, owner]) => () => void closers.push(emit(RME(id, continuationTag(owner)), false, true))),
+        ...[...openSpans].map(([id, owner]) => () => void closers.push(emit(REND(id, continuationTag(owner)), false, true))),
         ...activeSubs.map((id) => () => void closers.push(emit(SAF(id), false, true))),
       ];
       const keys = [...steps.keys()].map((k) => `step|${k}`).concat(
         [...openText.keys()].map((id) => `text|${id}`),
         [...openTools.keys()].map((id) => `tool|${id}`),
+        [...openReasoning.keys()].map((id) => `reasoning|${id}`),
+        [...openSpans.keys()].map((id) => `span|${id}`),
         activeSubs.map((id) => `sub|${id}`),
       );
       keys.forEach(continued);
@@ -267,21 +294,6 @@ export function withMutation(source: fc.Arbitrary<Stream>): fc.Arbitrary<{ strea
 }
 
 export const mutated = withMutation(streams);
-
-const REASONING_PAIRING = new Set(["REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END"]);
-
-/**
- * The same stream without the reasoning events whose pairing is not checked here (R22); still
- * valid. A RUN_STARTED stays deletable only if what then follows the previous terminal is not a
- * RUN_ERROR (RUN_ERROR may come first and may follow RUN_FINISHED).
- */
-export function withoutReasoning(stream: Stream): Stream {
-  const slots = stream.slots.filter((slot) => !REASONING_PAIRING.has(slot.event.type)).map((slot) => ({ ...slot }));
-  slots.forEach((slot, i) => {
-    if (slot.event.type === "RUN_STARTED") slot.deletable = i + 1 < slots.length && slots[i + 1].event.type !== "RUN_ERROR";
-  });
-  return { slots };
-}
 
 export function applyMutation(events: readonly Event[], { kind, index }: Mutation): Event[] {
   const copy = [...events];

@@ -5,6 +5,7 @@
  * applying it ends with the uncut thread's messages and state; the cursor path continues the run
  * exactly.
  */
+import { PROTOCOL_VERSION } from "../../../src/protocol/version";
 import fc from "fast-check";
 import { lastValueFrom, toArray } from "rxjs";
 import { ev } from "../../../src/protocol/build";
@@ -243,7 +244,7 @@ describe("planConnect", () => {
   test("the prelude names the last run, sends the snapshots as they are, and ends with the pending interrupts", () => {
     const interrupts = [{ id: "i1", reason: "approve" }];
     expect(connectPrelude(snapshot("interrupted", [], interrupts))).toEqual([
-      ev.runStarted("t", "r2", { parentRunId: "r1" }),
+      ev.runStarted("t", "r2", { parentRunId: "r1", protocolVersion: PROTOCOL_VERSION }),
       ev.messagesSnapshot([{ id: "u1", role: "user", content: "hi" }]),
       ev.stateSnapshot({ n: 1 }),
       ev.runFinished("t", "r2", { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approve" }] } }),

@@ -1,4 +1,5 @@
 /** recordRun: a run's events logged in batches and passed on with their cursors, its heartbeat, and how it ends. */
+import { PROTOCOL_VERSION } from "../../../src/protocol/version";
 import { concat, from, lastValueFrom, Observable, of, Subject, take, throwError, toArray } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
@@ -11,7 +12,7 @@ import { ManualClock } from "./manualClock";
 const LEASE = 1000;
 const RENEW = 300;
 const input = runAgentInput("t", "r1");
-const started = ev.runStarted("t", "r1");
+const started = ev.runStarted("t", "r1", { protocolVersion: PROTOCOL_VERSION }); // as the driver sends it, and the store logs it
 const finished = ev.runFinished("t", "r1", { outcome: { type: "success" } });
 
 async function setup() {

@@ -4,6 +4,7 @@
  * with `redisStore` against a real redis-server. Everything goes through the interface; time only
  * moves through the ManualClock the factory is given, so a store must read its leases from it.
  */
+import { PROTOCOL_VERSION } from "../../../src/protocol/version";
 import { firstValueFrom, lastValueFrom, toArray, type Observable } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
@@ -94,7 +95,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
       test("beginRun logs the run's RUN_STARTED, folds the input's messages and takes the thread's one live slot", async () => {
         const threadId = newThread();
         const writer = await store.beginRun(runAgentInput(threadId, "r1", { messages: [user("u1", "hello")], parentRunId: "r0" }));
-        expect(writer.started.event).toEqual(ev.runStarted(threadId, "r1", { parentRunId: "r0" }));
+        expect(writer.started.event).toEqual(ev.runStarted(threadId, "r1", { parentRunId: "r0", protocolVersion: PROTOCOL_VERSION }));
         const snapshot = snapshotOf(await store.read(threadId));
         expect(snapshot).toMatchObject({ threadId, cursor: writer.started.cursor, messages: [user("u1", "hello")], run: { runId: "r1", status: "running", reopen: [] } });
         const refused = await expectRefused(store.beginRun(runAgentInput(threadId, "r2")), "run-active");

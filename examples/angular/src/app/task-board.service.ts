@@ -1,31 +1,34 @@
 /** The page's one service: a Session on the task-board endpoint, as observables (async pipe) and signals. */
 import { Injectable, InjectionToken, inject, signal, type OnDestroy, type Signal } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
-import { map, type Observable, type Subscription } from "rxjs";
+import { tap, type Observable, type Subscription } from "rxjs";
 import { Session } from "../../../../src/client/Session";
 import { HttpTransport } from "../../../../src/client/transports/HttpTransport";
 import { coalesceUpdates } from "../../../../src/client/coalesceUpdates";
-import type { ClientError } from "../../../../src/client/ClientError";
-import type { Subagent, Update } from "../../../../src/client/Update";
+import { ClientError } from "../../../../src/client/ClientError";
+import type { RunEnd, Subagent, Update } from "../../../../src/client/Update";
 import type { Message } from "../../../../src/protocol/messages";
 import type { Interrupt, ResumeEntry } from "../../../../src/protocol/outcomes";
+import type { RunStatus } from "../../../../src/react/RunController";
+import { mergeCutOff, NOTHING_CUT_OFF, UnfinishedParts, type CutOff } from "../../../../src/react/UnfinishedParts";
+import { answerFor } from "../../../shared/approvals";
 import { boardSpec, type Board } from "../../../task-board/board";
-import { groupMessages, type Block } from "../../../shared/groupMessages";
 
 /** The AG-UI endpoint the service talks to; `/agent` on the page's origin by default. */
 export const AGENT_URL = new InjectionToken<string>("AGENT_URL", {
   factory: () => new URL("/agent", location.href).href,
 });
 
-/** Where the runs stand: no run, one running, the last one waiting on an interrupt, the last one failed. */
-export type RunStatus = "idle" | "running" | "interrupted" | "failed";
+/** Where the runs stand: no run, one running, the last one waiting on an interrupt, the last one failed (the type `useRun` reports). */
+export type { RunStatus };
 
 /**
- * Owns the Session. Views read the conversation through observables (`messages$`, `blocks$`,
- * for the `async` pipe) or signals (`board`, `interrupts`, `subagents`, made with `toSignal`), and
+ * Owns the Session. Views read the conversation through an observable (`messages$`, for the
+ * `async` pipe or `toSignal`) or signals (`board`, `interrupts`, `subagents`, made with `toSignal`), and
  * drive it with `send`, `approve`/`reject` and `stop`. One run at a time: starting one stops the
  * active one. A run's updates are coalesced per animation frame (`coalesceUpdates`), so forty
- * text deltas in a frame cost one change detection pass.
+ * text deltas in a frame cost one change detection pass. `cutOff` names what Stop left
+ * unfinished (for the "stopped" marks), as `useRun(session).cutOff` does on the React page.
  */
 @Injectable({ providedIn: "root" })
 export class TaskBoardService implements OnDestroy {
@@ -33,8 +36,6 @@ export class TaskBoardService implements OnDestroy {
 
   /** The messages, for the async pipe. */
   readonly messages$: Observable<readonly Message[]> = this.session.messages$;
-  /** The messages grouped for display: top-level messages and subagent groups. */
-  readonly blocks$: Observable<readonly Block[]> = this.messages$.pipe(map(groupMessages));
 
   /** The shared state, typed. */
   readonly board: Signal<Board | undefined> = toSignal(this.session.state$, { initialValue: this.session.state });
@@ -43,12 +44,15 @@ export class TaskBoardService implements OnDestroy {
 
   private readonly statusSignal = signal<RunStatus>("idle");
   private readonly errorSignal = signal<ClientError | undefined>(undefined);
+  private readonly cutOffSignal = signal<CutOff>(NOTHING_CUT_OFF);
   /** The run status. */
   readonly status = this.statusSignal.asReadonly();
   /** The last error update of the current or last run. */
   readonly error = this.errorSignal.asReadonly();
+  /** What Stop cut off over this session's runs: messages mid-text and tool calls without a result. */
+  readonly cutOff = this.cutOffSignal.asReadonly();
 
-  private active: Subscription | undefined;
+  private active: { readonly subscription: Subscription; readonly parts: UnfinishedParts } | undefined;
 
   /** Sends a user message and runs the agent. */
   send(text: string): void {
@@ -57,12 +61,12 @@ export class TaskBoardService implements OnDestroy {
 
   /** Approves a pending interrupt (resolved, with `{ approved: true }`). */
   approve(interrupt: Interrupt): void {
-    this.resume([{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }]);
+    this.resume([answerFor(interrupt, "approve")]);
   }
 
   /** Rejects a pending interrupt (cancelled). */
   reject(interrupt: Interrupt): void {
-    this.resume([{ interruptId: interrupt.id, status: "cancelled" }]);
+    this.resume([answerFor(interrupt, "reject")]);
   }
 
   /** Answers interrupts and runs the agent again. */
@@ -75,7 +79,8 @@ export class TaskBoardService implements OnDestroy {
     const active = this.active;
     this.active = undefined;
     if (!active) return;
-    active.unsubscribe();
+    active.subscription.unsubscribe();
+    this.cutOffSignal.update((cutOff) => mergeCutOff(cutOff, active.parts.cutOff()));
     this.statusSignal.set("idle");
   }
 
@@ -87,19 +92,62 @@ export class TaskBoardService implements OnDestroy {
     this.stop();
     this.statusSignal.set("running");
     this.errorSignal.set(undefined);
-    const subscription = run$.pipe(coalesceUpdates<Board>()).subscribe({
-      next: (batch) => {
-        for (const update of batch) {
-          if (update.kind === "error") this.errorSignal.set(update.error);
-          if (update.kind === "done") {
-            this.statusSignal.set(update.end.kind === "success" ? "idle" : update.end.kind);
+    const parts = new UnfinishedParts();
+    // `over` and `parts` rather than the subscription: a refused start (say, a send while an
+    // interrupt waits) emits its error and done, and completes, inside `subscribe`, before the
+    // subscription exists to compare with.
+    let over = false;
+    let finished = false;
+    const release = () => {
+      over = true;
+      if (this.active?.parts === parts) this.active = undefined;
+    };
+    const subscription = run$
+      .pipe(
+        tap((update) => parts.apply(update)), // before coalescing, which keeps only the latest change per message
+        coalesceUpdates<Board>(),
+      )
+      .subscribe({
+        next: (batch) => {
+          for (const update of batch) {
+            if (update.kind === "error") this.errorSignal.set(update.error);
+            if (update.kind === "done") {
+              finished = true;
+              this.statusSignal.set(statusAfter(update.end));
+            }
           }
-        }
-      },
-      complete: () => {
-        if (this.active === subscription) this.active = undefined;
-      },
-    });
-    if (!subscription.closed) this.active = subscription;
+        },
+        error: (error: unknown) => {
+          release();
+          this.errorSignal.set(ClientError.from(error));
+          this.statusSignal.set("failed");
+        },
+        complete: () => {
+          release();
+          if (!finished) this.statusSignal.set("idle");
+        },
+      });
+    if (!over) this.active = { subscription, parts };
   }
+}
+
+function statusAfter(end: RunEnd): RunStatus {
+  switch (end.kind) {
+    case "success":
+      return "idle";
+    case "interrupted":
+      return "interrupted";
+    case "failed":
+      return "failed";
+    // A `cancelled` end (the server cancelled the run) goes here once RunEnd has it: "idle", like
+    // stop(), with `parts.cutOff()` added to `cutOff`.
+    default:
+      return unknownEnd(end);
+  }
+}
+
+/** A RunEnd kind added later fails to compile above; at run time it reads as the end of the run. */
+function unknownEnd(end: never): RunStatus {
+  void end;
+  return "idle";
 }

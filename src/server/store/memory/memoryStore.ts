@@ -1,5 +1,6 @@
 /** The embedded `ThreadStore` (DESIGN §6, docs/durability.md): every thread in this process's memory, bounded, least-recently-used first out. */
 import { Observable } from "rxjs";
+import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
 import type { Event } from "../../../protocol/events";
 import type { RunAgentInput } from "../../../protocol/input";
@@ -139,7 +140,7 @@ class MemoryThreadStore implements MemoryStore {
       );
     }
     this.touch(thread);
-    const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId });
+    const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
     const live: LiveRun = { runId, deadline: this.clock.now() + this.lease, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));

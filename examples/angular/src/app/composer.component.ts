@@ -1,0 +1,68 @@
+/** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
+import { ChangeDetectionStrategy, Component, computed, input, output, signal } from "@angular/core";
+import type { ClientError } from "../../../../src/client/ClientError";
+import type { RunStatus } from "../../../../src/react/RunController";
+import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/composerState";
+
+/**
+ * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
+ * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
+ * active. The rules are examples/shared/composerState.ts, shared with the React page.
+ *
+ * @example
+ * <app-composer [status]="board.status()" [pendingApprovals]="1" (send)="board.send($event)" (stop)="board.stop()" />
+ */
+@Component({
+  selector: "app-composer",
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  host: { style: "display: contents" },
+  template: `
+    <form class="composer" (submit)="submit($event)">
+      <textarea
+        data-testid="chat-input"
+        rows="1"
+        #box
+        [value]="draft()"
+        (input)="draft.set(box.value)"
+        (keydown)="onKeyDown($event)"
+        [placeholder]="state().placeholder"
+        aria-label="Message"
+      ></textarea>
+      <button class="stop" data-testid="stop" type="button" (click)="stop.emit()" [disabled]="!state().canStop">Stop</button>
+      <button class="send" data-testid="send" type="submit" [disabled]="!state().canSend">Send</button>
+    </form>
+    <p class="status {{ line().tone }}" data-testid="status" [attr.data-status]="status()" aria-live="polite">
+      <span>{{ line().label }}</span>
+      @if (line().detail; as detail) { <span class="error" data-testid="error" [title]="detail">· {{ detail }}</span> }
+      <span class="hint">{{ keyboardHint }}</span>
+    </p>
+  `,
+})
+export class ComposerComponent {
+  readonly status = input.required<RunStatus>();
+  readonly pendingApprovals = input.required<number>();
+  readonly error = input<ClientError | undefined>(undefined);
+  /** The user sent this text. */
+  readonly send = output<string>();
+  /** The user pressed Stop. */
+  readonly stop = output<void>();
+
+  protected readonly keyboardHint = KEYBOARD_HINT;
+  protected readonly draft = signal("");
+  protected readonly state = computed(() => composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft() }));
+  protected readonly line = computed(() => statusLine({ status: this.status(), pendingApprovals: this.pendingApprovals(), error: this.error() }));
+
+  protected submit(event?: Event): void {
+    event?.preventDefault();
+    if (!this.state().canSend) return;
+    this.send.emit(this.draft().trim());
+    this.draft.set("");
+  }
+
+  protected onKeyDown(event: KeyboardEvent): void {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.submit();
+    }
+  }
+}

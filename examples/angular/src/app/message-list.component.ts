@@ -1,0 +1,83 @@
+/** The scrolling message pane: the conversation's blocks, a typing indicator, and "jump to latest" once the user scrolled up. */
+import { ChangeDetectionStrategy, Component, computed, input, output } from "@angular/core";
+import type { Subagent } from "../../../../src/client/Update";
+import type { Message } from "../../../../src/protocol/messages";
+import type { CutOff } from "../../../../src/react/UnfinishedParts";
+import { groupMessages, subagentHeading, toolResults } from "../../../shared/groupMessages";
+import { SUGGESTIONS } from "../../../shared/suggestions";
+import { FollowBottomDirective } from "./follow-bottom.directive";
+import { MessageViewComponent } from "./message-view.component";
+
+/**
+ * The conversation in a pane that follows new content while the reader is at the bottom.
+ *
+ * @example
+ * <app-message-list [messages]="messages()" [subagents]="subagents()" [running]="running()" [cutOff]="cutOff()" [canSuggest]="true" (suggestion)="send($event)" />
+ */
+@Component({
+  selector: "app-message-list",
+  imports: [FollowBottomDirective, MessageViewComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  host: { class: "pane-wrap" },
+  template: `
+    <div class="pane" followBottom #follow="followBottom" data-testid="messages" tabindex="0" aria-label="Messages">
+      <div class="thread-list">
+        @for (block of blocks(); track block.key) {
+          @if (block.kind === "message") {
+            <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+          } @else {
+            @let heading = headingOf(block.subagentRunId);
+            <div class="subagent" data-testid="subagent-group" [attr.data-name]="heading.name">
+              <header>
+                <h3>{{ heading.name }}</h3>
+                <span class="badge {{ heading.badge }}" data-testid="subagent-status">{{ heading.badge }}</span>
+                @if (heading.description) { <span class="description">{{ heading.description }}</span> }
+              </header>
+              @for (message of block.messages; track message.id) {
+                <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+              }
+            </div>
+          }
+        } @empty {
+          <div class="welcome" data-testid="welcome">
+            <h2>What should go on the board?</h2>
+            <p>The agent adds, completes and clears tasks, and asks a researcher for notes.</p>
+            <div class="suggestions">
+              @for (text of suggestions; track text) {
+                <button class="suggestion" type="button" [disabled]="!canSuggest()" (click)="suggestion.emit(text)">{{ text }}</button>
+              }
+            </div>
+          </div>
+        }
+        @if (running()) {
+          <div class="typing" data-testid="typing" aria-label="The agent is working"><span></span><span></span><span></span></div>
+        }
+      </div>
+    </div>
+    @if (!follow.pinned()) {
+      <button class="jump" type="button" data-testid="jump-to-latest" (click)="follow.jump()">↓ Jump to latest</button>
+    }
+  `,
+})
+export class MessageListComponent {
+  readonly messages = input.required<readonly Message[]>();
+  readonly subagents = input.required<readonly Subagent[]>();
+  readonly running = input.required<boolean>();
+  readonly cutOff = input.required<CutOff>();
+  /** Whether a suggestion click would be taken (no run active, no approval waiting). */
+  readonly canSuggest = input.required<boolean>();
+  /** An example command of the empty conversation was clicked. */
+  readonly suggestion = output<string>();
+
+  protected readonly suggestions = SUGGESTIONS;
+  protected readonly blocks = computed(() => groupMessages(this.messages()));
+  protected readonly results = computed(() => toolResults(this.messages()));
+
+  protected headingOf(subagentRunId: string) {
+    return subagentHeading(
+      this.subagents().find((s) => s.id === subagentRunId),
+      this.running(),
+      subagentRunId,
+    );
+  }
+}

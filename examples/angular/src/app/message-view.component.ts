@@ -1,0 +1,50 @@
+/** One message: its text, its tool calls as cards, and the "stopped" marker when Stop cut it off. */
+import { ChangeDetectionStrategy, Component, computed, input } from "@angular/core";
+import type { Message, ToolMessage } from "../../../../src/protocol/messages";
+import type { CutOff } from "../../../../src/react/UnfinishedParts";
+import { messageText } from "../../../shared/messageText";
+import { toolCardView } from "../../../shared/toolCard";
+import { ToolCardComponent } from "./tool-card.component";
+
+/**
+ * @example
+ * <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+ */
+@Component({
+  selector: "app-message",
+  imports: [ToolCardComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  // display: contents, so the message itself is the flex item of the thread (alignment, gaps).
+  host: { style: "display: contents" },
+  template: `
+    @if (shown()) {
+      <div [class]="classes()" data-testid="message" [attr.data-role]="message().role">
+        @if (text()) { <p>{{ text() }}</p> }
+        @for (card of cards(); track card.id) {
+          <app-tool-card [view]="card" />
+        }
+        @if (stopped()) { <span class="stopped-marker" data-testid="stopped-marker">Stopped</span> }
+      </div>
+    }
+  `,
+})
+export class MessageViewComponent {
+  readonly message = input.required<Message>();
+  readonly results = input.required<ReadonlyMap<string, ToolMessage>>();
+  readonly running = input.required<boolean>();
+  readonly cutOff = input.required<CutOff>();
+
+  /** Tool results show on their call's card; reasoning and activity messages are not drawn here. */
+  protected readonly shown = computed(() => this.message().role === "user" || this.message().role === "assistant");
+  protected readonly text = computed(() => messageText(this.message()));
+  protected readonly stopped = computed(() => this.cutOff().messageIds.has(this.message().id));
+  protected readonly cards = computed(() => {
+    const message = this.message();
+    const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
+    return calls.map((call) => toolCardView(call, this.results().get(call.id), { running: this.running(), stopped: this.cutOff().toolCallIds.has(call.id) }));
+  });
+  protected readonly classes = computed(() => {
+    const toolsOnly = this.text() === "" && this.cards().length > 0;
+    return ["message", this.message().role, toolsOnly ? "tools-only" : "", this.stopped() ? "cut-off" : ""].filter(Boolean).join(" ");
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The task-board page in React: a chat (message pane, approval cards, composer) beside the board,
+ * which the agent edits through the shared state. The parts are components so later pages can add
+ * to them: MessageList (and MessageView, ToolCard) for the conversation, Approvals for interrupts
+ * (a confirmation card goes there), Composer for input, BoardPanel for the state.
+ */
+import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
+import type { Transport } from "../../src/client/transports/Transport";
+import { boardSpec, type Board } from "../task-board/board";
+import { Approvals } from "./components/Approvals";
+import { BoardPanel } from "./components/BoardPanel";
+import { Composer } from "./components/Composer";
+import { MessageList } from "./components/MessageList";
+
+/** The page's inputs: where the agent is and which thread to talk on. */
+export interface AppProps {
+  readonly transport: Transport;
+  readonly threadId: string;
+}
+
+/**
+ * The whole page over one Session.
+ *
+ * @example
+ * createRoot(root).render(<App transport={new HttpTransport("/agent")} threadId="board-1" />);
+ */
+export function App({ transport, threadId }: AppProps) {
+  const session = useSession<Board>(transport, { threadId, state: boardSpec });
+  const messages = useMessages(session);
+  const board = useAgentState(session);
+  const interrupts = useInterrupts(session);
+  const subagents = useSubagents(session);
+  const run = useRun(session);
+  const running = run.status === "running";
+  // Pending interrupts come from the session, not from the run status: a refused send after an
+  // interrupt leaves the status `failed` while the approval still waits (issue 15).
+  const canStart = !running && interrupts.length === 0;
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="logo" aria-hidden="true">✓</div>
+        <h1>Task board</h1>
+        <span className="framework">React</span>
+        <span className="spacer" />
+        <span className="thread" title="thread id">{threadId}</span>
+      </header>
+      <main className="layout">
+        <section className="chat" aria-label="Chat">
+          <MessageList messages={messages} subagents={subagents} running={running} cutOff={run.cutOff} onSuggestion={canStart ? run.send : undefined} />
+          <footer className="dock">
+            <Approvals pending={interrupts} onAnswer={run.resume} disabled={running} />
+            <Composer status={run.status} pendingApprovals={interrupts.length} error={run.error} onSend={run.send} onStop={run.stop} />
+          </footer>
+        </section>
+        <BoardPanel board={board} />
+      </main>
+    </div>
+  );
+}

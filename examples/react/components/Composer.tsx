@@ -1,0 +1,66 @@
+/** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
+import { useState, type FormEvent, type KeyboardEvent } from "react";
+import type { ClientError } from "../../../src/client/ClientError";
+import type { RunStatus } from "../../../src/react";
+import { composerState, KEYBOARD_HINT, statusLine } from "../../shared/composerState";
+
+/** What the composer needs. */
+export interface ComposerProps {
+  readonly status: RunStatus;
+  readonly pendingApprovals: number;
+  readonly error: ClientError | undefined;
+  readonly onSend: (text: string) => void;
+  readonly onStop: () => void;
+}
+
+/**
+ * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
+ * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
+ * active. The rules are examples/shared/composerState.ts, shared with the Angular page.
+ *
+ * @example
+ * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
+ */
+export function Composer({ status, pendingApprovals, error, onSend, onStop }: ComposerProps) {
+  const [draft, setDraft] = useState("");
+  const state = composerState({ status, pendingApprovals, draft });
+  const line = statusLine({ status, pendingApprovals, error });
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!state.canSend) return;
+    onSend(draft.trim());
+    setDraft("");
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+  return (
+    <>
+      <form className="composer" onSubmit={submit}>
+        <textarea
+          data-testid="chat-input"
+          rows={1}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={state.placeholder}
+          aria-label="Message"
+        />
+        <button className="stop" data-testid="stop" type="button" onClick={onStop} disabled={!state.canStop}>
+          Stop
+        </button>
+        <button className="send" data-testid="send" type="submit" disabled={!state.canSend}>
+          Send
+        </button>
+      </form>
+      <p className={`status ${line.tone}`} data-testid="status" data-status={status} aria-live="polite">
+        <span>{line.label}</span>
+        {line.detail ? <span className="error" data-testid="error" title={line.detail}>· {line.detail}</span> : null}
+        <span className="hint">{KEYBOARD_HINT}</span>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+/** The scrolling message pane: the conversation's blocks, a typing indicator, and "jump to latest" once the user scrolled up. */
+import { useMemo } from "react";
+import type { Subagent } from "../../../src/client/Update";
+import type { Message } from "../../../src/protocol/messages";
+import type { CutOff } from "../../../src/react";
+import { groupMessages, toolResults } from "../../shared/groupMessages";
+import { SUGGESTIONS } from "../../shared/suggestions";
+import { useFollowBottom } from "../useFollowBottom";
+import { BlockView } from "./MessageView";
+
+/** What the list draws. */
+export interface MessageListProps {
+  readonly messages: readonly Message[];
+  readonly subagents: readonly Subagent[];
+  readonly running: boolean;
+  readonly cutOff: CutOff;
+  /** Sends one of the example commands of the empty conversation; absent while a send would not be taken. */
+  readonly onSuggestion: ((text: string) => void) | undefined;
+}
+
+/**
+ * The conversation, top to bottom, in a pane that follows new content while the reader is at the
+ * bottom and stays put once they scroll up (see FollowBottom in examples/shared).
+ *
+ * @example
+ * <MessageList messages={messages} subagents={subagents} running={status === "running"} cutOff={cutOff} onSuggestion={send} />
+ */
+export function MessageList({ messages, subagents, running, cutOff, onSuggestion }: MessageListProps) {
+  const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>();
+  const blocks = useMemo(() => groupMessages(messages), [messages]);
+  const results = useMemo(() => toolResults(messages), [messages]);
+  return (
+    <div className="pane-wrap">
+      <div className="pane" ref={ref} data-testid="messages" data-pinned={pinned} tabIndex={0} aria-label="Messages">
+        <div className="thread-list">
+          {blocks.length === 0 ? (
+            <div className="welcome" data-testid="welcome">
+              <h2>What should go on the board?</h2>
+              <p>The agent adds, completes and clears tasks, and asks a researcher for notes.</p>
+              <div className="suggestions">
+                {SUGGESTIONS.map((text) => (
+                  <button key={text} className="suggestion" type="button" disabled={!onSuggestion} onClick={() => onSuggestion?.(text)}>
+                    {text}
+                  </button>
+                ))}
+              </div>
+            </div>
+          ) : (
+            blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} />)
+          )}
+          {running ? (
+            <div className="typing" data-testid="typing" aria-label="The agent is working">
+              <span />
+              <span />
+              <span />
+            </div>
+          ) : null}
+        </div>
+      </div>
+      {pinned ? null : (
+        <button className="jump" type="button" data-testid="jump-to-latest" onClick={jump}>
+          ↓ Jump to latest
+        </button>
+      )}
+    </div>
+  );
+}

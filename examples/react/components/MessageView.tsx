@@ -1,0 +1,79 @@
+/** One block of the conversation: a message (text, tool cards, the "stopped" marker) or a subagent's group. */
+import { memo } from "react";
+import type { Subagent } from "../../../src/client/Update";
+import type { Message, ToolMessage } from "../../../src/protocol/messages";
+import type { CutOff } from "../../../src/react";
+import { subagentHeading, type Block } from "../../shared/groupMessages";
+import { messageText } from "../../shared/messageText";
+import { toolCardView } from "../../shared/toolCard";
+import { ToolCard } from "./ToolCard";
+
+/** What every row needs besides its message. */
+interface RowContext {
+  readonly results: ReadonlyMap<string, ToolMessage>;
+  readonly running: boolean;
+  readonly cutOff: CutOff;
+}
+
+/**
+ * A top-level message, or a subagent's messages under the subagent's name and status.
+ *
+ * @example
+ * blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} />);
+ */
+export function BlockView({ block, subagents, ...row }: RowContext & { readonly block: Block; readonly subagents: readonly Subagent[] }) {
+  if (block.kind === "message") return <MessageView message={block.message} {...row} />;
+  const heading = subagentHeading(
+    subagents.find((s) => s.id === block.subagentRunId),
+    row.running,
+    block.subagentRunId,
+  );
+  return (
+    <div className="subagent" data-testid="subagent-group" data-name={heading.name}>
+      <header>
+        <h3>{heading.name}</h3>
+        <span className={`badge ${heading.badge}`} data-testid="subagent-status">{heading.badge}</span>
+        {heading.description ? <span className="description">{heading.description}</span> : null}
+      </header>
+      {block.messages.map((message) => (
+        <MessageView key={message.id} message={message} {...row} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * One message. Memoized: a row is drawn again only when its message (same object until it
+ * changes), one of its tool results, its cut-off mark or (for a message with tool calls) the run
+ * status changed, so a long conversation redraws only the row that is streaming.
+ */
+const MessageView = memo(function MessageView({ message, results, running, cutOff }: RowContext & { readonly message: Message }) {
+  if (message.role !== "user" && message.role !== "assistant") return null; // tool results show on their call's card
+  const text = messageText(message);
+  const toolCalls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
+  const stopped = cutOff.messageIds.has(message.id);
+  const classes = ["message", message.role, text === "" && toolCalls.length > 0 ? "tools-only" : "", stopped ? "cut-off" : ""].filter(Boolean).join(" ");
+  return (
+    <div className={classes} data-testid="message" data-role={message.role}>
+      {text ? <p>{text}</p> : null}
+      {toolCalls.map((call) => (
+        <ToolCard key={call.id} view={toolCardView(call, results.get(call.id), { running, stopped: cutOff.toolCallIds.has(call.id) })} />
+      ))}
+      {stopped ? (
+        <span className="stopped-marker" data-testid="stopped-marker">
+          Stopped
+        </span>
+      ) : null}
+    </div>
+  );
+}, sameRow);
+
+function sameRow(before: RowContext & { readonly message: Message }, after: RowContext & { readonly message: Message }): boolean {
+  if (before.message !== after.message) return false;
+  const id = after.message.id;
+  if (before.cutOff.messageIds.has(id) !== after.cutOff.messageIds.has(id)) return false;
+  const calls = after.message.role === "assistant" ? (after.message.toolCalls ?? []) : [];
+  if (calls.length === 0) return true;
+  if (before.running !== after.running) return false;
+  return calls.every((call) => before.results.get(call.id) === after.results.get(call.id) && before.cutOff.toolCallIds.has(call.id) === after.cutOff.toolCallIds.has(call.id));
+}

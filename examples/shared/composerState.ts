@@ -1,0 +1,83 @@
+/** What the bottom of the chat (the composer and the status line under it) allows and says. */
+import type { ClientError } from "../../src/client/ClientError";
+import type { RunStatus } from "../../src/react/RunController";
+
+/** What the composer needs to know. */
+export interface ComposerInput {
+  readonly status: RunStatus;
+  /** Interrupts waiting on an answer (`session.interrupts.length`). */
+  readonly pendingApprovals: number;
+  /** What the user has typed so far. */
+  readonly draft: string;
+}
+
+/** What the composer allows. */
+export interface ComposerState {
+  /** Send is enabled (and Enter sends). */
+  readonly canSend: boolean;
+  /** Stop is enabled. */
+  readonly canStop: boolean;
+  /** The input's placeholder, saying why Send is off when it is. */
+  readonly placeholder: string;
+}
+
+/** The hint shown in an empty composer when nothing stands in the way. */
+export const DEFAULT_PLACEHOLDER = 'Message the agent, e.g. "add buy milk; add call mom"';
+
+/** How the keyboard works in the composer, said under it. */
+export const KEYBOARD_HINT = "Enter to send · Shift+Enter for a new line";
+
+/**
+ * Send needs a non-blank draft, no active run, and no approval waiting: while the agent waits on
+ * an interrupt, a new message would be refused by the session (every pending interrupt must be
+ * answered first), so the composer keeps what was typed and the approval card stays in view.
+ * Stop is there only while a run is active.
+ *
+ * @example
+ * const { canSend } = composerState({ status: "interrupted", pendingApprovals: 1, draft: "add x" }); // false
+ */
+export function composerState(input: ComposerInput): ComposerState {
+  const waiting = input.pendingApprovals > 0;
+  const running = input.status === "running";
+  return {
+    canSend: !running && !waiting && input.draft.trim() !== "",
+    canStop: running,
+    placeholder: waiting ? "Answer the approval above to go on" : running ? "The agent is working…" : DEFAULT_PLACEHOLDER,
+  };
+}
+
+/** The status line under the composer. */
+export interface StatusLine {
+  readonly label: string;
+  /** For colour: `busy` (running), `attention` (waiting on the user), `error`, `quiet`. */
+  readonly tone: "quiet" | "busy" | "attention" | "error";
+  /** The error's message, when the last run reported one. */
+  readonly detail: string | undefined;
+}
+
+/**
+ * The run status in words. Pending approvals win over the status: after a refused send the status
+ * is `failed`, yet what the user has to do is still to answer the approval.
+ *
+ * @example
+ * statusLine({ status: "running", pendingApprovals: 0, error: undefined }).label // "Working…"
+ */
+export function statusLine(input: { readonly status: RunStatus; readonly pendingApprovals: number; readonly error: ClientError | undefined }): StatusLine {
+  const detail = input.error?.message;
+  if (input.status === "running") return { label: "Working…", tone: "busy", detail };
+  if (input.pendingApprovals > 0) return { label: "Waiting for your approval", tone: "attention", detail };
+  switch (input.status) {
+    case "failed":
+      return { label: "The last run failed", tone: "error", detail };
+    case "interrupted":
+      // interrupted with nothing pending: the interrupts were answered elsewhere
+    case "idle":
+      return { label: "Ready", tone: detail === undefined ? "quiet" : "error", detail };
+    default:
+      return unknownStatus(input.status);
+  }
+}
+
+function unknownStatus(status: never): StatusLine {
+  return { label: String(status), tone: "quiet", detail: undefined };
+}

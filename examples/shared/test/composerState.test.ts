@@ -1,0 +1,36 @@
+import { ClientError } from "../../../src/client/ClientError";
+import { composerState, DEFAULT_PLACEHOLDER, statusLine } from "../composerState";
+
+describe("composerState", () => {
+  it("sends a non-blank draft when no run is active and nothing waits", () => {
+    expect(composerState({ status: "idle", pendingApprovals: 0, draft: "add milk" })).toEqual({ canSend: true, canStop: false, placeholder: DEFAULT_PLACEHOLDER });
+    expect(composerState({ status: "failed", pendingApprovals: 0, draft: "again" }).canSend).toBe(true);
+    expect(composerState({ status: "idle", pendingApprovals: 0, draft: "   " }).canSend).toBe(false);
+  });
+
+  it("does not send while an approval waits, whatever the run status says", () => {
+    for (const status of ["interrupted", "failed", "idle"] as const) {
+      const state = composerState({ status, pendingApprovals: 1, draft: "add milk" });
+      expect(state.canSend).toBe(false);
+      expect(state.placeholder).toContain("approval");
+    }
+  });
+
+  it("stops, and does not send, while a run is active", () => {
+    expect(composerState({ status: "running", pendingApprovals: 0, draft: "add milk" })).toMatchObject({ canSend: false, canStop: true });
+  });
+});
+
+describe("statusLine", () => {
+  it("puts a waiting approval before a failed refusal", () => {
+    const refusal = new ClientError("config", "the thread has 1 pending interrupt(s) not answered by resume: clear-1");
+    expect(statusLine({ status: "failed", pendingApprovals: 1, error: refusal })).toEqual({ label: "Waiting for your approval", tone: "attention", detail: refusal.message });
+  });
+
+  it("says what each status means", () => {
+    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Working…", tone: "busy" });
+    expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Ready", tone: "quiet" });
+    expect(statusLine({ status: "failed", pendingApprovals: 0, error: new ClientError("transport", "offline") })).toMatchObject({ label: "The last run failed", tone: "error", detail: "offline" });
+    expect(statusLine({ status: "interrupted", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Ready" });
+  });
+});

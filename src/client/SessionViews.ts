@@ -1,0 +1,88 @@
+/**
+ * The view side of a Session (DESIGN §5): which update changes which view, the replaying
+ * observables for Angular's async pipe, and the `subscribe` / `getSnapshot` pair for React's
+ * `useSyncExternalStore`. Kept apart from running runs, so that the run logic (reconnects, the
+ * client-tool loop) reads without the view plumbing.
+ */
+import { distinctUntilChanged, Observable, Subject } from "rxjs";
+import type { Message } from "../protocol/messages";
+import type { Interrupt } from "../protocol/outcomes";
+import type { Subagent, Update } from "./Update";
+
+/** Everything a view reads, as one immutable value: the same object until something changes (for `useSyncExternalStore`). */
+export interface SessionSnapshot<S> {
+  readonly messages: readonly Message[];
+  readonly rawState: unknown;
+  readonly state: S | undefined;
+  readonly interrupts: readonly Interrupt[];
+  readonly subagents: readonly Subagent[];
+  readonly running: boolean;
+}
+
+/** A part of the snapshot that changes on its own, and the views that follow it. */
+export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running";
+
+/** Updates by the view they change. */
+const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
+  message: "messages",
+  messages: "messages",
+  reasoning: "messages",
+  state: "state",
+  interrupt: "interrupts",
+  done: "interrupts",
+  subagent: "subagents",
+};
+
+/**
+ * The change notifications of one session. `read` builds the snapshot from the session's current
+ * values; it is called at most once per change (the snapshot is cached until the next `notify`).
+ *
+ * @example
+ * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running }));
+ * const messages$ = views.view("messages", () => messages);
+ * views.notifyUpdate(update); // after applying an update
+ */
+export class SessionViews<S> {
+  private readonly changed = new Subject<ViewChannel>();
+  private readonly listeners = new Set<() => void>();
+  private cache: SessionSnapshot<S> | undefined;
+
+  constructor(private readonly read: () => SessionSnapshot<S>) {}
+
+  /** Tells the views on `channel` and every listener that something changed. */
+  notify(channel: ViewChannel): void {
+    this.cache = undefined;
+    if (this.changed.observed) this.changed.next(channel);
+    if (this.listeners.size > 0) for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Notifies the channel an applied update changed, if it changed one. */
+  notifyUpdate(update: Update<unknown>): void {
+    const channel = CHANNEL_OF[update.kind];
+    if (channel !== undefined) this.notify(channel);
+  }
+
+  /** A view of one value: replays `read()` on subscription and emits it again after each change on `channel`, when it differs. */
+  view<T>(channel: ViewChannel, read: () => T): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      subscriber.next(read());
+      return this.changed.subscribe((changed) => {
+        if (changed === channel) subscriber.next(read());
+      });
+    }).pipe(distinctUntilChanged());
+  }
+
+  /** Calls `listener` after every change; returns the unsubscribe function (`useSyncExternalStore`'s `subscribe`). */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Everything a view reads; the same object until something changes (`useSyncExternalStore`'s `getSnapshot`). */
+  readonly getSnapshot = (): SessionSnapshot<S> => {
+    this.cache ??= this.read();
+    return this.cache;
+  };
+}

@@ -1,0 +1,37 @@
+/** The part of JSON Schema that `jsonSchemaOf` emits (docs/tools.md § schema derivation): keywords common to draft-07 and 2020-12. */
+
+/**
+ * A JSON Schema `type` name.
+ *
+ * @example
+ * const type: JsonSchemaType = "integer";
+ */
+export type JsonSchemaType = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array";
+
+/**
+ * A JSON Schema as derived from an io-ts codec: only keywords that draft-07, 2020-12 and the model
+ * providers' function-calling subsets all read, so the schema can go to any of them as it is.
+ *
+ * @example
+ * const schema: JsonSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+ */
+export interface JsonSchema {
+  readonly type?: JsonSchemaType | readonly JsonSchemaType[];
+  readonly enum?: readonly (string | number | boolean | null)[];
+  readonly properties?: { readonly [key: string]: JsonSchema };
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean | JsonSchema;
+  readonly items?: JsonSchema;
+  readonly anyOf?: readonly JsonSchema[];
+  readonly allOf?: readonly JsonSchema[];
+  readonly minimum?: number;
+  readonly default?: unknown;
+}
+
+/**
+ * A JSON Schema given by hand (`clientTool({ jsonSchema })`): any JSON object, sent as it is.
+ *
+ * @example
+ * const schema: JsonSchemaObject = { type: "object", properties: { when: { type: "string", format: "date-time" } } };
+ */
+export type JsonSchemaObject = { readonly [keyword: string]: unknown };

@@ -1,0 +1,69 @@
+/**
+ * Reasoning is bracketed like any other span (issue #14 A4, RULES R22, AG-UI 1.1 reasoning): the
+ * client's verifier reports a broken bracket in-band and goes on (report mode); the server's
+ * emitters, which run the same verifier strictly, refuse it at the call site.
+ */
+import { ev } from "../../src/protocol/build";
+import { ProtocolError } from "../../src/operators/ProtocolError";
+import type { Agent } from "../../src/server/Agent";
+import { Session } from "../../src/client/Session";
+import { InProcessTransport } from "../../src/client/transports/InProcessTransport";
+import { collect, counter, endOf, errorsOf, replaySession } from "./support";
+
+const RS = ev.runStarted("thread-1", "run-1");
+const RF = ev.runFinished("thread-1", "run-1");
+
+describe("in the client: report mode", () => {
+  test("a second REASONING_START while the span is open and an orphaned content are reported and skipped; the run ends as the agent says", async () => {
+    const session = replaySession([
+      RS,
+      ev.reasoningStart("s1"),
+      ev.reasoningStart("s1"),
+      ev.reasoningMessageContent("ghost", "no referent"),
+      ev.reasoningMessageStart("r1"),
+      ev.reasoningMessageContent("r1", "thinking"),
+      ev.reasoningMessageEnd("r1"),
+      ev.reasoningEnd("s1"),
+      RF,
+    ]);
+    const updates = await collect(session.send("go"));
+    expect(errorsOf(updates).map((error) => [error.kind, error.code])).toEqual([
+      ["protocol", "R22"],
+      ["protocol", "R22"],
+    ]);
+    expect(errorsOf(updates)[1].message).toContain("no reasoning message ghost is open");
+    expect(session.messages.map((message) => message.id)).toEqual(["id-1", "r1"]); // no message invented for "ghost"
+    expect(endOf(updates)).toEqual({ kind: "success" });
+  });
+
+  test("reasoning left open at RUN_FINISHED blocks it, like any open span (the run then ends truncated)", async () => {
+    const updates = await collect(replaySession([RS, ev.reasoningStart("s1"), ev.reasoningMessageStart("r1"), RF]).send("go"));
+    const [violation] = errorsOf(updates);
+    expect([violation.kind, violation.code]).toEqual(["protocol", "R7"]);
+    expect(violation.message).toContain("reasoning messages are still open: r1");
+  });
+});
+
+describe("in the server: strict, at the call site", () => {
+  test("an agent that opens the same reasoning span twice gets a ProtocolError (R22) and nothing is sent", async () => {
+    let thrown: unknown;
+    const agent: Agent = {
+      async run(ctx) {
+        ctx.emit(ev.reasoningStart("s1"));
+        try {
+          ctx.emit(ev.reasoningStart("s1"));
+        } catch (error) {
+          thrown = error;
+        }
+        ctx.emit(ev.reasoningEnd("s1"));
+        return { type: "success" };
+      },
+    };
+    const session = new Session(new InProcessTransport(agent), { threadId: "thread-1", newId: counter() });
+    const updates = await collect(session.send("go"));
+    expect(thrown).toBeInstanceOf(ProtocolError);
+    expect(thrown).toMatchObject({ code: "reasoning", rule: "R22" });
+    expect(errorsOf(updates)).toEqual([]); // the refused event never reached the client
+    expect(endOf(updates)).toEqual({ kind: "success" });
+  });
+});
