@@ -6,9 +6,13 @@
 import type { Event } from "../protocol/events";
 import { StoreError } from "../server/store/StoreError";
 import type { Cursor, StoredEvent } from "../server/store/ThreadStore";
-import { decodeEventValue } from "../wire/decodeEvent";
+import { DEFAULT_MAX_JSON_DEPTH } from "../protocol/jsonDepth";
+import { decodeEventValue, Dropped, type EventDecoding } from "../wire/decodeEvent";
 import { DecodeError } from "../wire/DecodeError";
 import { replyArray, replyString } from "./replies";
+
+/** How logged entries are decoded: with the nesting limit, and nothing to strip (the store wrote them). */
+const STORED: EventDecoding = { maxDepth: DEFAULT_MAX_JSON_DEPTH, checkDepth: true, onStripped: undefined };
 
 /**
  * What a store script writes for one event: its type (the `t` field, which lets a script tell a
@@ -96,8 +100,10 @@ export function decodeEntry(reply: unknown, threadId: string): LoggedEntry {
   } catch (error) {
     throw foreign(threadId, cursor, `JSON that does not parse (${error instanceof Error ? error.message : String(error)})`);
   }
-  const event = decodeEventValue(parsed);
+  // The store logged this event itself, as the driver sent it: decoding only guards against foreign entries.
+  const event = decodeEventValue(parsed, STORED);
   if (event instanceof DecodeError) throw foreign(threadId, cursor, `an event that does not decode (${event.message})`);
+  if (event instanceof Dropped) throw foreign(threadId, cursor, `an event that does not decode (${event.reason})`);
   return { cursor, seq, event };
 }
 

@@ -7,6 +7,7 @@
 import type { Observable } from "rxjs";
 import { ev } from "../protocol/build";
 import type { RunAgentInput } from "../protocol/input";
+import { PROTOCOL_VERSION } from "../protocol/version";
 import type { StoreClock } from "../server/store/StoreClock";
 import { systemClock } from "../server/store/StoreClock";
 import { StoreError } from "../server/store/StoreError";
@@ -117,7 +118,7 @@ class RedisThreadStore implements RedisStore {
     const keys = this.keysOf(threadId);
     // Subscribed before the run exists, so that no stop of it can be missed.
     await this.signals.ready();
-    const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId });
+    const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
       const loaded = await this.loader.load(threadId, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);

@@ -26,6 +26,7 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   "agui-rx/node": "src/node/index.ts",
   "agui-rx/react": "src/react/index.ts",
   "agui-rx/ai": "src/ai/index.ts",
+  "agui-rx/redis": "src/redis/index.ts",
 };
 
 /** Every ```ts / ```tsx block of a Markdown file, with the ```text block that follows it (blank lines and prose between are allowed). */
