@@ -12,9 +12,9 @@ import { checkResume } from "./checkResume";
 import { ClientError } from "./ClientError";
 import { ClientState } from "./reducers/ClientState";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
-import { toolLoop } from "./toolLoop";
+import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
 import type { ClientTool } from "./tools/clientTool";
-import { resolveTools, type ResolvedTools } from "./tools/resolveTools";
+import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
 import type { Transport } from "./transports/Transport";
 import type { Subagent, Update } from "./Update";
@@ -122,8 +122,8 @@ export class Session<S = unknown> {
     this.store = options.state === undefined ? (ClientState.untyped() as ClientState<S>) : ClientState.typed(options.state);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
-    this.tools = this.resolve(options.tools ?? []);
-    const refused = checkRoundtrips(options.maxToolRoundtrips);
+    this.tools = this.toolCalls.resolve(options.tools ?? []);
+    const refused = checkMaxToolRoundtrips(options.maxToolRoundtrips);
     if (refused !== undefined) throw refused;
   }
 
@@ -240,12 +240,12 @@ export class Session<S = unknown> {
   private loopOptions(runOptions: RunOptions): { readonly tools: ResolvedTools; readonly max: number } | ClientError {
     let tools: ResolvedTools;
     try {
-      tools = runOptions.tools === undefined ? this.tools : this.resolve(runOptions.tools);
+      tools = runOptions.tools === undefined ? this.tools : this.toolCalls.resolve(runOptions.tools);
     } catch (error) {
       return new ClientError("config", `the run's tools are invalid: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     const max = runOptions.maxToolRoundtrips ?? this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS;
-    return checkRoundtrips(max) ?? { tools, max };
+    return checkMaxToolRoundtrips(max) ?? { tools, max };
   }
 
   /** The runs of one `send`/`resume`: the first, then the follow-ups its client tool calls need (`toolLoop`). */
@@ -274,14 +274,6 @@ export class Session<S = unknown> {
       applyEvents({ state: this.store }),
       tap((update) => this.views.notifyUpdate(update)),
     );
-  }
-
-  /** The session's client tools, tracked so that views see their running calls. */
-  private resolve(list: readonly (Tool | ClientTool)[]): ResolvedTools {
-    const { wire, client } = resolveTools(list);
-    const tracked = new Map<string, ClientTool>();
-    for (const [name, tool] of client) tracked.set(name, this.toolCalls.track(tool));
-    return { wire, client: tracked };
   }
 
   /** The exchange is over at its `done` or unsubscription. */
@@ -333,15 +325,6 @@ export class Session<S = unknown> {
   private notify(channel: ViewChannel): void {
     this.views.notify(channel);
   }
-}
-
-/** The default of `maxToolRoundtrips`. */
-const DEFAULT_MAX_TOOL_ROUNDTRIPS = 5;
-
-/** `maxToolRoundtrips` must be a whole number of runs, 0 or more. */
-function checkRoundtrips(max: number | undefined): ClientError | undefined {
-  if (max === undefined || (Number.isInteger(max) && max >= 0)) return undefined;
-  return new ClientError("config", `expected maxToolRoundtrips to be a whole number of runs, 0 or more, but got ${String(max)}`);
 }
 
 /** A refused run: the error, then `done` failed (E3). */

@@ -3,13 +3,28 @@
  * `success` leaving calls to client tools, the loop executes them, appends their tool messages and
  * starts the follow-up run, until a run leaves none, as one Update stream with one `done`.
  */
-import { Observable, Subscription } from "rxjs";
+import { catchError, concat, defer, filter, from, map, of, type Observable } from "rxjs";
 import type { ToolMessage } from "../protocol/messages";
 import { ClientError } from "./ClientError";
 import type { ClientTool, ToolSession } from "./tools/clientTool";
 import { executeToolCalls } from "./tools/executeToolCalls";
 import { pendingClientToolCalls, type PendingToolCalls } from "./tools/pendingClientToolCalls";
 import type { RunEnd, Update } from "./Update";
+
+/** How many follow-up runs one exchange may start when neither the session nor the run says (`maxToolRoundtrips`). */
+export const DEFAULT_MAX_TOOL_ROUNDTRIPS = 5;
+
+/**
+ * Why `max` cannot bound the loop (it must be a whole number of runs, 0 or more), or `undefined`
+ * when it can (or is absent).
+ *
+ * @example
+ * checkMaxToolRoundtrips(-1)?.message; // "expected maxToolRoundtrips to be a whole number of runs, 0 or more, but got -1"
+ */
+export function checkMaxToolRoundtrips(max: number | undefined): ClientError | undefined {
+  if (max === undefined || (Number.isInteger(max) && max >= 0)) return undefined;
+  return new ClientError("config", `expected maxToolRoundtrips to be a whole number of runs, 0 or more, but got ${String(max)}`);
+}
 
 /**
  * What the loop runs and where it writes.
@@ -61,107 +76,83 @@ export interface ToolLoopOptions<S> {
  */
 export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> {
   if (options.tools.size === 0) return options.first; // nothing to execute: the run is the exchange
-  return new Observable<Update<S>>((subscriber) => {
-    const inner = new Subscription();
-    let roundtrip = 0;
-    let over = false;
+  return defer(() => {
+    let roundtrip = 0; // per subscription: each one runs its own exchange
 
-    const finish = (...updates: Update<S>[]): void => {
-      if (over) return;
-      over = true;
-      for (const update of updates) subscriber.next(update);
-      subscriber.complete();
-    };
-    const fail = (error: ClientError): void => {
-      const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
-      finish({ kind: "error", error }, { kind: "done", end });
-    };
-    /** Every callback of the loop goes through here, so a throw ends the exchange by the contract instead of escaping. */
-    const guarded = (step: () => void): void => {
-      try {
-        step();
-      } catch (thrown) {
-        const why = thrown instanceof Error ? thrown.message : String(thrown);
-        fail(new ClientError("tool", `the client-tool loop failed: ${why}`, { code: "tool-loop", cause: thrown }));
-      }
-    };
-
-    const runOnce = (run$: Observable<Update<S>>): void => {
-      // For the fallback without pendingToolCallIds: the messages this run created or extended.
-      const before = new Set(options.session.messages.map((message) => message.id));
-      const touched = new Set<string>();
-      let ended = false;
-      inner.add(
-        run$.subscribe({
-          next: (update) =>
-            guarded(() => {
-              if (over) return;
-              if (update.kind === "done") {
-                ended = true;
-                afterRun(update.end, touched);
-                return;
-              }
-              noteMessages(update, before, touched);
-              subscriber.next(update);
-            }),
-          // A Session run reports failures as updates; a run stream that errors anyway is shown as a failed exchange.
-          error: (error: unknown) => guarded(() => fail(ClientError.from(error))),
-          complete: () =>
-            guarded(() => {
-              if (!ended) fail(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" }));
-            }),
-        }),
-      );
-    };
-
-    const afterRun = (end: RunEnd, touched: ReadonlySet<string>): void => {
-      if (end.kind !== "success") return finish({ kind: "done", end });
-      const pending = pendingClientToolCalls({
-        messages: options.session.messages,
-        tools: options.tools,
-        pendingToolCallIds: end.pendingToolCallIds,
-        runMessageIds: touched,
+    /** One run, then what its end calls for: the exchange's `done`, or the calls executed and the next run. */
+    const runThenFollow = (run$: Observable<Update<S>>): Observable<Update<S>> =>
+      defer(() => {
+        // For the fallback without pendingToolCallIds: the messages this run created or extended.
+        const before = new Set(options.session.messages.map((message) => message.id));
+        const touched = new Set<string>();
+        let end: RunEnd | undefined;
+        const updates = run$.pipe(
+          // A Session run reports failures as updates; a run stream that errors anyway ends like a failed run.
+          catchError((error: unknown) => failed<S>(ClientError.from(error))),
+          filter((update) => {
+            if (update.kind === "done") {
+              end = update.end; // held back: the exchange may go on
+              return false;
+            }
+            noteMessages(update, before, touched);
+            return true;
+          }),
+        );
+        return concat(
+          updates,
+          defer(() => (end === undefined ? failed<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" })) : afterRun(end, touched))),
+        );
       });
-      for (const id of pending.unknownIds) subscriber.next({ kind: "error", error: unknownCall(id) });
-      if (pending.execute.length === 0) return finish({ kind: "done", end });
-      if (roundtrip >= options.maxToolRoundtrips) return fail(tooManyRoundtrips(options.maxToolRoundtrips, pending));
-      execute(pending, end);
+
+    const afterRun = (end: RunEnd, touched: ReadonlySet<string>): Observable<Update<S>> => {
+      if (end.kind !== "success") return of(done<S>(end));
+      const pending = pendingClientToolCalls({ messages: options.session.messages, tools: options.tools, pendingToolCallIds: end.pendingToolCallIds, runMessageIds: touched });
+      const warnings = pending.unknownIds.map((id): Update<S> => ({ kind: "error", error: unknownCall(id) }));
+      if (pending.execute.length === 0) return of(...warnings, done<S>(end));
+      if (roundtrip >= options.maxToolRoundtrips) return concat(of(...warnings), failed<S>(tooManyRoundtrips(options.maxToolRoundtrips, pending)));
+      return concat(of(...warnings), execute(pending, end));
     };
 
-    const execute = (pending: PendingToolCalls, previousEnd: Extract<RunEnd, { kind: "success" }>): void => {
+    const execute = (pending: PendingToolCalls, previousEnd: Extract<RunEnd, { kind: "success" }>): Observable<Update<S>> => {
       const answered: string[] = [];
-      inner.add(
-        executeToolCalls(pending.execute, { session: options.session, newId: options.newId }).subscribe({
-          next: (result) =>
-            guarded(() => {
-              const index = options.append(result.message);
-              answered.push(result.toolCallId);
-              const message = options.session.messages[index] ?? result.message;
-              subscriber.next({ kind: "message", index, id: message.id, change: { kind: "toolResult", toolCallId: result.toolCallId }, message });
-            }),
-          // Only `newId` throwing makes executeToolCalls error (tool failures are results).
-          error: (error: unknown) =>
-            guarded(() => {
-              const why = error instanceof Error ? error.message : String(error);
-              fail(new ClientError("tool", `the client-tool loop failed: ${why}`, { code: "tool-loop", cause: error }));
-            }),
-          complete: () =>
-            guarded(() => {
-              if (over) return;
-              // Calls of tools the session does not know wait for the application: a follow-up now would send them unanswered.
-              if (pending.leftForApplication.length > 0) return finish({ kind: "done", end: previousEnd });
-              roundtrip++;
-              const runId = options.newId();
-              subscriber.next({ kind: "run", runId, roundtrip, previousEnd, toolCallIds: answered });
-              runOnce(options.followUp(runId));
-            }),
+      const results = executeToolCalls(pending.execute, { session: options.session, newId: options.newId }).pipe(
+        map((result): Update<S> => {
+          const index = options.append(result.message);
+          answered.push(result.toolCallId);
+          const message = options.session.messages[index] ?? result.message;
+          return { kind: "message", index, id: message.id, change: { kind: "toolResult", toolCallId: result.toolCallId }, message };
         }),
       );
+      const next = defer(() => {
+        // Calls of tools the session does not know wait for the application: a follow-up now would send them unanswered.
+        if (pending.leftForApplication.length > 0) return of(done<S>(previousEnd));
+        roundtrip++;
+        const runId = options.newId();
+        const boundary: Update<S> = { kind: "run", runId, roundtrip, previousEnd, toolCallIds: answered };
+        return concat(of(boundary), runThenFollow(options.followUp(runId)));
+      });
+      return concat(results, next);
     };
 
-    runOnce(options.first);
-    return inner;
+    // A throw in any callback above (`newId`, `append`, reading the messages) ends the exchange by the contract instead of erroring.
+    return runThenFollow(options.first).pipe(
+      catchError((thrown: unknown) => {
+        const why = thrown instanceof Error ? thrown.message : String(thrown);
+        return failed<S>(new ClientError("tool", `the client-tool loop failed: ${why}`, { code: "tool-loop", cause: thrown }));
+      }),
+    );
   });
+}
+
+function done<S>(end: RunEnd): Update<S> {
+  return { kind: "done", end };
+}
+
+/** The error and the failed `done` that end an exchange. */
+function failed<S>(error: ClientError): Observable<Update<S>> {
+  const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
+  const updates: Update<S>[] = [{ kind: "error", error }, done<S>(end)];
+  return from(updates);
 }
 
 /** Collects the ids of the messages a run created or extended: its message updates, and what a snapshot brought that was not there before. */

@@ -1,5 +1,7 @@
 /** The client tool calls a session is executing, each answerable from a view: how human-in-the-loop tools work (docs/tools.md § human in the loop). */
+import type { Tool } from "../../protocol/input";
 import type { ClientTool, ToolCallContext } from "./clientTool";
+import { resolveTools, type ResolvedTools } from "./resolveTools";
 
 /**
  * One client tool call whose `execute` is running. `args` are decoded (a call whose arguments do
@@ -44,6 +46,17 @@ export class RunningToolCalls {
   /** The calls running now, in the order they started. */
   get list(): readonly RunningToolCall[] {
     return this.calls;
+  }
+
+  /**
+   * `resolveTools(list)`, with every client tool tracked: what a session executes is the tracked
+   * tool, so its calls show here. Throws as `resolveTools` does (two tools with one name).
+   */
+  resolve(list: readonly (Tool | ClientTool)[]): ResolvedTools {
+    const { wire, client } = resolveTools(list);
+    const tracked = new Map<string, ClientTool>();
+    for (const [name, tool] of client) tracked.set(name, this.track(tool));
+    return { wire, client: tracked };
   }
 
   /** `tool` with an `execute` that registers each call here while it runs and lets `respond` answer it. */
