@@ -11,7 +11,12 @@ import { executeToolCalls } from "./tools/executeToolCalls";
 import { pendingClientToolCalls, type PendingToolCalls } from "./tools/pendingClientToolCalls";
 import type { RunEnd, Update } from "./Update";
 
-/** How many follow-up runs one exchange may start when neither the session nor the run says (`maxToolRoundtrips`). */
+/**
+ * How many follow-up runs one exchange may start when neither the session nor the run says (`maxToolRoundtrips`).
+ *
+ * @example
+ * const max = runOptions.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS; // 5
+ */
 export const DEFAULT_MAX_TOOL_ROUNDTRIPS = 5;
 
 /**

@@ -5,7 +5,9 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import * as t from "io-ts";
 import { createElement as h, type ReactElement } from "react";
+import { map } from "rxjs";
 import { clientTool } from "../../src/client/tools/clientTool";
+import { callsOf } from "../../src/client/tools/RunningToolCalls";
 import { waitForResponse } from "../../src/client/tools/waitForResponse";
 import type { Session } from "../../src/client/Session";
 import { ev } from "../../src/protocol/build";
@@ -133,5 +135,17 @@ describe("useClientTool", () => {
     view.unmount();
     expect(session()?.runningToolCalls).toEqual([]);
     expect(session()?.running).toBe(false);
+  });
+
+  it("is what the Angular service composes too: runningToolCalls$ through callsOf, one typed list per change", () => {
+    const { askTwice, run, session } = setup();
+    const seen: string[][] = [];
+    const current = session();
+    if (current === undefined) throw new Error("expected the Page to have rendered");
+    const watch = current.runningToolCalls$.pipe(map((calls) => callsOf(calls, confirmDelete))).subscribe((calls) => seen.push(calls.map((call) => `${call.toolCallId}:${call.args.title}`)));
+    askTwice();
+    act(() => run().stop());
+    watch.unsubscribe();
+    expect(seen).toEqual([[], ["ask-1:buy milk"], ["ask-1:buy milk", "ask-2:call mom"], ["ask-2:call mom"], []]);
   });
 });
