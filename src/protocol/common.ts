@@ -1,6 +1,7 @@
 /** Data types shared by events, messages and inputs: metadata, JSON Patch operations, token usage. */
 import * as t from "io-ts";
-import { list, NonNegativeInteger, Present, struct, taggedUnion, type NamedStructCodec, type NamedUnionCodec } from "./codec";
+import { list, NonNegativeInteger, Present, struct, taggedUnion } from "./codec";
+import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 
 /** Open-by-key extra information (WIRE §1.3): a JSON object, never `null` or an array. */
 export const Metadata = t.UnknownRecord;

@@ -6,11 +6,12 @@
  * Types are derived from codecs, never written twice, and each has a name as its face: for every
  * type, `<Name>EventCodec` is the codec as built (module-private), `interface <Name>Event extends
  * t.TypeOf<typeof <Name>EventCodec> {}` is the type, and the same codec object is exported as
- * `<Name>Event`, typed to decode that interface (`NamedStructCodec`; see "Named faces" in `codec.ts`). So `TextMessageContentEvent` is both
- * the type and its codec (`TextMessageContentEvent.decode(json)`), and an editor shows
- * `TextMessageContentEvent`, not the codec's generics. `Event` decodes any of them.
+ * `<Name>Event`, typed to decode that interface (`NamedStructCodec`; see `namedCodec.ts`). So
+ * `TextMessageContentEvent` is both the type and its codec (`TextMessageContentEvent.decode(json)`),
+ * and an editor shows `TextMessageContentEvent`, not the codec's generics. `Event` decodes any of them.
  */
-import { taggedUnion, type NamedUnionCodec } from "./codec";
+import { taggedUnion } from "./codec";
+import type { NamedUnionCodec } from "./namedCodec";
 import {
   RunStartedEvent,
   RunFinishedEvent,

@@ -4,7 +4,8 @@
  * built; the codec exported as `<Name>` decodes the interface).
  */
 import * as t from "io-ts";
-import { list, struct, withDefault, type NamedStructCodec } from "./codec";
+import { list, struct, withDefault } from "./codec";
+import type { NamedStructCodec } from "./namedCodec";
 import { Metadata } from "./common";
 import { Message } from "./messages";
 import { ResumeEntry } from "./outcomes";

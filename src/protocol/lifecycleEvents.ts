@@ -7,7 +7,8 @@
  * same codec exported under that name, typed to decode the interface (`NamedStructCodec`).
  */
 import * as t from "io-ts";
-import { list, type NamedStructCodec } from "./codec";
+import { list } from "./codec";
+import type { NamedStructCodec } from "./namedCodec";
 import { TokenUsage } from "./common";
 import { attributed, baseFields, event } from "./eventFields";
 import { RunAgentInput } from "./input";

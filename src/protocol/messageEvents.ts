@@ -6,7 +6,8 @@
  * same codec exported under that name, typed to decode the interface (`NamedStructCodec`).
  */
 import * as t from "io-ts";
-import { enumOf, list, withDefault, type NamedStructCodec } from "./codec";
+import { enumOf, list, withDefault } from "./codec";
+import type { NamedStructCodec } from "./namedCodec";
 import { DEFAULT_TEXT_ROLE } from "./defaults";
 import { attributed, event } from "./eventFields";
 import { InputContent, TextMessageRole } from "./messages";

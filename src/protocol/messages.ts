@@ -5,7 +5,8 @@
  * the interface `<Name>` (`NamedStructCodec`, `NamedUnionCodec`).
  */
 import * as t from "io-ts";
-import { enumOf, JsonObject, list, struct, taggedUnion, type NamedStructCodec, type NamedUnionCodec } from "./codec";
+import { enumOf, JsonObject, list, struct, taggedUnion } from "./codec";
+import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 import { Metadata } from "./common";
 
 const lenientMetadata = { nullIsError: [] as string[] };

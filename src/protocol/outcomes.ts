@@ -4,7 +4,8 @@
  * `<Name>Codec` is the codec as built; the codec exported as `<Name>` decodes the interface).
  */
 import * as t from "io-ts";
-import { enumOf, JsonObject, nonEmptyArray, struct, taggedUnion, type NamedStructCodec, type NamedUnionCodec } from "./codec";
+import { enumOf, JsonObject, nonEmptyArray, struct, taggedUnion } from "./codec";
+import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 import { Metadata } from "./common";
 
 const InterruptCodec = struct(

@@ -7,7 +7,8 @@
  * same codec exported under that name, typed to decode the interface (`NamedStructCodec`).
  */
 import * as t from "io-ts";
-import { enumOf, type NamedStructCodec } from "./codec";
+import { enumOf } from "./codec";
+import type { NamedStructCodec } from "./namedCodec";
 import { attributed, baseFields, event } from "./eventFields";
 
 // Reasoning (WIRE §3.7)

@@ -6,7 +6,8 @@
  * same codec exported under that name, typed to decode the interface (`NamedStructCodec`).
  */
 import * as t from "io-ts";
-import { JsonObject, list, Present, withDefault, type NamedStructCodec } from "./codec";
+import { JsonObject, list, Present, withDefault } from "./codec";
+import type { NamedStructCodec } from "./namedCodec";
 import { JsonPatch } from "./common";
 import { DEFAULT_ACTIVITY_REPLACE } from "./defaults";
 import { attributed, baseFields, event } from "./eventFields";

@@ -4,7 +4,8 @@
 import type { Either } from "fp-ts/Either";
 import * as t from "io-ts";
 import type { EventOptions } from "../../src/protocol/build";
-import type { NamedStructCodec, NamedUnionCodec, TaggedUnionType } from "../../src/protocol/codec";
+import type { TaggedUnionType } from "../../src/protocol/codec";
+import type { NamedStructCodec, NamedUnionCodec } from "../../src/protocol/namedCodec";
 import { JsonPatchOperation, TokenUsage, type AddOperation } from "../../src/protocol/common";
 import {
   Event,

@@ -4,7 +4,8 @@
  * that persists it (Redis, beside the stream) decodes what it reads back.
  */
 import * as t from "io-ts";
-import { Present, struct, type NamedStructCodec } from "../../protocol/codec";
+import { Present, struct } from "../../protocol/codec";
+import type { NamedStructCodec } from "../../protocol/namedCodec";
 import { Event } from "../../protocol/events";
 import { Message } from "../../protocol/messages";
 import { Interrupt } from "../../protocol/outcomes";
