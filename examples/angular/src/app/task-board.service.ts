@@ -134,13 +134,12 @@ export class TaskBoardService implements OnDestroy {
 function statusAfter(end: RunEnd): RunStatus {
   switch (end.kind) {
     case "success":
+    case "cancelled": // a stopped run is not a failure (E2)
       return "idle";
     case "interrupted":
       return "interrupted";
     case "failed":
       return "failed";
-    // A `cancelled` end (the server cancelled the run) goes here once RunEnd has it: "idle", like
-    // stop(), with `parts.cutOff()` added to `cutOff`.
     default:
       return unknownEnd(end);
   }
