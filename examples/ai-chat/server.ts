@@ -1,0 +1,36 @@
+/** The chat agent behind HTTP: the AG-UI handler alone, or with the built page on one origin. */
+import type { Served } from "../../src/node/serve";
+import { createHandler, type FetchHandler, type HandlerOptions } from "../../src/server/http/createHandler";
+import { startWebServer } from "../react/webServer";
+import { createChatAgent, type ChatAgentOptions } from "./agent";
+
+/**
+ * The chat's AG-UI endpoint as a fetch-style handler (`POST` it a `RunAgentInput`).
+ *
+ * @example
+ * const served = await serve(createChatHandler({ model: scriptedChatModel({ delayMs: null }) }));
+ */
+export function createChatHandler(options: ChatAgentOptions & HandlerOptions): FetchHandler {
+  return createHandler(createChatAgent(options), options);
+}
+
+/** Options of {@link startChatServer}. */
+export interface ChatServerOptions extends ChatAgentOptions, HandlerOptions {
+  /** The built page's folder (`buildChatPage()`). */
+  readonly root: string;
+  /** Port; 0 picks a free one. */
+  readonly port?: number;
+  /** Interface; 127.0.0.1 by default. */
+  readonly host?: string;
+}
+
+/**
+ * Serves the page and the agent (`POST /agent`) on one origin and resolves once listening.
+ *
+ * @example
+ * const web = await startChatServer({ root: await buildChatPage(), model: chooseModel(process.env).model });
+ * console.log(web.url);
+ */
+export function startChatServer(options: ChatServerOptions): Promise<Served> {
+  return startWebServer({ root: options.root, agent: createChatHandler(options), port: options.port, host: options.host });
+}
