@@ -51,8 +51,9 @@ function chat(tools = [getLocalTime]) {
   const session = new Session(recordingTransport(runs), { threadId: `chat-${++thread}`, tools });
   return { session, runs };
 }
-const updatesOf = (updates$: Observable) => lastValueFrom(updates$.pipe(toArray()));
-type Observable = ReturnType<Session["send"]>;
+/** One exchange's updates (a `send`, with the follow-up runs its client tool calls need). */
+type Exchange = ReturnType<Session["send"]>;
+const updatesOf = (updates$: Exchange) => lastValueFrom(updates$.pipe(toArray()));
 
 /** The messages as [role, text, tool calls] rows: what a reader of the conversation sees. */
 const rows = (messages: readonly Message[]) =>
