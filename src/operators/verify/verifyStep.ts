@@ -311,38 +311,76 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
       owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
       return undefined;
 
-    // ─── Reasoning (R22: spans and reasoning messages are bracketed like any span; R37, R38) ───
-    case "REASONING_START":
-    case "REASONING_MESSAGE_START": {
+    // ─── Reasoning (R22: blocks and reasoning messages are bracketed like any span, and a message opens inside a block of its owner; R37, R38) ───
+    case "REASONING_START": {
       const { messageId, subagentRunId: tag } = event;
-      const span = event.type === "REASONING_START";
-      const open = span ? run.openReasoningSpans : run.openReasoningMessages;
-      if (open.has(messageId)) {
-        const what = span ? "reasoning span" : "reasoning message";
-        const end = span ? "REASONING_END" : "REASONING_MESSAGE_END";
-        return fail("reasoning", "R22", event, `${event.type} for ${messageId}, but ${what} ${messageId} is already open; expected ${end} first`);
+      if (run.openReasoningSpans.has(messageId)) {
+        return fail("reasoning", "R22", event, `REASONING_START for ${messageId}, but reasoning span ${messageId} is already open; expected REASONING_END first`);
       }
       const recorded = owners.reasoning.get(messageId);
       const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
       if (conflict) return conflict;
-      open.add(messageId);
+      const owner = reasoningOwner(tag, recorded);
+      run.openReasoningSpans.set(messageId, owner);
+      run.openReasoningBlocksByOwner.set(owner, (run.openReasoningBlocksByOwner.get(owner) ?? 0) + 1);
+      if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
+      return undefined;
+    }
+    case "REASONING_MESSAGE_START": {
+      const { messageId, subagentRunId: tag } = event;
+      if (run.openReasoningMessages.has(messageId)) {
+        return fail(
+          "reasoning",
+          "R22",
+          event,
+          `REASONING_MESSAGE_START for ${messageId}, but reasoning message ${messageId} is already open; expected REASONING_MESSAGE_END first`,
+        );
+      }
+      const recorded = owners.reasoning.get(messageId);
+      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
+      if (conflict) return conflict;
+      const owner = reasoningOwner(tag, recorded);
+      if (!run.openReasoningBlocksByOwner.has(owner)) {
+        return fail(
+          "reasoning",
+          "R22",
+          event,
+          `REASONING_MESSAGE_START for ${messageId} from ${describeOwner(owner)}, but ${describeOwner(owner)} has no open reasoning block (${listBlocks(run)}); expected REASONING_START first: a reasoning message opens inside a reasoning block of its owner`,
+        );
+      }
+      run.openReasoningMessages.add(messageId);
       if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
       return undefined;
     }
     case "REASONING_MESSAGE_CONTENT":
-    case "REASONING_MESSAGE_END":
-    case "REASONING_END": {
+    case "REASONING_MESSAGE_END": {
       const { messageId, subagentRunId: tag } = event;
-      const span = event.type === "REASONING_END";
-      const open = span ? run.openReasoningSpans : run.openReasoningMessages;
-      if (!open.has(messageId)) {
-        const what = span ? "reasoning span" : "reasoning message";
-        const start = span ? "REASONING_START" : "REASONING_MESSAGE_START";
-        return fail("reasoning", "R22", event, `${event.type} for ${messageId}, but no ${what} ${messageId} is open (${listOpen(open)}); expected ${start} first`);
+      if (!run.openReasoningMessages.has(messageId)) {
+        return fail(
+          "reasoning",
+          "R22",
+          event,
+          `${event.type} for ${messageId}, but no reasoning message ${messageId} is open (${listOpen(run.openReasoningMessages)}); expected REASONING_MESSAGE_START first`,
+        );
       }
       const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
       if (conflict) return conflict;
-      if (event.type !== "REASONING_MESSAGE_CONTENT") open.delete(messageId);
+      if (event.type === "REASONING_MESSAGE_END") run.openReasoningMessages.delete(messageId);
+      return undefined;
+    }
+    case "REASONING_END": {
+      const { messageId, subagentRunId: tag } = event;
+      const owner = run.openReasoningSpans.get(messageId);
+      if (owner === undefined) {
+        const open = run.openReasoningSpans.size === 0 ? "none open" : `open: ${list(run.openReasoningSpans.keys(), run.openReasoningSpans.size)}`;
+        return fail("reasoning", "R22", event, `REASONING_END for ${messageId}, but no reasoning span ${messageId} is open (${open}); expected REASONING_START first`);
+      }
+      const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
+      if (conflict) return conflict;
+      run.openReasoningSpans.delete(messageId);
+      const left = (run.openReasoningBlocksByOwner.get(owner) ?? 1) - 1;
+      if (left === 0) run.openReasoningBlocksByOwner.delete(owner);
+      else run.openReasoningBlocksByOwner.set(owner, left);
       return undefined;
     }
     case "REASONING_ENCRYPTED_VALUE": {
@@ -514,7 +552,7 @@ function openAtRunEnd(run: RunScope): string | undefined {
     return `reasoning messages are still open: ${list(run.openReasoningMessages, run.openReasoningMessages.size)}; expected REASONING_MESSAGE_END for each first`;
   }
   if (run.openReasoningSpans.size > 0) {
-    return `reasoning spans are still open: ${list(run.openReasoningSpans, run.openReasoningSpans.size)}; expected REASONING_END for each first`;
+    return `reasoning spans are still open: ${list(run.openReasoningSpans.keys(), run.openReasoningSpans.size)}; expected REASONING_END for each first`;
   }
   if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls, run.openToolCalls.size)}; expected TOOL_CALL_END for each first`;
   if (run.activeSubagents.size > 0) {
@@ -526,6 +564,26 @@ function openAtRunEnd(run: RunScope): string | undefined {
 /** An absent tag never disagrees; the parent is an owner too, so any tag disagrees with it. */
 function disagrees(tag: string | undefined, recorded: Owner): boolean {
   return tag !== undefined && recorded !== tag;
+}
+
+/**
+ * Whose a reasoning block or message is, for R22's "a message opens inside a block of its owner":
+ * the tag when there is one (R38 has already refused one that contradicts the record), else the
+ * owner recorded for the id (RULES §8 row 40: an untagged message opened under a subagent's
+ * reasoning id is that subagent's), else the parent.
+ */
+function reasoningOwner(tag: string | undefined, recorded: OwnerRecord | undefined): Owner {
+  return tag !== undefined ? tag : (recorded?.owner ?? PARENT);
+}
+
+/** Open reasoning blocks as "id (owner)", at most `LISTED` of them. */
+function listBlocks(run: RunScope): string {
+  if (run.openReasoningSpans.size === 0) return "no reasoning block is open";
+  return `open: ${list(blockLabels(run), run.openReasoningSpans.size)}`;
+}
+
+function* blockLabels(run: RunScope): Generator<string> {
+  for (const [id, owner] of run.openReasoningSpans) yield `${id} (${describeOwner(owner)})`;
 }
 
 /** The rule an opener breaks when it contradicts an owner, by what recorded that owner. */
