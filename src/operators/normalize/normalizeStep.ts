@@ -78,7 +78,9 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
  *
  * - `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` expand to the explicit
  *   START / CONTENT (ARGS) events of their lane, preceded by the END of the stream they replace
- *   (C1–C9).
+ *   (C1–C9). A reasoning message whose owner has no reasoning block open is bracketed by one of
+ *   its own (R22: REASONING_START, named after the message, before its START; REASONING_END right
+ *   after its END); inside an open block of its owner only the message is added (`reasoning.ts`).
  * - `THINKING_*` become their `REASONING_*` equivalents (ids minted with `state.newId`) and are
  *   then treated as explicit parent events.
  * - Every other event passes through unchanged, preceded by the ENDs it synthesizes (C10): the
@@ -112,6 +114,8 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
  * // right({ state, events: [TEXT_MESSAGE_START(m1, assistant), TEXT_MESSAGE_CONTENT(m1, "Hi")] })
  * normalizeStep(state, ev.runFinished("t", "r"));
  * // right({ state, events: [TEXT_MESSAGE_END(m1), RUN_FINISHED] })
+ * normalizeStep(state, ev.reasoningMessageChunk({ messageId: "r1", delta: "hm" }));
+ * // right({ state, events: [REASONING_START(r1), REASONING_MESSAGE_START(r1), REASONING_MESSAGE_CONTENT(r1, "hm")] })
  */
 export function normalizeStep(state: NormalizerState, event: Event): E.Either<ProtocolError, NormalizerStep> {
   switch (event.type) {
