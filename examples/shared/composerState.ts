@@ -9,6 +9,8 @@ export interface ComposerInput {
   readonly pendingApprovals: number;
   /** What the user has typed so far. */
   readonly draft: string;
+  /** Client tool calls waiting for the user's answer on a card (`confirm_delete`); the run is active meanwhile. */
+  readonly pendingAnswers?: number;
 }
 
 /** What the composer allows. */
@@ -42,7 +44,13 @@ export function composerState(input: ComposerInput): ComposerState {
   return {
     canSend: !running && !waiting && input.draft.trim() !== "",
     canStop: running,
-    placeholder: waiting ? "Answer the approval above to go on" : running ? "The agent is working…" : DEFAULT_PLACEHOLDER,
+    placeholder: waiting
+      ? "Answer the approval above to go on"
+      : running && (input.pendingAnswers ?? 0) > 0
+        ? "Answer the card above to go on"
+        : running
+          ? "The agent is working…"
+          : DEFAULT_PLACEHOLDER,
   };
 }
 
@@ -62,8 +70,15 @@ export interface StatusLine {
  * @example
  * statusLine({ status: "running", pendingApprovals: 0, error: undefined }).label // "Working…"
  */
-export function statusLine(input: { readonly status: RunStatus; readonly pendingApprovals: number; readonly error: ClientError | undefined }): StatusLine {
+export function statusLine(input: {
+  readonly status: RunStatus;
+  readonly pendingApprovals: number;
+  readonly error: ClientError | undefined;
+  /** Client tool calls waiting for the user's answer on a card (the run is active meanwhile). */
+  readonly pendingAnswers?: number;
+}): StatusLine {
   const detail = input.error?.message;
+  if (input.status === "running" && (input.pendingAnswers ?? 0) > 0) return { label: "Waiting for your answer", tone: "attention", detail };
   if (input.status === "running") return { label: "Working…", tone: "busy", detail };
   if (input.pendingApprovals > 0) return { label: "Waiting for your approval", tone: "attention", detail };
   switch (input.status) {

@@ -165,8 +165,6 @@ function statusAfter(end: RunEnd): RunStatus {
       return "interrupted";
     case "failed":
       return "failed";
-    // A `cancelled` end (the server cancelled the run) goes here once RunEnd has it: "idle", like
-    // `stop()`, and the `done` branch in `start` adds `parts.cutOff()` to `cutOff` for it.
     default:
       return unknownEnd(end);
   }

@@ -8,6 +8,8 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../shared/composerS
 export interface ComposerProps {
   readonly status: RunStatus;
   readonly pendingApprovals: number;
+  /** Confirmation cards waiting for the user (client tool calls). */
+  readonly pendingAnswers?: number;
   readonly error: ClientError | undefined;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
@@ -21,10 +23,10 @@ export interface ComposerProps {
  * @example
  * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
  */
-export function Composer({ status, pendingApprovals, error, onSend, onStop }: ComposerProps) {
+export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState("");
-  const state = composerState({ status, pendingApprovals, draft });
-  const line = statusLine({ status, pendingApprovals, error });
+  const state = composerState({ status, pendingApprovals, draft, pendingAnswers });
+  const line = statusLine({ status, pendingApprovals, error, pendingAnswers });
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!state.canSend) return;

@@ -41,6 +41,8 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
 export class ComposerComponent {
   readonly status = input.required<RunStatus>();
   readonly pendingApprovals = input.required<number>();
+  /** Confirmation cards waiting for the user (client tool calls). */
+  readonly pendingAnswers = input(0);
   readonly error = input<ClientError | undefined>(undefined);
   /** The user sent this text. */
   readonly send = output<string>();
@@ -49,8 +51,12 @@ export class ComposerComponent {
 
   protected readonly keyboardHint = KEYBOARD_HINT;
   protected readonly draft = signal("");
-  protected readonly state = computed(() => composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft() }));
-  protected readonly line = computed(() => statusLine({ status: this.status(), pendingApprovals: this.pendingApprovals(), error: this.error() }));
+  protected readonly state = computed(() =>
+    composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft(), pendingAnswers: this.pendingAnswers() }),
+  );
+  protected readonly line = computed(() =>
+    statusLine({ status: this.status(), pendingApprovals: this.pendingApprovals(), error: this.error(), pendingAnswers: this.pendingAnswers() }),
+  );
 
   protected submit(event?: Event): void {
     event?.preventDefault();

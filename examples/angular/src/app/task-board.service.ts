@@ -1,10 +1,12 @@
 /** The page's one service: a Session on the task-board endpoint, as observables (async pipe) and signals. */
-import { Injectable, InjectionToken, inject, signal, type OnDestroy, type Signal } from "@angular/core";
+import { Injectable, InjectionToken, computed, inject, signal, type OnDestroy, type Signal } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
-import { tap, type Observable, type Subscription } from "rxjs";
+import { map, tap, type Observable, type Subscription } from "rxjs";
 import { Session } from "../../../../src/client/Session";
 import { HttpTransport } from "../../../../src/client/transports/HttpTransport";
 import { coalesceUpdates } from "../../../../src/client/coalesceUpdates";
+import type { ClientTool } from "../../../../src/client/tools/clientTool";
+import { callsOf, type RunningToolCall } from "../../../../src/client/tools/RunningToolCalls";
 import { ClientError } from "../../../../src/client/ClientError";
 import type { RunEnd, Subagent, Update } from "../../../../src/client/Update";
 import type { Message } from "../../../../src/protocol/messages";
@@ -12,6 +14,7 @@ import type { Interrupt, ResumeEntry } from "../../../../src/protocol/outcomes";
 import type { RunStatus } from "../../../../src/react/RunController";
 import { mergeCutOff, NOTHING_CUT_OFF, UnfinishedParts, type CutOff } from "../../../../src/react/UnfinishedParts";
 import { answerFor } from "../../../shared/approvals";
+import { confirmDelete, PAGE_TOOLS } from "../../../shared/pageTools";
 import { boardSpec, type Board } from "../../../task-board/board";
 
 /** The AG-UI endpoint the service talks to; `/agent` on the page's origin by default. */
@@ -29,10 +32,13 @@ export type { RunStatus };
  * active one. A run's updates are coalesced per animation frame (`coalesceUpdates`), so forty
  * text deltas in a frame cost one change detection pass. `cutOff` names what Stop left
  * unfinished (for the "stopped" marks), as `useRun(session).cutOff` does on the React page.
+ * The session offers the page's client tools; `clientToolCalls(tool)` is the running calls of one
+ * tool as a signal (what `useClientTool` renders on the React page), and `confirmations` those of
+ * `confirm_delete`, each answered with its own `respond`.
  */
 @Injectable({ providedIn: "root" })
 export class TaskBoardService implements OnDestroy {
-  readonly session = new Session<Board>(new HttpTransport(inject(AGENT_URL)), { threadId: `board-${Date.now()}`, state: boardSpec });
+  readonly session = new Session<Board>(new HttpTransport(inject(AGENT_URL)), { threadId: `board-${Date.now()}`, state: boardSpec, tools: PAGE_TOOLS });
 
   /** The messages, for the async pipe. */
   readonly messages$: Observable<readonly Message[]> = this.session.messages$;
@@ -41,6 +47,10 @@ export class TaskBoardService implements OnDestroy {
   readonly board: Signal<Board | undefined> = toSignal(this.session.state$, { initialValue: this.session.state });
   readonly interrupts: Signal<readonly Interrupt[]> = toSignal(this.session.interrupts$, { initialValue: this.session.interrupts });
   readonly subagents: Signal<readonly Subagent[]> = toSignal(this.session.subagents$, { initialValue: this.session.subagents });
+  /** The pending `confirm_delete` calls: one card each, every call of the turn. */
+  readonly confirmations = this.clientToolCalls(confirmDelete);
+  /** The ids of the calls waiting for the user, for their tool cards. */
+  readonly waiting: Signal<ReadonlySet<string>> = computed(() => new Set(this.confirmations().map((call) => call.toolCallId)));
 
   private readonly statusSignal = signal<RunStatus>("idle");
   private readonly errorSignal = signal<ClientError | undefined>(undefined);
@@ -53,6 +63,15 @@ export class TaskBoardService implements OnDestroy {
   readonly cutOff = this.cutOffSignal.asReadonly();
 
   private active: { readonly subscription: Subscription; readonly parts: UnfinishedParts } | undefined;
+
+  /**
+   * The running calls of one client tool of the session, typed by it: `args` decoded, `respond`
+   * answering the call. Call it in an injection context (a field initializer), as `toSignal` needs.
+   */
+  clientToolCalls<A, R>(tool: ClientTool<A, R>): Signal<readonly RunningToolCall<A, R>[]> {
+    const calls$ = this.session.runningToolCalls$.pipe(map((calls) => callsOf(calls, tool)));
+    return toSignal(calls$, { initialValue: callsOf(this.session.runningToolCalls, tool) });
+  }
 
   /** Sends a user message and runs the agent. */
   send(text: string): void {
@@ -134,13 +153,12 @@ export class TaskBoardService implements OnDestroy {
 function statusAfter(end: RunEnd): RunStatus {
   switch (end.kind) {
     case "success":
+    case "cancelled": // a stopped run is not a failure (E2)
       return "idle";
     case "interrupted":
       return "interrupted";
     case "failed":
       return "failed";
-    // A `cancelled` end (the server cancelled the run) goes here once RunEnd has it: "idle", like
-    // stop(), with `parts.cutOff()` added to `cutOff`.
     default:
       return unknownEnd(end);
   }
