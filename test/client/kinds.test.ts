@@ -22,12 +22,14 @@ describe("Update kinds", () => {
       ev.textMessageStart("m"),
       ev.messagesSnapshot([{ id: "m", role: "assistant", content: "" }]),
       ev.stateSnapshot({ a: 1 }),
+      ev.reasoningStart("rs"), // a reasoning message opens inside a block (R22)
       ev.reasoningMessageStart("rs"),
       ev.subagentStarted("s", "helper"),
       ev.subagentFinished("s"),
       ev.stateDelta([{ op: "remove", path: "/nope" }]),
       ev.textMessageEnd("m"),
       ev.reasoningMessageEnd("rs"),
+      ev.reasoningEnd("rs"),
       ev.runFinished(T, "r", { outcome: { type: "interrupt", interrupts: [{ id: "i", reason: "confirmation" }] } }),
     ]);
     const updates = await collect(session.send("go"));
