@@ -1,8 +1,9 @@
 /** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (DESIGN §6: `id:` on every frame). */
-import { Observable, Subscription, type Observer, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
 import { isTerminal } from "./checkBatch";
+import { SourceObserver } from "./SourceObserver";
 import { systemClock, type StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
@@ -148,7 +149,7 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
         });
       };
 
-      const upstream = new SourceObserver({
+      const upstream = new SourceObserver<Event>({
         next(event) {
           try {
             take(event);
@@ -175,27 +176,4 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
 function ended(writer: RunWriter): StoreError {
   const message = `expected run "${writer.runId}" of thread "${writer.threadId}" to be live, but the store ended it (its lease ran out)`;
   return new StoreError("run-ended", message, { threadId: writer.threadId, runId: writer.runId });
-}
-
-/**
- * The source's subscriber: a Subscription as well as an Observer, so RxJS hands it to the source
- * as the subscriber itself, and a synchronous source sees it close (after the terminal event, or
- * on a failure) and stops, instead of running on to its end.
- */
-class SourceObserver extends Subscription implements Observer<Event> {
-  constructor(private readonly handlers: Observer<Event>) {
-    super();
-  }
-
-  next(event: Event): void {
-    if (!this.closed) this.handlers.next(event);
-  }
-
-  error(error: unknown): void {
-    if (!this.closed) this.handlers.error(error);
-  }
-
-  complete(): void {
-    if (!this.closed) this.handlers.complete();
-  }
 }

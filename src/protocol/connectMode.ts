@@ -1,0 +1,21 @@
+/** How a `POST {url}/connect` answer relates to what the client had (DESIGN §6), told in a response header so both ends agree on the name. */
+
+/**
+ * `resume`: the stream continues a run after the client's `Last-Event-ID` (the events after it,
+ * exactly once); `snapshot`: the stream stands alone, starting with its own RUN_STARTED and the
+ * thread's compacted messages and state, so a client following a run restarts its pipeline for it.
+ *
+ * @example
+ * const mode: ConnectMode = response.headers.get(CONNECT_MODE_HEADER) === "snapshot" ? "snapshot" : "resume";
+ */
+export type ConnectMode = "resume" | "snapshot";
+
+/**
+ * The response header of `POST {url}/connect` that carries its `ConnectMode`. A page on another
+ * origin reads it only if the server exposes it (`Access-Control-Expose-Headers: AGUI-Connect-Mode`);
+ * `HttpTransport` also tells the modes apart without it (only a snapshot starts with RUN_STARTED).
+ *
+ * @example
+ * new Response(body, { headers: { [CONNECT_MODE_HEADER]: "resume" } });
+ */
+export const CONNECT_MODE_HEADER = "AGUI-Connect-Mode";
