@@ -1,8 +1,13 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, from, Observable, type Observable as Obs } from "rxjs";
+import * as E from "fp-ts/Either";
+import type * as t from "io-ts";
+import { catchError, defer, EMPTY, from, Observable, takeWhile, tap, throwError, type Observable as Obs } from "rxjs";
+import { list } from "../protocol/codec";
+import { describeFailure, excerpt } from "../protocol/describeFailure";
+import type { Event } from "../protocol/events";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
-import type { Message, UserMessage } from "../protocol/messages";
-import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
+import { Message, type UserMessage } from "../protocol/messages";
+import { Interrupt, type ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
 import { PROTOCOL_VERSION } from "../protocol/version";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
@@ -10,9 +15,12 @@ import { debugEvents, type DebugOption } from "../operators/logEvents";
 import { applyEvents } from "./applyEvents";
 import { checkResume } from "./checkResume";
 import { ClientError } from "./ClientError";
+import { followConnection } from "./followConnection";
 import { ClientState } from "./reducers/ClientState";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
-import type { Transport } from "./transports/Transport";
+import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
+import type { StopResult, Transport } from "./transports/Transport";
+import type { DecodeWarning } from "../wire/DecodeWarning";
 import type { Subagent, Update } from "./Update";
 
 export type { SessionSnapshot } from "./SessionViews";
@@ -31,6 +39,20 @@ export interface SessionOptions<S> {
   readonly now?: () => number;
   /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
   readonly debug?: DebugOption;
+  /**
+   * Hydration (DESIGN §6): the conversation to start from, e.g. what an earlier `session.messages`
+   * held (the official client's `initialMessages`). Checked with the Message codec: an invalid one
+   * throws a `config` ClientError naming it.
+   */
+  readonly messages?: readonly Message[];
+  /**
+   * Hydration: the state JSON to start from, e.g. an earlier `session.rawState` (the official
+   * client's `initialState`; named after the getter it comes from, since `state` is the StateSpec).
+   * Decoded with the StateSpec like any state; one that does not decode leaves `state` undefined.
+   */
+  readonly rawState?: unknown;
+  /** Hydration: the interrupts the thread waits on (an earlier `session.interrupts`); checked like `messages`. */
+  readonly interrupts?: readonly Interrupt[];
 }
 
 /** Per-run overrides of the session's tools, context and forwardedProps. */
@@ -40,6 +62,11 @@ export interface RunOptions {
   readonly forwardedProps?: unknown;
   /** This run's id; a new one by default. */
   readonly runId?: string;
+}
+
+/** The active run: its token, and its id once known (a joined run's comes with its RUN_STARTED), for `stop()`. */
+interface ActiveRun {
+  runId: string | undefined;
 }
 
 /**
@@ -64,6 +91,13 @@ export interface RunOptions {
  *   are immutable snapshots; `messages$`, `state$`, `rawState$`, `interrupts$`, `subagents$`,
  *   `running$` replay the current value on subscription and emit each change (Angular's async
  *   pipe); `subscribe(listener)` + `getSnapshot()` fit React's `useSyncExternalStore`.
+ * - Durable threads (DESIGN §6): the constructor hydrates from stored `messages`, `rawState` and
+ *   `interrupts`; `connect()` joins the thread on the server (its history, state, pending
+ *   interrupts and the live tail of a run in progress), `stop()` cancels the active run there. A
+ *   run whose stream is cut and resumed by the transport stays one run: no event twice, none
+ *   missing, one `done`, with `connection` updates where it was cut and where it came back.
+ *   Unsubscribing only detaches from a server that keeps the run (and aborts it on one that
+ *   does not, as always).
  *
  * @example
  * const session = new Session(new HttpTransport("/agent"), { threadId: "thread-1" });
@@ -75,7 +109,7 @@ export interface RunOptions {
 export class Session<S = unknown> {
   private readonly store: ClientState<S>;
   /** The active run's token; `undefined` when idle. A token, so that a finished run's teardown cannot end the next run. */
-  private activeRun: object | undefined;
+  private activeRun: ActiveRun | undefined;
   private readonly views = new SessionViews<S>(() => ({
     messages: this.messages,
     rawState: this.rawState,
@@ -97,7 +131,9 @@ export class Session<S = unknown> {
     const { state: _spec, ...rest } = options;
     this.options = rest;
     // Type boundary: without a StateSpec nothing decodes the JSON, so S is the caller's claim about it (default `unknown`).
-    this.store = options.state === undefined ? (ClientState.untyped() as ClientState<S>) : ClientState.typed(options.state);
+    this.store = options.state === undefined ? (ClientState.untyped(options.rawState) as ClientState<S>) : ClientState.typed(options.state, options.rawState);
+    if (options.messages !== undefined) this.store.messages.reset(hydrated(list(Message), options.messages, "messages"));
+    if (options.interrupts !== undefined) this.store.interrupts = hydrated(list(Interrupt), options.interrupts, "interrupts");
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
   }
@@ -185,6 +221,58 @@ export class Session<S = unknown> {
     return this.start(runOptions, answers, undefined);
   }
 
+  /**
+   * Joins the thread on the server (DESIGN §6), cold: its history (MESSAGES_SNAPSHOT, which
+   * replaces what the session held), state, pending interrupts, and while a run is in progress
+   * the rest of it, live, through its end; for an idle thread the stream ends at once with `done`
+   * (`success`, or `interrupted` when the thread waits on interrupts). A page calls it after a
+   * reload. While it streams the session is `running` and `stop()` cancels the joined run.
+   * Completes without any update when the server does not know the thread (or keeps no threads:
+   * 404); refused like `send` while a run is active, or when the transport cannot join threads.
+   *
+   * @example
+   * session.connect().subscribe(render); // after a reload: the conversation, then the live rest
+   */
+  connect(): Observable<Update<S>> {
+    return defer(() => {
+      if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
+      const transport = this.transport;
+      if (transport.connect === undefined) {
+        return refuse<S>(new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"));
+      }
+      const run: ActiveRun = { runId: undefined };
+      this.begin(run);
+      let unknown = false;
+      const events = defer(() => (transport.connect ? transport.connect({ threadId: this.threadId }, { warnings: true, connection: true }) : EMPTY)).pipe(
+        tap((item) => (run.runId ??= startedRunId(item))),
+        catchError((error: unknown) => {
+          if (!notFound(error)) return throwError(() => error);
+          unknown = true; // nothing to join: the output completes, with no update
+          return EMPTY;
+        }),
+      );
+      return this.follow(events, run).pipe(takeWhile(() => !unknown));
+    });
+  }
+
+  /**
+   * Cancels the active run on the server (`transport.stop`, `POST {url}/stop`): `stopping` (its
+   * stream then ends with `done` cancelled, what it sent before kept), `ended` (it was already
+   * over), `unavailable` (the transport or the server cannot stop runs: unsubscribe to abort it),
+   * `idle` (no run is active, or a joined run's id has not arrived yet). Rejects with a
+   * `ClientError` when the request fails. Unlike unsubscribing, which only detaches from a
+   * server that keeps the run, this ends the run for every client.
+   *
+   * @example
+   * stopButton.onclick = () => void session.stop();
+   */
+  async stop(): Promise<StopResult> {
+    const active = this.activeRun;
+    if (active === undefined || active.runId === undefined) return "idle";
+    if (this.transport.stop === undefined) return "unavailable";
+    return this.transport.stop({ threadId: this.threadId, runId: active.runId });
+  }
+
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
       if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
@@ -204,20 +292,29 @@ export class Session<S = unknown> {
 
   private pipeline(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): Observable<Update<S>> {
     const input = this.input(runOptions, resume);
-    const run = {};
+    const run: ActiveRun = { runId: input.runId };
     this.begin(run);
-    const events = defer(() => this.transport.run(input, { warnings: true })); // a transport that throws is a failed run, not a thrown subscribe
+    const events = defer(() => this.transport.run(input, { warnings: true, connection: true })); // a transport that throws is a failed run, not a thrown subscribe
+    return this.follow(events, run);
+  }
+
+  /** A run's transport items through the checks and the reducer, across reconnects (`followConnection`), to its Update stream. */
+  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, run: ActiveRun): Observable<Update<S>> {
     return events.pipe(
-      debugEvents(this.options.debug, "client"),
-      // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
-      normalizeAndVerify({ newId: this.newId }),
-      applyEvents({ state: this.store }),
+      followConnection((segment) =>
+        segment.pipe(
+          debugEvents(this.options.debug, "client"),
+          // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
+          normalizeAndVerify({ newId: this.newId }),
+          applyEvents({ state: this.store }),
+        ),
+      ),
       (updates) => this.observe(updates, run),
     );
   }
 
   /** Notifies the views of each update before it reaches the run's subscriber; the run is over at `done` or unsubscription. */
-  private observe(updates: Observable<Update<S>>, run: object): Observable<Update<S>> {
+  private observe(updates: Observable<Update<S>>, run: ActiveRun): Observable<Update<S>> {
     return new Observable<Update<S>>((subscriber) => {
       const subscription = updates.subscribe({
         next: (update) => {
@@ -252,12 +349,12 @@ export class Session<S = unknown> {
     };
   }
 
-  private begin(run: object): void {
+  private begin(run: ActiveRun): void {
     this.activeRun = run;
     this.notify("running");
   }
 
-  private end(run: object): void {
+  private end(run: ActiveRun): void {
     if (this.activeRun !== run) return;
     this.activeRun = undefined;
     this.notify("running");
@@ -275,6 +372,24 @@ function refuse<S>(error: ClientError): Observable<Update<S>> {
     { kind: "done", end: { kind: "failed", message: error.message } },
   ];
   return from(updates);
+}
+
+/** Hydration input checked with `codec`; a `config` ClientError naming the bad member otherwise. */
+function hydrated<A>(codec: t.Decoder<unknown, A>, value: unknown, what: string): A {
+  const decoded = codec.decode(value);
+  if (E.isRight(decoded)) return decoded.right;
+  const { path, expected, actual } = describeFailure(decoded.left);
+  throw new ClientError("config", `the Session's ${what} to hydrate from are invalid at ${path || "/"}: ${expected}, got ${excerpt(actual)}`, { cause: decoded.left });
+}
+
+/** The run a RUN_STARTED names, for an item that is one. */
+function startedRunId(item: Event | DecodeWarning | ConnectionNotice): string | undefined {
+  return "type" in item && item.type === "RUN_STARTED" ? item.runId : undefined;
+}
+
+/** A connect answered 404 or 405: the server does not know the thread, or keeps no threads. */
+function notFound(error: unknown): boolean {
+  return ClientError.isInstance(error) && error.kind === "http" && (error.status === 404 || error.status === 405);
 }
 
 function concatFirst<S>(first: Update<S>, rest: Observable<Update<S>>): Observable<Update<S>> {

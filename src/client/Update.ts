@@ -117,6 +117,17 @@ export interface ErrorUpdate {
   readonly error: ClientError;
 }
 
+/**
+ * The run's connection was lost and is being resumed (`reconnecting`: attempt `attempt` is about to
+ * be made) or is back (`connected`: attempt `attempt` answered, the run's events go on). Nothing is
+ * lost or applied twice in between (DESIGN §6): a view may show "reconnecting…" and nothing else.
+ */
+export interface ConnectionUpdate {
+  readonly kind: "connection";
+  readonly status: "reconnecting" | "connected";
+  readonly attempt: number;
+}
+
 /** The run is over: always the last update, exactly once per run. */
 export interface DoneUpdate {
   readonly kind: "done";
@@ -144,4 +155,5 @@ export type Update<S = unknown> =
   | InterruptUpdate
   | SubagentUpdate
   | ErrorUpdate
+  | ConnectionUpdate
   | DoneUpdate;

@@ -1,4 +1,4 @@
-/** How a `POST {url}/connect` answer relates to what the client had (DESIGN §6), told in a response header so both ends agree on the name. */
+/** The response headers of a server that keeps threads (DESIGN §6): how a connect answer relates to what the client had, and that a stream can be resumed. Here so both ends agree on the names. */
 
 /**
  * `resume`: the stream continues a run after the client's `Last-Event-ID` (the events after it,
@@ -19,3 +19,13 @@ export type ConnectMode = "resume" | "snapshot";
  * new Response(body, { headers: { [CONNECT_MODE_HEADER]: "resume" } });
  */
 export const CONNECT_MODE_HEADER = "AGUI-Connect-Mode";
+
+/**
+ * The response header (value `true`) on every event stream of a handler with a store: the stream
+ * can be resumed through `POST {url}/connect` after a cut, even one that came before its first
+ * frame. A client that sees neither it nor an `id:` does not try (the stream ends as it ends).
+ *
+ * @example
+ * const resumable = response.headers.get(RESUMABLE_HEADER) === "true";
+ */
+export const RESUMABLE_HEADER = "AGUI-Resumable";

@@ -1,6 +1,6 @@
 /** `POST {url}/connect` (DESIGN §6): a thread's events after a cursor, or its compacted prelude, then the live tail. */
 import * as t from "io-ts";
-import { CONNECT_MODE_HEADER } from "../../protocol/connectMode";
+import { CONNECT_MODE_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { openConnect, type ConnectStream } from "../store/openConnect";
 import { acceptsEventStream } from "./acceptsEventStream";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
@@ -21,7 +21,8 @@ const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial
  * Reads the body, asks `authorize` (`connect`), then the store (`openConnect` after the
  * `Last-Event-ID` header, if any): 404 `not-found` for a thread the store does not know (only an
  * authorized caller can learn that), else the SSE stream: `id:` on every frame that carries a
- * cursor, the mode in the `AGUI-Connect-Mode` header (`resume` or `snapshot`). A tail the store
+ * cursor, the mode in the `AGUI-Connect-Mode` header (`resume` or `snapshot`), and `AGUI-Resumable:
+ * true`. A tail the store
  * can no longer follow (evicted, unavailable) ends the body without a terminal event, so the
  * client reconnects; a reader too slow for the send-buffer cap is cut the same way. Without a
  * store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
@@ -55,5 +56,5 @@ export async function serveConnect(request: Request, context: HandlerContext): P
     return errorResponse(404, { error: "not-found", message: `expected a thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
   }
   const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, signal: request.signal, slowConsumer: "end" });
-  return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode });
+  return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true" });
 }

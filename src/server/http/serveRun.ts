@@ -1,5 +1,6 @@
 /** `POST {url}` (DESIGN §4, §6): one run, streamed as SSE; with a store, recorded and outliving its response. */
 import { concat, of } from "rxjs";
+import { RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { excerpt } from "../../protocol/describeFailure";
 import { RunAgentInput } from "../../protocol/input";
 import { debugEvents } from "../../operators/logEvents";
@@ -67,7 +68,8 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
  * A run kept in `store` (DESIGN §6): `beginRun`, then the run is subscribed on its own, apart
  * from the response, through `recordRun` (so every event is logged, and the run goes on when its
  * client goes away: a disconnect only detaches); the response is the run as logged, its
- * RUN_STARTED then `store.tail` from there, every frame with `id: <cursor>`. A stop
+ * RUN_STARTED then `store.tail` from there, every frame with `id: <cursor>`, under the header
+ * `AGUI-Resumable: true` (a client cut even before the first frame may reconnect). A stop
  * (`RunWriter.stopRequested`, from `/stop` on any instance) reaches the run as the driver's `stop`
  * (an `Agent`: it closes what is open and ends RUN_FINISHED cancelled), or for a run function as
  * its `signal` plus `endOnStop`. A run function's events are normalized and strictly verified
@@ -112,5 +114,5 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
     },
     { ...context.stream, signal: request.signal, slowConsumer: "end" },
   );
-  return eventStreamResponse(body, context.headers);
+  return eventStreamResponse(body, context.headers, { [RESUMABLE_HEADER]: "true" });
 }
