@@ -103,11 +103,13 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     const external = options.signal;
     const stop = options.stop;
     let ended = false;
+    /** The terminal event is being written: a consumer that lets go on seeing it (recordRun does) is not cancelling. */
+    let terminating = false;
     // Unsubscribing before the terminal event cancels the agent; after it, the run is simply over.
     const teardown = (): void => {
       external?.removeEventListener("abort", cancel);
       stop?.removeEventListener("abort", stopped);
-      if (!ended) core.controller.abort();
+      if (!ended && !terminating) core.controller.abort();
     };
     function cancel(): void {
       if (ended) return;
@@ -142,6 +144,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     const fail = (error: unknown): void => {
       if (ended || core.controller.signal.aborted) return;
       try {
+        terminating = true;
         core.write(core.withUsage(runError(error, options)));
       } catch (broken) {
         ended = true;
@@ -169,8 +172,10 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
         }
         core.pendingInterrupts = outcome?.type === "interrupt" ? outcome.interrupts : [];
         core.closeOpen();
+        terminating = true;
         core.write(last);
       } catch (error) {
+        terminating = false;
         fail(error);
         return;
       }

@@ -126,3 +126,23 @@ test("a synchronous consumer that unsubscribes during the stop's events stops re
     expect(seen.signal?.aborted).toBe(true);
   });
 });
+
+test("a consumer that lets go on seeing the terminal event (as recordRun does) does not abort ctx.signal: the run is over, not cancelled", async () => {
+  let signal: AbortSignal | undefined;
+  const agent: Agent = {
+    async run(ctx) {
+      signal = ctx.signal;
+      ctx.say("done");
+      return success();
+    },
+  };
+  await new Promise<void>((resolve) => {
+    const subscription = run(agent, input).subscribe((event) => {
+      if (event.type === "RUN_FINISHED") {
+        subscription.unsubscribe();
+        resolve();
+      }
+    });
+  });
+  expect(signal?.aborted).toBe(false);
+});

@@ -1,0 +1,70 @@
+/** Helpers for the durable-thread HTTP tests: a store-backed handler on loopback, raw SSE reads with their ids, gates. */
+import { lastValueFrom, from, toArray } from "rxjs";
+import { runAgentInput } from "../../../src/protocol/build";
+import type { Event } from "../../../src/protocol/events";
+import type { RunAgentInput } from "../../../src/protocol/input";
+import { decodeSseFrames } from "../../../src/wire/decodeSseFrames";
+import { serve, type Served } from "../../../src/node/serve";
+import { createHandler, type HandlerOptions, type RunSource } from "../../../src/server/http/createHandler";
+import { memoryStore, type MemoryStore } from "../../../src/server/store/memory/memoryStore";
+
+/** A promise and the function that opens it. */
+export function gate(): { readonly opened: Promise<void>; open(): void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** A store-backed handler on loopback, closed by `closeAll()`. */
+export interface StoredServer {
+  readonly url: string;
+  readonly store: MemoryStore;
+  readonly served: Served;
+}
+
+const running: Served[] = [];
+
+/** Serves `source` with a memory store (or the given one) on a free loopback port. */
+export async function serveStored<S>(source: RunSource<S>, options: HandlerOptions & { readonly store?: MemoryStore } = {}): Promise<StoredServer> {
+  const store = options.store ?? memoryStore();
+  const served = await serve(createHandler(source, { onRunError: () => undefined, ...options, store }));
+  running.push(served);
+  return { url: `${served.url}agent`, store, served };
+}
+
+/** Closes every server `serveStored` started (call in afterEach). */
+export async function closeAll(): Promise<void> {
+  await Promise.all(running.splice(0).map((served) => served.close()));
+}
+
+/** One frame as it went over the wire: its own `id:` (if any) and its event. */
+export interface WireFrame {
+  readonly id?: string;
+  readonly event: Event;
+}
+
+/** The frames of an SSE text, with their `id:` lines. */
+export async function framesOf(text: string): Promise<WireFrame[]> {
+  const frames = await lastValueFrom(from([text]).pipe(decodeSseFrames(), toArray()));
+  return frames.map((frame) => ({ ...(frame.id === undefined ? {} : { id: frame.id }), event: JSON.parse(frame.data) as Event })); // test-only: our own encoder's frames
+}
+
+/** POSTs JSON to `url` and reads the whole answer. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ readonly response: Response; readonly text: string }> {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
+  return { response, text: await response.text() };
+}
+
+/** A run's input on `threadId` with one user message. */
+export function inputFor(threadId: string, runId: string, text = "go"): RunAgentInput {
+  return runAgentInput(threadId, runId, { messages: [{ id: `u-${runId}`, role: "user", content: text }] });
+}
+
+/** Waits until `check` holds, looking again after each turn of the event loop (bounded: a guard against a hang, not a timer). */
+export async function until(check: () => boolean, what: string, turns = 10_000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (check()) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`expected ${what} within ${turns} event-loop turns`);
+}
