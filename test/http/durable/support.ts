@@ -68,3 +68,43 @@ export async function until(check: () => boolean, what: string, turns = 10_000):
   }
   throw new Error(`expected ${what} within ${turns} event-loop turns`);
 }
+
+/** An SSE answer read as it arrives: `until(text)` waits for that text, `rest()` reads to the end; all of it in `text`. */
+export interface OpenStream {
+  readonly response: Response;
+  readonly text: () => string;
+  until(needle: string): Promise<string>;
+  rest(): Promise<string>;
+  cancel(): Promise<void>;
+}
+
+/** POSTs JSON to `url` and hands back the answer to read piece by piece. */
+export async function openStream(url: string, body: unknown, headers: Record<string, string> = {}): Promise<OpenStream> {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
+  if (response.body === null) throw new Error(`expected a body from ${url}, got status ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let done = false;
+  const more = async (): Promise<void> => {
+    const next = await reader.read();
+    if (next.done) done = true;
+    else text += decoder.decode(next.value, { stream: true });
+  };
+  return {
+    response,
+    text: () => text,
+    async until(needle) {
+      while (!text.includes(needle)) {
+        if (done) throw new Error(`expected ${JSON.stringify(needle)} in the answer of ${url}, but it ended: ${text}`);
+        await more();
+      }
+      return text;
+    },
+    async rest() {
+      while (!done) await more();
+      return text;
+    },
+    cancel: () => reader.cancel(),
+  };
+}
