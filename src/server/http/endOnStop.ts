@@ -12,8 +12,9 @@ import { closeOpenSpans } from "./closeOpenSpans";
  * when `stop` aborts before the run's terminal event, ends the run itself: unsubscribes the
  * source, emits the events that close what it left open (innermost first), then RUN_FINISHED of
  * `threadId`/`runId` with outcome `{ type: "cancelled" }`, and completes. A stop after the
- * terminal, or after the source ended, changes nothing. Per-subscription state; a throw of the
- * source reaches the output's error.
+ * terminal, or after the source ended, changes nothing; a stop given before subscription ends the
+ * run at once, without subscribing the source. Per-subscription state; a throw of the source
+ * reaches the output's error.
  *
  * @example
  * runFunction(input, request).pipe(normalizeChunks(), verifyEvents(), endOnStop(stop.signal, input.threadId, input.runId))
@@ -49,9 +50,12 @@ export function endOnStop(stop: AbortSignal, threadId: string, runId: string): M
       });
       // Whatever ends the output lets the source go, also from inside a synchronous source's emission.
       subscriber.add(upstream);
+      if (stop.aborted) {
+        onStop(); // stopped before it began: the source is never subscribed
+        return;
+      }
+      stop.addEventListener("abort", onStop, { once: true });
       source.subscribe(upstream);
-      if (stop.aborted) onStop();
-      else if (!over) stop.addEventListener("abort", onStop, { once: true });
       return () => {
         stop.removeEventListener("abort", onStop);
         upstream.unsubscribe();
