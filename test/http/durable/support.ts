@@ -108,3 +108,34 @@ export async function openStream(url: string, body: unknown, headers: Record<str
     cancel: () => reader.cancel(),
   };
 }
+
+/**
+ * `value` with every id (a string under a key `id` or ending in `Id`) replaced by its order of
+ * first appearance, so two runs whose agents mint random ids compare equal when they did the same.
+ */
+export function canonicalIds<T>(value: T): unknown {
+  const names = new Map<string, string>();
+  const walk = (item: unknown, key: string | undefined): unknown => {
+    if (typeof item === "string" && key !== undefined && (key === "id" || key.endsWith("Id"))) {
+      let name = names.get(item);
+      if (name === undefined) names.set(item, (name = `#${names.size}`));
+      return name;
+    }
+    if (Array.isArray(item)) return item.map((entry) => walk(entry, key));
+    if (typeof item === "object" && item !== null) return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, walk(v, k)]));
+    return item;
+  };
+  return walk(value, undefined);
+}
+
+/** A small seeded PRNG (mulberry32): the same seed, the same cuts. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
