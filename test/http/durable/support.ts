@@ -74,6 +74,8 @@ export interface OpenStream {
   readonly response: Response;
   readonly text: () => string;
   until(needle: string): Promise<string>;
+  /** Waits until `count` whole frames (blank-line ended) have arrived. */
+  untilFrames(count: number): Promise<string>;
   rest(): Promise<string>;
   cancel(): Promise<void>;
 }
@@ -97,6 +99,13 @@ export async function openStream(url: string, body: unknown, headers: Record<str
     async until(needle) {
       while (!text.includes(needle)) {
         if (done) throw new Error(`expected ${JSON.stringify(needle)} in the answer of ${url}, but it ended: ${text}`);
+        await more();
+      }
+      return text;
+    },
+    async untilFrames(count) {
+      while (text.split("\n\n").length - 1 < count) {
+        if (done) throw new Error(`expected ${count} frames from ${url}, but it ended: ${text}`);
         await more();
       }
       return text;
