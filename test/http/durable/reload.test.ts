@@ -49,11 +49,9 @@ test("a reloaded page (a new Session, connect()) during a run: history, state, t
   await until(() => sender.messages.some((message) => message.content === "RxJS is "), "the sender to see the first half");
 
   const reloaded = new Session(new HttpTransport(url), { threadId: "board", newId: counter("v") });
-  const seen: string[] = [];
   const joined = lastValueFrom(reloaded.connect().pipe(toArray()));
   await until(() => reloaded.messages.length === 3, "the reloaded page to show the history");
-  seen.push(...reloaded.messages.map((message) => message.content ?? ""));
-  expect(seen).toEqual(["research rxjs", "Looking it up.", "RxJS is "]);
+  expect(reloaded.messages.map((message) => message.content)).toEqual(["research rxjs", "Looking it up.", "RxJS is "]);
   expect(reloaded.rawState).toEqual({ stage: "researching" });
   expect(reloaded.running).toBe(true);
   pause.open();
