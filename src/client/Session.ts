@@ -1,13 +1,9 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import * as E from "fp-ts/Either";
-import type * as t from "io-ts";
-import { catchError, defer, EMPTY, from, Observable, takeWhile, tap, throwError, type Observable as Obs } from "rxjs";
-import { list } from "../protocol/codec";
-import { describeFailure, excerpt } from "../protocol/describeFailure";
+import { defer, from, Observable, takeWhile, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
-import { Message, type UserMessage } from "../protocol/messages";
-import { Interrupt, type ResumeEntry } from "../protocol/outcomes";
+import type { Message, UserMessage } from "../protocol/messages";
+import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
 import { PROTOCOL_VERSION } from "../protocol/version";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
@@ -16,17 +12,22 @@ import { applyEvents } from "./applyEvents";
 import { checkResume } from "./checkResume";
 import { ClientError } from "./ClientError";
 import { followConnection } from "./followConnection";
-import { ClientState } from "./reducers/ClientState";
+import { hydrate, type Hydration } from "./hydrate";
+import { joinThread } from "./joinThread";
+import type { ClientState } from "./reducers/ClientState";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
-import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
+import type { ConnectionNotice } from "./transports/ConnectionNotice";
 import type { StopResult, Transport } from "./transports/Transport";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import type { Subagent, Update } from "./Update";
 
 export type { SessionSnapshot } from "./SessionViews";
 
-/** What a session is built with. Tools, context and forwardedProps are the defaults for every run. */
-export interface SessionOptions<S> {
+/**
+ * What a session is built with. Tools, context and forwardedProps are the defaults for every run;
+ * `messages`, `rawState` and `interrupts` (`Hydration`) what it starts from.
+ */
+export interface SessionOptions<S> extends Hydration {
   readonly threadId: string;
   /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
   readonly state?: StateSpec<S>;
@@ -39,20 +40,6 @@ export interface SessionOptions<S> {
   readonly now?: () => number;
   /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
   readonly debug?: DebugOption;
-  /**
-   * Hydration (DESIGN §6): the conversation to start from, e.g. what an earlier `session.messages`
-   * held (the official client's `initialMessages`). Checked with the Message codec: an invalid one
-   * throws a `config` ClientError naming it.
-   */
-  readonly messages?: readonly Message[];
-  /**
-   * Hydration: the state JSON to start from, e.g. an earlier `session.rawState` (the official
-   * client's `initialState`; named after the getter it comes from, since `state` is the StateSpec).
-   * Decoded with the StateSpec like any state; one that does not decode leaves `state` undefined.
-   */
-  readonly rawState?: unknown;
-  /** Hydration: the interrupts the thread waits on (an earlier `session.interrupts`); checked like `messages`. */
-  readonly interrupts?: readonly Interrupt[];
 }
 
 /** Per-run overrides of the session's tools, context and forwardedProps. */
@@ -130,10 +117,7 @@ export class Session<S = unknown> {
   ) {
     const { state: _spec, ...rest } = options;
     this.options = rest;
-    // Type boundary: without a StateSpec nothing decodes the JSON, so S is the caller's claim about it (default `unknown`).
-    this.store = options.state === undefined ? (ClientState.untyped(options.rawState) as ClientState<S>) : ClientState.typed(options.state, options.rawState);
-    if (options.messages !== undefined) this.store.messages.reset(hydrated(list(Message), options.messages, "messages"));
-    if (options.interrupts !== undefined) this.store.interrupts = hydrated(list(Interrupt), options.interrupts, "interrupts");
+    this.store = hydrate(options.state, options);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
   }
@@ -242,16 +226,9 @@ export class Session<S = unknown> {
       }
       const run: ActiveRun = { runId: undefined };
       this.begin(run);
-      let unknown = false;
-      const events = defer(() => (transport.connect ? transport.connect({ threadId: this.threadId }, { warnings: true, connection: true }) : EMPTY)).pipe(
-        tap((item) => (run.runId ??= startedRunId(item))),
-        catchError((error: unknown) => {
-          if (!notFound(error)) return throwError(() => error);
-          unknown = true; // nothing to join: the output completes, with no update
-          return EMPTY;
-        }),
-      );
-      return this.follow(events, run).pipe(takeWhile(() => !unknown));
+      const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
+      // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
+      return this.follow(joined.events, run).pipe(takeWhile(() => !joined.unknown()));
     });
   }
 
@@ -372,24 +349,6 @@ function refuse<S>(error: ClientError): Observable<Update<S>> {
     { kind: "done", end: { kind: "failed", message: error.message } },
   ];
   return from(updates);
-}
-
-/** Hydration input checked with `codec`; a `config` ClientError naming the bad member otherwise. */
-function hydrated<A>(codec: t.Decoder<unknown, A>, value: unknown, what: string): A {
-  const decoded = codec.decode(value);
-  if (E.isRight(decoded)) return decoded.right;
-  const { path, expected, actual } = describeFailure(decoded.left);
-  throw new ClientError("config", `the Session's ${what} to hydrate from are invalid at ${path || "/"}: ${expected}, got ${excerpt(actual)}`, { cause: decoded.left });
-}
-
-/** The run a RUN_STARTED names, for an item that is one. */
-function startedRunId(item: Event | DecodeWarning | ConnectionNotice): string | undefined {
-  return "type" in item && item.type === "RUN_STARTED" ? item.runId : undefined;
-}
-
-/** A connect answered 404 or 405: the server does not know the thread, or keeps no threads. */
-function notFound(error: unknown): boolean {
-  return ClientError.isInstance(error) && error.kind === "http" && (error.status === 404 || error.status === 405);
 }
 
 function concatFirst<S>(first: Update<S>, rest: Observable<Update<S>>): Observable<Update<S>> {
