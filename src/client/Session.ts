@@ -152,6 +152,11 @@ export class Session<S = unknown> {
     return this.store.subagentList();
   }
 
+  /** Whether `stop()` can ask a server to cancel runs (the transport has a `stop`); the server may still answer `unavailable`. */
+  get canStop(): boolean {
+    return this.transport.stop !== undefined;
+  }
+
   /** Whether a run is active. */
   get running(): boolean {
     return this.activeRun !== undefined;
