@@ -4,6 +4,7 @@
  * to them: MessageList (and MessageView, ToolCard) for the conversation, Approvals for interrupts
  * (a confirmation card goes there), Composer for input, BoardPanel for the state.
  */
+import { useEffect } from "react";
 import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
 import type { Transport } from "../../src/client/transports/Transport";
 import { boardSpec, type Board } from "../task-board/board";
@@ -19,7 +20,7 @@ export interface AppProps {
 }
 
 /**
- * The whole page over one Session.
+ * The whole page over one Session, joined to its thread on load (`connect()`).
  *
  * @example
  * createRoot(root).render(<App transport={new HttpTransport("/agent")} threadId="board-1" />);
@@ -32,6 +33,9 @@ export function App({ transport, threadId }: AppProps) {
   const subagents = useSubagents(session);
   const run = useRun(session);
   const running = run.status === "running";
+  // On load (a reload too): join the thread, its history and the live rest of a run in progress.
+  const { connect } = run;
+  useEffect(() => connect(), [connect]);
   // Pending interrupts come from the session, not from the run status: a refused send after an
   // interrupt leaves the status `failed` while the approval still waits (issue 15).
   const canStart = !running && interrupts.length === 0;
@@ -43,14 +47,23 @@ export function App({ transport, threadId }: AppProps) {
         <h1>Task board</h1>
         <span className="framework">React</span>
         <span className="spacer" />
-        <span className="thread" title="thread id">{threadId}</span>
+        <span className="thread" data-testid="thread" title="thread id">{threadId}</span>
       </header>
       <main className="layout">
         <section className="chat" aria-label="Chat">
           <MessageList messages={messages} subagents={subagents} running={running} cutOff={run.cutOff} onSuggestion={canStart ? run.send : undefined} />
           <footer className="dock">
             <Approvals pending={interrupts} onAnswer={run.resume} disabled={running} />
-            <Composer status={run.status} pendingApprovals={interrupts.length} error={run.error} onSend={run.send} onStop={run.stop} />
+            <Composer
+              status={run.status}
+              pendingApprovals={interrupts.length}
+              error={run.error}
+              end={run.end}
+              stopping={run.stopping}
+              reconnecting={run.reconnecting}
+              onSend={run.send}
+              onStop={run.stop}
+            />
           </footer>
         </section>
         <BoardPanel board={board} />

@@ -3,3 +3,4 @@ export { Board, Task, boardSpec, summarize, nextTaskId } from "./board";
 export { plan, HELP, type Command } from "./planner";
 export { createTaskBoardAgent, taskBoardAgent, CLEAR_REASON, type TaskBoardOptions } from "./agent";
 export { createTaskBoardHandler, createTaskBoardServer, type TaskBoardServerOptions } from "./server";
+export { bearerThreadAccess, threadIdFor, ownerOf } from "./access";
