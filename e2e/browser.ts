@@ -22,9 +22,14 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
+/** The browser's time zone and locale: fixed, so what the page's `get_local_time` tool answers is known (and not this machine's). */
+export const BROWSER_TIME_ZONE = "Pacific/Auckland";
+export const BROWSER_LOCALE = "en-NZ";
+
 /**
  * Launches headless chromium with a fresh profile and without background network, sync or
- * component updates, so a run on a machine without internet behaves like one with.
+ * component updates, so a run on a machine without internet behaves like one with. The time
+ * zone and locale are {@link BROWSER_TIME_ZONE} and {@link BROWSER_LOCALE}.
  */
 export async function launchChromium(): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), "agui-rx-chromium-"));
@@ -43,6 +48,8 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
       "--disable-sync",
     ],
     viewport: { width: 1200, height: 900 },
+    timezoneId: BROWSER_TIME_ZONE,
+    locale: BROWSER_LOCALE,
   });
   return {
     context,

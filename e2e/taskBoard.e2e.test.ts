@@ -2,7 +2,8 @@
  * Both task-board pages (React via Vite, Angular via the Angular CLI, production builds) in
  * headless chromium, against the real task-board agent behind the real HTTP handler: typing
  * commands, the streamed text, tool cards before and after their results, the researcher's group,
- * the approval for "clear" (and typing while it waits), stop aborting the server's run and marking
+ * the approval for "clear" (and typing while it waits), the client tools (the page answering the
+ * agent's `get_local_time` by itself, a `confirm_delete` card per delete), stop aborting the server's run and marking
  * what it cut off, and a long conversation in a pane that follows the bottom until the user scrolls
  * up. Every state is screenshot into test-artifacts/<page>-<state>.png.
  */
@@ -13,7 +14,7 @@ import { buildAngularPage } from "../examples/angular/buildAngularPage";
 import { buildReactPage } from "../examples/react/buildPage";
 import { startWebServer } from "../examples/react/webServer";
 import type { Served } from "../src/node";
-import { launchChromium, type LaunchedBrowser } from "./browser";
+import { BROWSER_LOCALE, BROWSER_TIME_ZONE, launchChromium, type LaunchedBrowser } from "./browser";
 import { ChatPage } from "./chatPage";
 import { observedTaskBoard, type ObservedAgent } from "./observedTaskBoard";
 
@@ -179,6 +180,49 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     await page.getByTestId("task").filter({ hasText: "water the plants" }).waitFor();
     await chat.idle();
     expect(await chat.input.inputValue()).toBe("");
+  });
+
+  it("answers the agent's get_local_time by itself before the agent says what is due today", async () => {
+    const runsBefore = agent.runs;
+    await chat.say("what's due today?");
+    const card = page.locator('[data-testid="tool-card"][data-tool="get_local_time"]');
+    await card.locator('[data-testid="tool-status"]').filter({ hasText: "Done" }).waitFor();
+    await chat.idle();
+    // One send, two runs: the page ran the tool and started the follow-up run itself.
+    expect(agent.runs).toBe(runsBefore + 2);
+    const answer = await card.getByTestId("tool-result").textContent();
+    expect(answer).toContain(`time zone${BROWSER_TIME_ZONE}`);
+    expect(answer).toContain(`locale${BROWSER_LOCALE}`);
+    const said = await page.locator('[data-testid="message"][data-role="assistant"]').allTextContents();
+    expect(said.find((text) => text.startsWith("It is "))).toMatch(new RegExp(`where you are \\(${BROWSER_TIME_ZONE}, ${BROWSER_LOCALE}\\)\\. Due today: 1\\. water the plants\\.`));
+    expect(await page.getByTestId("confirm-delete").count()).toBe(0); // nothing for the user to answer
+    await chat.screenshot("local-time");
+  });
+
+  it("shows a confirmation card for every delete of the turn, and deletes only what was confirmed", async () => {
+    await runToEnd("add weed the garden");
+    await chat.say("delete 1; delete 2");
+    const cards = page.getByTestId("confirm-delete");
+    await cards.nth(1).waitFor();
+    expect(await cards.count()).toBe(2); // both calls of the turn, not only the first
+    expect(await cards.locator("strong").allTextContents()).toEqual(["Delete task 1?", "Delete task 2?"]);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="confirm_delete"][data-status="waiting"]').count()).toBe(2);
+    expect(await page.getByTestId("status").textContent()).toContain("Waiting for your answer");
+    expect(await page.getByTestId("send").isDisabled()).toBe(true);
+    expect(await chat.inView(cards.nth(1))).toBe(true);
+    await chat.screenshot("confirm-delete");
+
+    await cards.filter({ hasText: "Delete task 2?" }).getByTestId("keep").click();
+    await page.getByTestId("confirm-delete").filter({ hasText: "Delete task 2?" }).waitFor({ state: "detached" });
+    expect(await page.getByTestId("task").count()).toBe(2); // nothing happens until the turn's last answer
+    await cards.filter({ hasText: "Delete task 1?" }).getByTestId("confirm").click();
+    await page.locator('[data-testid="tool-card"][data-tool="delete_task"]').waitFor();
+    await chat.idle();
+    expect(await page.getByTestId("confirm-delete").count()).toBe(0);
+    expect(await page.getByTestId("task").allTextContents()).toEqual(["weed the garden"]);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="confirm_delete"]').getByTestId("tool-result").allTextContents()).toEqual(["→confirmedyes", "→confirmedno"]);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="delete_task"]').getByTestId("tool-result").textContent()).toBe("→removed1");
+    await chat.screenshot("confirmed");
   });
 
   it("a page reloaded in the middle of a long run shows the history and keeps streaming the rest", async () => {

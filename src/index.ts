@@ -46,4 +46,5 @@ export { PatchError } from "./patch/PatchError";
 export { diff, type DiffOptions } from "./patch/diff";
 export { parsePointer, escapeSegment, formatPointer } from "./patch/pointer";
 export type { StructCodec, StructType, StructOutput, TaggedUnionCodec, TaggedUnionType } from "./protocol/codec";
+export type { NamedStructCodec, NamedUnionCodec } from "./protocol/namedCodec";
 export { withDefault, type WithDefaultCodec } from "./protocol/codec";

@@ -141,7 +141,9 @@ const WORKLOADS: Workload[] = [
         events.push(ev.toolCallStart(`c${i}`, "lookup", { parentMessageId: `m${i}` }), ev.toolCallArgs(`c${i}`, "{}"), ev.toolCallEnd(`c${i}`));
         events.push(ev.toolCallResult(`r${i}`, `c${i}`, "result"));
         events.push(ev.stateDelta([{ op: "replace", path: "/counter", value: i }]));
-        events.push(ev.reasoningMessageStart(`rs${i}`), ev.reasoningMessageContent(`rs${i}`, "hmm"), ev.reasoningMessageEnd(`rs${i}`));
+        // A reasoning message opens inside a reasoning block (R22), as every producer writes it.
+        events.push(ev.reasoningStart(`rs${i}`), ev.reasoningMessageStart(`rs${i}`), ev.reasoningMessageContent(`rs${i}`, "hmm"));
+        events.push(ev.reasoningMessageEnd(`rs${i}`), ev.reasoningEnd(`rs${i}`));
         events.push(ev.activitySnapshot(`a${i}`, "progress", { done: 0 }), ev.activityDelta(`a${i}`, "progress", [{ op: "replace", path: "/done", value: 1 }]));
       }
       events.push(ev.runFinished(THREAD, RUN));

@@ -1,16 +1,20 @@
 /**
  * The task-board page in React: a chat (message pane, approval cards, composer) beside the board,
  * which the agent edits through the shared state. The parts are components so later pages can add
- * to them: MessageList (and MessageView, ToolCard) for the conversation, Approvals for interrupts
- * (a confirmation card goes there), Composer for input, BoardPanel for the state.
+ * to them: MessageList (and MessageView, ToolCard) for the conversation, Approvals for interrupts,
+ * ConfirmDelete for the `confirm_delete` client tool's cards, Composer for input, BoardPanel for
+ * the state. The session offers the page's client tools (examples/shared/pageTools.ts).
  */
-import { useEffect } from "react";
-import { useAgentState, useInterrupts, useMessages, useRun, useSession, useSubagents } from "../../src/react";
+import { useEffect, useMemo } from "react";
+import { callsOf } from "../../src/client/tools/RunningToolCalls";
+import { useAgentState, useClientTool, useInterrupts, useMessages, useRun, useRunningToolCalls, useSession, useSubagents } from "../../src/react";
 import type { Transport } from "../../src/client/transports/Transport";
 import { boardSpec, type Board } from "../task-board/board";
+import { confirmDelete, PAGE_TOOLS } from "../shared/pageTools";
 import { Approvals } from "./components/Approvals";
 import { BoardPanel } from "./components/BoardPanel";
 import { Composer } from "./components/Composer";
+import { ConfirmDelete } from "./components/ConfirmDelete";
 import { MessageList } from "./components/MessageList";
 
 /** The page's inputs: where the agent is and which thread to talk on. */
@@ -26,12 +30,16 @@ export interface AppProps {
  * createRoot(root).render(<App transport={new HttpTransport("/agent")} threadId="board-1" />);
  */
 export function App({ transport, threadId }: AppProps) {
-  const session = useSession<Board>(transport, { threadId, state: boardSpec });
+  const session = useSession<Board>(transport, { threadId, state: boardSpec, tools: PAGE_TOOLS });
   const messages = useMessages(session);
   const board = useAgentState(session);
   const interrupts = useInterrupts(session);
   const subagents = useSubagents(session);
   const run = useRun(session);
+  // Every pending confirm_delete call of the turn gets its card; get_local_time answers by itself.
+  const confirmations = useClientTool(session, confirmDelete, (call) => <ConfirmDelete call={call} />);
+  const runningCalls = useRunningToolCalls(session);
+  const waiting = useMemo(() => new Set(callsOf(runningCalls, confirmDelete).map((call) => call.toolCallId)), [runningCalls]);
   const running = run.status === "running";
   // On load (a reload too): join the thread, its history and the live rest of a run in progress.
   const { connect } = run;
@@ -51,12 +59,14 @@ export function App({ transport, threadId }: AppProps) {
       </header>
       <main className="layout">
         <section className="chat" aria-label="Chat">
-          <MessageList messages={messages} subagents={subagents} running={running} cutOff={run.cutOff} onSuggestion={canStart ? run.send : undefined} />
+          <MessageList messages={messages} subagents={subagents} running={running} cutOff={run.cutOff} waiting={waiting} onSuggestion={canStart ? run.send : undefined} />
           <footer className="dock">
+            {confirmations}
             <Approvals pending={interrupts} onAnswer={run.resume} disabled={running} />
             <Composer
               status={run.status}
               pendingApprovals={interrupts.length}
+              pendingAnswers={confirmations.length}
               error={run.error}
               end={run.end}
               stopping={run.stopping}

@@ -12,6 +12,8 @@ export interface ComposerInput {
   readonly draft: string;
   /** Stop was pressed and the server is ending the run (`useRun(session).stopping`). */
   readonly stopping?: boolean;
+  /** Client tool calls waiting for the user's answer on a card (`confirm_delete`); the run is active meanwhile. */
+  readonly pendingAnswers?: number;
 }
 
 /** What the composer allows. */
@@ -45,7 +47,13 @@ export function composerState(input: ComposerInput): ComposerState {
   return {
     canSend: !running && !waiting && input.draft.trim() !== "",
     canStop: running && input.stopping !== true,
-    placeholder: waiting ? "Answer the approval above to go on" : running ? "The agent is working…" : DEFAULT_PLACEHOLDER,
+    placeholder: waiting
+      ? "Answer the approval above to go on"
+      : running && (input.pendingAnswers ?? 0) > 0
+        ? "Answer the card above to go on"
+        : running
+          ? "The agent is working…"
+          : DEFAULT_PLACEHOLDER,
   };
 }
 
@@ -69,6 +77,8 @@ export interface StatusInput {
   readonly reconnecting?: number;
   /** Stop was pressed and the server is ending the run. */
   readonly stopping?: boolean;
+  /** Client tool calls waiting for the user's answer on a card (the run is active meanwhile). */
+  readonly pendingAnswers?: number;
 }
 
 /**
@@ -84,6 +94,7 @@ export function statusLine(input: StatusInput): StatusLine {
   const detail = input.error?.message;
   if (input.status === "running" && input.reconnecting !== undefined) return { label: `Reconnecting… (attempt ${input.reconnecting})`, tone: "attention", detail };
   if (input.status === "running" && input.stopping === true) return { label: "Stopping…", tone: "busy", detail };
+  if (input.status === "running" && (input.pendingAnswers ?? 0) > 0) return { label: "Waiting for your answer", tone: "attention", detail };
   if (input.status === "running") return { label: "Working…", tone: "busy", detail };
   if (input.pendingApprovals > 0) return { label: "Waiting for your approval", tone: "attention", detail };
   switch (input.status) {

@@ -4,11 +4,12 @@ import { messageText } from "./messageText";
 import { readableJson, toolTitle, type Readable } from "./readableJson";
 
 /**
- * Where a call stands: waiting on its result while the run goes on (`running`), answered
- * (`done`, or `failed` when the result says so), cut off by Stop (`stopped`), or left without an
- * answer by a run that ended (`unanswered`).
+ * Where a call stands: waiting on its result while the run goes on (`running`), a client tool
+ * call waiting for the user's answer on its card (`waiting`), answered (`done`, or `failed` when
+ * the result says so), cut off by Stop (`stopped`), or left without an answer by a run that
+ * ended (`unanswered`).
  */
-export type ToolCardStatus = "running" | "done" | "failed" | "stopped" | "unanswered";
+export type ToolCardStatus = "running" | "waiting" | "done" | "failed" | "stopped" | "unanswered";
 
 /** Everything a card draws; the same for the React and the Angular page. */
 export interface ToolCardView {
@@ -31,10 +32,13 @@ export interface ToolCardContext {
   readonly running: boolean;
   /** Stop cut this call off before its result (`useRun(session).cutOff.toolCallIds`). */
   readonly stopped: boolean;
+  /** A client tool call the user answers on a card is waiting for them (one of `session.runningToolCalls`). */
+  readonly waiting?: boolean;
 }
 
 const LABELS: Readonly<Record<ToolCardStatus, string>> = {
   running: "Running…",
+  waiting: "Waiting for you",
   done: "Done",
   failed: "Failed",
   stopped: "Stopped",
@@ -59,6 +63,7 @@ export function toolCardView(call: ToolCall, result: ToolMessage | undefined, co
 function statusOf(result: Readable | undefined, error: string | undefined, context: ToolCardContext): ToolCardStatus {
   if (result !== undefined) return error !== undefined || saysFailed(result) ? "failed" : "done";
   if (context.stopped) return "stopped";
+  if (context.waiting === true) return "waiting";
   return context.running ? "running" : "unanswered";
 }
 

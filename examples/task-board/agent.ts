@@ -1,13 +1,17 @@
 /**
  * The task-board agent: a deterministic planner (no model, no network) that streams an assistant
- * message, edits the board through `add_task` / `complete_task` tool calls (publishing the state
- * once per change), delegates research to a `researcher` subagent inside a `research` step, and
- * asks for approval before clearing the board.
+ * message, edits the board through `add_task` / `complete_task` / `delete_task` tool calls
+ * (publishing the state once per change), delegates research to a `researcher` subagent inside a
+ * `research` step, asks for approval before clearing the board (an interrupt), and asks the page
+ * through client tools for the user's local time (`get_local_time`) and for a confirmation
+ * before deleting a task (`confirm_delete`).
  */
+import * as E from "fp-ts/Either";
 import { interrupted, success, type Agent, type RunOutcome } from "../../src/server/Agent";
 import type { RunContext } from "../../src/server/RunContext";
 import type { MessageHandle } from "../../src/server/handles/MessageHandle";
 import { boardSpec, nextTaskId, summarize, type Board } from "./board";
+import { answeredCalls, askId, CONFIRM_DELETE, ConfirmDeleteAnswer, ConfirmDeleteArgs, decodeAnswer, GET_LOCAL_TIME, LocalTime, type AnsweredCall } from "./clientTools";
 import { HELP, plan, type Command } from "./planner";
 
 /** Options of {@link createTaskBoardAgent}. */
@@ -32,7 +36,8 @@ const CLEAR_PREFIX = "clear:";
 
 /**
  * Makes the task-board agent. Per run it reads the last user message as commands (`add <title>`,
- * `done <id>`, `research <topic>`, `clear`, `list`, separated by `;`):
+ * `done <id>`, `delete <id>`, `research <topic>`, `clear`, `list`, `what's due today`, separated
+ * by `;`):
  *
  * 1. streams a short assistant message saying what it is about to do;
  * 2. per `add`/`done`: a tool call (`add_task {title}` → `{id}`, `complete_task {id}` → `{ok}`)
@@ -42,7 +47,15 @@ const CLEAR_PREFIX = "clear:";
  * 4. per `clear` on a non-empty board: ends the run with an interrupt (reason `confirmation`);
  *    the next run, resumed with `{ approved: true }`, clears the board (anything else keeps it)
  *    and then carries on with the commands after `clear`;
- * 5. says a one-line summary of the board.
+ * 5. per `what's due today`: when the client offers `get_local_time`, calls it and ends the run
+ *    (the client answers and starts the follow-up run, which says what is due with the user's
+ *    date, time and time zone); without it, answers by the server's clock (UTC);
+ * 6. per `delete <id>`: when the client offers `confirm_delete`, calls it with the task and ends
+ *    the run; the follow-up run deletes the task (`delete_task`) if the answer is
+ *    `{ confirmed: true }` and keeps it otherwise. Without the tool the task stays.
+ *    Consecutive client-tool commands share one turn (their calls run side by side on the page);
+ *    the follow-up run goes on with the commands after them;
+ * 7. says a one-line summary of the board.
  *
  * @example
  * const handler = createHandler(createTaskBoardAgent({ typingDelayMs: 30 }));
@@ -70,17 +83,29 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
       let from = 0;
       const intro = ctx.assistantMessage();
       const answer = ctx.resume.find((entry) => entry.interruptId.startsWith(CLEAR_PREFIX));
+      const answered = answer === undefined ? answeredCalls(ctx) : undefined;
       if (answer) {
         from = Number(answer.interruptId.split(":")[1]) + 1;
         const approved = answer.status === "resolved" && isApproval(answer.payload);
         await stream(intro, approved ? "Approved: clearing the board. " : "Not approved: the board stays as it is. ");
         if (approved) clearBoard(ctx, intro.id);
+      } else if (answered) {
+        // A follow-up run: the page answered the client calls of the last run; go on after their commands.
+        from = answered[answered.length - 1].index + 1;
+        await stream(intro, `${answered.map((call) => replyTo(call, ctx.state)).join(" ")} `);
+        for (const call of answered) {
+          const confirmed = confirmedDeletion(call);
+          if (confirmed !== undefined) deleteTask(ctx, confirmed, intro.id);
+        }
       } else {
         await stream(intro, describe(commands));
       }
 
+      let asked = false;
       for (let index = from; index < commands.length; index++) {
         const command = commands[index];
+        // The page answers the calls asked so far before anything else happens: end the run here.
+        if (asked && command.kind !== "today" && command.kind !== "delete") return success();
         switch (command.kind) {
           case "add":
             addTask(ctx, command.title, intro.id);
@@ -88,6 +113,24 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
           case "done":
             completeTask(ctx, command.id, intro.id);
             break;
+          case "today":
+            if (ctx.tool(GET_LOCAL_TIME) === undefined) {
+              ctx.say(`This client offers no ${GET_LOCAL_TIME}, so by the server's clock: ${dueToday(serverTime(), ctx.state)}`);
+              break;
+            }
+            ctx.toolCall(GET_LOCAL_TIME, { id: askId(ctx, index), parentMessageId: intro.id }).argsJson({}).end();
+            asked = true;
+            break;
+          case "delete": {
+            const task = ctx.state.tasks.find((candidate) => candidate.id === command.id);
+            if (task === undefined) ctx.say(`There is no task ${command.id} to delete.`);
+            else if (ctx.tool(CONFIRM_DELETE) === undefined) ctx.say(`I delete a task only once you confirm, and this client offers no ${CONFIRM_DELETE}: task ${task.id} stays.`);
+            else {
+              ctx.toolCall(CONFIRM_DELETE, { id: askId(ctx, index), parentMessageId: intro.id }).argsJson({ id: task.id, title: task.title }).end();
+              asked = true;
+            }
+            break;
+          }
           case "research":
             await ctx.step("research", async () => {
               const researcher = ctx.subagent("researcher", { description: "Looks up background on a topic", parentMessageId: intro.id });
@@ -116,6 +159,7 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
             break;
         }
       }
+      if (asked) return success(); // the run ends with the page's calls pending; the follow-up run goes on
       ctx.say(summarize(ctx.state));
       return success({ tasks: ctx.state.tasks.length });
     },
@@ -149,6 +193,13 @@ function completeTask(ctx: RunContext<Board>, id: number, parentMessageId: strin
   call.resultJson({ ok: true });
 }
 
+function deleteTask(ctx: RunContext<Board>, id: number, parentMessageId: string): void {
+  const call = ctx.toolCall("delete_task", { parentMessageId });
+  call.argsJson({ id });
+  call.updateState((board) => ({ tasks: board.tasks.filter((task) => task.id !== id) }));
+  call.resultJson({ removed: id });
+}
+
 function clearBoard(ctx: RunContext<Board>, parentMessageId: string): void {
   const call = ctx.toolCall("clear_board", { parentMessageId });
   call.argsJson({});
@@ -170,6 +221,10 @@ function describe(commands: readonly Command[]): string {
         return `add "${command.title}"`;
       case "done":
         return `complete task ${command.id}`;
+      case "delete":
+        return `delete task ${command.id} (once you confirm)`;
+      case "today":
+        return "tell you what is due today";
       case "research":
         return `ask the researcher about ${command.topic}`;
       case "clear":
@@ -186,4 +241,50 @@ function describe(commands: readonly Command[]): string {
 /** The researcher's deterministic notes. */
 function notesOn(topic: string): string {
   return `Notes on ${topic}: what it is for, two sources that disagree, and one open question to follow up.`;
+}
+
+/** What the follow-up run says about one answered client call. */
+function replyTo(answered: AnsweredCall, board: Board): string {
+  const name = answered.call.function.name;
+  if (name === GET_LOCAL_TIME) {
+    const time = decodeAnswer(LocalTime, answered.answer);
+    return E.isRight(time) ? `It is ${time.right.time} on ${time.right.date} where you are (${time.right.timeZone}, ${time.right.locale}). ${dueToday(time.right, board)}` : `I could not read your clock (${time.left}).`;
+  }
+  const task = taskOf(answered);
+  const label = task === undefined ? "the task" : `task ${task.id} (${task.title})`;
+  const answer = decodeAnswer(ConfirmDeleteAnswer, answered.answer);
+  if (E.isLeft(answer)) return `Kept ${label}: ${answer.left}.`;
+  return answer.right.confirmed ? `Deleting ${label}.` : `Kept ${label}, as you asked.`;
+}
+
+/** The task a confirmed `confirm_delete` call is about, or `undefined` (not that tool, not confirmed). */
+function confirmedDeletion(answered: AnsweredCall): number | undefined {
+  if (answered.call.function.name !== CONFIRM_DELETE) return undefined;
+  const answer = decodeAnswer(ConfirmDeleteAnswer, answered.answer);
+  return E.isRight(answer) && answer.right.confirmed ? taskOf(answered)?.id : undefined;
+}
+
+function taskOf(answered: AnsweredCall): ConfirmDeleteArgs | undefined {
+  let args: unknown;
+  try {
+    args = JSON.parse(answered.call.function.arguments);
+  } catch {
+    return undefined;
+  }
+  const decoded = ConfirmDeleteArgs.decode(args);
+  return E.isRight(decoded) ? decoded.right : undefined;
+}
+
+/** "Due today: 1. buy milk, 2. call mom." — the open tasks, for the day `time` names. */
+function dueToday(time: LocalTime, board: Board): string {
+  const open = board.tasks.filter((task) => !task.done);
+  if (board.tasks.length === 0) return `Nothing is due on ${time.date}: the board is empty.`;
+  if (open.length === 0) return `Nothing is due on ${time.date}: every task is done.`;
+  return `Due today: ${open.map((task) => `${task.id}. ${task.title}`).join(", ")}.`;
+}
+
+/** The server's clock, in UTC, in the shape the page's clock answers. */
+function serverTime(): LocalTime {
+  const now = new Date().toISOString();
+  return { date: now.slice(0, 10), time: now.slice(11, 16), timeZone: "UTC", locale: "en" };
 }

@@ -4,6 +4,8 @@
 export type Command =
   | { readonly kind: "add"; readonly title: string }
   | { readonly kind: "done"; readonly id: number }
+  | { readonly kind: "delete"; readonly id: number }
+  | { readonly kind: "today" }
   | { readonly kind: "research"; readonly topic: string }
   | { readonly kind: "clear" }
   | { readonly kind: "list" }
@@ -11,7 +13,8 @@ export type Command =
 
 /**
  * Splits a message on `;` and line breaks and reads each part as a command:
- * `add <title>`, `done <id>` (also `complete <id>`), `research <topic>`, `clear`, `list`.
+ * `add <title>`, `done <id>` (also `complete <id>`), `delete <id>` (also `remove <id>`),
+ * `research <topic>`, `clear`, `list`, and `today` (also "what's due today?").
  * Anything else is `unknown` (the agent answers with the help text). Empty parts are skipped.
  *
  * @example
@@ -22,11 +25,16 @@ export function plan(text: string): Command[] {
   for (const raw of text.split(/[;\n]+/)) {
     const part = raw.trim();
     if (part === "") continue;
+    if (/^(what(['’]s| is) )?due today\??$|^today\??$/i.test(part)) {
+      commands.push({ kind: "today" });
+      continue;
+    }
     const match = /^(\S+)\s*(.*)$/s.exec(part);
     const verb = (match?.[1] ?? "").toLowerCase();
     const rest = (match?.[2] ?? "").trim();
     if (verb === "add" && rest !== "") commands.push({ kind: "add", title: rest });
     else if ((verb === "done" || verb === "complete") && /^#?\d+$/.test(rest)) commands.push({ kind: "done", id: Number(rest.replace("#", "")) });
+    else if ((verb === "delete" || verb === "remove") && /^#?\d+$/.test(rest)) commands.push({ kind: "delete", id: Number(rest.replace("#", "")) });
     else if (verb === "research" && rest !== "") commands.push({ kind: "research", topic: rest });
     else if (verb === "clear" && rest === "") commands.push({ kind: "clear" });
     else if (verb === "list" && rest === "") commands.push({ kind: "list" });
@@ -36,4 +44,4 @@ export function plan(text: string): Command[] {
 }
 
 /** What the agent says when it does not understand. */
-export const HELP = 'I understand: "add <title>", "done <id>", "research <topic>", "clear" and "list", separated by ";".';
+export const HELP = 'I understand: "add <title>", "done <id>", "delete <id>", "research <topic>", "clear", "list" and "what\'s due today", separated by ";".';

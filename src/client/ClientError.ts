@@ -17,9 +17,12 @@ import type { DecodeWarning } from "../wire/DecodeWarning";
  *   declares a protocol version newer than this client's, or one it cannot interpret));
  * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, too deep,
  *   truncated stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not
- *   start: another run is active, interrupts are not covered or have expired).
+ *   start: another run is active, interrupts are not covered or have expired, or the tools are
+ *   invalid), `tool` (the client-tool loop cannot go on: `code` is `tool-roundtrips` (the runs
+ *   kept leaving client tool calls past `maxToolRoundtrips`) or `tool-loop` (a callback of the
+ *   loop threw, e.g. `newId`); docs/tools.md).
  */
-export type ClientErrorKind = "protocol" | "patch" | "state" | "warning" | "run" | "json" | "decode" | "http" | "transport" | "config";
+export type ClientErrorKind = "protocol" | "patch" | "state" | "warning" | "run" | "json" | "decode" | "http" | "transport" | "config" | "tool";
 
 /** Context a ClientError may carry, depending on its kind. */
 export interface ClientErrorDetails {

@@ -1,8 +1,8 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, from, Observable, takeWhile, type Observable as Obs } from "rxjs";
+import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
-import type { Message, UserMessage } from "../protocol/messages";
+import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
 import { PROTOCOL_VERSION } from "../protocol/version";
@@ -16,6 +16,10 @@ import { hydrate, type Hydration } from "./hydrate";
 import { joinThread } from "./joinThread";
 import type { ClientState } from "./reducers/ClientState";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
+import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
+import type { ClientTool } from "./tools/clientTool";
+import type { ResolvedTools } from "./tools/resolveTools";
+import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
 import type { StopResult, Transport } from "./transports/Transport";
 import type { DecodeWarning } from "../wire/DecodeWarning";
@@ -31,7 +35,14 @@ export interface SessionOptions<S> extends Hydration {
   readonly threadId: string;
   /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
   readonly state?: StateSpec<S>;
-  readonly tools?: readonly Tool[];
+  /**
+   * The tools offered to the agent: plain wire `Tool`s (the application answers their calls) and
+   * `ClientTool`s, which the session executes itself before it starts the follow-up run
+   * (docs/tools.md). Names must be unique (a `ClientToolError` otherwise, thrown here).
+   */
+  readonly tools?: readonly (Tool | ClientTool)[];
+  /** How many follow-up runs one `send`/`resume` may start for client tool calls; 5 by default (docs/tools.md § the loop). */
+  readonly maxToolRoundtrips?: number;
   readonly context?: readonly Context[];
   readonly forwardedProps?: unknown;
   /** Mints run ids and the ids of sent user messages; `crypto.randomUUID()` by default. */
@@ -42,12 +53,13 @@ export interface SessionOptions<S> extends Hydration {
   readonly debug?: DebugOption;
 }
 
-/** Per-run overrides of the session's tools, context and forwardedProps. */
+/** Per-run overrides of the session's tools, context and forwardedProps (for every run of the exchange). */
 export interface RunOptions {
-  readonly tools?: readonly Tool[];
+  readonly tools?: readonly (Tool | ClientTool)[];
+  readonly maxToolRoundtrips?: number;
   readonly context?: readonly Context[];
   readonly forwardedProps?: unknown;
-  /** This run's id; a new one by default. */
+  /** The first run's id; a new one by default (follow-up runs always get new ones). */
   readonly runId?: string;
 }
 
@@ -57,10 +69,16 @@ interface ActiveRun {
 }
 
 /**
- * A client session on one thread. `send` and `resume` are cold: each subscription runs one run
- * (transport → `normalizeChunks` → `verifyEvents` (report mode) → `applyEvents`) and emits its
- * Update stream, which never errors and ends with exactly one `done` (seed 001). Messages, state,
- * pending interrupts and the subagent registry live on the session across runs.
+ * A client session on one thread. `send` and `resume` are cold: each subscription runs one
+ * exchange (transport → `normalizeChunks` → `verifyEvents` (report mode) → `applyEvents` per run)
+ * and emits its Update stream, which never errors and ends with exactly one `done` (seed 001).
+ * Messages, state, pending interrupts and the subagent registry live on the session across runs.
+ *
+ * - Client tools (`tools` holding `ClientTool`s): when a run ends `success` leaving calls to them,
+ *   the session executes them, appends their tool messages and starts the follow-up run itself,
+ *   within the same subscription (`toolLoop`): the runs are separated by a `run` update, and the
+ *   subscription still has one `done`, last. `runningToolCalls` lists the calls executing now,
+ *   which a view can answer (`respond`). Bounded by `maxToolRoundtrips`.
  *
  * - `send(text)` appends the user message first (E10), so the agent's first message is at index 1.
  * - One run at a time: subscribing while a run is active yields `error` (`config`) and `done`
@@ -104,7 +122,11 @@ export class Session<S = unknown> {
     interrupts: this.interrupts,
     subagents: this.subagents,
     running: this.running,
+    runningToolCalls: this.runningToolCalls,
   }));
+  private readonly toolCalls = new RunningToolCalls(() => this.notify("toolCalls"));
+  /** The session's own tools, resolved (and their client tools tracked) once. */
+  private readonly tools: ResolvedTools;
   private readonly newId: () => string;
   private readonly now: () => number;
 
@@ -120,6 +142,9 @@ export class Session<S = unknown> {
     this.store = hydrate(options.state, options);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
+    this.tools = this.toolCalls.resolve(options.tools ?? []);
+    const refused = checkMaxToolRoundtrips(options.maxToolRoundtrips);
+    if (refused !== undefined) throw refused;
   }
 
   /** The thread this session talks on. */
@@ -162,6 +187,11 @@ export class Session<S = unknown> {
     return this.activeRun !== undefined;
   }
 
+  /** The client tool calls executing now, in the order they started; a human-in-the-loop tool's call waits here for `respond`. */
+  get runningToolCalls(): readonly RunningToolCall[] {
+    return this.toolCalls.list;
+  }
+
   /** The registry entry of one subagent invocation, e.g. to head the group of a message's `subagentRunId`. */
   subagent(id: string): Subagent | undefined {
     return this.store.subagents.get(id);
@@ -179,6 +209,8 @@ export class Session<S = unknown> {
   readonly subagents$: Obs<readonly Subagent[]> = this.views.view("subagents", () => this.subagents);
   /** Whether a run is active; replays the current value. */
   readonly running$: Obs<boolean> = this.views.view("running", () => this.running);
+  /** The client tool calls executing now; replays the current value. */
+  readonly runningToolCalls$: Obs<readonly RunningToolCall[]> = this.views.view("toolCalls", () => this.runningToolCalls);
 
   /**
    * Calls `listener` after every change; returns the unsubscribe function (`useSyncExternalStore`'s
@@ -233,7 +265,7 @@ export class Session<S = unknown> {
       this.begin(run);
       const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
       // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
-      return this.follow(joined.events, run).pipe(takeWhile(() => !joined.unknown()));
+      return this.observe(this.follow(joined.events), run).pipe(takeWhile(() => !joined.unknown()));
     });
   }
 
@@ -260,28 +292,65 @@ export class Session<S = unknown> {
       if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
       if (refused !== undefined) return refuse<S>(refused);
+      const loop = this.loopOptions(runOptions);
+      if (loop instanceof ClientError) return refuse<S>(loop);
       if (message !== undefined) {
         const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
         const index = this.store.messages.append(user);
         this.notify("messages");
         // the user message is the run's first update, so a view that only follows updates shows it too
         const first: Update<S> = { kind: "message", index, id: user.id, change: { kind: "started" }, message: user };
-        return concatFirst(first, this.pipeline(runOptions, resume));
+        return concatFirst(first, this.exchange(runOptions, resume, loop));
       }
-      return this.pipeline(runOptions, resume);
+      return this.exchange(runOptions, resume, loop);
     });
   }
 
-  private pipeline(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): Observable<Update<S>> {
-    const input = this.input(runOptions, resume);
-    const run: ActiveRun = { runId: input.runId };
-    this.begin(run);
-    const events = defer(() => this.transport.run(input, { warnings: true, connection: true })); // a transport that throws is a failed run, not a thrown subscribe
-    return this.follow(events, run);
+  /** The exchange's tools and round-trip bound, or why the run cannot start (checked before anything is appended). */
+  private loopOptions(runOptions: RunOptions): { readonly tools: ResolvedTools; readonly max: number } | ClientError {
+    let tools: ResolvedTools;
+    try {
+      tools = runOptions.tools === undefined ? this.tools : this.toolCalls.resolve(runOptions.tools);
+    } catch (error) {
+      return new ClientError("config", `the run's tools are invalid: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const max = runOptions.maxToolRoundtrips ?? this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS;
+    return checkMaxToolRoundtrips(max) ?? { tools, max };
   }
 
-  /** A run's transport items through the checks and the reducer, across reconnects (`followConnection`), to its Update stream. */
-  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, run: ActiveRun): Observable<Update<S>> {
+  /**
+   * The runs of one `send`/`resume`: the first, then the follow-ups its client tool calls need
+   * (`toolLoop`). The active run's id follows the run in flight, so that `stop()` cancels it.
+   */
+  private exchange(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, loop: { readonly tools: ResolvedTools; readonly max: number }): Observable<Update<S>> {
+    const { tools, max } = loop;
+    const run: ActiveRun = { runId: undefined };
+    this.begin(run);
+    const first = this.pipeline(this.input(runOptions, resume, tools.wire), run);
+    // Follow-ups are ordinary runs with the exchange's options and a new run id (RunOptions.runId names the first run only).
+    const followUp = (runId: string) => defer(() => this.pipeline(this.input({ ...runOptions, runId }, undefined, tools.wire), run));
+    const append = (message: ToolMessage): number => {
+      const index = this.store.messages.append(message);
+      this.notify("messages");
+      return index;
+    };
+    return this.observe(toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId }), run);
+  }
+
+  /** One run of an exchange, resumed by the transport across cuts (`connection: true`). */
+  private pipeline(input: RunAgentInput, run: ActiveRun): Observable<Update<S>> {
+    return defer(() => {
+      run.runId = input.runId;
+      // a transport that throws is a failed run, not a thrown subscribe
+      return this.follow(defer(() => this.transport.run(input, { warnings: true, connection: true })));
+    });
+  }
+
+  /**
+   * A run's transport items through the checks and the reducer, across reconnects
+   * (`followConnection`), each update notifying the views before it goes on.
+   */
+  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
     return events.pipe(
       followConnection((segment) =>
         segment.pipe(
@@ -291,16 +360,15 @@ export class Session<S = unknown> {
           applyEvents({ state: this.store }),
         ),
       ),
-      (updates) => this.observe(updates, run),
+      tap((update) => this.views.notifyUpdate(update)),
     );
   }
 
-  /** Notifies the views of each update before it reaches the run's subscriber; the run is over at `done` or unsubscription. */
+  /** The exchange (or joined run) is over at its `done` or unsubscription. */
   private observe(updates: Observable<Update<S>>, run: ActiveRun): Observable<Update<S>> {
     return new Observable<Update<S>>((subscriber) => {
       const subscription = updates.subscribe({
         next: (update) => {
-          this.views.notifyUpdate(update);
           if (update.kind === "done") this.end(run);
           subscriber.next(update);
         },
@@ -315,14 +383,14 @@ export class Session<S = unknown> {
   }
 
   /** A21: the outgoing RunAgentInput; A5: it declares the protocol version this client speaks. */
-  private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined): RunAgentInput {
+  private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, tools: readonly Tool[]): RunAgentInput {
     const messages = this.messages.filter((message) => message.role !== "activity");
     const forwardedProps = runOptions.forwardedProps ?? this.options.forwardedProps;
     return {
       threadId: this.options.threadId,
       runId: runOptions.runId ?? this.newId(),
       messages,
-      tools: [...(runOptions.tools ?? this.options.tools ?? [])],
+      tools: [...tools],
       context: [...(runOptions.context ?? this.options.context ?? [])],
       state: this.store.rawState,
       forwardedProps: forwardedProps ?? {},

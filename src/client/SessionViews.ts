@@ -7,6 +7,7 @@
 import { distinctUntilChanged, Observable, Subject } from "rxjs";
 import type { Message } from "../protocol/messages";
 import type { Interrupt } from "../protocol/outcomes";
+import type { RunningToolCall } from "./tools/RunningToolCalls";
 import type { Subagent, Update } from "./Update";
 
 /** Everything a view reads, as one immutable value: the same object until something changes (for `useSyncExternalStore`). */
@@ -17,10 +18,12 @@ export interface SessionSnapshot<S> {
   readonly interrupts: readonly Interrupt[];
   readonly subagents: readonly Subagent[];
   readonly running: boolean;
+  /** The client tool calls executing now (`Session.runningToolCalls`). */
+  readonly runningToolCalls: readonly RunningToolCall[];
 }
 
 /** A part of the snapshot that changes on its own, and the views that follow it. */
-export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running";
+export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running" | "toolCalls";
 
 /** Updates by the view they change. */
 const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
@@ -38,7 +41,7 @@ const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
  * values; it is called at most once per change (the snapshot is cached until the next `notify`).
  *
  * @example
- * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running }));
+ * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running, runningToolCalls }));
  * const messages$ = views.view("messages", () => messages);
  * views.notifyUpdate(update); // after applying an update
  */

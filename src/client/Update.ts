@@ -41,7 +41,9 @@ export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | 
  * How a run ended. Closed on purpose (seed 001): a `switch` over it needs no `default`, and a new
  * way to end is a wire change. 1.0.0's cancelled outcome was one, and added the fourth kind (E2).
  *
- * - `success`: RUN_FINISHED with a success (or absent) outcome; `result` is RUN_FINISHED.result;
+ * - `success`: RUN_FINISHED with a success (or absent) outcome; `result` is RUN_FINISHED.result,
+ *   `pendingToolCallIds` the outcome's list of tool calls left for the client (1.0.0, WIRE §4.10),
+ *   when it carried one;
  * - `interrupted`: RUN_FINISHED with an interrupt outcome; the interrupts wait on the session;
  * - `cancelled`: RUN_FINISHED with a cancelled outcome: the run was stopped, which is not a failure
  *   (no `error` precedes it; pending interrupts stay as they were);
@@ -59,7 +61,7 @@ export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | 
  * }
  */
 export type RunEnd =
-  | { readonly kind: "success"; readonly result?: unknown }
+  | { readonly kind: "success"; readonly result?: unknown; readonly pendingToolCallIds?: readonly string[] }
   | { readonly kind: "interrupted"; readonly interrupts: readonly Interrupt[] }
   | { readonly kind: "cancelled" }
   | { readonly kind: "failed"; readonly message: string; readonly code?: string };
@@ -128,7 +130,27 @@ export interface ConnectionUpdate {
   readonly attempt: number;
 }
 
-/** The run is over: always the last update, exactly once per run. */
+/**
+ * The exchange goes on with a follow-up run (docs/tools.md § the loop). The run before it ended
+ * `success` leaving calls to client tools; the session executed them, appended their tool
+ * messages (each a `message` update with change `toolResult`, just before this one) and now
+ * starts run `runId`, whose updates follow. Only between two runs of one `send`/`resume`
+ * subscription: the first run has no `run` update, and no `done` separates the runs (the
+ * subscription has one `done`, last).
+ */
+export interface RunUpdate {
+  readonly kind: "run";
+  /** The follow-up run's id (its `RunAgentInput.runId`). */
+  readonly runId: string;
+  /** Which follow-up run of the exchange this is: 1 for the first (bounded by `maxToolRoundtrips`). */
+  readonly roundtrip: number;
+  /** How the run before it ended (always `success`; its `done` is not emitted). */
+  readonly previousEnd: Extract<RunEnd, { kind: "success" }>;
+  /** The tool calls the session answered between the two runs, in the calls' order. */
+  readonly toolCallIds: readonly string[];
+}
+
+/** The run is over: always the last update, exactly once per `send`/`resume` subscription (which may span several runs, see RunUpdate). */
 export interface DoneUpdate {
   readonly kind: "done";
   readonly end: RunEnd;
@@ -156,4 +178,5 @@ export type Update<S = unknown> =
   | SubagentUpdate
   | ErrorUpdate
   | ConnectionUpdate
+  | RunUpdate
   | DoneUpdate;

@@ -17,6 +17,7 @@ export type {
   SubagentUpdate,
   ErrorUpdate,
   ConnectionUpdate,
+  RunUpdate,
   DoneUpdate,
   MessageChange,
   RunEnd,
@@ -35,3 +36,12 @@ export { HttpTransport, subPath, type HttpTransportOptions, type HeadersOption }
 export { decodeEvents } from "./transports/decodeEvents";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
 export { coalesceUpdates, UpdateBatch, FALLBACK_FRAME_MS } from "./coalesceUpdates";
+// Client tools (docs/tools.md): the definition, its errors and schema, and what views answer.
+// The loop's building blocks (runToolCall, executeToolCalls, pendingClientToolCalls, resolveTools)
+// stay internal: the Session runs them.
+export { clientTool, isClientTool, type ClientTool, type ClientToolDefinition, type ToolCallContext, type ToolSession } from "./tools/clientTool";
+export { ClientToolError, type ClientToolErrorCode } from "./tools/ClientToolError";
+export { jsonSchemaOf } from "./tools/jsonSchemaOf";
+export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from "./tools/JsonSchema";
+export { waitForResponse } from "./tools/waitForResponse";
+export { callsOf, type RunningToolCall } from "./tools/RunningToolCalls";

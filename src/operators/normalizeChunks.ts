@@ -32,7 +32,11 @@ export interface NormalizeChunksOptions {
  *   ends (C11);
  * - a chunk with no delta that carries metadata (continuing) or a rawEvent becomes an empty-delta
  *   CONTENT/ARGS (C8); a continuation that contradicts its opener's role, name, toolCallName or
- *   parentMessageId is rejected (C6).
+ *   parentMessageId is rejected (C6);
+ * - a reasoning message opened while its owner has no reasoning block open gets one of its own,
+ *   named after it, opened before its START and ended right after its END (R22: a reasoning
+ *   message opens only inside a block of its owner; `@ag-ui/client`'s transformChunks does not
+ *   bracket).
  *
  * Each subscription normalizes with its own fresh state (nothing runs before it, nothing is
  * shared between two); completion, errors and unsubscription pass straight through to the source.

@@ -4,21 +4,23 @@
  * Builders fill defaults and drop `undefined`/`null` options, so their JSON never carries a
  * `null` for an absent optional member and always parses with `@ag-ui/core` 1.0.0's schemas.
  */
-import type * as t from "io-ts";
 import type { JsonPatchOperation } from "./common";
 import type { AttributableEvent, Event, EventOf, EventType } from "./events";
 import type { Interrupt, RunFinishedOutcome, SubagentFinishedOutcome } from "./outcomes";
 import type { RunAgentInput } from "./input";
 import type { Message } from "./messages";
-import { eventCodecs } from "./events";
 
 /**
- * The optional members of one event type, as builders accept them.
+ * The optional members of one event type, as builders accept them: the members its codec declares
+ * optional, which are exactly the ones its interface marks `?`.
  *
  * @example
  * const options: EventOptions<"TOOL_CALL_START"> = { parentMessageId: "m1", subagentRunId: "sub-1" };
  */
-export type EventOptions<T extends EventType> = Partial<t.TypeOf<t.PartialC<(typeof eventCodecs)[T]["optional"]>>>;
+export type EventOptions<T extends EventType> = Pick<EventOf<T>, OptionalKeys<EventOf<T>>>;
+
+/** The keys of `T` whose members may be absent. */
+type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
 
 /** Keeps only the options that carry a value. */
 function present<O extends object>(options: O | undefined): Partial<O> {

@@ -1,6 +1,7 @@
 /** Data types shared by events, messages and inputs: metadata, JSON Patch operations, token usage. */
 import * as t from "io-ts";
 import { list, NonNegativeInteger, Present, struct, taggedUnion } from "./codec";
+import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 
 /** Open-by-key extra information (WIRE §1.3): a JSON object, never `null` or an array. */
 export const Metadata = t.UnknownRecord;
@@ -17,16 +18,84 @@ const fromAndPath = { from: JsonPointer, path: JsonPointer };
 const opCodec = <Op extends string, R extends t.Props>(op: Op, props: R) =>
   struct(`JsonPatch ${op}`, { op: t.literal(op), ...props }, {}, { open: true });
 
-/** One RFC 6902 operation; extra members are kept and ignored, as the RFC says. An unknown `op` is unrecognised material. */
-export const JsonPatchOperation = taggedUnion("JsonPatchOperation", "op", {
-  add: opCodec("add", pathAndValue),
-  remove: opCodec("remove", pathOnly),
-  replace: opCodec("replace", pathAndValue),
-  move: opCodec("move", fromAndPath),
-  copy: opCodec("copy", fromAndPath),
-  test: opCodec("test", pathAndValue),
+// Each operation, as in `events.ts`: the codec as built, its interface, and the codec named after it.
+const AddOperationCodec = opCodec("add", pathAndValue);
+/**
+ * Adds `value` at `path` (an array index or `-` inserts).
+ *
+ * @example
+ * const operation: AddOperation = { op: "add", path: "/items/-", value: "milk" };
+ */
+export interface AddOperation extends t.TypeOf<typeof AddOperationCodec> {}
+export const AddOperation: NamedStructCodec<AddOperation> = AddOperationCodec;
+
+const RemoveOperationCodec = opCodec("remove", pathOnly);
+/**
+ * Removes the value at `path`.
+ *
+ * @example
+ * const operation: RemoveOperation = { op: "remove", path: "/items/0" };
+ */
+export interface RemoveOperation extends t.TypeOf<typeof RemoveOperationCodec> {}
+export const RemoveOperation: NamedStructCodec<RemoveOperation> = RemoveOperationCodec;
+
+const ReplaceOperationCodec = opCodec("replace", pathAndValue);
+/**
+ * Replaces the value at `path` with `value`.
+ *
+ * @example
+ * const operation: ReplaceOperation = { op: "replace", path: "/count", value: 2 };
+ */
+export interface ReplaceOperation extends t.TypeOf<typeof ReplaceOperationCodec> {}
+export const ReplaceOperation: NamedStructCodec<ReplaceOperation> = ReplaceOperationCodec;
+
+const MoveOperationCodec = opCodec("move", fromAndPath);
+/**
+ * Moves the value at `from` to `path`.
+ *
+ * @example
+ * const operation: MoveOperation = { op: "move", from: "/draft", path: "/final" };
+ */
+export interface MoveOperation extends t.TypeOf<typeof MoveOperationCodec> {}
+export const MoveOperation: NamedStructCodec<MoveOperation> = MoveOperationCodec;
+
+const CopyOperationCodec = opCodec("copy", fromAndPath);
+/**
+ * Copies the value at `from` to `path`.
+ *
+ * @example
+ * const operation: CopyOperation = { op: "copy", from: "/template", path: "/copy" };
+ */
+export interface CopyOperation extends t.TypeOf<typeof CopyOperationCodec> {}
+export const CopyOperation: NamedStructCodec<CopyOperation> = CopyOperationCodec;
+
+const TestOperationCodec = opCodec("test", pathAndValue);
+/**
+ * Checks that the value at `path` equals `value`; the patch fails if not.
+ *
+ * @example
+ * const operation: TestOperation = { op: "test", path: "/version", value: 3 };
+ */
+export interface TestOperation extends t.TypeOf<typeof TestOperationCodec> {}
+export const TestOperation: NamedStructCodec<TestOperation> = TestOperationCodec;
+
+/**
+ * One RFC 6902 operation, discriminated by `op`; extra members are kept and ignored, as the RFC
+ * says. An unknown `op` is unrecognised material.
+ *
+ * @example
+ * const operation: JsonPatchOperation = { op: "replace", path: "/count", value: 2 };
+ */
+export type JsonPatchOperation = AddOperation | RemoveOperation | ReplaceOperation | MoveOperation | CopyOperation | TestOperation;
+const JsonPatchOperationCodec = taggedUnion("JsonPatchOperation", "op", {
+  add: AddOperation,
+  remove: RemoveOperation,
+  replace: ReplaceOperation,
+  move: MoveOperation,
+  copy: CopyOperation,
+  test: TestOperation,
 });
-export type JsonPatchOperation = t.TypeOf<typeof JsonPatchOperation>;
+export const JsonPatchOperation: NamedUnionCodec<JsonPatchOperation> = JsonPatchOperationCodec;
 
 /**
  * An RFC 6902 patch: operations applied in order, all or nothing. An operation with an unknown `op`
@@ -37,8 +106,7 @@ export type JsonPatchOperation = t.TypeOf<typeof JsonPatchOperation>;
 export const JsonPatch = list(JsonPatchOperation, { atomic: true });
 export type JsonPatch = t.TypeOf<typeof JsonPatch>;
 
-/** Token counts for one (provider, model) pair (WIRE §4.12). An unreported count is omitted, not zero. */
-export const TokenUsage = struct(
+const TokenUsageCodec = struct(
   "TokenUsage",
   {},
   {
@@ -52,4 +120,11 @@ export const TokenUsage = struct(
     cacheWriteInputTokens: NonNegativeInteger,
   },
 );
-export type TokenUsage = t.TypeOf<typeof TokenUsage>;
+/**
+ * Token counts for one (provider, model) pair (WIRE §4.12). An unreported count is omitted, not zero.
+ *
+ * @example
+ * const usage: TokenUsage = { provider: "openai", model: "gpt-4o", inputTokens: 120, outputTokens: 48 };
+ */
+export interface TokenUsage extends t.TypeOf<typeof TokenUsageCodec> {}
+export const TokenUsage: NamedStructCodec<TokenUsage> = TokenUsageCodec;

@@ -1,10 +1,14 @@
-/** Interrupts, resume entries and the two outcome kinds (WIRE §4.8–§4.11). */
+/**
+ * Interrupts, resume entries and the two outcome kinds (WIRE §4.8–§4.11). As in `events.ts`, each
+ * type is `t.TypeOf` of its codec with a named interface as its face (the module-private
+ * `<Name>Codec` is the codec as built; the codec exported as `<Name>` decodes the interface).
+ */
 import * as t from "io-ts";
-import { enumOf, JsonObject, list, nonEmptyArray, struct, taggedUnion } from "./codec";
+import { enumOf, JsonObject, nonEmptyArray, struct, taggedUnion } from "./codec";
+import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 import { Metadata } from "./common";
 
-/** A pause that waits for outside input; `id` correlates it with a resume entry. */
-export const Interrupt = struct(
+const InterruptCodec = struct(
   "Interrupt",
   { id: t.string, reason: t.string },
   {
@@ -16,36 +20,116 @@ export const Interrupt = struct(
     subagentRunId: t.string,
   },
 );
-export type Interrupt = t.TypeOf<typeof Interrupt>;
+/**
+ * A pause that waits for outside input; `id` correlates it with a resume entry.
+ *
+ * @example
+ * const interrupt: Interrupt = { id: "i1", reason: "confirmation", message: "Delete the board?" };
+ */
+export interface Interrupt extends t.TypeOf<typeof InterruptCodec> {}
+export const Interrupt: NamedStructCodec<Interrupt> = InterruptCodec;
 
-/** An answer to one interrupt of the previous run. */
-export const ResumeEntry = struct(
+const ResumeEntryCodec = struct(
   "ResumeEntry",
   { interruptId: t.string, status: enumOf("ResumeStatus", ["resolved", "cancelled"]) },
   { payload: t.unknown, metadata: Metadata },
 );
-export type ResumeEntry = t.TypeOf<typeof ResumeEntry>;
+/**
+ * An answer to one interrupt of the previous run.
+ *
+ * @example
+ * const entry: ResumeEntry = { interruptId: "i1", status: "resolved", payload: { approved: true } };
+ */
+export interface ResumeEntry extends t.TypeOf<typeof ResumeEntryCodec> {}
+export const ResumeEntry: NamedStructCodec<ResumeEntry> = ResumeEntryCodec;
 
-/** How a run that did not fail ended. Extra members are stripped, an unknown `type` is unrecognised material (1.1). */
-export const RunFinishedOutcome = taggedUnion("RunFinishedOutcome", "type", {
-  success: struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) }),
-  interrupt: struct(
-    "interrupt outcome",
-    { type: t.literal("interrupt"), interrupts: nonEmptyArray(Interrupt, "interrupts (at least one)") },
-    {},
-  ),
-  cancelled: struct("cancelled outcome", { type: t.literal("cancelled") }, {}),
-});
-export type RunFinishedOutcome = t.TypeOf<typeof RunFinishedOutcome>;
+// ─── RUN_FINISHED.outcome (WIRE §4.10) ───
 
-/** How a subagent's segment of the run ended. `interruptIds` may be absent, never `null`. */
-export const SubagentFinishedOutcome = taggedUnion("SubagentFinishedOutcome", "type", {
-  success: struct("subagent success outcome", { type: t.literal("success") }, {}),
-  suspended: struct(
-    "subagent suspended outcome",
-    { type: t.literal("suspended") },
-    { interruptIds: t.array(t.string) },
-    { nullIsError: ["interruptIds"] },
-  ),
+const RunSuccessOutcomeCodec = struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) });
+/**
+ * The run succeeded (the same as an absent outcome); `pendingToolCallIds` are frontend tool calls left to answer.
+ *
+ * @example
+ * const success: RunSuccessOutcome = { type: "success" };
+ */
+export interface RunSuccessOutcome extends t.TypeOf<typeof RunSuccessOutcomeCodec> {}
+export const RunSuccessOutcome: NamedStructCodec<RunSuccessOutcome> = RunSuccessOutcomeCodec;
+
+const RunInterruptOutcomeCodec = struct(
+  "interrupt outcome",
+  { type: t.literal("interrupt"), interrupts: nonEmptyArray(Interrupt, "interrupts (at least one)") },
+  {},
+);
+/**
+ * The run paused on at least one interrupt; the client resumes with a new run carrying `resume`.
+ *
+ * @example
+ * const paused: RunInterruptOutcome = { type: "interrupt", interrupts: [{ id: "i1", reason: "confirmation" }] };
+ */
+export interface RunInterruptOutcome extends t.TypeOf<typeof RunInterruptOutcomeCodec> {}
+export const RunInterruptOutcome: NamedStructCodec<RunInterruptOutcome> = RunInterruptOutcomeCodec;
+
+const RunCancelledOutcomeCodec = struct("cancelled outcome", { type: t.literal("cancelled") }, {});
+/**
+ * The run was stopped by its runner without failing (1.0.0 only).
+ *
+ * @example
+ * const stopped: RunCancelledOutcome = { type: "cancelled" };
+ */
+export interface RunCancelledOutcome extends t.TypeOf<typeof RunCancelledOutcomeCodec> {}
+export const RunCancelledOutcome: NamedStructCodec<RunCancelledOutcome> = RunCancelledOutcomeCodec;
+
+/**
+ * How a run that did not fail ended, discriminated by `type`. Extra members are stripped, an
+ * unknown `type` is unrecognised material (1.1).
+ *
+ * @example
+ * const ended: RunFinishedOutcome = { type: "success" };
+ */
+export type RunFinishedOutcome = RunSuccessOutcome | RunInterruptOutcome | RunCancelledOutcome;
+const RunFinishedOutcomeCodec = taggedUnion("RunFinishedOutcome", "type", {
+  success: RunSuccessOutcome,
+  interrupt: RunInterruptOutcome,
+  cancelled: RunCancelledOutcome,
 });
-export type SubagentFinishedOutcome = t.TypeOf<typeof SubagentFinishedOutcome>;
+export const RunFinishedOutcome: NamedUnionCodec<RunFinishedOutcome> = RunFinishedOutcomeCodec;
+
+// ─── SUBAGENT_FINISHED.outcome (WIRE §4.11) ───
+
+const SubagentSuccessOutcomeCodec = struct("subagent success outcome", { type: t.literal("success") }, {});
+/**
+ * The subagent's segment succeeded (the same as an absent outcome).
+ *
+ * @example
+ * const success: SubagentSuccessOutcome = { type: "success" };
+ */
+export interface SubagentSuccessOutcome extends t.TypeOf<typeof SubagentSuccessOutcomeCodec> {}
+export const SubagentSuccessOutcome: NamedStructCodec<SubagentSuccessOutcome> = SubagentSuccessOutcomeCodec;
+
+const SubagentSuspendedOutcomeCodec = struct(
+  "subagent suspended outcome",
+  { type: t.literal("suspended") },
+  { interruptIds: t.array(t.string) },
+  { nullIsError: ["interruptIds"] },
+);
+/**
+ * The subagent waits on outside input; `interruptIds` (never `null`) are the run's interrupts it owns.
+ *
+ * @example
+ * const suspended: SubagentSuspendedOutcome = { type: "suspended", interruptIds: ["i1"] };
+ */
+export interface SubagentSuspendedOutcome extends t.TypeOf<typeof SubagentSuspendedOutcomeCodec> {}
+export const SubagentSuspendedOutcome: NamedStructCodec<SubagentSuspendedOutcome> = SubagentSuspendedOutcomeCodec;
+
+/**
+ * How a subagent's segment of the run ended, discriminated by `type`. `interruptIds` may be absent, never `null`.
+ *
+ * @example
+ * const ended: SubagentFinishedOutcome = { type: "suspended", interruptIds: ["i1"] };
+ */
+export type SubagentFinishedOutcome = SubagentSuccessOutcome | SubagentSuspendedOutcome;
+const SubagentFinishedOutcomeCodec = taggedUnion("SubagentFinishedOutcome", "type", {
+  success: SubagentSuccessOutcome,
+  suspended: SubagentSuspendedOutcome,
+});
+export const SubagentFinishedOutcome: NamedUnionCodec<SubagentFinishedOutcome> = SubagentFinishedOutcomeCodec;

@@ -13,12 +13,20 @@ export interface ThinkingIds {
 }
 
 /**
- * What one mapping step yields: the reasoning event and the ids after it.
+ * What one mapping step yields: the reasoning event, the event to send before it if any, and the
+ * ids after it.
  *
  * @example
- * const { event, ids } = mapThinkingEvent({ type: "THINKING_END" }, { spanId: "r1" }, newId);
+ * const { closing, event, ids } = mapThinkingEvent({ type: "THINKING_END" }, { spanId: "r1", messageId: "m1" }, newId);
+ * // closing: REASONING_MESSAGE_END(m1), event: REASONING_END(r1), ids: {}
  */
 export interface ThinkingStep {
+  /**
+   * Sent before `event`: the REASONING_MESSAGE_END of a thinking message still open at
+   * THINKING_END. R23 lets THINKING_END end the message with the step; in REASONING_* terms the
+   * message must be ended explicitly, or it would still be open at RUN_FINISHED (R7, R22).
+   */
+  readonly closing?: Event;
   readonly event: Event;
   readonly ids: ThinkingIds;
 }
@@ -27,6 +35,10 @@ export interface ThinkingStep {
  * Maps one `THINKING_*` event to its `REASONING_*` equivalent, given the ids of the open span and
  * message; `newId` mints an id where the thinking event implies a fresh one. Pure: the caller keeps
  * `ids` between calls. `title` is dropped (no equivalent); timestamps and metadata carry over.
+ *
+ * A valid thinking sequence (R23) maps to a valid reasoning one (R22): THINKING_TEXT_MESSAGE_START
+ * needs an active THINKING_START, so every REASONING_MESSAGE_START lands inside the REASONING_START
+ * the step became; a THINKING_END that finds its message still open ends it first (`closing`).
  *
  * @example
  * mapThinkingEvent({ type: "THINKING_START" }, {}, () => "r1")
@@ -41,7 +53,9 @@ export function mapThinkingEvent(event: ThinkingEvent, ids: ThinkingIds, newId: 
     }
     case "THINKING_END": {
       const messageId = ids.spanId ?? newId();
-      return { event: { type: "REASONING_END", messageId, ...base }, ids: { messageId: ids.messageId } };
+      const event: Event = { type: "REASONING_END", messageId, ...base };
+      if (ids.messageId === undefined) return { event, ids: {} };
+      return { closing: { type: "REASONING_MESSAGE_END", messageId: ids.messageId, ...(event.timestamp === undefined ? {} : { timestamp: event.timestamp }) }, event, ids: {} };
     }
     case "THINKING_TEXT_MESSAGE_START": {
       const messageId = newId();

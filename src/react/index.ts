@@ -9,3 +9,4 @@ export { useObserved } from "./useObserved";
 export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "./sessionTicks";
 export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "./RunController";
 export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "./UnfinishedParts";
+export { useClientTool, useRunningToolCalls, type ToolCallSource } from "./useClientTool";

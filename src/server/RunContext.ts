@@ -406,7 +406,10 @@ export class RunContext<S = unknown> {
   }
 
   /**
-   * Opens a reasoning message (REASONING_START, REASONING_MESSAGE_START) and returns its handle.
+   * Opens a reasoning message inside a reasoning block of its own, both with one id
+   * (REASONING_START, REASONING_MESSAGE_START: R22 wants the block), and returns its handle. If the
+   * message is refused (a reasoning message of that id is already open), the block just sent is
+   * ended before the error is thrown, so nothing is left open.
    *
    * @example
    * const thinking = ctx.reasoning();
@@ -416,7 +419,12 @@ export class RunContext<S = unknown> {
   reasoning(options: { readonly id?: string } = {}): ReasoningHandle<S> {
     const id = options.id ?? this.core.newId();
     this.send(ev.reasoningStart(id));
-    this.send(ev.reasoningMessageStart(id));
+    try {
+      this.send(ev.reasoningMessageStart(id));
+    } catch (refused) {
+      this.send(ev.reasoningEnd(id));
+      throw refused;
+    }
     return this.track(new ReasoningHandle(this, id, this.release));
   }
 

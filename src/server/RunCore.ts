@@ -148,7 +148,7 @@ export class RunCore<S> {
       const verified = verifyStep(this.verifier, expanded[i]);
       if (E.isLeft(verified)) {
         rejected = verified.left;
-        reconcileNormalizer(this.normalizer, event, expanded.slice(i));
+        reconcileNormalizer(this.normalizer, event, expanded.slice(i), this.verifier);
         break;
       }
       this.verifier = verified.right;

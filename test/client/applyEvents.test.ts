@@ -81,4 +81,15 @@ describe("applyEvents (marbles)", () => {
     });
     expect(state.messages.snapshot()).toEqual([{ id: "m", role: "assistant", content: "x" }]);
   });
+
+  it("surfaces the success outcome's pendingToolCallIds on the done (WIRE §4.10), and leaves them out when the outcome has none", () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const listed = ev.runFinished("t", "r", { outcome: { type: "success", pendingToolCallIds: ["c1", "c2"] }, result: { n: 1 } });
+      const plain = ev.runFinished("t", "r", { outcome: { type: "success" } });
+      expectObservable(cold("(sl)", { s: ev.runStarted("t", "r"), l: listed }).pipe(applyEvents())).toBe("(f|)", {
+        f: { kind: "done", end: { kind: "success", result: { n: 1 }, pendingToolCallIds: ["c1", "c2"] } },
+      });
+      expectObservable(cold("(sp)", { s: ev.runStarted("t", "r"), p: plain }).pipe(applyEvents())).toBe("(f|)", { f: { kind: "done", end: { kind: "success" } } });
+    });
+  });
 });

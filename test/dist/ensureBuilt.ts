@@ -1,10 +1,11 @@
 /**
- * Builds the package once when a test needs `dist` and it is missing or incomplete. CI runs
+ * Builds the package once when a test needs `dist` and it is missing, incomplete or older than a
+ * file under `src/` (a stale build would test yesterday's declarations). CI runs
  * `npm run build` before `npm test`; locally the first test file that needs it builds it, under
  * `flock`, so test files running in parallel never build into the same folder at once.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -28,11 +29,23 @@ export const builtFiles: readonly string[] = [
   ...Object.values(pkg.bin ?? {}),
 ].filter((file) => file.startsWith("./dist/"));
 
-/** Runs `npm run build` unless every built file exists; one build at a time across jest workers. */
+/**
+ * A shell test that holds when every built file exists and no file under `src/` is newer than it.
+ * Run by `sh` so the same check runs before and under the lock.
+ */
+const buildIsCurrent = builtFiles
+  .map((file) => `test -f ${JSON.stringify(file)} && test -z "$(find src -type f -newer ${JSON.stringify(file)} -print -quit)"`)
+  .join(" && ");
+
+/** Runs `npm run build` unless the build is current; one build at a time across jest workers. */
 export function ensureBuilt(): void {
-  if (builtFiles.every((file) => existsSync(path.join(ROOT, file)))) return;
+  try {
+    execFileSync("sh", ["-c", buildIsCurrent], { cwd: ROOT, stdio: "ignore" });
+    return;
+  } catch {
+    // Missing or stale: build under the lock below.
+  }
   const lock = path.join(tmpdir(), `agui-rx-build-${Buffer.from(ROOT).toString("hex").slice(-24)}.lock`);
   // Checked again under the lock: a worker that waited finds the build another one made.
-  const script = `${builtFiles.map((file) => `test -f ${JSON.stringify(file)}`).join(" && ")} || npm run build`;
-  execFileSync("flock", [lock, "sh", "-c", script], { cwd: ROOT, stdio: "ignore" });
+  execFileSync("flock", [lock, "sh", "-c", `(${buildIsCurrent}) || npm run build`], { cwd: ROOT, stdio: "ignore" });
 }

@@ -2,6 +2,8 @@
  * A plain `node:http` AG-UI server that writes the interop corpus with the official
  * `@ag-ui/encoder` `EventEncoder` (content type and framing are the encoder's), routed by URL
  * path (`/text`, `/tool`, …). Nothing of ours is on the wire path except the corpus itself.
+ * `?outcome=none` sends RUN_FINISHED without its outcome, as a producer older than 1.0.0 would
+ * (no `pendingToolCallIds`: a client falls back to the calls without a result).
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -34,7 +36,9 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 /** Starts the server on a free loopback port. */
 export function startOfficialEncoderServer(): Promise<OfficialServer> {
   const server = createServer((req, res) => {
-    const name = new URL(req.url ?? "/", "http://localhost").pathname.slice(1);
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const name = url.pathname.slice(1);
+    const withoutOutcome = url.searchParams.get("outcome") === "none";
     if (!(name in SCENARIOS)) {
       res.writeHead(404).end();
       return;
@@ -44,7 +48,10 @@ export function startOfficialEncoderServer(): Promise<OfficialServer> {
       const events = await scenarioEventList(name as ScenarioName, body as RunAgentInput);
       const encoder = new EventEncoder({ accept: req.headers.accept });
       res.writeHead(200, { "Content-Type": encoder.getContentType(), "Cache-Control": "no-cache" });
-      for (const event of events) res.write(encoder.encodeSSE(event as BaseEvent)); // our events are plain JSON objects of the same shapes
+      for (const event of events) {
+        const sent = withoutOutcome && event.type === "RUN_FINISHED" ? { type: event.type, threadId: event.threadId, runId: event.runId } : event;
+        res.write(encoder.encodeSSE(sent as BaseEvent)); // our events are plain JSON objects of the same shapes
+      }
       res.end();
     });
   });

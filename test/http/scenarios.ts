@@ -35,6 +35,24 @@ const tool: Agent = {
   },
 };
 
+/**
+ * Calls a client tool and ends the run; the follow-up run (whose input carries the tool message)
+ * says what came back. Ids depend on how many tool results the input holds, so every client
+ * (whatever run ids it mints) gets the same messages, and a follow-up never repeats an id.
+ */
+const clientTool: Agent = {
+  async run(ctx) {
+    const turn = ctx.messages.filter((message) => message.role === "tool").length;
+    const [answer] = ctx.lastToolResults;
+    if (answer === undefined) {
+      const ask = ctx.say("Let me ask your browser for the time.", { id: `clientTool-${turn}-ask` });
+      ctx.toolCall("get_local_time", { id: `clientTool-${turn}-call`, parentMessageId: ask }).argsJson({ format: "24h" }).end();
+      return;
+    }
+    ctx.say(answer.error === undefined ? `It is ${String(answer.content)} where you are.` : `No clock: ${answer.error}`, { id: `clientTool-${turn}-reply` });
+  },
+};
+
 const state: Agent<Plan> = {
   state: stateSpec(Plan, { status: "idle", todos: [] }),
   async run(ctx) {
@@ -98,7 +116,7 @@ const interrupt: Agent = {
 };
 
 /** The scenarios by name (the URL path both servers route on). */
-export const SCENARIOS = { text, tool, state, activity, reasoning, subagents, interrupt } as const;
+export const SCENARIOS = { text, tool, clientTool, state, activity, reasoning, subagents, interrupt } as const;
 export type ScenarioName = keyof typeof SCENARIOS;
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[]; // keys of the literal above
 

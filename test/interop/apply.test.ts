@@ -105,6 +105,18 @@ const CORPUS: Record<string, Event[]> = {
     ev.reasoningEncryptedValue("tool-call", "c", "sealed"),
     rf,
   ],
+  "reasoning chunks (ours bracket each message in a block of its own, R22; the messages are the same)": [
+    rs,
+    ev.reasoningMessageChunk({ messageId: "rc1", delta: "Let me" }),
+    ev.reasoningMessageChunk({ delta: " think" }),
+    ev.reasoningMessageChunk({ messageId: "rc2", subagentRunId: "sub-1", delta: "Mine." }),
+    ev.reasoningStart("block"),
+    ev.reasoningMessageChunk({ messageId: "rc3", delta: "Inside a block." }),
+    ev.reasoningEnd("block"),
+    ev.textMessageStart("m1"),
+    ev.textMessageEnd("m1"),
+    rf,
+  ],
   subagents: [
     rs,
     ev.subagentStarted("sub-1", "researcher"),

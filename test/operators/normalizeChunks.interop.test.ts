@@ -1,15 +1,17 @@
 /**
  * Cross-check against the official normalizer, `transformChunks` of `@ag-ui/client` 1.0.0: the same
  * rows run through both, in strict mode (the official one has no other), must give the same
- * events, deep-equal, and fail at the same chunk. The deliberate differences are listed below,
- * each with the input that shows it and what each side does.
+ * events, deep-equal, and fail at the same chunk; rows marked `"bracketed"` must give the same
+ * events once the reasoning blocks our normalizer opens around chunk messages are taken out (R22).
+ * The deliberate differences are listed below, each with the input that shows it and what each
+ * side does.
  */
 import { transformChunks } from "@ag-ui/client";
 import { from, type Observable } from "rxjs";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import type { Event } from "../../src/protocol/events";
 import { rows } from "./normalize/rows";
-import { RF, TCA, TCS, TMC, TME, TMS, counter, tlc, txc } from "./normalize/notation";
+import { RF, RMC, RST, TCA, TCS, TMC, TME, TMS, bracketClose, bracketOpen, counter, rxc, tlc, txc, withoutBrackets } from "./normalize/notation";
 
 interface Outcome {
   readonly events: unknown[];
@@ -39,12 +41,18 @@ beforeAll(() => {
 });
 
 describe("the chunk rows agree with @ag-ui/client transformChunks (strict)", () => {
-  const same = rows.filter((row) => row.official === "same");
-  it("compares most rows", () => expect(same.length).toBeGreaterThan(rows.length - 4));
+  const compared = rows.filter((row) => row.official === "same" || row.official === "bracketed");
+  it("compares most rows", () => expect(compared.length).toBeGreaterThan(rows.length - 8));
 
-  it.each(same.map((row) => [row.name, row] as const))("%s", (_name, row) => {
+  it.each(compared.map((row) => [`${row.name}${row.official === "bracketed" ? " (bracketed)" : ""}`, row] as const))("%s", (_name, row) => {
     const theirs = official(row.input);
-    expect(ours(row.input)).toStrictEqual(theirs);
+    const mine = ours(row.input);
+    if (row.official === "bracketed") {
+      expect({ ...mine, events: withoutBrackets(mine.events) }).toStrictEqual(theirs);
+      expect(mine.events).not.toStrictEqual(theirs.events); // the row really shows the difference
+    } else {
+      expect(mine).toStrictEqual(theirs);
+    }
     // The row's own expectation is exact; the official run must also have stopped where we reject first.
     const firstRejection = row.expected.findIndex((item) => "rejected" in item);
     expect(theirs.failed).toBe(firstRejection !== -1);
@@ -89,6 +97,26 @@ const differences: readonly {
     input: [txc({ messageId: "p1", delta: "A" }), { type: "THINKING_START" }, RF()],
     official: (o) => expect(o.events).toStrictEqual([TMS("p1"), TMC("p1", "A"), { type: "THINKING_START" }, TME("p1"), RF()]),
     ours: (o) => expect(o.events).toStrictEqual([TMS("p1"), TMC("p1", "A"), TME("p1"), { type: "REASONING_START", messageId: "id-1" }, RF()]),
+  },
+  {
+    what: "a reasoning chunk message is bracketed by a block of its own id",
+    why:
+      "RULES R22 (revised, issue #14 A4): a reasoning message opens only inside a reasoning block of its owner, and the normalizer's output must itself be valid (RULES §2). " +
+      "So a REASONING_MESSAGE_CHUNK opening a message whose owner has no block open gets REASONING_START (the message's id, its tag) before the START and REASONING_END right after the END; " +
+      "inside an open block of its owner only the message is added. 1.0.0's transformChunks emits the message alone (its verifier does not require the block)",
+    input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), RST("b"), rxc({ messageId: "r2", delta: "c" }), RF()],
+    official: (o) =>
+      expect(o.events).toStrictEqual([
+        { type: "REASONING_MESSAGE_START", messageId: "r1", role: "reasoning", subagentRunId: "s1" }, RMC("r1", "a", "s1"),
+        RST("b"), { type: "REASONING_MESSAGE_START", messageId: "r2", role: "reasoning" }, RMC("r2", "c"),
+        { type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s1" }, { type: "REASONING_MESSAGE_END", messageId: "r2" }, RF(),
+      ]),
+    ours: (o) =>
+      expect(o.events).toStrictEqual([
+        ...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"),
+        RST("b"), { type: "REASONING_MESSAGE_START", messageId: "r2", role: "reasoning" }, RMC("r2", "c"),
+        ...bracketClose("r1", "s1"), { type: "REASONING_MESSAGE_END", messageId: "r2" }, RF(),
+      ]),
   },
   {
     what: "a rejected chunk",

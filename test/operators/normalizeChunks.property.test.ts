@@ -12,7 +12,11 @@ import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import type { Event } from "../../src/protocol/events";
 import * as E from "fp-ts/Either";
 import { initialNormalizerState, normalizeStep, passesThrough } from "../../src/operators/normalize/normalizeStep";
-import { AS, CUS, MS, RAW, RE, RF, RS, SAE, SAF, SD, SS, STS, TMC, TMS, isRejection, rxc, runSteps, snapshotState, tlc, txc } from "./normalize/notation";
+import { Diagnostic, isInBandReport, type InBandReport } from "../../src/operators/ProtocolError";
+import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
+import {
+  AS, CUS, MS, RAW, RE, REND, RF, RME, RMS, RS, RST, SAE, SAF, SD, SS, STS, TMC, TMS, isRejection, rxc, runSteps, snapshotState, tlc, txc, withoutBrackets,
+} from "./normalize/notation";
 
 const tag = fc.constantFrom<string | undefined>(undefined, undefined, "s1", "s2", "");
 const id = fc.constantFrom<string | undefined>(undefined, "a", "b", "");
@@ -106,10 +110,76 @@ describe("normalizeStep properties", () => {
       fc.property(stream, (input) => {
         const official = collect(transformChunks()(from(input) as unknown as Parameters<ReturnType<typeof transformChunks>>[0])); // enum-typed `type`, own rxjs copy
         const ours = collect(from(input).pipe(normalizeChunks()));
-        expect(ours).toStrictEqual(official);
+        // The listed R22 difference: ours brackets the reasoning messages it synthesizes; 1.0.0 does not.
+        expect({ ...ours, events: withoutBrackets(ours.events) }).toStrictEqual(official);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the normalizer's output is itself valid (RULES §2), reasoning blocks included (R22)", () => {
+  // Ids are scoped by owner so that no tagged event names another owner's id (an ownership fault of the
+  // input, R38); untagged events may name any owner's id, which the verifier then attributes to that owner.
+  const base = fc.constantFrom("a", "b");
+  const scoped = (owner: string | undefined, name: string) => `${owner ?? "P"}-${name}`;
+  const idFor = (t: string | undefined, names: fc.Arbitrary<string> = base) =>
+    t === undefined ? fc.tuple(fc.constantFrom<string | undefined>(undefined, "s1", ""), names).map(([o, b]) => scoped(o, b)) : names.map((b) => scoped(t, b));
+  // Explicit reasoning messages get names of their own: one message is never spelled both ways (AG-UI 1.1 streaming).
+  const explicitNames = fc.constantFrom("x", "y");
+  const owner = fc.constantFrom<string | undefined>(undefined, undefined, "s1", "");
+  const reasoningChunk = owner.chain((t) =>
+    fc.record({ messageId: fc.option(idFor(t), { nil: undefined }), delta, metadata }).map((f) => rxc(optional({ ...f, subagentRunId: t }))),
+  );
+  const textChunk = owner.chain((t) => fc.record({ messageId: idFor(t), delta }).map((f) => txc(optional({ ...f, subagentRunId: t }))));
+  const explicitReasoning: fc.Arbitrary<Event> = owner.chain((t) =>
+    fc.oneof(
+      idFor(t).map((i) => RST(i, t)),
+      idFor(t).map((i) => REND(i, t)),
+      idFor(t, explicitNames).map((i) => RMS(i, t)),
+      idFor(t, explicitNames).map((i) => RME(i, t)),
+      idFor(t).map((i) => MS([{ id: i, role: "reasoning", content: "", ...(t === undefined ? {} : { subagentRunId: t }) }])),
+    ),
+  );
+  const thinking = fc.constantFrom<Event>({ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_END" });
+  const laneCloser = fc.oneof(fc.constant(MS()), owner.map((t) => STS("w", t)), owner.map((t) => CUS(t)), fc.constantFrom("s1", "").map((s) => SAF(s)));
+  const run = fc
+    .array(
+      fc.oneof(
+        { arbitrary: reasoningChunk, weight: 5 },
+        { arbitrary: textChunk, weight: 1 },
+        { arbitrary: explicitReasoning, weight: 2 },
+        { arbitrary: thinking, weight: 1 },
+        { arbitrary: laneCloser, weight: 1 },
+      ),
+      { maxLength: 20 },
+    )
+    .chain((events) => fc.constantFrom<Event>(RF(), RE()).map((end) => [RS(), ...events, end]));
+  const runs = fc.array(run, { minLength: 1, maxLength: 3 }).map((list) => list.flat()); // blocks and owners are per run
+
+  it("when no event of the input is refused, nothing of the output is: the blocks it opens around chunk messages included", () => {
+    let valid = 0;
+    let bracketed = 0;
+    fc.assert(
+      fc.property(runs, (input) => {
+        const given = new Set<unknown>(input);
+        const minted = (event: unknown) => typeof event === "object" && event !== null && "messageId" in event && typeof event.messageId === "string" && event.messageId.startsWith("id-"); // from a THINKING_* event
+        let n = 0;
+        const output: (Event | InBandReport)[] = [];
+        from(input).pipe(normalizeAndVerify({ newId: () => `id-${++n}` })).subscribe((item) => output.push(item));
+        const diagnostics = output.filter((item): item is Diagnostic => item instanceof Diagnostic);
+        // The input was not valid: one of its own events was refused, or an ownership fault surfaced on an
+        // expansion (a synthesized opener conflicts only where the chunk's own START would, R38).
+        if (diagnostics.some((d) => given.has(d.error.event) || minted(d.error.event) || d.error.code === "ownership")) return;
+        valid += 1;
+        if (output.some((item) => !given.has(item) && !isInBandReport(item) && item.type === "REASONING_START")) bracketed += 1;
+        expect(diagnostics.map((d) => `${d.error.rule}: ${d.error.message}`)).toEqual([]);
+      }),
+      { numRuns: 1000 },
+    );
+    // Not vacuous: enough valid inputs, many of them with blocks the normalizer opened.
+    expect(valid).toBeGreaterThan(80);
+    expect(bracketed).toBeGreaterThan(40);
   });
 });
 

@@ -50,6 +50,20 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: st
   "R23 (END without START)": { official: { accepted: true }, reason: "as R23" },
   "R23 (double START)": { official: { accepted: true }, reason: "as R23" },
   "R23 (CONTENT after message END)": { official: { accepted: true }, reason: "as R23" },
+  "R22 (a reasoning message outside any block)": {
+    official: { accepted: true },
+    reason:
+      "1.0.0 checks reasoning spans and messages each on its own, not that a message opens inside a span; RULES R22 (revised, issue #14 A4) asks for it, " +
+      "and REASONING_MESSAGE_CHUNK stays legal because our normalizer brackets what it synthesizes",
+  },
+  "R22 (a message in another owner's block)": { official: { accepted: true }, reason: "as R22 (a reasoning message outside any block), per owner" },
+  "R22 (a subagent's message in the parent's block)": { official: { accepted: true }, reason: "as R22 (a reasoning message outside any block), per owner" },
+  'R22 ("" is an owner apart from the parent)': { official: { accepted: true }, reason: "as R22 (a reasoning message outside any block), per owner" },
+  "R22 (a closed block holds nothing)": { official: { accepted: true }, reason: "as R22 (a reasoning message outside any block)" },
+  "R22 (an untagged message under an id a subagent owns needs that subagent's block)": {
+    official: { accepted: true },
+    reason: "as R22 (a reasoning message outside any block), per owner",
+  },
 };
 
 const expectedVerdict = (c: (typeof ALL_CASES)[number]): Verdict => (c.reject ? { rejectedAt: c.reject.at } : { accepted: true });
@@ -79,7 +93,7 @@ describe("our strict verifier and @ag-ui/client 1.0.0's verifyEvents", () => {
     for (const name of Object.keys(KNOWN_DIFFERENCES)) expect(names).toContain(name);
   });
 
-  test("generated streams (reasoning included: R22 brackets it as 1.0.0 does): both accept the valid ones, and reject each mutation at the same event", () => {
+  test("generated streams (reasoning included): both accept the valid ones, and reject each mutation at the same event, except the listed R22 difference", () => {
     fc.assert(
       fc.property(streams, (s) => {
         const events = eventsOf(s);
@@ -93,7 +107,14 @@ describe("our strict verifier and @ag-ui/client 1.0.0's verifyEvents", () => {
         const events = applyMutation(eventsOf(stream), mutation);
         const mine = verdict(events, ours);
         expect("rejectedAt" in mine).toBe(true);
-        expect(verdict(events, official)).toEqual(mine);
+        const theirs = verdict(events, official);
+        if (mutation.kind === "delete" && stream.slots[mutation.index].bracketsMessage === true) {
+          // The listed R22 difference: a reasoning message left outside any block is ours to reject;
+          // 1.0.0 only notices what else the deletion broke (a REASONING_END with no span), later, if at all.
+          if ("rejectedAt" in theirs && "rejectedAt" in mine) expect(theirs.rejectedAt).toBeGreaterThanOrEqual(mine.rejectedAt);
+        } else {
+          expect(theirs).toEqual(mine);
+        }
       }),
       { numRuns: 300 },
     );

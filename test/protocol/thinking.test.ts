@@ -99,6 +99,26 @@ test("a whole thinking block becomes one reasoning span with one message", () =>
   expect(state).toEqual({});
 });
 
+test("THINKING_END with its message still open ends the message first (closing), so the reasoning form stays valid (R22, R7)", () => {
+  const step = mapThinkingEvent({ type: "THINKING_END", timestamp: 9 }, { spanId: "s", messageId: "m" }, ids());
+  expect(step).toEqual({
+    closing: { type: "REASONING_MESSAGE_END", messageId: "m", timestamp: 9 },
+    event: { type: "REASONING_END", messageId: "s", timestamp: 9 },
+    ids: {},
+  });
+  expect(mapThinkingEvent({ type: "THINKING_END" }, { spanId: "s" }, ids())).not.toHaveProperty("closing");
+});
+
+test("only THINKING_END ever has a closing event", () => {
+  const events: ThinkingEvent[] = [
+    { type: "THINKING_START" },
+    { type: "THINKING_TEXT_MESSAGE_START" },
+    { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "x" },
+    { type: "THINKING_TEXT_MESSAGE_END" },
+  ];
+  for (const event of events) expect(mapThinkingEvent(event, { spanId: "s", messageId: "m" }, ids()).closing).toBeUndefined();
+});
+
 test("isThinkingEvent is true for exactly the five deprecated types", () => {
   const thinking = new Set<Event>(Object.values(THINKING).flat());
   for (const event of thinking) expect(isThinkingEvent(event)).toBe(true);

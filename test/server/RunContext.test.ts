@@ -136,6 +136,17 @@ describe("writers", () => {
     ]);
   });
 
+  test("reasoning refused (its message id is open): the block it sent is ended, nothing is left open (R22)", () => {
+    const { ctx, events } = harness();
+    ctx.emit(ev.reasoningStart("b"));
+    ctx.emit(ev.reasoningMessageStart("x"));
+    expect(() => ctx.reasoning({ id: "x" })).toThrow(ProtocolError);
+    expect(events.slice(2)).toEqual([
+      { type: "REASONING_START", messageId: "x" },
+      { type: "REASONING_END", messageId: "x" },
+    ]);
+  });
+
   test("activity: snapshot and delta under one id, nothing before the first write", () => {
     const { ctx, events } = harness();
     const progress = ctx.activity("progress", { id: "a1" });

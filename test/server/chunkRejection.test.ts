@@ -4,7 +4,7 @@
  * normalizer forgets what was not sent: the run goes on and ends with RUN_FINISHED. Found by
  * test/server/run.fuzz.test.ts (a later event used to synthesize an END for the refused stream).
  */
-import { runAgentInput } from "../../src/protocol/build";
+import { ev, runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { ProtocolError } from "../../src/operators/ProtocolError";
 import { run, sequentialIds, type Agent } from "../../src/server";
@@ -54,5 +54,60 @@ test("a chunk refused after the END it synthesized was sent: the END stays sent,
   const tail = types(events).slice(-7);
   expect(tail).toEqual(["TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "SUBAGENT_FINISHED", "RUN_FINISHED"]);
   expect(events.filter((event) => event.type === "TEXT_MESSAGE_END" && event.messageId === "m1")).toHaveLength(1);
+  await expectAccepted(events);
+});
+
+const thought = (messageId: string, delta: string): Event => ({ type: "REASONING_MESSAGE_CHUNK", messageId, delta });
+
+test("a reasoning chunk whose own block is sent but whose message is refused: the block alone stays open and is ended with the lane (R22)", async () => {
+  let thrown: unknown;
+  const agent: Agent = {
+    async run(ctx) {
+      const sub = ctx.subagent("worker");
+      sub.emit(ev.reasoningStart("b"));
+      sub.emit(ev.reasoningMessageStart("m")); // m is open, inside b
+      sub.emit(ev.reasoningEnd("b")); // m outlives its block: legal, only opening needs one
+      try {
+        sub.emit(thought("m", "again")); // no block of the subagent open: REASONING_START(m) goes out, REASONING_MESSAGE_START(m) is refused (open)
+      } catch (error) {
+        thrown = error;
+      }
+      sub.emit(ev.reasoningMessageEnd("m")); // closes the subagent's lane first: the block's REASONING_END, then this
+    },
+  };
+  const events = await collect(run(agent, runAgentInput("t", "r"), { ids: sequentialIds() }));
+  expect(thrown).toMatchObject({ code: "reasoning", rule: "R22" });
+  const reasoning = events.filter((event) => event.type.startsWith("REASONING_")).map((event) => `${event.type} ${"messageId" in event ? event.messageId : ""}`);
+  expect(reasoning).toEqual([
+    "REASONING_START b",
+    "REASONING_MESSAGE_START m",
+    "REASONING_END b",
+    "REASONING_START m", // the block the normalizer opened for the refused message
+    "REASONING_END m", // ended when the lane closed, without a REASONING_MESSAGE_END for a message it never opened
+    "REASONING_MESSAGE_END m",
+  ]);
+  expect(events[events.length - 1].type).toBe("RUN_FINISHED");
+  await expectAccepted(events);
+});
+
+test("a synthesized END refused because its stream was already closed on the wire does not re-open it", async () => {
+  const thrown: unknown[] = [];
+  const agent: Agent = {
+    async run(ctx) {
+      const sub = ctx.subagent("worker");
+      sub.emit(thought("r1", "hm")); // the subagent's lane holds r1, in a block of its own
+      ctx.emit(ev.reasoningMessageEnd("r1")); // untagged: the verifier lets it end the subagent's r1 (no tag, no conflict)
+      try {
+        sub.emit(thought("r2", "next")); // closing r1 synthesizes REASONING_MESSAGE_END(r1): refused, r1 is closed
+      } catch (error) {
+        thrown.push(error);
+      }
+      sub.emit(thought("r3", "still going")); // the normalizer did not re-open r1, so nothing ends it twice
+    },
+  };
+  const events = await collect(run(agent, runAgentInput("t", "r"), { ids: sequentialIds() }));
+  expect(thrown).toHaveLength(1);
+  expect(thrown[0]).toMatchObject({ code: "reasoning", rule: "R22" });
+  expect(events[events.length - 1].type).toBe("RUN_FINISHED");
   await expectAccepted(events);
 });

@@ -35,6 +35,7 @@ type Op =
   | { kind: "delta" | "end" | "args" | "endTool" | "result" | "endStep" | "finish" | "fail"; which: number }
   | { kind: "state" | "activity"; who: number; value: unknown }
   | { kind: "emit"; who: number; event: unknown }
+  | { kind: "emitAll"; who: number; events: readonly unknown[] }
   | { kind: "pause"; ready: boolean };
 
 /** JSON as agents hold it: small, with the keys producers really use and a few awkward ones. */
@@ -47,6 +48,13 @@ const foreignEvent: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ name: fc.constantFrom("highlight", "progress"), value: json }).map(({ name, value }) => ev.custom(name, value)),
   json.map((value) => ev.raw(value, { source: "fuzz" })),
   fc.string().map((delta) => ({ type: "TEXT_MESSAGE_CHUNK", messageId: "chunk-1", delta })),
+  // Reasoning the normalizer brackets (R22), in whichever lane, continued or not.
+  fc.record({ messageId: fc.constantFrom("think-1", "think-2", undefined), delta: fc.constantFrom("hm", "") }).map(({ messageId, delta }) => ({
+    type: "REASONING_MESSAGE_CHUNK",
+    ...(messageId === undefined ? {} : { messageId }),
+    delta,
+  })),
+
   fc.constantFrom<unknown>(
     { type: "NOPE" },
     "a bare string",
@@ -60,6 +68,19 @@ const foreignEvent: fc.Arbitrary<unknown> = fc.oneof(
   ),
 );
 
+/**
+ * Balanced reasoning an agent emits by hand, one op at a time: blocks of its own with chunk or
+ * explicit messages inside (R22), and the legacy THINKING_* the normalizer maps, with and without
+ * the message's own end (THINKING_END then ends it).
+ */
+const reasoningSequence: fc.Arbitrary<readonly unknown[]> = fc.constantFrom<readonly unknown[]>(
+  [ev.reasoningStart("block-1"), { type: "REASONING_MESSAGE_CHUNK", messageId: "think-3", delta: "inside" }, ev.reasoningEnd("block-1")],
+  [ev.reasoningStart("block-2"), ev.reasoningMessageStart("think-4"), ev.reasoningEnd("block-2"), ev.reasoningMessageEnd("think-4")],
+  [{ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "mm" }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_END" }],
+  [{ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_END" }],
+  [{ type: "THINKING_START" }, { type: "REASONING_MESSAGE_CHUNK", messageId: "think-5", delta: "in a step" }, { type: "THINKING_END" }],
+);
+
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom("say" as const, "open" as const, "tool" as const, "sub" as const, "reasoning" as const), who, n: fc.nat(3) }),
   fc.record({ kind: fc.constant("step" as const), who, name: fc.constantFrom("plan", "act") }),
@@ -69,6 +90,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({ kind: fc.constantFrom("state" as const, "activity" as const), who, value: fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 4 }) }),
   fc.record({ kind: fc.constant("emit" as const), who, event: foreignEvent }),
+  fc.record({ kind: fc.constant("emitAll" as const), who, events: reasoningSequence }),
   fc.record({ kind: fc.constant("pause" as const), ready: fc.boolean() }),
 );
 
@@ -117,6 +139,16 @@ function scripted(ops: readonly Op[], end: unknown, misuse: { count: number }): 
               break;
             case "emit":
               at(step.who).emit(step.event as Event); // test-only: the point is events the type may rule out
+              break;
+            case "emitAll":
+              for (const event of step.events) {
+                try {
+                  at(step.who).emit(event as Event); // test-only, as above
+                } catch (error) {
+                  if (!(error instanceof ProtocolError)) throw error;
+                  misuse.count++;
+                }
+              }
               break;
             case "pause":
               await (step.ready ? ctx.ready() : Promise.resolve());

@@ -5,6 +5,11 @@ import { clientTool, type ClientTool, type ToolCallContext, type ToolSession } f
 import { resolveTools } from "../../src/client/tools/resolveTools";
 import type { ToolCallResult } from "../../src/client/tools/runToolCall";
 import { withDefault } from "../../src/protocol/codec";
+import { Session } from "../../src/client/Session";
+import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
+import { callsOf, type RunningToolCall } from "../../src/client/tools/RunningToolCalls";
+import { waitForResponse } from "../../src/client/tools/waitForResponse";
+import { useClientTool } from "../../src/react/useClientTool";
 import type { Tool } from "../../src/protocol/input";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -79,3 +84,43 @@ export function describeResult(result: ToolCallResult): string {
     }
   }
 }
+
+// ── The Session's tools and the views over running calls ──────────────────────────────────────
+
+// A human-in-the-loop tool: `result` types what `respond` takes (R inferred through waitForResponse).
+const confirmDelete = clientTool({
+  name: "confirm_delete",
+  description: "Asks the user",
+  parameters: t.type({ id: t.number, title: t.string }),
+  result: t.type({ confirmed: t.boolean }),
+  execute: waitForResponse,
+});
+assertType<Equal<typeof confirmDelete, ClientTool<{ id: number; title: string }, { confirmed: boolean }>>>();
+
+// Sessions take client tools and plain tools in one list, per session and per run.
+const sessionWithTools = new Session(new ReplayTransport([]), { threadId: "t", tools: [confirmDelete, getWeather, { name: "open_url", description: "Opens a page" }] });
+void sessionWithTools.send("hi", { tools: [confirmDelete], maxToolRoundtrips: 2 });
+
+// callsOf narrows by the tool: args and respond are typed.
+const [pendingConfirm] = callsOf(sessionWithTools.runningToolCalls, confirmDelete);
+if (pendingConfirm !== undefined) {
+  assertType<Equal<typeof pendingConfirm, RunningToolCall<{ id: number; title: string }, { confirmed: boolean }>>>();
+  const title: string = pendingConfirm.args.title;
+  pendingConfirm.respond({ confirmed: true });
+  // @ts-expect-error the answer is { confirmed: boolean }
+  pendingConfirm.respond({ confirmed: "yes" });
+  void title;
+}
+// By name, nothing is known.
+const [byName] = callsOf(sessionWithTools.runningToolCalls, "confirm_delete");
+if (byName !== undefined) assertType<Equal<typeof byName.args, unknown>>();
+
+// useClientTool types its render the same way (not called: type-level only).
+export const renderConfirm = () =>
+  useClientTool(sessionWithTools, confirmDelete, (call) => {
+    assertType<Equal<typeof call.args, { id: number; title: string }>>();
+    // @ts-expect-error no such argument
+    void call.args.name;
+    call.respond({ confirmed: false });
+    return null;
+  });

@@ -9,6 +9,8 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../shared/composerS
 export interface ComposerProps {
   readonly status: RunStatus;
   readonly pendingApprovals: number;
+  /** Confirmation cards waiting for the user (client tool calls). */
+  readonly pendingAnswers?: number;
   readonly error: ClientError | undefined;
   /** How the last run ended (a stopped one says so). */
   readonly end?: RunEnd;
@@ -28,10 +30,10 @@ export interface ComposerProps {
  * @example
  * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
  */
-export function Composer({ status, pendingApprovals, error, end, stopping, reconnecting, onSend, onStop }: ComposerProps) {
+export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, end, stopping, reconnecting, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState("");
-  const state = composerState({ status, pendingApprovals, draft, stopping });
-  const line = statusLine({ status, pendingApprovals, error, end, stopping, reconnecting });
+  const state = composerState({ status, pendingApprovals, draft, stopping, pendingAnswers });
+  const line = statusLine({ status, pendingApprovals, error, end, stopping, reconnecting, pendingAnswers });
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!state.canSend) return;

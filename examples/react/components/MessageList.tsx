@@ -14,6 +14,8 @@ export interface MessageListProps {
   readonly subagents: readonly Subagent[];
   readonly running: boolean;
   readonly cutOff: CutOff;
+  /** Client tool calls waiting for the user's answer on a card: their tool cards say so. */
+  readonly waiting: ReadonlySet<string>;
   /** Sends one of the example commands of the empty conversation; absent while a send would not be taken. */
   readonly onSuggestion: ((text: string) => void) | undefined;
 }
@@ -23,9 +25,9 @@ export interface MessageListProps {
  * bottom and stays put once they scroll up (see FollowBottom in examples/shared).
  *
  * @example
- * <MessageList messages={messages} subagents={subagents} running={status === "running"} cutOff={cutOff} onSuggestion={send} />
+ * <MessageList messages={messages} subagents={subagents} running={status === "running"} cutOff={cutOff} waiting={new Set()} onSuggestion={send} />
  */
-export function MessageList({ messages, subagents, running, cutOff, onSuggestion }: MessageListProps) {
+export function MessageList({ messages, subagents, running, cutOff, waiting, onSuggestion }: MessageListProps) {
   const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>();
   const blocks = useMemo(() => groupMessages(messages), [messages]);
   const results = useMemo(() => toolResults(messages), [messages]);
@@ -46,7 +48,7 @@ export function MessageList({ messages, subagents, running, cutOff, onSuggestion
               </div>
             </div>
           ) : (
-            blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} />)
+            blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />)
           )}
           {running ? (
             <div className="typing" data-testid="typing" aria-label="The agent is working">

@@ -13,13 +13,15 @@ interface RowContext {
   readonly results: ReadonlyMap<string, ToolMessage>;
   readonly running: boolean;
   readonly cutOff: CutOff;
+  /** Client tool calls waiting for the user's answer on a card. */
+  readonly waiting: ReadonlySet<string>;
 }
 
 /**
  * A top-level message, or a subagent's messages under the subagent's name and status.
  *
  * @example
- * blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} />);
+ * blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />);
  */
 export function BlockView({ block, subagents, ...row }: RowContext & { readonly block: Block; readonly subagents: readonly Subagent[] }) {
   if (block.kind === "message") return <MessageView message={block.message} {...row} />;
@@ -45,10 +47,11 @@ export function BlockView({ block, subagents, ...row }: RowContext & { readonly 
 
 /**
  * One message. Memoized: a row is drawn again only when its message (same object until it
- * changes), one of its tool results, its cut-off mark or (for a message with tool calls) the run
- * status changed, so a long conversation redraws only the row that is streaming.
+ * changes), one of its tool results, its cut-off mark, whether a call waits for the user, or (for
+ * a message with tool calls) the run status changed, so a long conversation redraws only the row
+ * that is streaming.
  */
-const MessageView = memo(function MessageView({ message, results, running, cutOff }: RowContext & { readonly message: Message }) {
+const MessageView = memo(function MessageView({ message, results, running, cutOff, waiting }: RowContext & { readonly message: Message }) {
   if (message.role !== "user" && message.role !== "assistant") return null; // tool results show on their call's card
   const text = messageText(message);
   const toolCalls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
@@ -58,7 +61,7 @@ const MessageView = memo(function MessageView({ message, results, running, cutOf
     <div className={classes} data-testid="message" data-role={message.role}>
       {text ? <p>{text}</p> : null}
       {toolCalls.map((call) => (
-        <ToolCard key={call.id} view={toolCardView(call, results.get(call.id), { running, stopped: cutOff.toolCallIds.has(call.id) })} />
+        <ToolCard key={call.id} view={toolCardView(call, results.get(call.id), { running, stopped: cutOff.toolCallIds.has(call.id), waiting: waiting.has(call.id) })} />
       ))}
       {stopped ? (
         <span className="stopped-marker" data-testid="stopped-marker">
@@ -76,5 +79,10 @@ function sameRow(before: RowContext & { readonly message: Message }, after: RowC
   const calls = after.message.role === "assistant" ? (after.message.toolCalls ?? []) : [];
   if (calls.length === 0) return true;
   if (before.running !== after.running) return false;
-  return calls.every((call) => before.results.get(call.id) === after.results.get(call.id) && before.cutOff.toolCallIds.has(call.id) === after.cutOff.toolCallIds.has(call.id));
+  return calls.every(
+    (call) =>
+      before.results.get(call.id) === after.results.get(call.id) &&
+      before.cutOff.toolCallIds.has(call.id) === after.cutOff.toolCallIds.has(call.id) &&
+      before.waiting.has(call.id) === after.waiting.has(call.id),
+  );
 }

@@ -19,6 +19,10 @@ describe("composerState", () => {
   it("stops, and does not send, while a run is active", () => {
     expect(composerState({ status: "running", pendingApprovals: 0, draft: "add milk" })).toMatchObject({ canSend: false, canStop: true });
   });
+
+  it("points at the card while a client tool call waits for the user's answer", () => {
+    expect(composerState({ status: "running", pendingApprovals: 0, draft: "", pendingAnswers: 1 })).toEqual({ canSend: false, canStop: true, placeholder: "Answer the card above to go on" });
+  });
 });
 
 describe("statusLine", () => {
@@ -32,6 +36,7 @@ describe("statusLine", () => {
     expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Ready", tone: "quiet" });
     expect(statusLine({ status: "failed", pendingApprovals: 0, error: new ClientError("transport", "offline") })).toMatchObject({ label: "The last run failed", tone: "error", detail: "offline" });
     expect(statusLine({ status: "interrupted", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Ready" });
+    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, pendingAnswers: 2 })).toMatchObject({ label: "Waiting for your answer", tone: "attention" });
   });
 });
 

@@ -37,6 +37,12 @@ describe("toolCardView", () => {
     expect(toolCardView(call("add_task", '{"title":"x"}'), undefined, over)).toMatchObject({ status: "unanswered", statusLabel: "No result" });
   });
 
+  it("is waiting while a client tool call waits for the user's answer, and done once it has it", () => {
+    const confirm = call("confirm_delete", '{"id":1,"title":"buy milk"}');
+    expect(toolCardView(confirm, undefined, { running: true, stopped: false, waiting: true })).toMatchObject({ status: "waiting", statusLabel: "Waiting for you" });
+    expect(toolCardView(confirm, result('{"confirmed":true}'), { running: true, stopped: false, waiting: true }).status).toBe("done");
+  });
+
   it("reads a result made of content parts by its text parts", () => {
     const view = toolCardView(call("lookup", "{}"), result([{ type: "text", text: '{"found":true}' }]), over);
     expect(view.result).toEqual({ kind: "fields", fields: [{ key: "found", label: "found", value: "yes" }] });

@@ -121,7 +121,15 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
         emit(done({ kind: "cancelled" }));
       } else {
         state.interrupts = NONE;
-        emit(done(event.result === undefined ? { kind: "success" } : { kind: "success", result: event.result }));
+        // WIRE §4.10: the calls left for the client, as the outcome names them (the Session's tool loop reads them)
+        const pendingToolCallIds = outcome?.type === "success" ? outcome.pendingToolCallIds : undefined;
+        emit(
+          done({
+            kind: "success",
+            ...(event.result === undefined ? {} : { result: event.result }),
+            ...(pendingToolCallIds === undefined ? {} : { pendingToolCallIds: [...pendingToolCallIds] }),
+          }),
+        );
       }
       break;
     }

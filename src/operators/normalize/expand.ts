@@ -19,6 +19,33 @@ export interface OpenStream {
   readonly owner: string | undefined;
   /** What the opener established that a continuation may repeat but not contradict (C6); none for reasoning. */
   readonly fields?: OpenerFields;
+  /**
+   * Reasoning only: the block the normalizer opened for this message because its owner had none
+   * open (R22: a reasoning message opens only inside one). Closing the stream sends its
+   * REASONING_END right after the message's END. Absent: the message opened inside a block of its
+   * owner that the producer opened.
+   */
+  readonly block?: OwnBlock;
+}
+
+/**
+ * A reasoning block the normalizer opened around a chunk message (R22).
+ *
+ * @example
+ * const block: OwnBlock = { id: "r1", alone: false };
+ */
+export interface OwnBlock {
+  /**
+   * The block's messageId: the message's own (a span and a message are separate namespaces, and
+   * the shared id keeps the two under one owner, R38), or one minted with `newId` when an explicit
+   * block of that id, another owner's, is open.
+   */
+  readonly id: string;
+  /**
+   * Only the block is open, not the message: the server's verifier refused the message's START
+   * after the block's was sent (`reconcileNormalizer`). Closing then sends the REASONING_END only.
+   */
+  readonly alone: boolean;
 }
 
 /**
@@ -207,19 +234,53 @@ export function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string)
 }
 
 /**
- * The END synthesized when a stream closes (C9): the id and the opener's tag, never metadata.
+ * The REASONING_START the normalizer opens around a reasoning message whose owner has no block
+ * open (R22): the block's id (see `OwnBlock.id`), the chunk's tag and timestamp, never metadata
+ * (that belongs to the message, on its START).
  *
  * @example
- * endEvent({ kind: "reasoning", id: "r1", owner: "s2" }) // { type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s2" }
+ * blockStart("r1", "s1", { type: "REASONING_MESSAGE_CHUNK", messageId: "r1", timestamp: 5 })
+ * // { type: "REASONING_START", messageId: "r1", subagentRunId: "s1", timestamp: 5 }
  */
-export function endEvent(stream: OpenStream): Event {
+export function blockStart(id: string, tag: string | undefined, chunk: ChunkEvent): Event {
+  return { type: "REASONING_START", messageId: id, ...tagged(tag), ...timestampOf(chunk) };
+}
+
+/**
+ * The REASONING_END of a block the normalizer opened: the block's id and the opener's tag, never
+ * metadata (C9).
+ *
+ * @example
+ * blockEnd({ kind: "reasoning", id: "r1", owner: "s2", block: { id: "r1", alone: false } }, { id: "r1", alone: false })
+ * // { type: "REASONING_END", messageId: "r1", subagentRunId: "s2" }
+ */
+export function blockEnd(stream: OpenStream, block: OwnBlock): Event {
+  return { type: "REASONING_END", messageId: block.id, ...tagged(stream.owner) };
+}
+
+/**
+ * The ENDs synthesized when a stream closes (C9), appended to `out`: the id and the opener's tag,
+ * never metadata. A reasoning message the normalizer bracketed is followed by its block's
+ * REASONING_END (or is only that, once the message itself was refused: `block.alone`).
+ *
+ * @example
+ * endEvents({ kind: "reasoning", id: "r1", owner: "s2", block: { id: "r1", alone: false } }, [])
+ * // [{ type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s2" }, { type: "REASONING_END", messageId: "r1", subagentRunId: "s2" }]
+ */
+export function endEvents(stream: OpenStream, out: Event[]): Event[] {
   const tag = tagged(stream.owner);
   switch (stream.kind) {
     case "text":
-      return { type: "TEXT_MESSAGE_END", messageId: stream.id, ...tag };
+      out.push({ type: "TEXT_MESSAGE_END", messageId: stream.id, ...tag });
+      return out;
     case "tool":
-      return { type: "TOOL_CALL_END", toolCallId: stream.id, ...tag };
-    case "reasoning":
-      return { type: "REASONING_MESSAGE_END", messageId: stream.id, ...tag };
+      out.push({ type: "TOOL_CALL_END", toolCallId: stream.id, ...tag });
+      return out;
+    case "reasoning": {
+      const { block } = stream;
+      if (block === undefined || !block.alone) out.push({ type: "REASONING_MESSAGE_END", messageId: stream.id, ...tag });
+      if (block !== undefined) out.push(blockEnd(stream, block));
+      return out;
+    }
   }
 }

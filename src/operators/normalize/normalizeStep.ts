@@ -8,14 +8,17 @@ import * as E from "fp-ts/Either";
 import type { ChunkEvent, Event } from "../../protocol/events";
 import { mapThinkingEvent, type ThinkingIds } from "../../protocol/thinking";
 import { ProtocolError } from "../ProtocolError";
-import { conflictingField, deltaEvent, describeKind, endEvent, idMember, idOf, kindOf, opening, type OpenStream, type StreamKind } from "./expand";
+import { clearBlocks, emptyBlocks, recordMessages, type ReasoningBlocks } from "./blocks";
+import { blockStart, conflictingField, deltaEvent, describeKind, endEvents, idMember, idOf, kindOf, opening, type OpenStream, type StreamKind } from "./expand";
+import { blockFor, explicitReasoning } from "./reasoning";
 
 /** A lane's key: the owner's subagent id, or `undefined` for the parent agent (C1). */
 export type LaneKey = string | undefined;
 
 /**
  * What the normalizer remembers between events. Bounded by what is open: one entry per lane that
- * holds an open stream, plus the ids of the open legacy thinking span and message.
+ * holds an open stream, the explicit reasoning blocks open in the run, plus the ids of the open
+ * legacy thinking span and message.
  */
 export interface NormalizerState {
   /**
@@ -26,6 +29,12 @@ export interface NormalizerState {
   readonly lanes: Map<LaneKey, OpenStream>;
   /** The same open streams indexed by kind and id, so resolving a chunk by id is one lookup (C2). */
   readonly open: { readonly [K in StreamKind]: Map<string, OpenStream> };
+  /**
+   * The explicit reasoning blocks open (REASONING_START … END that passed through, THINKING_START
+   * mapped included) per owner, and the owner recorded for each reasoning id: whether a chunk's
+   * reasoning message needs a block of its own (R22). Reset by RUN_STARTED.
+   */
+  readonly blocks: ReasoningBlocks;
   /** Ids implied by nesting for the deprecated THINKING_* events (WIRE §7). Reset by RUN_STARTED. */
   thinking: ThinkingIds;
   /** Mints the ids the THINKING_* mapping needs. */
@@ -58,6 +67,7 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
   return {
     lanes: new Map(),
     open: { text: new Map(), tool: new Map(), reasoning: new Map() },
+    blocks: emptyBlocks(),
     thinking: {},
     newId: options.newId ?? (() => globalThis.crypto.randomUUID()),
   };
@@ -68,7 +78,9 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
  *
  * - `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` expand to the explicit
  *   START / CONTENT (ARGS) events of their lane, preceded by the END of the stream they replace
- *   (C1–C9).
+ *   (C1–C9). A reasoning message whose owner has no reasoning block open is bracketed by one of
+ *   its own (R22: REASONING_START, named after the message, before its START; REASONING_END right
+ *   after its END); inside an open block of its owner only the message is added (`reasoning.ts`).
  * - `THINKING_*` become their `REASONING_*` equivalents (ids minted with `state.newId`) and are
  *   then treated as explicit parent events.
  * - Every other event passes through unchanged, preceded by the ENDs it synthesizes (C10): the
@@ -102,6 +114,8 @@ export function initialNormalizerState(options: NormalizerOptions = {}): Normali
  * // right({ state, events: [TEXT_MESSAGE_START(m1, assistant), TEXT_MESSAGE_CONTENT(m1, "Hi")] })
  * normalizeStep(state, ev.runFinished("t", "r"));
  * // right({ state, events: [TEXT_MESSAGE_END(m1), RUN_FINISHED] })
+ * normalizeStep(state, ev.reasoningMessageChunk({ messageId: "r1", delta: "hm" }));
+ * // right({ state, events: [REASONING_START(r1), REASONING_MESSAGE_START(r1), REASONING_MESSAGE_CONTENT(r1, "hm")] })
  */
 export function normalizeStep(state: NormalizerState, event: Event): E.Either<ProtocolError, NormalizerStep> {
   switch (event.type) {
@@ -118,17 +132,28 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
       const mapped = mapThinkingEvent(event, state.thinking, state.newId);
       state.thinking = mapped.ids;
       // THINKING_* carry no tag: they are explicit events of the parent lane (C10 b).
-      return accepted(state, closeLane(state, undefined, []), mapped.event);
+      const ends = closeLane(state, undefined, []);
+      if (mapped.closing !== undefined) ends.push(mapped.closing);
+      explicitReasoning(state, mapped.event, ends);
+      return accepted(state, ends, mapped.event);
     }
 
-    case "RUN_STARTED":
-      // Thinking ids are implied by nesting within one run; a new run starts with none open.
+    case "RUN_STARTED": {
+      // Thinking ids, blocks and reasoning owners belong to one run; a new run starts with none but its input's.
       state.thinking = {};
-      return accepted(state, closeAll(state), event);
+      const ends = closeAll(state);
+      clearBlocks(state.blocks);
+      recordMessages(state.blocks, event.input?.messages, false);
+      return accepted(state, ends, event);
+    }
     case "RUN_FINISHED":
     case "RUN_ERROR":
-    case "MESSAGES_SNAPSHOT":
       return accepted(state, closeAll(state), event);
+    case "MESSAGES_SNAPSHOT": {
+      const ends = closeAll(state);
+      recordMessages(state.blocks, event.messages, true); // a snapshot's word on owners wins (R43)
+      return accepted(state, ends, event);
+    }
 
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR":
@@ -155,13 +180,18 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
     case "CUSTOM":
     case "STEP_STARTED":
     case "STEP_FINISHED":
-    case "REASONING_START":
-    case "REASONING_MESSAGE_START":
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
-    case "REASONING_END":
       // Explicit events close only their own lane (C10 b); `?? undefined` reads a stray null as the parent (C1).
       return accepted(state, closeLane(state, event.subagentRunId ?? undefined, []), event);
+    case "REASONING_START":
+    case "REASONING_MESSAGE_START":
+    case "REASONING_END": {
+      // As above; then the blocks learn of it (R22), after the lane closed: a bracketed chunk message in it ends first.
+      const ends = closeLane(state, event.subagentRunId ?? undefined, []);
+      explicitReasoning(state, event, ends);
+      return accepted(state, ends, event);
+    }
   }
   // Unreachable for a decoded Event. A type unknown at run time (an in-process producer's) passes
   // through untouched, as in the official client, for the verifier or the decoder to report.
@@ -191,6 +221,10 @@ export function passesThrough(state: NormalizerState, event: Event): boolean {
     case "THINKING_TEXT_MESSAGE_CONTENT":
     case "THINKING_TEXT_MESSAGE_END":
     case "RUN_STARTED":
+    case "MESSAGES_SNAPSHOT":
+    case "REASONING_START":
+    case "REASONING_MESSAGE_START":
+    case "REASONING_END":
       return false;
     default:
       return true;
@@ -202,13 +236,13 @@ function accepted(state: NormalizerState, ends: Event[], event: Event): E.Either
   return E.right({ state, events: ends });
 }
 
-/** Closes the stream open in lane `key`, if any, appending its END to `out` (C9). */
+/** Closes the stream open in lane `key`, if any, appending its END (and its block's) to `out` (C9). */
 function closeLane(state: NormalizerState, key: LaneKey, out: Event[]): Event[] {
   const stream = state.lanes.get(key);
   if (stream !== undefined) {
     state.lanes.delete(key);
     state.open[stream.kind].delete(stream.id);
-    out.push(endEvent(stream));
+    endEvents(stream, out);
   }
   return out;
 }
@@ -216,7 +250,7 @@ function closeLane(state: NormalizerState, key: LaneKey, out: Event[]): Event[] 
 /** Closes every open lane in lane order (C10 c). O(open lanes). */
 function closeAll(state: NormalizerState): Event[] {
   const out: Event[] = [];
-  for (const stream of state.lanes.values()) out.push(endEvent(stream));
+  for (const stream of state.lanes.values()) endEvents(stream, out);
   state.lanes.clear();
   state.open.text.clear();
   state.open.tool.clear();
@@ -259,9 +293,13 @@ function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<Protoc
   if ("missing" in opened) return E.left(cannotOpen(chunk, kind, key, current, opened.missing));
 
   const events = closeLane(state, key, []);
-  const stream: OpenStream = { kind, id: opened.id, owner: key, fields: opened.fields };
+  // R22: a reasoning message opens inside a block of its owner; with none open the normalizer brackets it itself.
+  const block = kind === "reasoning" ? blockFor(state, opened.id, key) : undefined;
+  const stream: OpenStream =
+    block === undefined ? { kind, id: opened.id, owner: key, fields: opened.fields } : { kind, id: opened.id, owner: key, fields: opened.fields, block };
   state.lanes.set(key, stream); // re-inserted: the lane moves to the end of lane order (C1)
   state.open[kind].set(opened.id, stream);
+  if (block !== undefined) events.push(blockStart(block.id, key, chunk));
   events.push(opened.start);
   if (chunk.delta !== undefined) events.push(deltaEvent(stream, chunk, chunk.delta));
   else if (chunk.rawEvent !== undefined) events.push(deltaEvent(stream, chunk, "")); // C8: the rawEvent rides an empty delta

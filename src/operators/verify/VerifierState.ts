@@ -92,8 +92,10 @@ export interface RunScope {
   readonly openTextMessages: Set<string>;
   /** Open tool call ids, in the order they opened. */
   readonly openToolCalls: Set<string>;
-  /** Open reasoning spans (REASONING_START … REASONING_END), by messageId (R22). */
-  readonly openReasoningSpans: Set<string>;
+  /** Open reasoning blocks (REASONING_START … REASONING_END): messageId → its owner: the tag, else the owner recorded for the id, else the parent (R22). */
+  readonly openReasoningSpans: Map<string, Owner>;
+  /** How many reasoning blocks each owner has open, so "is REASONING_MESSAGE_START inside a block of its owner" is one lookup (R22). */
+  readonly openReasoningBlocksByOwner: Map<Owner, number>;
   /** Open reasoning messages (REASONING_MESSAGE_START … END), by messageId; a namespace apart from spans (R22). */
   readonly openReasoningMessages: Set<string>;
   /** Active steps: step name → the owners that hold a step of that name (R25–R29). */
@@ -132,7 +134,8 @@ export function emptyRunScope(runId?: string): RunScope {
     runId,
     openTextMessages: new Set(),
     openToolCalls: new Set(),
-    openReasoningSpans: new Set(),
+    openReasoningSpans: new Map(),
+    openReasoningBlocksByOwner: new Map(),
     openReasoningMessages: new Set(),
     activeSteps: new Map(),
     activeStepCount: 0,

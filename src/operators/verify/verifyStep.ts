@@ -4,28 +4,18 @@
  * call it, the server synchronously before each send.
  */
 import * as E from "fp-ts/Either";
-import type { Event, EventOf } from "../../protocol/events";
+import type { Event } from "../../protocol/events";
 import type { Message } from "../../protocol/messages";
-import { ProtocolError, type ProtocolErrorCode } from "../ProtocolError";
-import {
-  PARENT,
-  describeOwner,
-  emptyRunScope,
-  ownerOf,
-  ownerRecord,
-  type Owner,
-  type OwnerRecord,
-  type OwnerSource,
-  type RunScope,
-  type VerifierState,
-} from "./VerifierState";
+import type { ProtocolError } from "../ProtocolError";
+import { checkFieldSanity, read } from "./fieldSanity";
+import { continuationConflict, disagrees, reopenConflict } from "./ownership";
+import { checkReasoning } from "./reasoning";
+import { fail, list, listOpen, quote } from "./report";
+import { PARENT, describeOwner, emptyRunScope, ownerOf, ownerRecord, type RunScope, type VerifierState } from "./VerifierState";
 
 export { initialVerifierState, type VerifierState } from "./VerifierState";
 
 type Result = E.Either<ProtocolError, VerifierState>;
-
-/** How many open items an error message lists before it says "and N more". */
-const LISTED = 10;
 
 /**
  * Checks `event` against the ordering rules R1–R45 given `state`, the verifier state after every
@@ -70,9 +60,6 @@ export function verifyEvent(state: VerifierState, event: Event): ProtocolError |
   return checkRunLifecycle(state, event) ?? checkFieldSanity(event) ?? apply(state, event);
 }
 
-function fail(code: ProtocolErrorCode, rule: string, event: Event, message: string): ProtocolError {
-  return new ProtocolError(code, rule, event, message);
-}
 
 /** R1–R4: where the event may stand relative to the runs of the stream. */
 function checkRunLifecycle(state: VerifierState, event: Event): ProtocolError | undefined {
@@ -101,116 +88,6 @@ function checkRunLifecycle(state: VerifierState, event: Event): ProtocolError | 
       if (type === "RUN_STARTED") return undefined;
       return fail("run-lifecycle", "R4", event, `${type} after RUN_ERROR; only RUN_STARTED (a new run) may follow`);
   }
-}
-
-/**
- * R8–R13: members that decoding would have rejected, checked again for in-process producers that
- * hand objects straight to the verifier. Members are read through `Reflect.get` as `unknown`
- * because such producers may break the static types.
- */
-function checkFieldSanity(event: Event): ProtocolError | undefined {
-  const { type } = event;
-  if (read(event, "subagentRunId") === null) {
-    return fail("field-sanity", "R8", event, `${type} with subagentRunId null; expected a string, or no subagentRunId (the parent agent)`);
-  }
-  switch (type) {
-    case "SUBAGENT_STARTED":
-      return (
-        requireString(event, "subagentRunId") ??
-        requireString(event, "name") ??
-        rejectNulls(event, ["description", "parentSubagentRunId", "parentToolCallId", "parentMessageId"])
-      );
-    case "SUBAGENT_FINISHED":
-      return requireString(event, "subagentRunId") ?? rejectNulls(event, ["outcome"]) ?? checkSubagentOutcome(event);
-    case "SUBAGENT_ERROR":
-      return requireString(event, "subagentRunId") ?? requireString(event, "message") ?? rejectNulls(event, ["code"]);
-    case "RUN_FINISHED":
-      return checkInterruptTags(event);
-    case "MESSAGES_SNAPSHOT":
-      return checkMessageTags(event, event.messages, "messages");
-    case "RUN_STARTED":
-      return event.input === undefined ? undefined : checkMessageTags(event, read(event.input, "messages"), "input.messages");
-    default:
-      return undefined;
-  }
-}
-
-function read(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
-}
-
-function requireString(event: Event, key: string): ProtocolError | undefined {
-  const value = read(event, key);
-  if (typeof value === "string") return undefined;
-  return fail("field-sanity", "R10", event, `${event.type} needs a string ${key} ("" is fine), but got ${describeValue(value)}`);
-}
-
-function rejectNulls(event: Event, keys: readonly string[]): ProtocolError | undefined {
-  for (const key of keys) {
-    if (read(event, key) === null) {
-      return fail("field-sanity", "R11", event, `${event.type} with ${key} null; expected a value, or no ${key} at all`);
-    }
-  }
-  return undefined;
-}
-
-/** R12: a present SUBAGENT_FINISHED outcome is `{type: "success"}` or `{type: "suspended", interruptIds?: string[]}`. */
-function checkSubagentOutcome(event: EventOf<"SUBAGENT_FINISHED">): ProtocolError | undefined {
-  const outcome: unknown = read(event, "outcome");
-  if (outcome === undefined) return undefined;
-  const kind = read(outcome, "type");
-  if (typeof outcome !== "object" || (kind !== "success" && kind !== "suspended")) {
-    return fail(
-      "field-sanity",
-      "R12",
-      event,
-      `SUBAGENT_FINISHED outcome must be {type: "success"} or {type: "suspended"}, but got ${describeValue(outcome)}`,
-    );
-  }
-  const ids = read(outcome, "interruptIds");
-  if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === "string"))) {
-    return fail(
-      "field-sanity",
-      "R12",
-      event,
-      `SUBAGENT_FINISHED outcome.interruptIds must be absent or an array of strings, but got ${describeValue(ids)}`,
-    );
-  }
-  return undefined;
-}
-
-/** R13: no interrupt of an RUN_FINISHED interrupt outcome carries `subagentRunId: null`. */
-function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
-  const outcome: unknown = read(event, "outcome");
-  const interrupts = read(outcome, "interrupts");
-  if (read(outcome, "type") !== "interrupt" || !Array.isArray(interrupts)) return undefined;
-  for (const interrupt of interrupts) {
-    if (read(interrupt, "subagentRunId") === null) {
-      return fail(
-        "field-sanity",
-        "R13",
-        event,
-        `RUN_FINISHED interrupt ${quote(read(interrupt, "id"))} with subagentRunId null; expected a string or no subagentRunId`,
-      );
-    }
-  }
-  return undefined;
-}
-
-/** R9: no message of a snapshot or input echo carries `subagentRunId: null`. */
-function checkMessageTags(event: Event, messages: unknown, where: string): ProtocolError | undefined {
-  if (!Array.isArray(messages)) return undefined;
-  for (const message of messages) {
-    if (read(message, "subagentRunId") === null) {
-      return fail(
-        "field-sanity",
-        "R9",
-        event,
-        `${event.type} ${where} holds message ${quote(read(message, "id"))} with subagentRunId null; expected a string or no subagentRunId`,
-      );
-    }
-  }
-  return undefined;
 }
 
 /** Checks the event's own rules, then (only if it passes) records its effect on the state. */
@@ -311,40 +188,13 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
       owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
       return undefined;
 
-    // ─── Reasoning (R22: spans and reasoning messages are bracketed like any span; R37, R38) ───
+    // ─── Reasoning (R22: blocks and messages bracketed, a message opening inside a block of its owner; R37, R38) ───
     case "REASONING_START":
-    case "REASONING_MESSAGE_START": {
-      const { messageId, subagentRunId: tag } = event;
-      const span = event.type === "REASONING_START";
-      const open = span ? run.openReasoningSpans : run.openReasoningMessages;
-      if (open.has(messageId)) {
-        const what = span ? "reasoning span" : "reasoning message";
-        const end = span ? "REASONING_END" : "REASONING_MESSAGE_END";
-        return fail("reasoning", "R22", event, `${event.type} for ${messageId}, but ${what} ${messageId} is already open; expected ${end} first`);
-      }
-      const recorded = owners.reasoning.get(messageId);
-      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
-      if (conflict) return conflict;
-      open.add(messageId);
-      if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
-      return undefined;
-    }
+    case "REASONING_MESSAGE_START":
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
-    case "REASONING_END": {
-      const { messageId, subagentRunId: tag } = event;
-      const span = event.type === "REASONING_END";
-      const open = span ? run.openReasoningSpans : run.openReasoningMessages;
-      if (!open.has(messageId)) {
-        const what = span ? "reasoning span" : "reasoning message";
-        const start = span ? "REASONING_START" : "REASONING_MESSAGE_START";
-        return fail("reasoning", "R22", event, `${event.type} for ${messageId}, but no ${what} ${messageId} is open (${listOpen(open)}); expected ${start} first`);
-      }
-      const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
-      if (conflict) return conflict;
-      if (event.type !== "REASONING_MESSAGE_CONTENT") open.delete(messageId);
-      return undefined;
-    }
+    case "REASONING_END":
+      return checkReasoning(run, event);
     case "REASONING_ENCRYPTED_VALUE": {
       const { entityId, subtype, subagentRunId: tag } = event;
       // tool-call → the tool call's owner; message → the text message's, else the reasoning's; anything else → reasoning.
@@ -514,79 +364,13 @@ function openAtRunEnd(run: RunScope): string | undefined {
     return `reasoning messages are still open: ${list(run.openReasoningMessages, run.openReasoningMessages.size)}; expected REASONING_MESSAGE_END for each first`;
   }
   if (run.openReasoningSpans.size > 0) {
-    return `reasoning spans are still open: ${list(run.openReasoningSpans, run.openReasoningSpans.size)}; expected REASONING_END for each first`;
+    return `reasoning spans are still open: ${list(run.openReasoningSpans.keys(), run.openReasoningSpans.size)}; expected REASONING_END for each first`;
   }
   if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls, run.openToolCalls.size)}; expected TOOL_CALL_END for each first`;
   if (run.activeSubagents.size > 0) {
     return `subagents are still active: ${list(run.activeSubagents, run.activeSubagents.size)}; expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first`;
   }
   return undefined;
-}
-
-/** An absent tag never disagrees; the parent is an owner too, so any tag disagrees with it. */
-function disagrees(tag: string | undefined, recorded: Owner): boolean {
-  return tag !== undefined && recorded !== tag;
-}
-
-/** The rule an opener breaks when it contradicts an owner, by what recorded that owner. */
-const REOPEN_RULE: { readonly [S in OwnerSource]: string } = {
-  opener: "R38",
-  "tool-result": "R42",
-  snapshot: "R43",
-  input: "R44",
-  "activity-snapshot": "R41",
-};
-
-const SOURCE_LABEL: { readonly [S in OwnerSource]: string } = {
-  opener: "its first opener",
-  "tool-result": "a TOOL_CALL_RESULT",
-  snapshot: "a MESSAGES_SNAPSHOT",
-  input: "the RUN_STARTED input",
-  "activity-snapshot": "an ACTIVITY_SNAPSHOT",
-};
-
-/** R38/R42–R44: an opener whose tag differs from the owner recorded for its id in this run. */
-function reopenConflict(event: Event, kind: string, id: string, tag: string | undefined, recorded: OwnerRecord | undefined): ProtocolError | undefined {
-  if (recorded === undefined || !disagrees(tag, recorded.owner)) return undefined;
-  return fail(
-    "ownership",
-    REOPEN_RULE[recorded.source],
-    event,
-    `${event.type} opens ${kind} ${id} for ${describeOwner(ownerOf(tag))}, but ${kind} ${id} belongs to ${describeOwner(recorded.owner)} in this run (recorded by ${SOURCE_LABEL[recorded.source]}); expected that subagentRunId or none`,
-  );
-}
-
-/** R37/R40/R41: a continuation whose tag differs from the owner of the entity it continues. */
-function continuationConflict(
-  event: Event,
-  rule: string,
-  kind: string,
-  id: string,
-  tag: string | undefined,
-  recorded: OwnerRecord | undefined,
-): ProtocolError | undefined {
-  if (recorded === undefined || !disagrees(tag, recorded.owner)) return undefined;
-  return fail(
-    "ownership",
-    rule,
-    event,
-    `${event.type} for ${kind} ${id} attributed to ${describeOwner(ownerOf(tag))}, but ${kind} ${id} belongs to ${describeOwner(recorded.owner)}; expected that subagentRunId or none`,
-  );
-}
-
-/** The first few items of a set, "a, b, c and 4 more"; never iterates past `LISTED`. */
-function list(items: Iterable<string>, size: number): string {
-  const shown: string[] = [];
-  for (const item of items) {
-    if (shown.length === LISTED) break;
-    shown.push(item);
-  }
-  const rest = size - shown.length;
-  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-
-function listOpen(items: ReadonlySet<string>, adjective = "open"): string {
-  return items.size === 0 ? `none ${adjective}` : `${adjective}: ${list(items, items.size)}`;
 }
 
 /** Active steps as "name (owner)" pairs, at most `LISTED` of them. */
@@ -606,16 +390,3 @@ function first<T>(items: Iterable<T>): T {
   throw new RangeError("first() of an empty collection"); // callers pass non-empty sets only
 }
 
-function quote(value: unknown): string {
-  return typeof value === "string" ? `"${value}"` : String(value);
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (typeof value === "string") return JSON.stringify(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}

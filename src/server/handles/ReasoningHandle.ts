@@ -1,4 +1,8 @@
-/** An open reasoning message: REASONING_START and REASONING_MESSAGE_START sent, content and the ends to come. */
+/**
+ * An open reasoning message inside its own reasoning block: REASONING_START and
+ * REASONING_MESSAGE_START (same id) sent, content and the ends to come. The block is what R22 asks
+ * for: a reasoning message opens only inside a reasoning block of its owner.
+ */
 import { ev } from "../../protocol/build";
 import { SpanHandle } from "./SpanHandle";
 
@@ -6,7 +10,8 @@ import { SpanHandle } from "./SpanHandle";
  * Streams the model's visible reasoning. `delta(text)` sends REASONING_MESSAGE_CONTENT, `end()`
  * sends REASONING_MESSAGE_END then REASONING_END, `encryptedValue(value)` sends a
  * REASONING_ENCRYPTED_VALUE (subtype `message`) for this id, for providers that return opaque
- * reasoning. Reasoning left open does not block RUN_FINISHED (R22), but the driver still ends it.
+ * reasoning. Reasoning left open blocks RUN_FINISHED like any open span (R7, R22), so the driver
+ * ends it (message, then block) when the agent returns without doing so.
  *
  * @example
  * const thinking = ctx.reasoning();

@@ -3,6 +3,7 @@
  * connect prelude's second half, so that the rest of a run cut anywhere passes the verifiers
  * (RULES §1: R15, R19, R22, R26, R32, R33 need their opener seen) for a client that joins late.
  */
+import { ev } from "../../protocol/build";
 import type { Event, EventOf } from "../../protocol/events";
 
 type Opener = EventOf<"TEXT_MESSAGE_START" | "TOOL_CALL_START" | "REASONING_START" | "REASONING_MESSAGE_START" | "STEP_STARTED">;
@@ -16,7 +17,8 @@ type Opener = EventOf<"TEXT_MESSAGE_START" | "TOOL_CALL_START" | "REASONING_STAR
  * applying it again could undo a later event's metadata.
  *
  * A span closed and opened again (R16) was deleted at its close, so it comes back at the end,
- * where its new opener happened. Memory is bounded by what is open plus the run's subagents.
+ * where its new opener happened (reasoning messages excepted: see `reopeners`). Memory is bounded
+ * by what is open plus the run's subagents.
  *
  * @example
  * const spans = new OpenSpans();
@@ -73,9 +75,35 @@ export class OpenSpans {
     }
   }
 
-  /** The events that re-open the run's open spans and replay its subagent lifecycle, in order. */
+  /**
+   * The events that re-open the run's open spans and replay its subagent lifecycle, in order,
+   * except that reasoning messages come last, each where a reasoning block holds it (R22: a
+   * reasoning message opens only inside a block of its owner). A message opens in the reopened
+   * block of its own id if that one is open; otherwise in a block of its own id opened and ended
+   * around its opener, since the blocks it opened in may have ended since (only opening needs one),
+   * and the block and message of one id have one owner (R38) whatever their tags say.
+   */
   reopeners(): Event[] {
-    return [...this.open.values()];
+    const out: Event[] = [];
+    const messages: EventOf<"REASONING_MESSAGE_START">[] = [];
+    const blocks = new Set<string>();
+    for (const event of this.open.values()) {
+      if (event.type === "REASONING_MESSAGE_START") {
+        messages.push(event);
+        continue;
+      }
+      if (event.type === "REASONING_START") blocks.add(event.messageId);
+      out.push(event);
+    }
+    for (const message of messages) {
+      if (blocks.has(message.messageId)) {
+        out.push(message);
+        continue;
+      }
+      const tag = message.subagentRunId === undefined ? {} : { subagentRunId: message.subagentRunId };
+      out.push(ev.reasoningStart(message.messageId, tag), message, ev.reasoningEnd(message.messageId, tag));
+    }
+    return out;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import * as t from "io-ts";
 import { Present, struct } from "../../protocol/codec";
+import type { NamedStructCodec } from "../../protocol/namedCodec";
 import { Event } from "../../protocol/events";
 import { Message } from "../../protocol/messages";
 import { Interrupt } from "../../protocol/outcomes";
@@ -20,6 +21,11 @@ import { Interrupt } from "../../protocol/outcomes";
 export const RunStatus = t.keyof({ running: null, finished: null, interrupted: null, cancelled: null, failed: null }, "RunStatus");
 export type RunStatus = t.TypeOf<typeof RunStatus>;
 
+const RunSummaryCodec = struct(
+  "RunSummary",
+  { runId: t.string, status: RunStatus, reopen: t.readonlyArray(Event) },
+  { parentRunId: t.string, errorMessage: t.string, errorCode: t.string },
+);
 /**
  * The thread's last run: its ids, its status, the RUN_ERROR's message and code when it failed, and
  * — while it runs — `reopen`: the events that re-open what it has open right now (the openers of
@@ -31,13 +37,21 @@ export type RunStatus = t.TypeOf<typeof RunStatus>;
  * @example
  * const summary: RunSummary = { runId: "r2", status: "running", reopen: [ev.textMessageStart("m3")] };
  */
-export const RunSummary = struct(
-  "RunSummary",
-  { runId: t.string, status: RunStatus, reopen: t.readonlyArray(Event) },
-  { parentRunId: t.string, errorMessage: t.string, errorCode: t.string },
-);
-export interface RunSummary extends t.TypeOf<typeof RunSummary> {}
+export interface RunSummary extends t.TypeOf<typeof RunSummaryCodec> {}
+export const RunSummary: NamedStructCodec<RunSummary> = RunSummaryCodec;
 
+const ThreadSnapshotCodec = struct(
+  "ThreadSnapshot",
+  {
+    threadId: t.string,
+    cursor: t.string,
+    messages: t.readonlyArray(Message),
+    state: Present,
+    interrupts: t.readonlyArray(Interrupt),
+    run: RunSummary,
+  },
+  {},
+);
 /**
  * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own
  * reducer (`applyEvent` over `ClientState`) builds them from every event logged through `cursor`
@@ -51,16 +65,5 @@ export interface RunSummary extends t.TypeOf<typeof RunSummary> {}
  * const read = await store.read("thread-1");
  * if (read?.kind === "snapshot") console.log(read.snapshot.messages.length, read.snapshot.run.status);
  */
-export const ThreadSnapshot = struct(
-  "ThreadSnapshot",
-  {
-    threadId: t.string,
-    cursor: t.string,
-    messages: t.readonlyArray(Message),
-    state: Present,
-    interrupts: t.readonlyArray(Interrupt),
-    run: RunSummary,
-  },
-  {},
-);
-export interface ThreadSnapshot extends t.TypeOf<typeof ThreadSnapshot> {}
+export interface ThreadSnapshot extends t.TypeOf<typeof ThreadSnapshotCodec> {}
+export const ThreadSnapshot: NamedStructCodec<ThreadSnapshot> = ThreadSnapshotCodec;

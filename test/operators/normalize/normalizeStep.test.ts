@@ -111,7 +111,7 @@ describe("normalizeStep: fields carried from the chunk", () => {
 
   it("state holds only what is open: closed lanes leave no trace", () => {
     const { state } = runSteps([txc({ messageId: "m1", subagentRunId: "s1" }), txc({ messageId: "m2", subagentRunId: "s2" }), RF()]);
-    expect(snapshotState(state)).toEqual({ lanes: [], text: [], tool: [], reasoning: [], thinking: {} });
+    expect(snapshotState(state)).toEqual({ lanes: [], text: [], tool: [], reasoning: [], blocks: [], blocksPerOwner: [], reasoningOwners: [], thinking: {} });
   });
 });
 

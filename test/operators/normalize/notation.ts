@@ -21,7 +21,7 @@ export const rxc = (options: EventOptions<"REASONING_MESSAGE_CHUNK"> = {}) => ev
 export const RS = () => ev.runStarted("t1", "r1");
 export const RF = () => ev.runFinished("t1", "r1");
 export const RE = () => ev.runError("boom");
-export const MS = () => ev.messagesSnapshot([]);
+export const MS = (messages: Parameters<typeof ev.messagesSnapshot>[0] = []) => ev.messagesSnapshot(messages);
 export const SS = (tag?: string) => ev.stateSnapshot({ n: 1 }, at(tag));
 export const SD = (tag?: string) => ev.stateDelta([{ op: "replace", path: "/n", value: 2 }], at(tag));
 export const CUS = (tag?: string) => ev.custom("note", 1, at(tag));
@@ -51,6 +51,29 @@ export const RMC = (id: string, delta: string, tag?: string, metadata?: Meta) =>
 export const RME = (id: string, tag?: string) => ev.reasoningMessageEnd(id, at(tag));
 export const REND = (id: string, tag?: string) => ev.reasoningEnd(id, at(tag));
 
+/** The block the normalizer opens around a chunk's reasoning message (R22): RST, RMS of the same id and tag. */
+export const bracketOpen = (id: string, tag?: string, metadata?: Meta) => [RST(id, tag), RMS(id, tag, metadata)];
+/** And its close: RME, REND of the same id and tag. */
+export const bracketClose = (id: string, tag?: string) => [RME(id, tag), REND(id, tag)];
+
+/**
+ * The output without the blocks the normalizer opened around chunk messages: an RST right before
+ * an RMS of the same id and tag, and an REND right after an RME of the same id and tag. What
+ * `@ag-ui/client`'s transformChunks, which does not bracket, emits for the same input (given no
+ * explicit events of that shape in the input).
+ */
+export function withoutBrackets(events: readonly unknown[]): unknown[] {
+  const same = (a: unknown, b: unknown, type: string): boolean =>
+    typeof a === "object" && a !== null && typeof b === "object" && b !== null && Reflect.get(b, "type") === type &&
+    Reflect.get(a, "messageId") === Reflect.get(b, "messageId") && Reflect.get(a, "subagentRunId") === Reflect.get(b, "subagentRunId");
+  return events.filter((event, i) => {
+    const type = typeof event === "object" && event !== null ? Reflect.get(event, "type") : undefined;
+    if (type === "REASONING_START") return !same(event, events[i + 1], "REASONING_MESSAGE_START");
+    if (type === "REASONING_END") return !same(event, events[i - 1], "REASONING_MESSAGE_END");
+    return true;
+  });
+}
+
 /** A rejection in place of the event that caused it (report semantics). Every chunk rejection has code "chunk". */
 export interface Rejection {
   readonly rejected: string;
@@ -58,13 +81,16 @@ export interface Rejection {
 export const X = (rule: string): Rejection => ({ rejected: rule });
 export const isRejection = (value: Event | Rejection): value is Rejection => "rejected" in value;
 
-/** A comparable picture of the state: lanes in lane order, the id index, the thinking ids. */
+/** A comparable picture of the state: lanes in lane order, the id index, the explicit reasoning blocks, the thinking ids. */
 export function snapshotState(state: NormalizerState): unknown {
   return {
     lanes: [...state.lanes.entries()],
     text: [...state.open.text.entries()],
     tool: [...state.open.tool.entries()],
     reasoning: [...state.open.reasoning.entries()],
+    blocks: [...state.blocks.byId.entries()],
+    blocksPerOwner: [...state.blocks.perOwner.entries()],
+    reasoningOwners: [...state.blocks.owners.entries()],
     thinking: { ...state.thinking },
   };
 }

@@ -7,15 +7,20 @@
  */
 import type { Event } from "../../../src/protocol/events";
 import {
-  AD, AS, CUS, MS, RAW, RE, REV, RF, RMC, RME, RMS, RS, RST, SAE, SAF, SAS, SS, STF, STS,
-  TCA, TCE, TCS, TCR, SD, TMC, TME, TMS, X, rxc, tlc, txc, type Rejection,
+  AD, AS, CUS, MS, RAW, RE, REND, REV, RF, RMC, RME, RMS, RS, RST, SAE, SAF, SAS, SS, STF, STS,
+  TCA, TCE, TCS, TCR, SD, TMC, TME, TMS, X, bracketClose, bracketOpen, rxc, tlc, txc, type Rejection,
 } from "./notation";
 
 export interface Row {
   readonly name: string;
   readonly input: readonly Event[];
   readonly expected: readonly (Event | Rejection)[];
-  readonly official: "same" | { readonly differs: string };
+  /**
+   * `"same"`: transformChunks gives exactly these events. `"bracketed"`: it gives them without the
+   * blocks our normalizer opens around chunk reasoning messages (R22; 1.0.0 does not bracket, a
+   * listed difference). Otherwise why it differs.
+   */
+  readonly official: "same" | "bracketed" | { readonly differs: string };
 }
 
 /** A SUBAGENT_FINISHED without its id, as an in-process producer might emit it (row 60). */
@@ -151,14 +156,17 @@ export const rows: readonly Row[] = [
   {
     name: "#64 one stream per lane: reasoning in s1 closes s1's text",
     input: [txc({ messageId: "m1", subagentRunId: "s1", delta: "A" }), rxc({ messageId: "r1", subagentRunId: "s1", delta: "R" }), RF()],
-    expected: [TMS("m1", "s1"), TMC("m1", "A", "s1"), TME("m1", "s1"), RMS("r1", "s1"), RMC("r1", "R", "s1"), RME("r1", "s1"), RF()],
-    official: "same",
+    expected: [TMS("m1", "s1"), TMC("m1", "A", "s1"), TME("m1", "s1"), ...bracketOpen("r1", "s1"), RMC("r1", "R", "s1"), ...bracketClose("r1", "s1"), RF()],
+    official: "bracketed",
   },
   {
     name: "#65 two reasoning messages, owners s1 and s2; \"\" is a real id",
     input: [rxc({ messageId: "r", subagentRunId: "s1", delta: "A" }), rxc({ messageId: "", subagentRunId: "s2", delta: "B" }), RF()],
-    expected: [RMS("r", "s1"), RMC("r", "A", "s1"), RMS("", "s2"), RMC("", "B", "s2"), RME("r", "s1"), RME("", "s2"), RF()],
-    official: "same",
+    expected: [
+      ...bracketOpen("r", "s1"), RMC("r", "A", "s1"), ...bracketOpen("", "s2"), RMC("", "B", "s2"),
+      ...bracketClose("r", "s1"), ...bracketClose("", "s2"), RF(),
+    ],
+    official: "bracketed",
   },
   {
     name: "#66 metadata goes on START and CONTENT of its chunk, never on the END",
@@ -221,8 +229,8 @@ export const rows: readonly Row[] = [
   {
     name: "C3 violation: ambiguous reasoning chunk",
     input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), rxc({ messageId: "r2", subagentRunId: "", delta: "b" }), rxc({ delta: "c" })],
-    expected: [RMS("r1", "s1"), RMC("r1", "a", "s1"), RMS("r2", ""), RMC("r2", "b", ""), X("C3")],
-    official: "same",
+    expected: [...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"), ...bracketOpen("r2", ""), RMC("r2", "b", ""), X("C3")],
+    official: "bracketed",
   },
   {
     name: "C4 an empty-string id is present: same id continues, and a different kind with the same id opens",
@@ -250,9 +258,9 @@ export const rows: readonly Row[] = [
       TMC("m1", "x"),
       TCS("t1", "f", "s1", { parentMessageId: "m0", metadata: { k: 2 } }),
       TCA("t1", "{}", "s1"),
-      RMS("r1", "s2", { k: 3 }),
+      ...bracketOpen("r1", "s2", { k: 3 }),
     ],
-    official: "same",
+    official: "bracketed",
   },
   {
     name: "C6 a continuation claiming another role is rejected; a message opened without one is assistant",
@@ -275,8 +283,8 @@ export const rows: readonly Row[] = [
   {
     name: "C7 an empty delta is content and does not close a reasoning message",
     input: [rxc({ messageId: "r1", delta: "" }), rxc({ messageId: "r1", delta: "b" }), tlc({ toolCallId: "t1", toolCallName: "f", delta: "" }), RF()],
-    expected: [RMS("r1"), RMC("r1", ""), RMC("r1", "b"), RME("r1"), TCS("t1", "f"), TCA("t1", ""), TCE("t1"), RF()],
-    official: "same",
+    expected: [...bracketOpen("r1"), RMC("r1", ""), RMC("r1", "b"), ...bracketClose("r1"), TCS("t1", "f"), TCA("t1", ""), TCE("t1"), RF()],
+    official: "bracketed",
   },
   {
     name: "C8 a rawEvent without a delta rides an empty CONTENT/ARGS, on an opening chunk and on a continuation",
@@ -293,11 +301,11 @@ export const rows: readonly Row[] = [
       { ...TCA("t1", ""), rawEvent: { provider: 2 } },
       TMS("m1", "s1"),
       { ...TMC("m1", "", "s1"), rawEvent: { provider: 3 } },
-      RMS("r1", "s2"),
+      ...bracketOpen("r1", "s2"),
       RMC("r1", "a", "s2"),
       { ...RMC("r1", "", "s2"), rawEvent: { provider: 4 } },
     ],
-    official: "same",
+    official: "bracketed",
   },
   {
     name: "C8 an opener without delta emits the START only; metadata alone continues as an empty ARGS with the opener's tag",
@@ -334,10 +342,10 @@ export const rows: readonly Row[] = [
       TME("m1", "s1"), CUS("s1"),
       TCS("t1", "f"),
       TCE("t1"), MS(),
-      RMS("r1", "s2"),
-      RME("r1", "s2"), RE(),
+      ...bracketOpen("r1", "s2"),
+      ...bracketClose("r1", "s2"), RE(),
     ],
-    official: "same",
+    official: "bracketed",
   },
   {
     name: "C10 TOOL_CALL_RESULT, STATE_DELTA, STEP_* and reasoning events close their own lane",
@@ -364,13 +372,130 @@ export const rows: readonly Row[] = [
   {
     name: "C12 all three chunk kinds come out explicit",
     input: [txc({ messageId: "m1", delta: "a" }), tlc({ toolCallId: "t1", toolCallName: "f", parentMessageId: "m1", delta: "{}" }), rxc({ messageId: "r1", delta: "hm" }), RF()],
-    expected: [TMS("m1"), TMC("m1", "a"), TME("m1"), TCS("t1", "f", undefined, { parentMessageId: "m1" }), TCA("t1", "{}"), TCE("t1"), RMS("r1"), RMC("r1", "hm"), RME("r1"), RF()],
-    official: "same",
+    expected: [
+      TMS("m1"), TMC("m1", "a"), TME("m1"), TCS("t1", "f", undefined, { parentMessageId: "m1" }), TCA("t1", "{}"), TCE("t1"),
+      ...bracketOpen("r1"), RMC("r1", "hm"), ...bracketClose("r1"), RF(),
+    ],
+    official: "bracketed",
   },
   {
     name: "C13 an untagged CUS or STF ends the parent's chunk message",
     input: [txc({ messageId: "p1", delta: "A" }), CUS(), txc({ delta: "B" }), txc({ messageId: "p2", delta: "C" }), STF("w"), txc({ delta: "D" })],
     expected: [TMS("p1"), TMC("p1", "A"), TME("p1"), CUS(), X("C5"), TMS("p2"), TMC("p2", "C"), TME("p2"), STF("w"), X("C5")],
     official: "same",
+  },
+
+  // ─── R22: a reasoning message opens inside a block of its owner, so the normalizer brackets what it synthesizes ───
+  {
+    name: "R22 a chunk message gets a block of its own id, closed right after its END, here by RUN_FINISHED",
+    input: [rxc({ messageId: "r1", delta: "a" }), RF()],
+    expected: [...bracketOpen("r1"), RMC("r1", "a"), ...bracketClose("r1"), RF()],
+    official: "bracketed",
+  },
+  {
+    name: "R22 closed by a new id in the lane, the next message gets its own block",
+    input: [rxc({ messageId: "r1", delta: "a" }), rxc({ messageId: "r2", delta: "b" }), RF()],
+    expected: [...bracketOpen("r1"), RMC("r1", "a"), ...bracketClose("r1"), ...bracketOpen("r2"), RMC("r2", "b"), ...bracketClose("r2"), RF()],
+    official: "bracketed",
+  },
+  {
+    name: "R22 closed by an explicit event of its lane; another lane's explicit event closes nothing",
+    input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), CUS(), rxc({ subagentRunId: "s1", delta: "b" }), STS("w", "s1"), RF()],
+    expected: [...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"), CUS(), RMC("r1", "b", "s1"), ...bracketClose("r1", "s1"), STS("w", "s1"), RF()],
+    official: "bracketed",
+  },
+  {
+    name: "R22 tagged lanes: every owner's message in a block of that owner, closed in lane order",
+    input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), rxc({ messageId: "p1", delta: "b" }), rxc({ messageId: "r2", subagentRunId: "s2", delta: "c" }), RF()],
+    expected: [
+      ...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"), ...bracketOpen("p1"), RMC("p1", "b"), ...bracketOpen("r2", "s2"), RMC("r2", "c", "s2"),
+      ...bracketClose("r1", "s1"), ...bracketClose("p1"), ...bracketClose("r2", "s2"), RF(),
+    ],
+    official: "bracketed",
+  },
+  {
+    name: "R22 inside an explicit block of its owner only the message is added",
+    input: [RST("b"), rxc({ messageId: "r1", delta: "a" }), rxc({ messageId: "r2", delta: "c" }), REND("b"), RF()],
+    expected: [RST("b"), RMS("r1"), RMC("r1", "a"), RME("r1"), RMS("r2"), RMC("r2", "c"), RME("r2"), REND("b"), RF()],
+    official: "same",
+  },
+  {
+    name: "R22 the parent's block does not hold a subagent's chunk message, which gets its own",
+    input: [RST("b"), rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), REND("b"), RF()],
+    expected: [RST("b"), ...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"), REND("b"), ...bracketClose("r1", "s1"), RF()],
+    official: "bracketed",
+  },
+  {
+    name: "R22 an open block of the message's own id holds it, whoever's lane the chunk is in",
+    input: [RST("r1", "s1"), rxc({ messageId: "r1", delta: "a" }), REND("r1", "s1"), RF()],
+    expected: [RST("r1", "s1"), RMS("r1"), RMC("r1", "a"), REND("r1", "s1"), RME("r1"), RF()],
+    official: "same",
+  },
+  {
+    name: "R22 the owner is the verifier's: the parent reopening, untagged, an id a subagent opened needs that subagent's block",
+    input: [rxc({ messageId: "a", subagentRunId: "s1", delta: "x" }), STS("w", "s1"), RST("p"), rxc({ messageId: "a", delta: "y" }), RF()],
+    expected: [
+      ...bracketOpen("a", "s1"), RMC("a", "x", "s1"), ...bracketClose("a", "s1"), STS("w", "s1"),
+      RST("p"), ...bracketOpen("a"), RMC("a", "y"), ...bracketClose("a"), RF(),
+    ],
+    official: "bracketed",
+  },
+  {
+    name: "R22 a MESSAGES_SNAPSHOT's reasoning message keeps its owner when a chunk reopens it untagged",
+    input: [MS([{ id: "r", role: "reasoning", content: "", subagentRunId: "s1" }]), RST("p"), rxc({ messageId: "r", delta: "y" }), rxc({ messageId: "q", delta: "z" }), RF()],
+    expected: [
+      MS([{ id: "r", role: "reasoning", content: "", subagentRunId: "s1" }]), RST("p"), ...bracketOpen("r"), RMC("r", "y"), ...bracketClose("r"),
+      RMS("q"), RMC("q", "z"), RME("q"), RF(),
+    ],
+    official: "bracketed",
+  },
+  {
+    name: "R22 the block gets a minted id when an explicit block of the message's id is another owner's",
+    input: [RST("r1"), MS([{ id: "r1", role: "reasoning", content: "", subagentRunId: "s1" }]), rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), RF()],
+    expected: [
+      RST("r1"), MS([{ id: "r1", role: "reasoning", content: "", subagentRunId: "s1" }]),
+      RST("id-1", "s1"), RMS("r1", "s1"), RMC("r1", "a", "s1"), RME("r1", "s1"), REND("id-1", "s1"), RF(),
+    ],
+    official: { differs: "bracketed, by a block whose id is minted (a snapshot gave r1 to s1 while the parent's block r1 is open)" },
+  },
+  {
+    name: "R22 an explicit REASONING_START naming the block the normalizer opened ends that block first; the message goes on",
+    input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), RST("r1"), rxc({ messageId: "r1", delta: "b" }), REND("r1"), RF()],
+    expected: [
+      ...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"),
+      REND("r1", "s1"), RST("r1"), RMC("r1", "b", "s1"),
+      REND("r1"), RME("r1", "s1"), RF(),
+    ],
+    official: { differs: "bracketed; and 1.0.0 has no block of its own to end" },
+  },
+  {
+    name: "R22 an explicit REASONING_END naming the block the normalizer opened ends it; the normalizer does not end it again",
+    input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), REND("r1"), rxc({ subagentRunId: "s1", delta: "b" }), RF()],
+    expected: [...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"), REND("r1"), RMC("r1", "b", "s1"), RME("r1", "s1"), RF()],
+    official: { differs: "bracketed (the producer's REASONING_END closes the block 1.0.0 never opened)" },
+  },
+  {
+    name: "R22 after the explicit block closed, the next chunk message is bracketed again",
+    input: [RST("b"), rxc({ messageId: "r1", delta: "a" }), REND("b"), rxc({ messageId: "r2", delta: "c" }), RF()],
+    expected: [RST("b"), RMS("r1"), RMC("r1", "a"), RME("r1"), REND("b"), ...bracketOpen("r2"), RMC("r2", "c"), ...bracketClose("r2"), RF()],
+    official: "bracketed",
+  },
+  {
+    name: "R22 RUN_STARTED forgets the blocks the previous run left open",
+    input: [RS(), RST("b"), RE(), RS(), rxc({ messageId: "r1", delta: "a" }), RF()],
+    expected: [RS(), RST("b"), RE(), RS(), ...bracketOpen("r1"), RMC("r1", "a"), ...bracketClose("r1"), RF()],
+    official: "bracketed",
+  },
+  {
+    name: "R22 a chunk message inside a THINKING step opens in the block the step became",
+    input: [{ type: "THINKING_START" }, rxc({ messageId: "r1", delta: "a" }), { type: "THINKING_END" }, RF()],
+    expected: [RST("id-1"), RMS("r1"), RMC("r1", "a"), RME("r1"), REND("id-1"), RF()],
+    official: { differs: "THINKING_* are mapped here, in the official client by a middleware before transformChunks (see the differences)" },
+  },
+  {
+    name: "R22 THINKING_END ends a thinking message still open before the block",
+    input: [{ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "hm" }, { type: "THINKING_END" }, RF()],
+    expected: [RST("id-1"), RMS("id-2"), RMC("id-2", "hm"), RME("id-2"), REND("id-1"), RF()],
+    official: { differs: "as above; and 1.0.0's mapping leaves the message open, so its verifier then refuses RUN_FINISHED" },
   },
 ];

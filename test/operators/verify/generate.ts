@@ -24,6 +24,12 @@ export interface Slot {
   readonly event: Event;
   deletable: boolean;
   duplicable: boolean;
+  /**
+   * A REASONING_START that was the only open block of its owner when a reasoning message of that
+   * owner opened: deleting it leaves that message outside any block (R22), which `@ag-ui/client`
+   * 1.0.0 does not check, so there the official verifier rejects later or not at all.
+   */
+  bracketsMessage?: boolean;
 }
 
 export interface Stream {
@@ -60,7 +66,7 @@ export function buildStream(choices: readonly number[]): Stream {
     const openTools = new Map<string, Tag>();
     const tools = new Map<string, Tag>();
     const reasoning = new Map<string, Tag>(); // every reasoning id of the run (spans and messages share one owner map, R38)
-    const openSpans = new Map<string, Tag>();
+    const openSpans = new Map<string, Tag>(); // open span → its owner (recorded once, R38; R22 places messages by it)
     const openReasoning = new Map<string, Tag>();
     const activities = new Map<string, Tag>();
     const steps = new Map<string, { name: string; owner: Tag }>(); // key → step
@@ -137,21 +143,37 @@ export function buildStream(choices: readonly number[]): Stream {
             continued(`tool|${id}`);
           }
           break;
-        case 7: {
+        case 7:
+        case 13: {
           // Reasoning (R22): spans and reasoning messages open, continue and close like any span, each
-          // in its own namespace; an id may name both, and its owner is recorded once (R38).
-          const move = pick(5);
+          // in its own namespace; an id may name both, and its owner is recorded once (R38). A message
+          // opens only while its owner has a span open.
+          // 0 span, 1 message, 2 content, 3 message end, 4 span end; messages and content weighted up.
+          const move = [0, 1, 1, 2, 2, 3, 4][pick(7)];
           if (move <= 1) {
-            const open = move === 0 ? openSpans : openReasoning;
-            const reusable = [...reasoning.keys()].filter((id) => !open.has(id));
-            const known = reusable.length > 0 && pick(3) === 0;
+            // A message needs a block of its owner (R22): its tag, or for an untagged one the owner recorded for its id.
+            const blockOwners = new Set(openSpans.values());
+            const span = move === 0 || blockOwners.size === 0; // with no block open, a span opens instead
+            const open = span ? openSpans : openReasoning;
+            const reusable = [...reasoning].filter(([id, owner]) => !open.has(id) && (span || blockOwners.has(owner))).map(([id]) => id);
+            const newOwners = span ? owners() : owners().filter((owner) => blockOwners.has(owner));
+            const known = reusable.length > 0 && (newOwners.length === 0 || pick(3) === 0);
+            if (!known && newOwners.length === 0) break; // the only blocks belong to subagents that have ended
             const id = known ? choose(reusable) : fresh("r");
-            const owner = known ? reasoning.get(id) : choose(owners());
+            const owner = known ? reasoning.get(id) : choose(newOwners);
             reasoning.set(id, owner);
             open.set(id, owner);
             // Only an opener records an owner, so a new id carries the owner's tag; a known one may omit it.
-            const opener = (move === 0 ? RST : RMS)(id, known ? continuationTag(owner) : owner);
-            openers.set(`${move === 0 ? "span" : "reasoning"}|${id}`, emit(opener, false, true)); // duplicate: R22
+            const opener = (span ? RST : RMS)(id, known ? continuationTag(owner) : owner);
+            openers.set(`${span ? "span" : "reasoning"}|${id}`, emit(opener, false, true)); // duplicate: R22
+            if (!span) {
+              const holders = [...openSpans].filter(([, spanOwner]) => spanOwner === owner);
+              const only = holders.length === 1 ? openers.get(`span|${holders[0][0]}`) : undefined;
+              if (only !== undefined) {
+                only.deletable = true; // without it this message opens outside any block of its owner
+                only.bracketsMessage = true;
+              }
+            }
           } else if (move === 2 && openReasoning.size) {
             const [id, owner] = choose([...openReasoning]);
             emit(RMC(id, continuationTag(owner)));
@@ -203,8 +225,7 @@ export function buildStream(choices: readonly number[]): Stream {
             continued(`sub|${id}`);
           }
           break;
-        case 12:
-        case 13: {
+        case 12: {
           // Unordered events with any provenance tag, announced or not (R35, R36, seed 000).
           const tag = choose([...owners(), "never-announced"]);
           emit(choose([SS, SD, CUS, RAW])(tag));

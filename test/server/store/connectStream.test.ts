@@ -133,6 +133,27 @@ const spans: Record<string, Agent> = {
       return success();
     },
   },
+  "a reasoning message that outlives its blocks, a subagent's reasoning, and a chunked one in the block the normalizer opens (R22)": {
+    async run(ctx) {
+      ctx.emit(ev.reasoningStart("b1"));
+      ctx.emit(ev.reasoningMessageStart("m1")); // opens inside b1
+      ctx.emit(ev.reasoningStart("b2"));
+      ctx.emit(ev.reasoningEnd("b1")); // m1 is held by b2 now: a cut here must reopen b2 before m1
+      ctx.emit(ev.reasoningMessageContent("m1", "still"));
+      ctx.emit(ev.reasoningEnd("b2")); // m1 outlives every block: only opening needs one
+      ctx.emit(ev.reasoningMessageContent("m1", " going"));
+      const thinker = ctx.subagent("thinker");
+      const thought = thinker.reasoning();
+      thought.delta("sub thought");
+      ctx.emit(ev.reasoningMessageEnd("m1"));
+      thought.end();
+      thinker.finish({});
+      ctx.emit({ type: "REASONING_MESSAGE_CHUNK", messageId: "c1", delta: "chunked" });
+      ctx.emit({ type: "REASONING_MESSAGE_CHUNK", delta: " thought" });
+      ctx.say("Done thinking.");
+      return success();
+    },
+  },
   "an open step, with state published inside it": {
     async run(ctx) {
       const step = ctx.step("research");

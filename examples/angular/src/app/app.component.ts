@@ -2,13 +2,15 @@
  * The task-board page in Angular: the same page as examples/react (same markup and stylesheet,
  * same shared view logic in examples/shared), over TaskBoardService. The parts are components so
  * later pages can add to them: app-message-list (app-message, app-tool-card) for the
- * conversation, app-approvals for interrupts, app-composer for input, app-board-panel for the state.
+ * conversation, app-approvals for interrupts, app-confirm-delete for the `confirm_delete` client
+ * tool's cards, app-composer for input, app-board-panel for the state.
  */
 import { ChangeDetectionStrategy, Component, computed, inject } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
 import { ApprovalsComponent } from "./approvals.component";
 import { BoardPanelComponent } from "./board-panel.component";
 import { ComposerComponent } from "./composer.component";
+import { ConfirmDeleteComponent } from "./confirm-delete.component";
 import { MessageListComponent } from "./message-list.component";
 import { TaskBoardService } from "./task-board.service";
 
@@ -18,7 +20,7 @@ import { TaskBoardService } from "./task-board.service";
  */
 @Component({
   selector: "app-root",
-  imports: [ApprovalsComponent, BoardPanelComponent, ComposerComponent, MessageListComponent],
+  imports: [ApprovalsComponent, BoardPanelComponent, ComposerComponent, ConfirmDeleteComponent, MessageListComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: "app" },
   template: `
@@ -36,14 +38,19 @@ import { TaskBoardService } from "./task-board.service";
           [subagents]="board.subagents()"
           [running]="running()"
           [cutOff]="board.cutOff()"
+          [waiting]="board.waiting()"
           [canSuggest]="canStart()"
           (suggestion)="board.send($event)"
         />
         <footer class="dock">
+          @for (call of board.confirmations(); track call.toolCallId) {
+            <app-confirm-delete [call]="call" />
+          }
           <app-approvals [pending]="board.interrupts()" [disabled]="running()" (answer)="board.resume($event)" />
           <app-composer
             [status]="board.status()"
             [pendingApprovals]="board.interrupts().length"
+            [pendingAnswers]="board.confirmations().length"
             [error]="board.error()"
             [end]="board.end()"
             [stopping]="board.stopping()"

@@ -42,6 +42,8 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
 export class ComposerComponent {
   readonly status = input.required<RunStatus>();
   readonly pendingApprovals = input.required<number>();
+  /** Confirmation cards waiting for the user (client tool calls). */
+  readonly pendingAnswers = input(0);
   readonly error = input<ClientError | undefined>(undefined);
   /** How the last run ended (a stopped one says so). */
   readonly end = input<RunEnd | undefined>(undefined);
@@ -56,9 +58,19 @@ export class ComposerComponent {
 
   protected readonly keyboardHint = KEYBOARD_HINT;
   protected readonly draft = signal("");
-  protected readonly state = computed(() => composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft(), stopping: this.stopping() }));
+  protected readonly state = computed(() =>
+    composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft(), stopping: this.stopping(), pendingAnswers: this.pendingAnswers() }),
+  );
   protected readonly line = computed(() =>
-    statusLine({ status: this.status(), pendingApprovals: this.pendingApprovals(), error: this.error(), end: this.end(), stopping: this.stopping(), reconnecting: this.reconnecting() }),
+    statusLine({
+      status: this.status(),
+      pendingApprovals: this.pendingApprovals(),
+      error: this.error(),
+      end: this.end(),
+      stopping: this.stopping(),
+      reconnecting: this.reconnecting(),
+      pendingAnswers: this.pendingAnswers(),
+    }),
   );
 
   protected submit(event?: Event): void {

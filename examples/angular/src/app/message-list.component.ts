@@ -12,7 +12,7 @@ import { MessageViewComponent } from "./message-view.component";
  * The conversation in a pane that follows new content while the reader is at the bottom.
  *
  * @example
- * <app-message-list [messages]="messages()" [subagents]="subagents()" [running]="running()" [cutOff]="cutOff()" [canSuggest]="true" (suggestion)="send($event)" />
+ * <app-message-list [messages]="messages()" [subagents]="subagents()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" [canSuggest]="true" (suggestion)="send($event)" />
  */
 @Component({
   selector: "app-message-list",
@@ -24,7 +24,7 @@ import { MessageViewComponent } from "./message-view.component";
       <div class="thread-list">
         @for (block of blocks(); track block.key) {
           @if (block.kind === "message") {
-            <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+            <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
           } @else {
             @let heading = headingOf(block.subagentRunId, block.messages);
             <div class="subagent" data-testid="subagent-group" [attr.data-name]="heading.name">
@@ -34,7 +34,7 @@ import { MessageViewComponent } from "./message-view.component";
                 @if (heading.description) { <span class="description">{{ heading.description }}</span> }
               </header>
               @for (message of block.messages; track message.id) {
-                <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+                <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
               }
             </div>
           }
@@ -64,6 +64,8 @@ export class MessageListComponent {
   readonly subagents = input.required<readonly Subagent[]>();
   readonly running = input.required<boolean>();
   readonly cutOff = input.required<CutOff>();
+  /** Client tool calls waiting for the user's answer on a card: their tool cards say so. */
+  readonly waiting = input<ReadonlySet<string>>(new Set());
   /** Whether a suggestion click would be taken (no run active, no approval waiting). */
   readonly canSuggest = input.required<boolean>();
   /** An example command of the empty conversation was clicked. */

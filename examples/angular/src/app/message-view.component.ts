@@ -8,7 +8,7 @@ import { ToolCardComponent } from "./tool-card.component";
 
 /**
  * @example
- * <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" />
+ * <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
  */
 @Component({
   selector: "app-message",
@@ -33,6 +33,8 @@ export class MessageViewComponent {
   readonly results = input.required<ReadonlyMap<string, ToolMessage>>();
   readonly running = input.required<boolean>();
   readonly cutOff = input.required<CutOff>();
+  /** Client tool calls waiting for the user's answer on a card. */
+  readonly waiting = input<ReadonlySet<string>>(new Set());
 
   /** Tool results show on their call's card; reasoning and activity messages are not drawn here. */
   protected readonly shown = computed(() => this.message().role === "user" || this.message().role === "assistant");
@@ -41,7 +43,9 @@ export class MessageViewComponent {
   protected readonly cards = computed(() => {
     const message = this.message();
     const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
-    return calls.map((call) => toolCardView(call, this.results().get(call.id), { running: this.running(), stopped: this.cutOff().toolCallIds.has(call.id) }));
+    return calls.map((call) =>
+      toolCardView(call, this.results().get(call.id), { running: this.running(), stopped: this.cutOff().toolCallIds.has(call.id), waiting: this.waiting().has(call.id) }),
+    );
   });
   protected readonly classes = computed(() => {
     const toolsOnly = this.text() === "" && this.cards().length > 0;

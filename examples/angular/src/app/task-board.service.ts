@@ -1,9 +1,11 @@
 /** The page's one service: a Session on the task-board endpoint, as observables (async pipe) and signals. */
 import { Injectable, InjectionToken, computed, inject, signal, type OnDestroy, type Signal } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
-import type { Observable } from "rxjs";
+import { map, type Observable } from "rxjs";
 import { Session } from "../../../../src/client/Session";
 import { HttpTransport } from "../../../../src/client/transports/HttpTransport";
+import type { ClientTool } from "../../../../src/client/tools/clientTool";
+import { callsOf, type RunningToolCall } from "../../../../src/client/tools/RunningToolCalls";
 import type { ClientError } from "../../../../src/client/ClientError";
 import type { RunEnd, Subagent } from "../../../../src/client/Update";
 import type { Message } from "../../../../src/protocol/messages";
@@ -12,6 +14,7 @@ import { RunController, type RunStatus } from "../../../../src/react/RunControll
 import type { CutOff } from "../../../../src/react/UnfinishedParts";
 import { answerFor } from "../../../shared/approvals";
 import type { PageThread } from "../../../shared/pageThread";
+import { confirmDelete, PAGE_TOOLS } from "../../../shared/pageTools";
 import { boardSpec, type Board } from "../../../task-board/board";
 
 /** The AG-UI endpoint the service talks to; `/agent` on the page's origin by default. */
@@ -33,6 +36,9 @@ export type { RunStatus };
  * at a time; Stop cancels on the server, which keeps the tab's thread; leaving the page only
  * detaches), mirrored into signals: `status`, `error`, `end`, `cutOff` (what Stop left
  * unfinished, for the "stopped" marks), `stopping`, `reconnecting`.
+ * The session offers the page's client tools; `clientToolCalls(tool)` is the running calls of one
+ * tool as a signal (what `useClientTool` renders on the React page), and `confirmations` those of
+ * `confirm_delete`, each answered with its own `respond`.
  */
 @Injectable({ providedIn: "root" })
 export class TaskBoardService implements OnDestroy {
@@ -40,6 +46,7 @@ export class TaskBoardService implements OnDestroy {
   readonly session = new Session<Board>(new HttpTransport(inject(AGENT_URL), { headers: { Authorization: `Bearer ${this.page.token}` } }), {
     threadId: this.page.threadId,
     state: boardSpec,
+    tools: PAGE_TOOLS,
   });
 
   /** The messages, for the async pipe. */
@@ -49,6 +56,10 @@ export class TaskBoardService implements OnDestroy {
   readonly board: Signal<Board | undefined> = toSignal(this.session.state$, { initialValue: this.session.state });
   readonly interrupts: Signal<readonly Interrupt[]> = toSignal(this.session.interrupts$, { initialValue: this.session.interrupts });
   readonly subagents: Signal<readonly Subagent[]> = toSignal(this.session.subagents$, { initialValue: this.session.subagents });
+  /** The pending `confirm_delete` calls: one card each, every call of the turn. */
+  readonly confirmations = this.clientToolCalls(confirmDelete);
+  /** The ids of the calls waiting for the user, for their tool cards. */
+  readonly waiting: Signal<ReadonlySet<string>> = computed(() => new Set(this.confirmations().map((call) => call.toolCallId)));
 
   private readonly runs = RunController.of(this.session);
   private readonly snapshot = signal(this.runs.getSnapshot());
@@ -65,6 +76,15 @@ export class TaskBoardService implements OnDestroy {
   readonly stopping: Signal<boolean> = computed(() => this.snapshot().stopping);
   /** The reconnect attempt under way while the run's connection is lost. */
   readonly reconnecting: Signal<number | undefined> = computed(() => this.snapshot().reconnecting);
+
+  /**
+   * The running calls of one client tool of the session, typed by it: `args` decoded, `respond`
+   * answering the call. Call it in an injection context (a field initializer), as `toSignal` needs.
+   */
+  clientToolCalls<A, R>(tool: ClientTool<A, R>): Signal<readonly RunningToolCall<A, R>[]> {
+    const calls$ = this.session.runningToolCalls$.pipe(map((calls) => callsOf(calls, tool)));
+    return toSignal(calls$, { initialValue: callsOf(this.session.runningToolCalls, tool) });
+  }
 
   /** Sends a user message and runs the agent. */
   send(text: string): void {

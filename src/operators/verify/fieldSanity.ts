@@ -1,0 +1,127 @@
+/**
+ * R8–R13, field sanity: members that decoding would have rejected, checked again for in-process
+ * producers that hand objects straight to the verifier (`verifyStep` runs these before the
+ * ordering rules).
+ */
+import type { Event, EventOf } from "../../protocol/events";
+import type { ProtocolError } from "../ProtocolError";
+import { describeValue, fail, quote } from "./report";
+
+/**
+ * R8–R13: members that decoding would have rejected, checked again for in-process producers that
+ * hand objects straight to the verifier. Members are read through `Reflect.get` as `unknown`
+ * because such producers may break the static types.
+ *
+ * @example
+ * checkFieldSanity({ ...ev.textMessageStart("m1"), subagentRunId: null }); // ProtocolError R8
+ */
+export function checkFieldSanity(event: Event): ProtocolError | undefined {
+  const { type } = event;
+  if (read(event, "subagentRunId") === null) {
+    return fail("field-sanity", "R8", event, `${type} with subagentRunId null; expected a string, or no subagentRunId (the parent agent)`);
+  }
+  switch (type) {
+    case "SUBAGENT_STARTED":
+      return (
+        requireString(event, "subagentRunId") ??
+        requireString(event, "name") ??
+        rejectNulls(event, ["description", "parentSubagentRunId", "parentToolCallId", "parentMessageId"])
+      );
+    case "SUBAGENT_FINISHED":
+      return requireString(event, "subagentRunId") ?? rejectNulls(event, ["outcome"]) ?? checkSubagentOutcome(event);
+    case "SUBAGENT_ERROR":
+      return requireString(event, "subagentRunId") ?? requireString(event, "message") ?? rejectNulls(event, ["code"]);
+    case "RUN_FINISHED":
+      return checkInterruptTags(event);
+    case "MESSAGES_SNAPSHOT":
+      return checkMessageTags(event, event.messages, "messages");
+    case "RUN_STARTED":
+      return event.input === undefined ? undefined : checkMessageTags(event, read(event.input, "messages"), "input.messages");
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `value[key]` read as `unknown`, for values whose static type an in-process producer may have broken.
+ *
+ * @example
+ * read({ id: 1 }, "id"); // 1
+ */
+export function read(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+function requireString(event: Event, key: string): ProtocolError | undefined {
+  const value = read(event, key);
+  if (typeof value === "string") return undefined;
+  return fail("field-sanity", "R10", event, `${event.type} needs a string ${key} ("" is fine), but got ${describeValue(value)}`);
+}
+
+function rejectNulls(event: Event, keys: readonly string[]): ProtocolError | undefined {
+  for (const key of keys) {
+    if (read(event, key) === null) {
+      return fail("field-sanity", "R11", event, `${event.type} with ${key} null; expected a value, or no ${key} at all`);
+    }
+  }
+  return undefined;
+}
+
+/** R12: a present SUBAGENT_FINISHED outcome is `{type: "success"}` or `{type: "suspended", interruptIds?: string[]}`. */
+function checkSubagentOutcome(event: EventOf<"SUBAGENT_FINISHED">): ProtocolError | undefined {
+  const outcome: unknown = read(event, "outcome");
+  if (outcome === undefined) return undefined;
+  const kind = read(outcome, "type");
+  if (typeof outcome !== "object" || (kind !== "success" && kind !== "suspended")) {
+    return fail(
+      "field-sanity",
+      "R12",
+      event,
+      `SUBAGENT_FINISHED outcome must be {type: "success"} or {type: "suspended"}, but got ${describeValue(outcome)}`,
+    );
+  }
+  const ids = read(outcome, "interruptIds");
+  if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === "string"))) {
+    return fail(
+      "field-sanity",
+      "R12",
+      event,
+      `SUBAGENT_FINISHED outcome.interruptIds must be absent or an array of strings, but got ${describeValue(ids)}`,
+    );
+  }
+  return undefined;
+}
+
+/** R13: no interrupt of an RUN_FINISHED interrupt outcome carries `subagentRunId: null`. */
+function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
+  const outcome: unknown = read(event, "outcome");
+  const interrupts = read(outcome, "interrupts");
+  if (read(outcome, "type") !== "interrupt" || !Array.isArray(interrupts)) return undefined;
+  for (const interrupt of interrupts) {
+    if (read(interrupt, "subagentRunId") === null) {
+      return fail(
+        "field-sanity",
+        "R13",
+        event,
+        `RUN_FINISHED interrupt ${quote(read(interrupt, "id"))} with subagentRunId null; expected a string or no subagentRunId`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** R9: no message of a snapshot or input echo carries `subagentRunId: null`. */
+function checkMessageTags(event: Event, messages: unknown, where: string): ProtocolError | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  for (const message of messages) {
+    if (read(message, "subagentRunId") === null) {
+      return fail(
+        "field-sanity",
+        "R9",
+        event,
+        `${event.type} ${where} holds message ${quote(read(message, "id"))} with subagentRunId null; expected a string or no subagentRunId`,
+      );
+    }
+  }
+  return undefined;
+}
