@@ -125,26 +125,32 @@ describe("access", () => {
     expect(own[1].event).toMatchObject({ messages: [{ content: "go" }, { content: "secret" }] });
   });
 
-  test("to a caller without access, an unknown thread and a forbidden one answer alike; only an allowed caller learns it is unknown", async () => {
+  test("to a caller without access, an unknown thread and a forbidden one answer alike on every route (status, headers, body); only an allowed caller learns it is unknown", async () => {
     const { url } = await serveStored({ run: async (ctx) => void ctx.say("secret") }, { authorize: (request) => request.headers.get("authorization") === "Bearer owner" });
     await postJson(url, inputFor("exists", "r1"), owner);
     const answer = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
       const { response, text } = await postJson(`${url}${route}`, body, headers);
-      return { status: response.status, body: JSON.parse(text) as { error: string; message: string } };
+      const shown = [...response.headers].filter(([name]) => name !== "date"); // the clock is not the thread's
+      return { status: response.status, headers: shown, body: JSON.parse(text) as { error: string; message: string } };
     };
     for (const [route, body] of [
+      ["", (threadId: string) => inputFor(threadId, "r2")],
       ["/connect", (threadId: string) => ({ threadId })],
       ["/stop", (threadId: string) => ({ threadId, runId: "r1" })],
     ] as const) {
       const forbidden = await answer(route, body("exists"));
       const unknown = await answer(route, body("never-existed"));
       expect(forbidden.status).toBe(403);
-      expect(unknown.status).toBe(403);
+      expect(unknown.status).toBe(forbidden.status);
+      // the same headers; the length differs by the two ids' lengths, since the message names the id the caller sent
+      expect(unknown.headers).toEqual(forbidden.headers.map(([name, value]) => [name, name === "content-length" ? String(Number(value) + "never-existed".length - "exists".length) : value]));
       expect(unknown.body.error).toBe(forbidden.body.error);
       // the messages differ only by the thread id the caller sent itself
       expect(unknown.body.message.replace("never-existed", "X")).toBe(forbidden.body.message.replace("exists", "X"));
-      expect((await answer(route, body("never-existed"), owner)).status).toBe(404);
     }
+    // the allowed caller: 404 for the unknown thread on /connect and /stop (a run on it just starts it)
+    expect((await answer("/connect", { threadId: "never-existed" }, owner)).status).toBe(404);
+    expect((await answer("/stop", { threadId: "never-existed", runId: "r1" }, owner)).status).toBe(404);
   });
 
   test("a throwing authorize answers 500 before the store is asked", async () => {
