@@ -1,14 +1,18 @@
-/** The real task-board agent behind the real handler, with the agent's AbortSignal and the response stream watched from the test. */
+/** The real task-board agent behind the real handler (with a store, threads tied to bearer tokens), with the agent's AbortSignal and the response stream watched from the test. */
+import { bearerThreadAccess } from "../examples/task-board/access";
 import { createTaskBoardAgent } from "../examples/task-board/agent";
 import type { Board } from "../examples/task-board/board";
 import type { Agent } from "../src/server/Agent";
 import { createHandler, type FetchHandler } from "../src/server/http/createHandler";
+import { memoryStore, type MemoryStore } from "../src/server/store/memory/memoryStore";
 import { holdAtEvent, type Hold } from "./holdEvents";
 
 /** What the e2e test sees of the server. */
 export interface ObservedAgent {
-  /** The AG-UI handler, for `POST /agent`. */
+  /** The AG-UI handler, for `POST /agent` and the paths below it. */
   readonly handler: FetchHandler;
+  /** Where the handler keeps the threads: what a reloaded page joins, where a stopped run ends up. */
+  readonly store: MemoryStore;
   /** How many runs the agent has started so far. */
   readonly runs: number;
   /** Resolves when the next run starts on the server. */
@@ -20,12 +24,15 @@ export interface ObservedAgent {
 }
 
 /**
- * The task-board agent (a typing delay between words, so text visibly streams and a run lasts
- * long enough to be stopped), wrapped so each run's `signal` is observed and the next response
- * can be held at an event: nothing else changes.
+ * The task-board agent (a typing delay between words, so text visibly streams, and a longer one
+ * for the researcher, so a research run lasts long enough to reload the page or stop it), wrapped
+ * so each run's `signal` is observed and the next response can be held at an event: nothing else
+ * changes. Served as the web pages' server serves it: a memory store, and each thread belonging
+ * to the tab's bearer token.
  */
-export function observedTaskBoard(typingDelayMs = 40): ObservedAgent {
-  const agent = createTaskBoardAgent({ typingDelayMs });
+export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): ObservedAgent {
+  const agent = createTaskBoardAgent({ typingDelayMs, researchDelayMs });
+  const store = memoryStore();
   let runs = 0;
   let onStart: (() => void) | undefined;
   let onAbort: ((aborted: boolean) => void) | undefined;
@@ -46,16 +53,18 @@ export function observedTaskBoard(typingDelayMs = 40): ObservedAgent {
       return agent.run(ctx);
     },
   };
-  const inner = createHandler(observed);
+  const inner = createHandler(observed, { store, authorize: bearerThreadAccess });
   const handler: FetchHandler = async (request) => {
     const response = await inner(request);
     const hold = nextHold;
-    if (hold === undefined || response.body === null) return response;
+    // Holds are for runs (POST /agent), not for a page joining its thread (/agent/connect).
+    if (hold === undefined || response.body === null || new URL(request.url).pathname !== "/agent") return response;
     nextHold = undefined;
     return new Response(response.body.pipeThrough(hold), { status: response.status, headers: response.headers });
   };
   return {
     handler,
+    store,
     get runs() {
       return runs;
     },

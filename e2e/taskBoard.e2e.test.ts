@@ -225,22 +225,53 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     await chat.screenshot("confirmed");
   });
 
-  it("stop aborts the run on the server and marks the message it cut off", async () => {
+  it("a page reloaded in the middle of a long run shows the history and keeps streaming the rest", async () => {
+    const started = agent.started();
+    await chat.say("research rxjs");
+    await started;
+    const group = () => page.locator('[data-testid="subagent-group"][data-name="researcher"]').last();
+    await group().locator('[data-testid="message"]').waitFor();
+    const before = (await group().textContent()) ?? "";
+    const tasksBefore = await page.getByTestId("task").allTextContents();
+    await page.reload();
+    await chat.input.waitFor();
+    // the history is back (the board, the earlier conversation), and the research goes on
+    await page.locator('[data-testid="status"][data-status="running"]').waitFor();
+    expect(await page.getByTestId("task").allTextContents()).toEqual(tasksBefore);
+    expect(await page.getByTestId("message").filter({ hasText: "buy milk" }).count()).toBeGreaterThan(0);
+    await chat.screenshot("reloaded-mid-run");
+    await chat.idle();
+    const notes = (await group().locator('[data-testid="message"]').textContent()) ?? "";
+    expect(notes).toContain("Notes on rxjs: what it is for, two sources that disagree, and one open question to follow up.");
+    expect(notes.length).toBeGreaterThan(before.length - 40); // it went on after the reload: the whole note, once
+    expect(notes.split("Notes on rxjs").length).toBe(2);
+    expect(await group().getByTestId("subagent-status").textContent()).toBe("finished");
+    expect(await page.getByTestId("error").count()).toBe(0);
+    expect(agent.runs).toBeGreaterThan(0);
+    await chat.screenshot("reloaded-finished");
+  });
+
+  it("Stop cancels the run on the server: the page says cancelled, marks what it cut off, and the store has the run cancelled", async () => {
     const started = agent.started();
     const aborted = agent.nextAbort();
     await chat.say("research slowly");
     await started;
     // Stop once the researcher is visibly mid-sentence.
-    const group = page.locator('[data-testid="subagent-group"]').nth(1);
+    const group = page.locator('[data-testid="subagent-group"]').last();
     await group.locator('[data-testid="message"]').waitFor();
     await page.getByTestId("stop").click();
     await expect(aborted).resolves.toBe(true);
     await chat.idle();
+    await page.locator('[data-testid="status"][data-end="cancelled"]').waitFor();
+    expect(await page.getByTestId("status").textContent()).toContain("cancelled");
     expect(await page.getByTestId("error").count()).toBe(0);
     expect(await group.getByTestId("stopped-marker").count()).toBe(1);
     expect(await page.getByTestId("stopped-marker").count()).toBe(1);
     expect(await group.getByTestId("subagent-status").textContent()).toBe("stopped");
     expect(await page.getByTestId("typing").count()).toBe(0);
+    const threadId = (await page.getByTestId("thread").textContent()) ?? "";
+    const read = await agent.store.read(threadId);
+    expect(read?.kind === "snapshot" && read.snapshot.run.status).toBe("cancelled");
     await chat.screenshot("stopped");
   });
 

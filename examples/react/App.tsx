@@ -5,7 +5,7 @@
  * ConfirmDelete for the `confirm_delete` client tool's cards, Composer for input, BoardPanel for
  * the state. The session offers the page's client tools (examples/shared/pageTools.ts).
  */
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { callsOf } from "../../src/client/tools/RunningToolCalls";
 import { useAgentState, useClientTool, useInterrupts, useMessages, useRun, useRunningToolCalls, useSession, useSubagents } from "../../src/react";
 import type { Transport } from "../../src/client/transports/Transport";
@@ -24,7 +24,7 @@ export interface AppProps {
 }
 
 /**
- * The whole page over one Session.
+ * The whole page over one Session, joined to its thread on load (`connect()`).
  *
  * @example
  * createRoot(root).render(<App transport={new HttpTransport("/agent")} threadId="board-1" />);
@@ -41,6 +41,9 @@ export function App({ transport, threadId }: AppProps) {
   const runningCalls = useRunningToolCalls(session);
   const waiting = useMemo(() => new Set(callsOf(runningCalls, confirmDelete).map((call) => call.toolCallId)), [runningCalls]);
   const running = run.status === "running";
+  // On load (a reload too): join the thread, its history and the live rest of a run in progress.
+  const { connect } = run;
+  useEffect(() => connect(), [connect]);
   // Pending interrupts come from the session, not from the run status: a refused send after an
   // interrupt leaves the status `failed` while the approval still waits (issue 15).
   const canStart = !running && interrupts.length === 0;
@@ -52,7 +55,7 @@ export function App({ transport, threadId }: AppProps) {
         <h1>Task board</h1>
         <span className="framework">React</span>
         <span className="spacer" />
-        <span className="thread" title="thread id">{threadId}</span>
+        <span className="thread" data-testid="thread" title="thread id">{threadId}</span>
       </header>
       <main className="layout">
         <section className="chat" aria-label="Chat">
@@ -60,7 +63,17 @@ export function App({ transport, threadId }: AppProps) {
           <footer className="dock">
             {confirmations}
             <Approvals pending={interrupts} onAnswer={run.resume} disabled={running} />
-            <Composer status={run.status} pendingApprovals={interrupts.length} pendingAnswers={confirmations.length} error={run.error} onSend={run.send} onStop={run.stop} />
+            <Composer
+              status={run.status}
+              pendingApprovals={interrupts.length}
+              pendingAnswers={confirmations.length}
+              error={run.error}
+              end={run.end}
+              stopping={run.stopping}
+              reconnecting={run.reconnecting}
+              onSend={run.send}
+              onStop={run.stop}
+            />
           </footer>
         </section>
         <BoardPanel board={board} />

@@ -7,6 +7,8 @@
  */
 import { buildAngularPage } from "../angular/buildAngularPage";
 import { ensureAngularInstalled } from "../angular/installAngular";
+import { memoryStore } from "../../src/server/store/memory/memoryStore";
+import { bearerThreadAccess } from "../task-board/access";
 import { createTaskBoardHandler } from "../task-board/server";
 import { buildReactPage } from "./buildPage";
 import { startWebServer } from "./webServer";
@@ -17,7 +19,8 @@ async function main(): Promise<void> {
   const root = angular ? await buildAngularPage() : await buildReactPage();
   const web = await startWebServer({
     root,
-    agent: createTaskBoardHandler({ typingDelayMs: Number(process.env.TYPING_DELAY_MS ?? 40) }),
+    // Threads are kept (a reload joins the conversation) and belong to the tab's bearer token.
+    agent: createTaskBoardHandler({ typingDelayMs: Number(process.env.TYPING_DELAY_MS ?? 40), store: memoryStore(), authorize: bearerThreadAccess }),
     port: Number(process.env.PORT ?? 5173),
     host: process.env.HOST ?? "127.0.0.1",
   });

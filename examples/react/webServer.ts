@@ -1,7 +1,7 @@
 /**
- * A tiny web server for the example pages: `POST /agent` goes to an AG-UI fetch handler (the
- * task-board agent), everything else is a static file from one folder (a built page), with
- * `index.html` for `/`. Used by `npm run web` and by the browser end-to-end tests.
+ * A tiny web server for the example pages: `/agent` and the paths below it go to an AG-UI fetch
+ * handler (the task-board agent), everything else is a static file from one folder (a built page),
+ * with `index.html` for `/`. Used by `npm run web` and by the browser end-to-end tests.
  */
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
@@ -36,7 +36,8 @@ export function webHandler(root: string, agent: FetchHandler): FetchHandler {
   const base = normalize(root + sep);
   return async (request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/agent") return agent(request);
+    // the endpoint and its sub-paths (/agent/connect, /agent/stop, /agent/capabilities)
+    if (url.pathname === "/agent" || url.pathname.startsWith("/agent/")) return agent(request);
     if (request.method !== "GET" && request.method !== "HEAD") {
       return new Response(`expected GET for a static file, got ${request.method}`, { status: 405 });
     }

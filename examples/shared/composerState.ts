@@ -1,5 +1,6 @@
 /** What the bottom of the chat (the composer and the status line under it) allows and says. */
 import type { ClientError } from "../../src/client/ClientError";
+import type { RunEnd } from "../../src/client/Update";
 import type { RunStatus } from "../../src/react/RunController";
 
 /** What the composer needs to know. */
@@ -9,6 +10,8 @@ export interface ComposerInput {
   readonly pendingApprovals: number;
   /** What the user has typed so far. */
   readonly draft: string;
+  /** Stop was pressed and the server is ending the run (`useRun(session).stopping`). */
+  readonly stopping?: boolean;
   /** Client tool calls waiting for the user's answer on a card (`confirm_delete`); the run is active meanwhile. */
   readonly pendingAnswers?: number;
 }
@@ -33,7 +36,7 @@ export const KEYBOARD_HINT = "Enter to send · Shift+Enter for a new line";
  * Send needs a non-blank draft, no active run, and no approval waiting: while the agent waits on
  * an interrupt, a new message would be refused by the session (every pending interrupt must be
  * answered first), so the composer keeps what was typed and the approval card stays in view.
- * Stop is there only while a run is active.
+ * Stop is there only while a run is active, and until it was pressed.
  *
  * @example
  * const { canSend } = composerState({ status: "interrupted", pendingApprovals: 1, draft: "add x" }); // false
@@ -43,7 +46,7 @@ export function composerState(input: ComposerInput): ComposerState {
   const running = input.status === "running";
   return {
     canSend: !running && !waiting && input.draft.trim() !== "",
-    canStop: running,
+    canStop: running && input.stopping !== true,
     placeholder: waiting
       ? "Answer the approval above to go on"
       : running && (input.pendingAnswers ?? 0) > 0
@@ -63,21 +66,34 @@ export interface StatusLine {
   readonly detail: string | undefined;
 }
 
+/** What the status line needs to know. */
+export interface StatusInput {
+  readonly status: RunStatus;
+  readonly pendingApprovals: number;
+  readonly error: ClientError | undefined;
+  /** How the last run ended (`useRun(session).end`): a cancelled one says so. */
+  readonly end?: RunEnd;
+  /** The reconnect attempt under way, if the run's connection was lost (`useRun(session).reconnecting`). */
+  readonly reconnecting?: number;
+  /** Stop was pressed and the server is ending the run. */
+  readonly stopping?: boolean;
+  /** Client tool calls waiting for the user's answer on a card (the run is active meanwhile). */
+  readonly pendingAnswers?: number;
+}
+
 /**
  * The run status in words. Pending approvals win over the status: after a refused send the status
- * is `failed`, yet what the user has to do is still to answer the approval.
+ * is `failed`, yet what the user has to do is still to answer the approval. A lost connection
+ * being resumed reads "Reconnecting…"; a run that was stopped reads "Stopped" (it is not a
+ * failure, and it is not silently "Ready" either).
  *
  * @example
  * statusLine({ status: "running", pendingApprovals: 0, error: undefined }).label // "Working…"
  */
-export function statusLine(input: {
-  readonly status: RunStatus;
-  readonly pendingApprovals: number;
-  readonly error: ClientError | undefined;
-  /** Client tool calls waiting for the user's answer on a card (the run is active meanwhile). */
-  readonly pendingAnswers?: number;
-}): StatusLine {
+export function statusLine(input: StatusInput): StatusLine {
   const detail = input.error?.message;
+  if (input.status === "running" && input.reconnecting !== undefined) return { label: `Reconnecting… (attempt ${input.reconnecting})`, tone: "attention", detail };
+  if (input.status === "running" && input.stopping === true) return { label: "Stopping…", tone: "busy", detail };
   if (input.status === "running" && (input.pendingAnswers ?? 0) > 0) return { label: "Waiting for your answer", tone: "attention", detail };
   if (input.status === "running") return { label: "Working…", tone: "busy", detail };
   if (input.pendingApprovals > 0) return { label: "Waiting for your approval", tone: "attention", detail };
@@ -87,6 +103,7 @@ export function statusLine(input: {
     case "interrupted":
       // interrupted with nothing pending: the interrupts were answered elsewhere
     case "idle":
+      if (input.end?.kind === "cancelled") return { label: "Stopped: the run was cancelled", tone: "quiet", detail };
       return { label: "Ready", tone: detail === undefined ? "quiet" : "error", detail };
     default:
       return unknownStatus(input.status);

@@ -44,12 +44,19 @@ export function toolResults(messages: readonly Message[]): ReadonlyMap<string, T
 /**
  * A subagent group's title and status badge. A subagent the registry still has as `running` when
  * no run is active was cut off (Stop, or a run that ended without finishing it): it reads `stopped`.
+ * So does one whose messages Stop cut off (`cutOff`): a server that keeps threads cancels the run
+ * itself, and closes the subagent (as finished) on its way out.
  *
  * @example
- * subagentHeading(session.subagent(id), status === "running") // { name: "researcher", badge: "finished" }
+ * subagentHeading(session.subagent(id), status === "running", id) // { name: "researcher", badge: "finished" }
  */
-export function subagentHeading(subagent: Subagent | undefined, running: boolean, fallbackName: string): { readonly name: string; readonly badge: string; readonly description: string | undefined } {
+export function subagentHeading(
+  subagent: Subagent | undefined,
+  running: boolean,
+  fallbackName: string,
+  cutOff = false,
+): { readonly name: string; readonly badge: string; readonly description: string | undefined } {
   const kind = subagent?.status.kind ?? "running";
-  const badge = kind === "running" && !running ? "stopped" : kind;
+  const badge = (kind === "running" && !running) || (cutOff && !running) ? "stopped" : kind;
   return { name: subagent?.name ?? fallbackName, badge, description: subagent?.description };
 }

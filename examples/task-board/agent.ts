@@ -21,6 +21,11 @@ export interface TaskBoardOptions {
    * Set it in demos to watch text arrive word by word.
    */
   readonly typingDelayMs?: number;
+  /**
+   * Milliseconds between the researcher's words (default: `typingDelayMs`). The browser tests set
+   * it high, so that "research rxjs" streams long enough to reload the page or press Stop in it.
+   */
+  readonly researchDelayMs?: number;
 }
 
 /** The interrupt reason the agent uses before clearing the board. */
@@ -57,10 +62,12 @@ const CLEAR_PREFIX = "clear:";
  */
 export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Board> {
   const delay = options.typingDelayMs ?? 0;
-  const pause = delay > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, delay)) : undefined;
+  const researchDelay = options.researchDelayMs ?? delay;
+  const pauseOf = (ms: number) => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
-  /** Writes `text` to `message` a word at a time (with the typing delay in between, if any). */
-  async function stream(message: MessageHandle<Board>, text: string): Promise<void> {
+  /** Writes `text` to `message` a word at a time (with `ms` in between, if any). */
+  async function stream(message: MessageHandle<Board>, text: string, ms = delay): Promise<void> {
+    const pause = pauseOf(ms);
     const words = text.split(/(?<= )/);
     for (const word of words) {
       message.delta(word);
@@ -127,7 +134,7 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
           case "research":
             await ctx.step("research", async () => {
               const researcher = ctx.subagent("researcher", { description: "Looks up background on a topic", parentMessageId: intro.id });
-              await stream(researcher.assistantMessage(), notesOn(command.topic));
+              await stream(researcher.assistantMessage(), notesOn(command.topic), researchDelay);
               researcher.finish({ topic: command.topic });
             });
             break;

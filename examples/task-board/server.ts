@@ -12,10 +12,13 @@ export interface TaskBoardServerOptions extends TaskBoardOptions, HandlerOptions
 }
 
 /**
- * The task-board AG-UI endpoint as a fetch-style handler (mount it anywhere: `POST` any path).
+ * The task-board AG-UI endpoint as a fetch-style handler (mount it anywhere: `POST` any path, and
+ * with a store its `/connect`, `/stop` and `/capabilities` below it). The web pages keep their
+ * threads: `store: memoryStore(), authorize: bearerThreadAccess` (each thread belongs to the
+ * bearer token whose digest starts its id; see access.ts).
  *
  * @example
- * app.post("/agent", toNodeHandler(createTaskBoardHandler()));
+ * app.all("/agent/*", toNodeHandler(createTaskBoardHandler({ store: memoryStore(), authorize: bearerThreadAccess })));
  */
 export function createTaskBoardHandler(options: TaskBoardOptions & HandlerOptions = {}): FetchHandler {
   return createHandler(createTaskBoardAgent(options), options);

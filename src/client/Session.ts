@@ -1,5 +1,6 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, from, Observable, tap, type Observable as Obs } from "rxjs";
+import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
+import type { Event } from "../protocol/events";
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
@@ -10,19 +11,27 @@ import { debugEvents, type DebugOption } from "../operators/logEvents";
 import { applyEvents } from "./applyEvents";
 import { checkResume } from "./checkResume";
 import { ClientError } from "./ClientError";
-import { ClientState } from "./reducers/ClientState";
+import { followConnection } from "./followConnection";
+import { hydrate, type Hydration } from "./hydrate";
+import { joinThread } from "./joinThread";
+import type { ClientState } from "./reducers/ClientState";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
 import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
 import type { ClientTool } from "./tools/clientTool";
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
-import type { Transport } from "./transports/Transport";
+import type { ConnectionNotice } from "./transports/ConnectionNotice";
+import type { StopResult, Transport } from "./transports/Transport";
+import type { DecodeWarning } from "../wire/DecodeWarning";
 import type { Subagent, Update } from "./Update";
 
 export type { SessionSnapshot } from "./SessionViews";
 
-/** What a session is built with. Tools, context and forwardedProps are the defaults for every run. */
-export interface SessionOptions<S> {
+/**
+ * What a session is built with. Tools, context and forwardedProps are the defaults for every run;
+ * `messages`, `rawState` and `interrupts` (`Hydration`) what it starts from.
+ */
+export interface SessionOptions<S> extends Hydration {
   readonly threadId: string;
   /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
   readonly state?: StateSpec<S>;
@@ -54,6 +63,11 @@ export interface RunOptions {
   readonly runId?: string;
 }
 
+/** The active run: its token, and its id once known (a joined run's comes with its RUN_STARTED), for `stop()`. */
+interface ActiveRun {
+  runId: string | undefined;
+}
+
 /**
  * A client session on one thread. `send` and `resume` are cold: each subscription runs one
  * exchange (transport → `normalizeChunks` → `verifyEvents` (report mode) → `applyEvents` per run)
@@ -82,6 +96,13 @@ export interface RunOptions {
  *   are immutable snapshots; `messages$`, `state$`, `rawState$`, `interrupts$`, `subagents$`,
  *   `running$` replay the current value on subscription and emit each change (Angular's async
  *   pipe); `subscribe(listener)` + `getSnapshot()` fit React's `useSyncExternalStore`.
+ * - Durable threads (DESIGN §6): the constructor hydrates from stored `messages`, `rawState` and
+ *   `interrupts`; `connect()` joins the thread on the server (its history, state, pending
+ *   interrupts and the live tail of a run in progress), `stop()` cancels the active run there. A
+ *   run whose stream is cut and resumed by the transport stays one run: no event twice, none
+ *   missing, one `done`, with `connection` updates where it was cut and where it came back.
+ *   Unsubscribing only detaches from a server that keeps the run (and aborts it on one that
+ *   does not, as always).
  *
  * @example
  * const session = new Session(new HttpTransport("/agent"), { threadId: "thread-1" });
@@ -93,7 +114,7 @@ export interface RunOptions {
 export class Session<S = unknown> {
   private readonly store: ClientState<S>;
   /** The active run's token; `undefined` when idle. A token, so that a finished run's teardown cannot end the next run. */
-  private activeRun: object | undefined;
+  private activeRun: ActiveRun | undefined;
   private readonly views = new SessionViews<S>(() => ({
     messages: this.messages,
     rawState: this.rawState,
@@ -118,8 +139,7 @@ export class Session<S = unknown> {
   ) {
     const { state: _spec, ...rest } = options;
     this.options = rest;
-    // Type boundary: without a StateSpec nothing decodes the JSON, so S is the caller's claim about it (default `unknown`).
-    this.store = options.state === undefined ? (ClientState.untyped() as ClientState<S>) : ClientState.typed(options.state);
+    this.store = hydrate(options.state, options);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
     this.tools = this.toolCalls.resolve(options.tools ?? []);
@@ -155,6 +175,11 @@ export class Session<S = unknown> {
   /** Every subagent invocation announced so far, across runs, in announcement order. */
   get subagents(): readonly Subagent[] {
     return this.store.subagentList();
+  }
+
+  /** Whether `stop()` can ask a server to cancel runs (the transport has a `stop`); the server may still answer `unavailable`. */
+  get canStop(): boolean {
+    return this.transport.stop !== undefined;
   }
 
   /** Whether a run is active. */
@@ -217,6 +242,51 @@ export class Session<S = unknown> {
     return this.start(runOptions, answers, undefined);
   }
 
+  /**
+   * Joins the thread on the server (DESIGN §6), cold: its history (MESSAGES_SNAPSHOT, which
+   * replaces what the session held), state, pending interrupts, and while a run is in progress
+   * the rest of it, live, through its end; for an idle thread the stream ends at once with `done`
+   * (`success`, or `interrupted` when the thread waits on interrupts). A page calls it after a
+   * reload. While it streams the session is `running` and `stop()` cancels the joined run.
+   * Completes without any update when the server does not know the thread (or keeps no threads:
+   * 404); refused like `send` while a run is active, or when the transport cannot join threads.
+   *
+   * @example
+   * session.connect().subscribe(render); // after a reload: the conversation, then the live rest
+   */
+  connect(): Observable<Update<S>> {
+    return defer(() => {
+      if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
+      const transport = this.transport;
+      if (transport.connect === undefined) {
+        return refuse<S>(new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"));
+      }
+      const run: ActiveRun = { runId: undefined };
+      this.begin(run);
+      const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
+      // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
+      return this.observe(this.follow(joined.events), run).pipe(takeWhile(() => !joined.unknown()));
+    });
+  }
+
+  /**
+   * Cancels the active run on the server (`transport.stop`, `POST {url}/stop`): `stopping` (its
+   * stream then ends with `done` cancelled, what it sent before kept), `ended` (it was already
+   * over), `unavailable` (the transport or the server cannot stop runs: unsubscribe to abort it),
+   * `idle` (no run is active, or a joined run's id has not arrived yet). Rejects with a
+   * `ClientError` when the request fails. Unlike unsubscribing, which only detaches from a
+   * server that keeps the run, this ends the run for every client.
+   *
+   * @example
+   * stopButton.onclick = () => void session.stop();
+   */
+  async stop(): Promise<StopResult> {
+    const active = this.activeRun;
+    if (active === undefined || active.runId === undefined) return "idle";
+    if (this.transport.stop === undefined) return "unavailable";
+    return this.transport.stop({ threadId: this.threadId, runId: active.runId });
+  }
+
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
       if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
@@ -248,14 +318,17 @@ export class Session<S = unknown> {
     return checkMaxToolRoundtrips(max) ?? { tools, max };
   }
 
-  /** The runs of one `send`/`resume`: the first, then the follow-ups its client tool calls need (`toolLoop`). */
+  /**
+   * The runs of one `send`/`resume`: the first, then the follow-ups its client tool calls need
+   * (`toolLoop`). The active run's id follows the run in flight, so that `stop()` cancels it.
+   */
   private exchange(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, loop: { readonly tools: ResolvedTools; readonly max: number }): Observable<Update<S>> {
     const { tools, max } = loop;
-    const run = {};
+    const run: ActiveRun = { runId: undefined };
     this.begin(run);
-    const first = this.pipeline(this.input(runOptions, resume, tools.wire));
+    const first = this.pipeline(this.input(runOptions, resume, tools.wire), run);
     // Follow-ups are ordinary runs with the exchange's options and a new run id (RunOptions.runId names the first run only).
-    const followUp = (runId: string) => defer(() => this.pipeline(this.input({ ...runOptions, runId }, undefined, tools.wire)));
+    const followUp = (runId: string) => defer(() => this.pipeline(this.input({ ...runOptions, runId }, undefined, tools.wire), run));
     const append = (message: ToolMessage): number => {
       const index = this.store.messages.append(message);
       this.notify("messages");
@@ -264,20 +337,35 @@ export class Session<S = unknown> {
     return this.observe(toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId }), run);
   }
 
-  /** One run: its events checked and applied, each update notifying the views before it goes on. */
-  private pipeline(input: RunAgentInput): Observable<Update<S>> {
-    const events = defer(() => this.transport.run(input, { warnings: true })); // a transport that throws is a failed run, not a thrown subscribe
+  /** One run of an exchange, resumed by the transport across cuts (`connection: true`). */
+  private pipeline(input: RunAgentInput, run: ActiveRun): Observable<Update<S>> {
+    return defer(() => {
+      run.runId = input.runId;
+      // a transport that throws is a failed run, not a thrown subscribe
+      return this.follow(defer(() => this.transport.run(input, { warnings: true, connection: true })));
+    });
+  }
+
+  /**
+   * A run's transport items through the checks and the reducer, across reconnects
+   * (`followConnection`), each update notifying the views before it goes on.
+   */
+  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
     return events.pipe(
-      debugEvents(this.options.debug, "client"),
-      // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
-      normalizeAndVerify({ newId: this.newId }),
-      applyEvents({ state: this.store }),
+      followConnection((segment) =>
+        segment.pipe(
+          debugEvents(this.options.debug, "client"),
+          // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
+          normalizeAndVerify({ newId: this.newId }),
+          applyEvents({ state: this.store }),
+        ),
+      ),
       tap((update) => this.views.notifyUpdate(update)),
     );
   }
 
-  /** The exchange is over at its `done` or unsubscription. */
-  private observe(updates: Observable<Update<S>>, run: object): Observable<Update<S>> {
+  /** The exchange (or joined run) is over at its `done` or unsubscription. */
+  private observe(updates: Observable<Update<S>>, run: ActiveRun): Observable<Update<S>> {
     return new Observable<Update<S>>((subscriber) => {
       const subscription = updates.subscribe({
         next: (update) => {
@@ -311,12 +399,12 @@ export class Session<S = unknown> {
     };
   }
 
-  private begin(run: object): void {
+  private begin(run: ActiveRun): void {
     this.activeRun = run;
     this.notify("running");
   }
 
-  private end(run: object): void {
+  private end(run: ActiveRun): void {
     if (this.activeRun !== run) return;
     this.activeRun = undefined;
     this.notify("running");

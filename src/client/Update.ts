@@ -120,6 +120,17 @@ export interface ErrorUpdate {
 }
 
 /**
+ * The run's connection was lost and is being resumed (`reconnecting`: attempt `attempt` is about to
+ * be made) or is back (`connected`: attempt `attempt` answered, the run's events go on). Nothing is
+ * lost or applied twice in between (DESIGN §6): a view may show "reconnecting…" and nothing else.
+ */
+export interface ConnectionUpdate {
+  readonly kind: "connection";
+  readonly status: "reconnecting" | "connected";
+  readonly attempt: number;
+}
+
+/**
  * The exchange goes on with a follow-up run (docs/tools.md § the loop). The run before it ended
  * `success` leaving calls to client tools; the session executed them, appended their tool
  * messages (each a `message` update with change `toolResult`, just before this one) and now
@@ -166,5 +177,6 @@ export type Update<S = unknown> =
   | InterruptUpdate
   | SubagentUpdate
   | ErrorUpdate
+  | ConnectionUpdate
   | RunUpdate
   | DoneUpdate;

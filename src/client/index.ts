@@ -16,6 +16,7 @@ export type {
   InterruptUpdate,
   SubagentUpdate,
   ErrorUpdate,
+  ConnectionUpdate,
   RunUpdate,
   DoneUpdate,
   MessageChange,
@@ -24,10 +25,14 @@ export type {
   SubagentStatus,
   SubagentChange,
 } from "./Update";
-export type { Transport, TransportRunOptions } from "./transports/Transport";
+export type { Transport, TransportRunOptions, ConnectRequest, StopRequest, StopResult } from "./transports/Transport";
+export { ConnectionNotice, isConnectionNotice } from "./transports/ConnectionNotice";
+export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from "./transports/reconnecting";
+export { followConnection } from "./followConnection";
+export { hydrate, type Hydration } from "./hydrate";
 export { ReplayTransport } from "./transports/ReplayTransport";
 export { InProcessTransport } from "./transports/InProcessTransport";
-export { HttpTransport, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
+export { HttpTransport, subPath, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
 export { decodeEvents } from "./transports/decodeEvents";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
 export { coalesceUpdates, UpdateBatch, FALLBACK_FRAME_MS } from "./coalesceUpdates";

@@ -1,6 +1,7 @@
 /** One session's run lifecycle as an external store: what `useRun` reads and drives. */
 import type { Observable, Subscription } from "rxjs";
 import { ClientError } from "../client/ClientError";
+import type { StopResult } from "../client/transports/Transport";
 import type { RunEnd, Update } from "../client/Update";
 import type { ResumeEntry } from "../protocol/outcomes";
 import type { UserMessage } from "../protocol/messages";
@@ -32,6 +33,10 @@ export interface RunSnapshot {
    * marks them "stopped"; they stay in `session.messages` as far as they got.
    */
   readonly cutOff: CutOff;
+  /** Stop was pressed and the server is ending the run: its `done` (cancelled) is on the way. */
+  readonly stopping: boolean;
+  /** While the run's connection is being resumed: the attempt under way (1, 2, …); `undefined` otherwise. */
+  readonly reconnecting: number | undefined;
 }
 
 /**
@@ -43,18 +48,29 @@ export interface RunSnapshot {
 export interface RunSource {
   send(message: string | UserMessage): Observable<Update<unknown>>;
   resume(answers: ResumeEntry[]): Observable<Update<unknown>>;
+  /** Joins the thread on the server (`Session.connect()`); a source without it cannot `connect`. */
+  connect?(): Observable<Update<unknown>>;
+  /** Cancels the active run on the server (`Session.stop()`); without it, or when `canStop` is false, `stop` unsubscribes. */
+  stop?(): Promise<StopResult>;
+  /** Whether `stop()` can ask the server at all (`Session.canStop`). */
+  readonly canStop?: boolean;
 }
 
 
 /**
  * Starts, stops and watches one session's runs, for every component that calls `useRun` on that
  * session (`RunController.of(session)` hands out one per session). Starting a run while one is
- * active stops the active one first (unsubscribing aborts its request), like `switchMap`: the
- * latest request wins. `stop()` unsubscribes, which aborts the HTTP request and so the server's
- * run; no `done` follows an unsubscription, so the status returns to `idle`, and what the run
- * left open is added to `cutOff`. A run that ends during `send` itself (a refused start: another
- * run active elsewhere, interrupts pending) reports `failed` with the refusal as `error`; the
- * session's pending interrupts stay as they were (read them with `useInterrupts`).
+ * active detaches from the active one first, like `switchMap`: the latest request wins.
+ * `connect()` joins the thread (after a reload: the history, then a run in progress as the
+ * active run). `stop()` cancels the run: on a server that keeps threads (DESIGN §6) through
+ * `session.stop()`, after which the run ends with `done` cancelled (status `idle`, and what was
+ * streaming when Stop was pressed goes to `cutOff`); elsewhere by unsubscribing, which aborts the
+ * request and with it the server's run, as `detach()` does (no `done` follows: the status returns
+ * to `idle` and what the run left open goes to `cutOff`). `detach()` only lets go (what a page
+ * does when it goes away): a server that keeps the run goes on with it. A run that ends during
+ * `send` itself (a refused start: another run active elsewhere, interrupts pending) reports
+ * `failed` with the refusal as `error`; the session's pending interrupts stay as they were
+ * (read them with `useInterrupts`).
  *
  * @example
  * const runs = RunController.of(session);
@@ -74,8 +90,8 @@ export class RunController {
     return controller;
   }
 
-  private snapshot: RunSnapshot = Object.freeze({ status: "idle", error: undefined, end: undefined, cutOff: NOTHING_CUT_OFF });
-  private active: { readonly subscription: Subscription; readonly parts: UnfinishedParts } | undefined;
+  private snapshot: RunSnapshot = Object.freeze({ status: "idle", error: undefined, end: undefined, cutOff: NOTHING_CUT_OFF, stopping: false, reconnecting: undefined });
+  private active: ActiveRun | undefined;
   private readonly listeners = new Set<() => void>();
 
   private constructor(private readonly session: RunSource) {}
@@ -100,49 +116,96 @@ export class RunController {
   };
 
   /**
-   * Stops the active run, if any: unsubscribes (aborting the request), adds what it left open to
-   * `cutOff` and returns to `idle`.
+   * Joins the session's thread on the server (after a reload: its history, and a run in progress
+   * as the active run, which `stop()` can cancel). Nothing happens for a source without
+   * `connect`; a thread the server does not know leaves the status `idle`.
+   */
+  readonly connect = (): void => {
+    const source = this.session;
+    if (source.connect !== undefined) this.start(source.connect());
+  };
+
+  /**
+   * Cancels the active run, if any: through `session.stop()` when the server can (the run then
+   * ends with `done` cancelled; `stopping` until it does), else, or when the server answers that
+   * it cannot, or the request fails, by unsubscribing (as `detach()`).
    */
   readonly stop = (): void => {
     const active = this.active;
-    if (!active) return;
-    this.active = undefined;
-    active.subscription.unsubscribe();
-    const cutOff = mergeCutOff(this.snapshot.cutOff, active.parts.cutOff());
-    this.set({ status: "idle", error: undefined, end: undefined, cutOff });
+    if (!active || active.stopping !== undefined) return;
+    const source = this.session;
+    if (source.stop === undefined || source.canStop === false) return this.detach();
+    active.stopping = active.parts.cutOff(); // what was streaming when Stop was pressed
+    this.set({ ...this.snapshot, stopping: true });
+    source.stop().then(
+      (result) => {
+        if (result === "unavailable" || result === "idle") this.detachRun(active);
+      },
+      (error: unknown) => {
+        this.detachRun(active);
+        this.set({ ...this.snapshot, error: ClientError.from(error) });
+      },
+    );
   };
 
+  /**
+   * Lets go of the active run, if any: unsubscribes, adds what it left open to `cutOff` and
+   * returns to `idle`. On a server that keeps threads the run goes on there (a later `connect()`
+   * joins it again); on one that does not, this aborts it, as it always did.
+   */
+  readonly detach = (): void => {
+    if (this.active) this.detachRun(this.active);
+  };
+
+  private detachRun(active: ActiveRun): void {
+    if (this.active !== active) return;
+    this.active = undefined;
+    active.subscription.unsubscribe();
+    const cutOff = mergeCutOff(this.snapshot.cutOff, active.stopping ?? active.parts.cutOff());
+    this.set({ status: "idle", error: undefined, end: undefined, cutOff, stopping: false, reconnecting: undefined });
+  }
+
   private start(run$: Observable<Update<unknown>>): void {
-    this.stop();
-    this.set({ ...this.snapshot, status: "running", error: undefined, end: undefined });
+    this.detach();
+    this.set({ ...this.snapshot, status: "running", error: undefined, end: undefined, stopping: false, reconnecting: undefined });
     const parts = new UnfinishedParts();
+    const run: { active: ActiveRun | undefined } = { active: undefined };
     // `over` and `parts` rather than the subscription: a run can end inside `subscribe` (a refused
     // start emits its error and done at once), before `subscribe` has returned the subscription.
     let over = false;
     let finished = false;
     const subscription = run$.subscribe({
       next: (update) => {
+        if (update.kind === "done") {
+          finished = true;
+          // A stop ends the run cancelled after closing what was open: the cut-off is what was streaming when Stop was pressed.
+          const cut = update.end.kind === "cancelled" ? (run.active?.stopping ?? parts.cutOff()) : NOTHING_CUT_OFF;
+          parts.apply(update);
+          const cutOff = mergeCutOff(this.snapshot.cutOff, cut);
+          this.set({ ...this.snapshot, status: statusAfter(update.end), end: update.end, cutOff, stopping: false, reconnecting: undefined });
+          return;
+        }
         parts.apply(update);
         if (update.kind === "error") this.set({ ...this.snapshot, error: update.error });
-        else if (update.kind === "done") {
-          finished = true;
-          this.set({ ...this.snapshot, status: statusAfter(update.end), end: update.end });
-        }
+        else if (update.kind === "connection") this.set({ ...this.snapshot, reconnecting: update.status === "reconnecting" ? update.attempt : undefined });
       },
       error: (error: unknown) => {
         // A Session reports failures as updates; this is a broken source, shown as a failed run.
         over = true;
         this.release(parts);
         const reported = ClientError.from(error);
-        this.set({ ...this.snapshot, status: "failed", error: reported, end: { kind: "failed", message: reported.message } });
+        this.set({ ...this.snapshot, status: "failed", error: reported, end: { kind: "failed", message: reported.message }, stopping: false, reconnecting: undefined });
       },
       complete: () => {
         over = true;
         this.release(parts);
-        if (!finished) this.set({ ...this.snapshot, status: "idle" });
+        if (!finished) this.set({ ...this.snapshot, status: "idle", stopping: false, reconnecting: undefined });
       },
     });
-    if (!over) this.active = { subscription, parts };
+    if (!over) {
+      run.active = { subscription, parts, stopping: undefined };
+      this.active = run.active;
+    }
   }
 
   /** Forgets the active run if it is this one (a newer run may have replaced it). */
@@ -156,10 +219,17 @@ export class RunController {
   }
 }
 
+/** The active run: its subscription, what it has open, and once Stop was pressed what was open then. */
+interface ActiveRun {
+  readonly subscription: Subscription;
+  readonly parts: UnfinishedParts;
+  stopping: CutOff | undefined;
+}
+
 function statusAfter(end: RunEnd): RunStatus {
   switch (end.kind) {
     case "success":
-    case "cancelled": // a stopped run is not a failure (E2)
+    case "cancelled": // a stopped run is not a failure (E2); the `done` branch in `start` adds what it cut off
       return "idle";
     case "interrupted":
       return "interrupted";

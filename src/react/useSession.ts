@@ -21,8 +21,9 @@ export interface UseSessionOptions<S> extends SessionOptions<S> {
 
 /**
  * A Session made once for the component's lifetime (later `transport`/`options` values are
- * ignored: give the component a new `key` to start over). Unmounting stops the run that `useRun`
- * started on it, so a page that goes away aborts its request.
+ * ignored: give the component a new `key` to start over). Unmounting detaches from the run that
+ * `useRun` started on it: its request is aborted, and a server that keeps threads goes on with the
+ * run (a page that comes back joins it with `connect`), while one that does not stops it.
  *
  * @example
  * const session = useSession(new HttpTransport("/agent"), { threadId: "board", state: boardSpec });
@@ -33,6 +34,6 @@ export function useSession<S>(transport: Transport, options: UseSessionOptions<S
     sessionTicks(made, options.frame); // fixes this session's frame before any hook asks
     return made;
   });
-  useEffect(() => () => RunController.of(session).stop(), [session]);
+  useEffect(() => () => RunController.of(session).detach(), [session]);
   return session;
 }

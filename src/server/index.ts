@@ -26,7 +26,13 @@ export {
   type FetchHandler,
   type HandlerOptions,
   type Routed,
+  type Authorize,
+  type ThreadAccess,
 } from "./http/createHandler";
+export { routeOf, type HandlerRoute } from "./http/routeOf";
+export { capabilitiesOf } from "./http/serveCapabilities";
+export { endOnStop } from "./http/endOnStop";
+export { closeOpenSpans } from "./http/closeOpenSpans";
 export {
   toEventStream,
   DEFAULT_HIGH_WATER_MARK,
@@ -34,6 +40,7 @@ export {
   type Ready,
   type EventSource,
   type EventStreamOptions,
+  type CursorFrame,
 } from "./http/toEventStream";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
 export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./http/fairTurns";
@@ -57,7 +64,7 @@ export { systemClock, type StoreClock } from "./store/StoreClock";
 export { ThreadFold } from "./store/ThreadFold";
 export { OpenSpans } from "./store/OpenSpans";
 export { checkBatch, isTerminal } from "./store/checkBatch";
-export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan } from "./store/connectStream";
+export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectOptions } from "./store/connectStream";
 export { openConnect, type ConnectStream } from "./store/openConnect";
 export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";
 export { memoryStore, MEMORY_STORE_DEFAULTS, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./store/memory/memoryStore";

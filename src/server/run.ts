@@ -46,6 +46,15 @@ export interface RunOptions {
    * reads too slowly (`SlowConsumerError`).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Stops the run as its own end (a `POST {url}/stop`), which is not the consumer going away:
+   * aborting it closes what the agent left open (innermost first, as after a return), emits
+   * RUN_FINISHED with outcome `{ type: "cancelled" }` (with the usage reported so far), completes,
+   * and then aborts `ctx.signal` with the stop's reason, so the agent stops working; whatever its
+   * promise does afterwards is ignored. A stop after the terminal event changes nothing.
+   * `createHandler` with a store passes one that `RunWriter.stopRequested` aborts.
+   */
+  readonly stop?: AbortSignal;
 }
 
 /**
@@ -70,7 +79,10 @@ export interface RunOptions {
  * proxy), exactly one terminal event follows: formatting it never throws. Every event, the
  * driver's own included, goes through the egress check, the chunk normalizer, the strict verifier
  * and the state encoding. Unsubscribing aborts `ctx.signal`; from then on nothing is emitted,
- * every write throws the abort reason, and whatever the agent's promise does is swallowed.
+ * every write throws the abort reason, and whatever the agent's promise does is swallowed. Two
+ * ways to end a run from outside, made apart on purpose: `signal` (the consumer is gone: the
+ * Observable errors, nothing more is sent) and `stop` (the run is cancelled: it ends with
+ * RUN_FINISHED `cancelled`, like any other end, so a log of it is complete).
  *
  * @example
  * run(greeter, runAgentInput("thread-1", "run-1")).subscribe((event) => console.log(event.type));
@@ -89,11 +101,15 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     }
     const { core, problem } = setup;
     const external = options.signal;
+    const stop = options.stop;
     let ended = false;
+    /** The terminal event is being written: a consumer that lets go on seeing it (recordRun does) is not cancelling. */
+    let terminating = false;
     // Unsubscribing before the terminal event cancels the agent; after it, the run is simply over.
     const teardown = (): void => {
       external?.removeEventListener("abort", cancel);
-      if (!ended) core.controller.abort();
+      stop?.removeEventListener("abort", stopped);
+      if (!ended && !terminating) core.controller.abort();
     };
     function cancel(): void {
       if (ended) return;
@@ -101,12 +117,34 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
       core.controller.abort(external?.reason);
       subscriber.error(core.controller.signal.reason);
     }
+    /** A stop: the run's own end. Everything is written before `ctx.signal` aborts (writes throw after it). */
+    function stopped(): void {
+      if (ended || core.controller.signal.aborted) return;
+      ended = true;
+      try {
+        core.pendingInterrupts = [];
+        core.closeOpen();
+        core.write(core.withUsage(ev.runFinished(input.threadId, input.runId, { outcome: { type: "cancelled" } })));
+      } catch (error) {
+        // Closing what was open was refused (a driver bug): the run still ends, failed, with the reason.
+        try {
+          core.write(core.withUsage(runError(error, options)));
+        } catch (broken) {
+          core.controller.abort(stop?.reason);
+          subscriber.error(broken);
+          return;
+        }
+      }
+      core.controller.abort(stop?.reason);
+      subscriber.complete();
+    }
 
     // `fail` and `finish` are the agent promise's handlers: neither may throw, whatever the agent
     // handed them (RULES S1: exactly one terminal event), so every read of a foreign value is guarded.
     const fail = (error: unknown): void => {
       if (ended || core.controller.signal.aborted) return;
       try {
+        terminating = true;
         core.write(core.withUsage(runError(error, options)));
       } catch (broken) {
         ended = true;
@@ -134,8 +172,10 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
         }
         core.pendingInterrupts = outcome?.type === "interrupt" ? outcome.interrupts : [];
         core.closeOpen();
+        terminating = true;
         core.write(last);
       } catch (error) {
+        terminating = false;
         fail(error);
         return;
       }
@@ -158,7 +198,12 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
       cancel();
       return teardown;
     }
+    if (stop?.aborted) {
+      stopped();
+      return teardown;
+    }
     external?.addEventListener("abort", cancel, { once: true });
+    stop?.addEventListener("abort", stopped, { once: true });
 
     const ctx = new RunContext<S>(core, { parent: undefined }, undefined);
     let running: Promise<RunOutcome | void>;

@@ -7,6 +7,24 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 const BOM = 0xfeff;
 
+/**
+ * What the reader reports besides frames: the SSE fields a reconnecting client needs. Both are
+ * optional; a reader without them parses `id:` and `retry:` as before (the frame's own `id`).
+ *
+ * @example
+ * const fields: SseFieldHandlers = { onId: (id) => (lastEventId = id), onRetry: (ms) => (retryMs = ms) };
+ */
+export interface SseFieldHandlers {
+  /**
+   * A block with an `id:` line was dispatched (its blank line arrived), with data or without: the
+   * stream's last event ID is now `id` (`""` for an empty `id:` line, which clears it). Called
+   * before the block's frame, if it has one. Ids with NUL are ignored, as the spec says.
+   */
+  readonly onId?: (id: string) => void;
+  /** A `retry:` line of ASCII digits arrived: the reconnection time in ms. Other values are ignored (spec). */
+  readonly onRetry?: (ms: number) => void;
+}
+
 /** Whether `text` has `data:` at `pos`; compared by character codes, which V8 inlines (a `startsWith` call it does not). */
 function startsWithData(text: string, pos: number): boolean {
   return (
@@ -18,13 +36,26 @@ function startsWithData(text: string, pos: number): boolean {
   );
 }
 
+/** Whether `text` has `id:` at `pos` (see `startsWithData`). */
+function startsWithId(text: string, pos: number): boolean {
+  return text.charCodeAt(pos) === 0x69 && text.charCodeAt(pos + 1) === 0x64 && text.charCodeAt(pos + 2) === COLON; // i d :
+}
+
+/** The value of a field line that starts at `pos` with a name `nameLength` long and its colon, up to `end` (one leading space stripped). */
+function fieldValue(text: string, pos: number, nameLength: number, end: number): string {
+  const start = text.charCodeAt(pos + nameLength + 1) === SPACE ? pos + nameLength + 2 : pos + nameLength + 1;
+  return text.slice(start, end);
+}
+
 /**
  * The pure step of `decodeSseFrames()`: splits decoded text, fed in pieces, into SSE frames (the
  * HTML "event stream" interpretation): lines end at LF, CR or CRLF; a blank line dispatches the
  * frame to `emit`. Each `feed` scans only the new text: an unfinished line is kept as a list of
  * pieces and joined once, when its end arrives, so a large frame delivered in many chunks costs
- * linear time, and the frame-size limit is checked before anything is kept. Not re-exported from
- * the package root; use `decodeSseFrames()`.
+ * linear time, and the frame-size limit is checked before anything is kept. With `fields`, it also
+ * reports the stream's last event ID at every dispatched block that set one (data or not) and each
+ * `retry:` value (eventsource-parser's `onId`/`onRetry`); `reset()` starts over for a new body (a
+ * reconnect). Not re-exported from the package root; use `decodeSseFrames()`.
  *
  * @example
  * const frames: SseFrame[] = [];
@@ -49,6 +80,7 @@ export class SseFrameReader {
     private readonly max: number,
     private readonly emit: (frame: SseFrame) => void,
     private readonly closed: () => boolean,
+    private readonly fields: SseFieldHandlers = {},
   ) {}
 
   /** Consumes decoded text; returns an error as soon as the current frame passes the limit. */
@@ -86,11 +118,29 @@ export class SseFrameReader {
           this.size = lf - pos;
           return this.tooLarge();
         }
-        const start = text.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5;
-        const data = text.slice(start, lf);
+        const data = fieldValue(text, pos, 4, lf);
         pos = lf + 2;
         this.emit({ data });
         continue;
+      }
+      // The same for `id: <cursor>` then one `data: ` line, what a store-backed server sends.
+      if (lf !== -1 && (cr === -1 || cr > lf) && this.size === 0 && this.pieces.length === 0 && startsWithId(text, pos) && startsWithData(text, lf + 1)) {
+        const next = text.indexOf("\n", lf + 1);
+        if (next !== -1 && (cr === -1 || cr > next) && text.charCodeAt(next + 1) === LF) {
+          if (lf - pos + next - lf - 1 > this.max) {
+            this.size = lf - pos + next - lf - 1;
+            return this.tooLarge();
+          }
+          const id = fieldValue(text, pos, 2, lf);
+          const data = fieldValue(text, lf + 1, 4, next);
+          pos = next + 2;
+          if (id.includes("\0")) this.emit({ data });
+          else {
+            this.fields.onId?.(id);
+            if (!this.closed()) this.emit({ id, data });
+          }
+          continue;
+        }
       }
       const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       if (end === -1) {
@@ -141,6 +191,19 @@ export class SseFrameReader {
     this.size = 0;
   }
 
+  /**
+   * Starts over as for a new body (a reconnect's response): nothing buffered, the next text may
+   * open with a byte-order mark. The last event ID is the caller's to keep (the spec keeps it
+   * across connections); the reader holds none.
+   */
+  reset(): void {
+    this.clear();
+    this.id = undefined;
+    this.event = undefined;
+    this.afterCR = false;
+    this.atStart = true;
+  }
+
   private grow(characters: number): boolean {
     this.size += characters;
     return this.size <= this.max;
@@ -181,7 +244,10 @@ export class SseFrameReader {
       case "id":
         if (!value.includes("\0")) this.id = value; // the spec ignores ids containing NUL
         break;
-      // `retry:` and unknown fields are tolerated and ignored.
+      case "retry":
+        if (/^[0-9]+$/.test(value)) this.fields.onRetry?.(Number(value)); // anything but ASCII digits is ignored (spec)
+        break;
+      // unknown fields are tolerated and ignored.
     }
   }
 
@@ -191,7 +257,8 @@ export class SseFrameReader {
     this.id = undefined;
     this.event = undefined;
     this.size = 0;
-    if (data === undefined) return; // a frame without data lines (e.g. only comments) is skipped
+    if (id !== undefined) this.fields.onId?.(id); // the last event ID is set at dispatch, data or not (spec)
+    if (data === undefined || this.closed()) return; // a frame without data lines (e.g. only comments) is skipped
     const frame: { id?: string; event?: string; data: string } = { data: data.length === 1 ? data[0] : data.join("\n") };
     if (id !== undefined) frame.id = id;
     if (event !== undefined) frame.event = event;

@@ -4,8 +4,9 @@ import { DEFAULT_MAX_JSON_DEPTH } from "../protocol/jsonDepth";
 import type { Stripped } from "../protocol/unrecognised";
 import { DecodeError } from "./DecodeError";
 import { DecodeWarning } from "./DecodeWarning";
+import type { SseControl } from "./SseControl";
 import { decodeEventValue, Dropped, type EventDecoding } from "./decodeEvent";
-import { frameLimitOf, readSseFrames, type DecodeSseOptions, type SseFrame } from "./decodeSseFrames";
+import { frameLimitOf, readSseFrames, type DecodeSseOptions, type SseControlsOption, type SseFrame } from "./decodeSseFrames";
 
 /** How much of a payload that is not JSON, or of a lost frame, an error message quotes. */
 const QUOTED = 80;
@@ -36,8 +37,10 @@ export interface DecodeSseEventOptions extends DecodeSseOptions {
  * that ends inside a frame (before the blank line that ends it) errors with code `truncated`,
  * "truncated mid-frame": that frame is lost, as the SSE spec says, whether or not its JSON was
  * whole. Events before the failure are delivered. An event AG-UI 1.1 drops whole (unrecognised
- * material in a required member) is skipped, not fatal. `event:` and `id:` fields are ignored, as
- * the reference client does: every data frame is an event. Cold, with per-subscription state;
+ * material in a required member) is skipped, not fatal. `event:` is ignored, as the reference
+ * client does: every data frame is an event; `id:` and `retry:` come in-band as `SseControl` values
+ * with `controls: true` (an `SseIdField` right before the event its block carries), and are dropped
+ * otherwise. Cold, with per-subscription state;
  * unsubscribing unsubscribes the source.
  *
  * @example
@@ -46,10 +49,12 @@ export interface DecodeSseEventOptions extends DecodeSseOptions {
  * of('data: {"type":"RUN_STARTED","threadId":"t1","runId":"r1","vendor":1}\n\n').pipe(decodeSse({ warnings: true }))
  * // emits DecodeWarning("unknown-property", "event 0 (RUN_STARTED): removed unknown property /vendor …"), then the event without it
  */
+export function decodeSse(options: DecodeSseEventOptions & SseControlsOption & { readonly warnings: true }): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
+export function decodeSse(options: DecodeSseEventOptions & SseControlsOption): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
 export function decodeSse(options: DecodeSseEventOptions & { readonly warnings: true }): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
 export function decodeSse(options?: DecodeSseEventOptions & { readonly warnings?: false }): OperatorFunction<string | Uint8Array, Event>;
 export function decodeSse(options?: DecodeSseEventOptions): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
-export function decodeSse(options: DecodeSseEventOptions = {}): OperatorFunction<string | Uint8Array, Event | DecodeWarning> {
+export function decodeSse(options: DecodeSseEventOptions & Partial<SseControlsOption> = {}): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl> {
   frameLimitOf(options); // a bad limit is refused here, when the operator is made
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
   if (!(maxDepth >= 1)) throw new RangeError(`decodeSse: expected maxDepth to be at least 1, got ${String(maxDepth)}`);
@@ -61,11 +66,11 @@ export function decodeSse(options: DecodeSseEventOptions = {}): OperatorFunction
     defer(() => {
       // Per subscription: the frame index (the warnings' "where") and the output the warnings go to.
       let index = 0;
-      let out: Subscriber<Event | DecodeWarning> | undefined;
+      let out: Subscriber<Event | DecodeWarning | SseControl> | undefined;
       const onStripped = warnings ? (stripped: Stripped, type: string) => out?.next(DecodeWarning.of(stripped, type, index)) : undefined;
       const deep: EventDecoding = { maxDepth, checkDepth: true, onStripped };
       const flat: EventDecoding = { maxDepth, checkDepth: false, onStripped };
-      const decode = readSseFrames<Event | DecodeWarning>(
+      const decode = readSseFrames<Event | DecodeWarning | SseControl>(
         options,
         (frame, subscriber) => {
           out = subscriber;
@@ -77,6 +82,7 @@ export function decodeSse(options: DecodeSseEventOptions = {}): OperatorFunction
           index++;
         },
         (lost, subscriber) => subscriber.error(truncated(lost.data)),
+        options.controls === true ? (control, subscriber) => subscriber.next(control) : undefined,
       );
       return decode(source);
     });

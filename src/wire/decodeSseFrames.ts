@@ -1,4 +1,5 @@
 import { Observable, takeWhile, type OperatorFunction, type Subscriber } from "rxjs";
+import { SseIdField, SseRetryField, type SseControl } from "./SseControl";
 import { SseFrameReader } from "./SseFrameReader";
 
 /**
@@ -38,6 +39,20 @@ export interface DecodeSseOptions {
 }
 
 /**
+ * The option of `decodeSseFrames()` and `decodeSse()` that turns in-band stream controls on:
+ * `controls: true` emits an `SseIdField` each time a dispatched block sets the last event ID (with
+ * data or without; right before its frame or event) and an `SseRetryField` for each `retry:` of
+ * ASCII digits. Without it they are parsed and dropped (a frame still carries its own `id`). Apart
+ * from `DecodeSseOptions` so that the output type follows it.
+ *
+ * @example
+ * body$.pipe(decodeSseFrames({ controls: true }))
+ */
+export interface SseControlsOption {
+  readonly controls: true;
+}
+
+/**
  * The default frame-size limit of `decodeSseFrames()`: 16 MiB.
  *
  * @example
@@ -48,7 +63,7 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 /**
  * An operator from a stream of text or UTF-8 byte chunks to its SSE frames, with spec framing:
  * LF, CR and CRLF line ends (also a CRLF split across two chunks), `data:` lines joined with `\n`,
- * comments, `id:`/`event:`/`retry:` tolerated, one leading space after the colon stripped; a frame
+ * comments, `id:`/`event:`/`retry:` read (reported in-band with `controls: true`), one leading space after the colon stripped; a frame
  * without data lines is skipped, and a last frame without its blank line is discarded at
  * completion, as the SSE spec says (revised: it used to be emitted). Bytes are decoded as streaming UTF-8 (a code point may be split across chunks;
  * invalid sequences become U+FFFD). A frame over `maxFrameBytes` errors the stream with a
@@ -62,8 +77,10 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
  * of("data: {\"a\":1}\r\n\r\n: ping\n\ndata: x\n").pipe(decodeSseFrames())
  * // emits { data: "{\"a\":1}" }, then { data: "x" }
  */
-export function decodeSseFrames(options: DecodeSseOptions = {}): OperatorFunction<string | Uint8Array, SseFrame> {
-  return readSseFrames(options, (frame, subscriber) => subscriber.next(frame));
+export function decodeSseFrames(options: DecodeSseOptions & SseControlsOption): OperatorFunction<string | Uint8Array, SseFrame | SseControl>;
+export function decodeSseFrames(options?: DecodeSseOptions): OperatorFunction<string | Uint8Array, SseFrame>;
+export function decodeSseFrames(options: DecodeSseOptions & Partial<SseControlsOption> = {}): OperatorFunction<string | Uint8Array, SseFrame | SseControl> {
+  return readSseFrames<SseFrame | SseControl>(options, (frame, subscriber) => subscriber.next(frame), undefined, options.controls === true ? (control, subscriber) => subscriber.next(control) : undefined);
 }
 
 /**
@@ -84,8 +101,9 @@ export function frameLimitOf(options: DecodeSseOptions): number {
  * together with the output subscriber (which it may `next` or `error`). `onTruncated`, when given,
  * hears of a last frame that was discarded because the body ended before its blank line (it may
  * error the subscriber; completion follows otherwise). Shared by `decodeSseFrames()` and
- * `decodeSse()` so that both decode in one pass, with one subscriber. Internal to the wire layer
- * (not re-exported from the package root).
+ * `decodeSse()` so that both decode in one pass, with one subscriber. `onControl`, when given, hears
+ * of every `id:` (at its block's dispatch, before the block's frame) and `retry:` (see
+ * `DecodeSseOptions.controls`). Internal to the wire layer (not re-exported from the package root).
  *
  * @example
  * const lengths = readSseFrames<number>({}, (frame, out) => out.next(frame.data.length));
@@ -94,11 +112,16 @@ export function readSseFrames<T>(
   options: DecodeSseOptions,
   onFrame: (frame: SseFrame, subscriber: Subscriber<T>) => void,
   onTruncated?: (lost: { readonly data: string }, subscriber: Subscriber<T>) => void,
+  onControl?: (control: SseControl, subscriber: Subscriber<T>) => void,
 ): OperatorFunction<string | Uint8Array, T> {
   const max = frameLimitOf(options);
   return (source) =>
     new Observable<T>((subscriber) => {
-      const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed);
+      const fields =
+        onControl === undefined
+          ? {}
+          : { onId: (id: string) => onControl(new SseIdField(id), subscriber), onRetry: (ms: number) => onControl(new SseRetryField(ms), subscriber) };
+      const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed, fields);
       let decoder: TextDecoder | undefined;
       const feed = (text: string): boolean => {
         const error = reader.feed(text);

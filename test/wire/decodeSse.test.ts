@@ -1,10 +1,11 @@
 // decodeSse: bytes to events. Round trips of every type, errors, marbles for order, error,
 // completion and unsubscription.
 import * as fc from "fast-check";
-import { from, lastValueFrom, toArray } from "rxjs";
+import { from, lastValueFrom, of, toArray } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import type { Event, EventType } from "../../src/protocol/events";
 import { decodeSse } from "../../src/wire/decodeSse";
+import { SseIdField, SseRetryField } from "../../src/wire/SseControl";
 import { DecodeError } from "../../src/wire/DecodeError";
 import { encodeSse } from "../../src/wire/encodeSse";
 import { ALL_EVENTS } from "../protocol/samples";
@@ -165,4 +166,19 @@ describe("marbles", () => {
       expectObservable(decoded, "--^").toBe("-----S-F|", events);
     });
   });
+});
+
+test("controls: true puts each id: right before the event its block carries, and retry: where it stands", async () => {
+  const body = 'retry: 250\nid: c1\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\nid: c2\n\n: ping\n\nid: c3\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n';
+  const items = await lastValueFrom(of(body).pipe(decodeSse({ controls: true }), toArray()));
+  expect(items).toEqual([
+    new SseRetryField(250),
+    new SseIdField("c1"),
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    new SseIdField("c2"),
+    new SseIdField("c3"),
+    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  ]);
+  // without the option, the same body decodes to its events only
+  expect(await lastValueFrom(of(body).pipe(decodeSse(), toArray()))).toEqual([items[2], items[5]]);
 });

@@ -3,6 +3,7 @@ import { from, lastValueFrom, Observable, Subject, toArray } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { decodeSseFrames, type DecodeSseOptions, type SseFrame } from "../../src/wire/decodeSseFrames";
 import { SseFrameReader } from "../../src/wire/SseFrameReader";
+import { SseIdField, SseRetryField, type SseControl } from "../../src/wire/SseControl";
 import { DecodeError } from "../../src/wire/DecodeError";
 import { SSE_BODY, SSE_BODY_FRAMES } from "./sseBody";
 
@@ -215,4 +216,52 @@ test("SseFrameReader, the pure step, works without RxJS", () => {
   expect(reader.finish()).toEqual({ data: "b" });
   expect(out).toEqual([{ data: "a" }]);
   expect(reader.finish()).toBeUndefined();
+});
+
+describe("stream controls (id: and retry:, for Last-Event-ID)", () => {
+  const controlled = (chunks: (string | Uint8Array)[]) => lastValueFrom(from(chunks).pipe(decodeSseFrames({ controls: true }), toArray()));
+  const shown = (items: (SseFrame | SseControl)[]) =>
+    items.map((item) => (item instanceof SseIdField ? `id=${item.id}` : item instanceof SseRetryField ? `retry=${item.ms}` : `data=${item.data}`));
+
+  const rows: [string, string, string[]][] = [
+    ["an id before its frame", "id: c1\ndata: a\n\n", ["id=c1", "data=a"]],
+    ["an id on a block without data is still reported (the spec sets the last event ID at dispatch)", "id: c2\n\ndata: b\n\n", ["id=c2", "data=b"]],
+    ["a block without an id reports none: the last one stands", "id: c1\ndata: a\n\ndata: b\n\n", ["id=c1", "data=a", "data=b"]],
+    ["an empty id clears it", "id: c1\ndata: a\n\nid:\n\n", ["id=c1", "data=a", "id="]],
+    ["an id with NUL is ignored", "id: a\0b\ndata: x\n\n", ["data=x"]],
+    ["an id without its blank line never counts", "data: a\n\nid: c9\n", ["data=a"]],
+    ["the last id line of a block wins", "id: c1\nid: c2\ndata: a\n\n", ["id=c2", "data=a"]],
+    ["data before the id, CRLF line ends", "data: a\r\nid: c3\r\n\r\n", ["id=c3", "data=a"]],
+    ["retry with digits is reported where it stands", "retry: 1500\ndata: a\n\n", ["retry=1500", "data=a"]],
+    ["retry with anything but digits is ignored", "retry: 1.5\nretry: -1\nretry: \ndata: a\n\n", ["data=a"]],
+    ["retry on a block of its own", "retry: 20\n\n", ["retry=20"]],
+  ];
+  test.each(rows)("%s", async (_name, body, expected) => {
+    expect(shown(await controlled([body]))).toEqual(expected);
+    // split at every position, as bytes: the same reports
+    for (let cut = 1; cut < body.length; cut++) {
+      const bytes = new TextEncoder().encode(body);
+      expect(shown(await controlled([bytes.slice(0, cut), bytes.slice(cut)]))).toEqual(expected);
+    }
+  });
+
+  test("a frame still carries its own id, with or without controls", async () => {
+    expect(await frames(["id: c1\ndata: a\n\n"])).toEqual([{ id: "c1", data: "a" }]);
+    expect(await controlled(["id: c1\ndata: a\n\n"])).toEqual([new SseIdField("c1"), { id: "c1", data: "a" }]);
+  });
+
+  test("the fast path for id + data frames keeps the frame-size limit", async () => {
+    const body = `id: c1\ndata: ${"x".repeat(100)}\n\n`;
+    await expect(lastValueFrom(from([body]).pipe(decodeSseFrames({ maxFrameBytes: 50, controls: true }), toArray()))).rejects.toMatchObject({ code: "frame-too-large" });
+    expect(shown(await lastValueFrom(from([body]).pipe(decodeSseFrames({ maxFrameBytes: 200, controls: true }), toArray())))).toEqual(["id=c1", `data=${"x".repeat(100)}`]);
+  });
+
+  test("reset starts over for a new body: nothing of the old one's unfinished block survives", () => {
+    const out: string[] = [];
+    const reader = new SseFrameReader(1024, (frame) => out.push(`data=${frame.data}`), () => false, { onId: (id) => out.push(`id=${id}`), onRetry: (ms) => out.push(`retry=${ms}`) });
+    reader.feed("id: c1\ndata: a\n\nid: c2\ndata: half");
+    reader.reset();
+    reader.feed("\uFEFFdata: b\n\n");
+    expect(out).toEqual(["id=c1", "data=a", "data=b"]);
+  });
 });

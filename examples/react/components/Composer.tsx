@@ -1,6 +1,7 @@
 /** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
 import { useState, type FormEvent, type KeyboardEvent } from "react";
 import type { ClientError } from "../../../src/client/ClientError";
+import type { RunEnd } from "../../../src/client/Update";
 import type { RunStatus } from "../../../src/react";
 import { composerState, KEYBOARD_HINT, statusLine } from "../../shared/composerState";
 
@@ -11,6 +12,12 @@ export interface ComposerProps {
   /** Confirmation cards waiting for the user (client tool calls). */
   readonly pendingAnswers?: number;
   readonly error: ClientError | undefined;
+  /** How the last run ended (a stopped one says so). */
+  readonly end?: RunEnd;
+  /** Stop was pressed; the server is ending the run. */
+  readonly stopping?: boolean;
+  /** The reconnect attempt under way, while the connection is lost. */
+  readonly reconnecting?: number;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
 }
@@ -23,10 +30,10 @@ export interface ComposerProps {
  * @example
  * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
  */
-export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, onSend, onStop }: ComposerProps) {
+export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, end, stopping, reconnecting, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState("");
-  const state = composerState({ status, pendingApprovals, draft, pendingAnswers });
-  const line = statusLine({ status, pendingApprovals, error, pendingAnswers });
+  const state = composerState({ status, pendingApprovals, draft, stopping, pendingAnswers });
+  const line = statusLine({ status, pendingApprovals, error, end, stopping, reconnecting, pendingAnswers });
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!state.canSend) return;
@@ -58,7 +65,7 @@ export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, 
           Send
         </button>
       </form>
-      <p className={`status ${line.tone}`} data-testid="status" data-status={status} aria-live="polite">
+      <p className={`status ${line.tone}`} data-testid="status" data-status={status} data-end={end?.kind ?? ""} aria-live="polite">
         <span>{line.label}</span>
         {line.detail ? <span className="error" data-testid="error" title={line.detail}>· {line.detail}</span> : null}
         <span className="hint">{KEYBOARD_HINT}</span>

@@ -29,6 +29,7 @@ export function BlockView({ block, subagents, ...row }: RowContext & { readonly 
     subagents.find((s) => s.id === block.subagentRunId),
     row.running,
     block.subagentRunId,
+    block.messages.some((message) => row.cutOff.messageIds.has(message.id)),
   );
   return (
     <div className="subagent" data-testid="subagent-group" data-name={heading.name}>

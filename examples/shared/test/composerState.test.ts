@@ -39,3 +39,13 @@ describe("statusLine", () => {
     expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, pendingAnswers: 2 })).toMatchObject({ label: "Waiting for your answer", tone: "attention" });
   });
 });
+
+describe("durable runs in the status line", () => {
+  it("says Reconnecting with the attempt while a lost connection is resumed, Stopping after Stop, Stopped after a cancelled end", () => {
+    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, reconnecting: 2 })).toMatchObject({ label: "Reconnecting… (attempt 2)", tone: "attention" });
+    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, stopping: true }).label).toBe("Stopping…");
+    expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined, end: { kind: "cancelled" } })).toMatchObject({ label: "Stopped: the run was cancelled", tone: "quiet" });
+    expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined, end: { kind: "success" } }).label).toBe("Ready");
+    expect(composerState({ status: "running", pendingApprovals: 0, draft: "", stopping: true }).canStop).toBe(false);
+  });
+});

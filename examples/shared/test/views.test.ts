@@ -26,6 +26,11 @@ describe("subagentHeading", () => {
     expect(subagentHeading(researcher({ kind: "finished" }), false, "sub-1").badge).toBe("finished");
   });
 
+  it("shows stopped for one whose messages Stop cut off, though the server closed it as finished", () => {
+    expect(subagentHeading(researcher({ kind: "finished" }), false, "sub-1", true).badge).toBe("stopped");
+    expect(subagentHeading(researcher({ kind: "running" }), true, "sub-1", true).badge).toBe("running"); // still running: not yet
+  });
+
   it("falls back to the id before the registry knows the subagent", () => {
     expect(subagentHeading(undefined, true, "sub-9")).toEqual({ name: "sub-9", badge: "running", description: undefined });
   });

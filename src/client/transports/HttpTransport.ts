@@ -1,14 +1,30 @@
-/** The AG-UI HTTP transport: POST the RunAgentInput, read the SSE response (WIRE §6). */
-import { Observable, type Subscription } from "rxjs";
+/** The AG-UI HTTP transport (WIRE §6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (DESIGN §6). */
+import * as E from "fp-ts/Either";
+import type { Observable } from "rxjs";
+import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { ClientError } from "../ClientError";
-import { decodeEvents } from "./decodeEvents";
-import type { Transport, TransportRunOptions } from "./Transport";
+import type { ConnectionNotice } from "./ConnectionNotice";
+import { describe, fetchEventStream, type StreamItem, type StreamRequest } from "./fetchEventStream";
+import { reconnecting, type ReconnectConfig } from "./reconnecting";
+import type { ConnectRequest, StopRequest, StopResult, Transport, TransportRunOptions } from "./Transport";
 
-/** Request headers, or a function giving them per run (e.g. a fresh token). */
-export type HeadersOption = Record<string, string> | ((input: RunAgentInput) => Record<string, string> | Promise<Record<string, string>>);
+/**
+ * Request headers, or a function giving them per request (e.g. a fresh token). The function gets
+ * the run's input; for `/connect`, `/stop` and `/capabilities` an input naming only the thread
+ * (and run), with empty lists, and `route` says which request it is.
+ */
+export type HeadersOption =
+  | Record<string, string>
+  | ((input: RunAgentInput, request: { readonly route: "run" | "connect" | "stop" | "capabilities" }) => Record<string, string> | Promise<Record<string, string>>);
+
+/**
+ * How long the one capabilities question may take (ms): asked only when a request got no answer
+ * before any answer showed whether the server resumes streams; no answer in time means no.
+ */
+const PROBE_TIMEOUT_MS = 2000;
 
 /** Options of `HttpTransport`. */
 export interface HttpTransportOptions {
@@ -20,15 +36,19 @@ export interface HttpTransportOptions {
   readonly maxFrameBytes?: number;
   /** Nesting limit of an event's JSON (`decodeSse`'s `maxDepth`; default 512): deeper is a `decode` error naming the path and the limit. */
   readonly maxDepth?: number;
+  /**
+   * Resuming a stream cut mid-run through `{url}/connect` (see `ReconnectConfig`): a number of
+   * attempts, a config, or `false` for none. Default: 5 attempts, exponential backoff with jitter,
+   * honouring the server's `retry:`. Only a server that keeps threads is asked (one that sends
+   * `id:`, or says `transport.resumable` in its capabilities); any other fails as without it.
+   */
+  readonly reconnect?: number | ReconnectConfig | false;
 }
-
-/** How much of an error response's body an `http` error quotes. */
-const BODY_EXCERPT = 500;
 
 /**
  * POSTs each run's input as JSON (`Content-Type: application/json`, `Accept: text/event-stream`)
- * and streams the `text/event-stream` response through `decodeEvents`. Unsubscribing aborts the
- * request. Failures error the Observable with a `ClientError`:
+ * and streams the `text/event-stream` response. Unsubscribing aborts the request. Failures error
+ * the Observable with a `ClientError`:
  * - a non-2xx status → `http`, with `status` and the start of the body;
  * - the request or the body stream failing (connection refused, reset) → `transport`;
  * - a response that is not `text/event-stream` → `decode`;
@@ -38,98 +58,190 @@ const BODY_EXCERPT = 500;
  * Material the decoder strips (AG-UI 1.1) is reported as in-band `DecodeWarning`s when `run` is
  * called with `{ warnings: true }` (as the Session does), and stripped silently otherwise.
  *
+ * With a server that keeps threads (DESIGN §6), the transport remembers the last `id:` and, when
+ * the body fails mid-run, reconnects through `POST {url}/connect` with `Last-Event-ID` (see
+ * `reconnect`): the consumer sees one continuous run, each event once; with `{ connection: true }`
+ * it also gets `ConnectionNotice`s (the Session's `connection` updates). `connect` joins a thread
+ * (`POST {url}/connect`), `stop` cancels a run (`POST {url}/stop`), `capabilities` reads `GET
+ * {url}/capabilities`. Sub-paths are appended to the URL's path (`/agent` → `/agent/connect`),
+ * before its query.
+ *
  * @example
  * const transport = new HttpTransport("https://example.com/agent", { headers: () => ({ Authorization: `Bearer ${token()}` }) });
  */
 export class HttpTransport implements Transport {
+  /**
+   * Whether the server resumes streams: learned from its answers (the `AGUI-Resumable` header, an
+   * `id:`), or asked once (`GET {url}/capabilities`) when a request got no answer before any did.
+   */
+  private resumable: Promise<boolean> | undefined;
+
   constructor(
     private readonly url: string,
     private readonly options: HttpTransportOptions = {},
   ) {}
 
   run(input: RunAgentInput): Observable<Event>;
+  run(input: RunAgentInput, options: TransportRunOptions & { readonly connection: true }): Observable<Event | DecodeWarning | ConnectionNotice>;
   run(input: RunAgentInput, options: TransportRunOptions): Observable<Event | DecodeWarning>;
-  run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning> {
-    return new Observable<Event | DecodeWarning>((subscriber) => {
-      const controller = new AbortController();
-      let inner: Subscription | undefined;
-      const fail = (error: ClientError): void => {
-        if (!controller.signal.aborted) subscriber.error(error);
-      };
-      const start = async (): Promise<void> => {
-        const extra = typeof this.options.headers === "function" ? await this.options.headers(input) : (this.options.headers ?? {});
-        const fetchFn = this.options.fetch ?? globalThis.fetch;
-        let response: Response;
-        try {
-          response = await fetchFn(this.url, {
-            method: "POST",
-            headers: { ...extra, "Content-Type": "application/json", Accept: "text/event-stream" },
-            body: JSON.stringify(input),
-            signal: controller.signal,
-          });
-        } catch (cause) {
-          fail(new ClientError("transport", `POST ${this.url} failed: ${describe(cause)}`, { cause }));
-          return;
-        }
-        if (!response.ok) {
-          const body = await response.text().catch(() => "");
-          const excerpt = body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}…` : body;
-          fail(new ClientError("http", `POST ${this.url} answered ${response.status} ${response.statusText}: ${excerpt}`, { status: response.status, body: excerpt }));
-          return;
-        }
-        const type = response.headers.get("content-type") ?? "";
-        if (!/^text\/event-stream\b/i.test(type.trim())) {
-          await response.body?.cancel().catch(() => undefined);
-          fail(new ClientError("decode", `POST ${this.url} answered ${type === "" ? "without a content type" : `with ${type}`}; expected text/event-stream`, { status: response.status }));
-          return;
-        }
-        if (controller.signal.aborted) return;
-        const decoding = { maxFrameBytes: this.options.maxFrameBytes, maxDepth: this.options.maxDepth, warnings: runOptions.warnings === true };
-        inner = decodeEvents(readBody(response, this.url), decoding).subscribe(subscriber);
-      };
-      start().catch((cause: unknown) => fail(new ClientError("transport", `POST ${this.url} failed: ${describe(cause)}`, { cause })));
-      return () => {
-        controller.abort();
-        inner?.unsubscribe();
-      };
+  run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
+    return this.follow(
+      () => fetchEventStream(this.request(this.url, input, "run", JSON.stringify(input), runOptions)),
+      input.threadId,
+      input.runId,
+      runOptions,
+    );
+  }
+
+  /**
+   * Joins a thread on a server that keeps threads: `POST {url}/connect` (with `Last-Event-ID` when
+   * `request.lastEventId` is given), streamed and resumed like a run. A server without threads, or
+   * that does not know this one, answers 404: the Observable errors with that `http` error.
+   *
+   * @example
+   * transport.connect({ threadId: "board-1" }).subscribe(apply);
+   */
+  connect(request: ConnectRequest): Observable<Event>;
+  connect(request: ConnectRequest, options: TransportRunOptions & { readonly connection: true }): Observable<Event | DecodeWarning | ConnectionNotice>;
+  connect(request: ConnectRequest, options: TransportRunOptions): Observable<Event | DecodeWarning>;
+  connect(request: ConnectRequest, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
+    const body = JSON.stringify({ threadId: request.threadId });
+    return this.follow(
+      () => fetchEventStream(this.request(subPath(this.url, "connect"), threadInput(request.threadId), "connect", body, runOptions, request.lastEventId)),
+      request.threadId,
+      undefined,
+      runOptions,
+    );
+  }
+
+  /**
+   * Asks the server to cancel a run (`POST {url}/stop`): `stopping` (202: the run's own stream then
+   * ends with RUN_FINISHED cancelled), `ended` (409: it was already over), `unavailable` (404 or
+   * 405: the server keeps no threads, or does not know this run; unsubscribe to abort it).
+   * Rejects with a `ClientError` (`http` for any other status, `transport` when the request fails).
+   *
+   * @example
+   * await transport.stop({ threadId: "board-1", runId: "run-7" }); // "stopping"
+   */
+  async stop(request: StopRequest): Promise<StopResult> {
+    const url = subPath(this.url, "stop");
+    const extra = await this.headers(threadInput(request.threadId, request.runId), "stop");
+    let response: Response;
+    try {
+      response = await this.fetch()(url, {
+        method: "POST",
+        headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ threadId: request.threadId, runId: request.runId }),
+      });
+    } catch (cause) {
+      throw new ClientError("transport", `POST ${url} failed: ${describe(cause)}`, { cause });
+    }
+    const text = await response.text().catch(() => "");
+    if (response.status === 202 || response.status === 200) return "stopping";
+    if (response.status === 409) return "ended";
+    if (response.status === 404 || response.status === 405) return "unavailable";
+    throw new ClientError("http", `POST ${url} answered ${response.status} ${response.statusText}: ${text.slice(0, 500)}`, { status: response.status, body: text.slice(0, 500) });
+  }
+
+  /**
+   * What the agent says it can do (`GET {url}/capabilities`), decoded as `AgentCapabilities`;
+   * `signal` aborts the request.
+   * Rejects with a `ClientError` (`http` for a non-2xx, `json`/`decode` for a body that is not
+   * capabilities, `transport` when the request fails).
+   *
+   * @example
+   * const { transport } = await new HttpTransport(url).capabilities(); // { streaming: true, resumable: true }
+   */
+  async capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
+    const url = subPath(this.url, "capabilities");
+    const extra = await this.headers(threadInput(""), "capabilities");
+    let response: Response;
+    try {
+      response = await this.fetch()(url, { method: "GET", headers: { ...extra, Accept: "application/json" }, signal });
+    } catch (cause) {
+      throw new ClientError("transport", `GET ${url} failed: ${describe(cause)}`, { cause });
+    }
+    const text = await response.text().catch(() => "");
+    if (!response.ok) throw new ClientError("http", `GET ${url} answered ${response.status} ${response.statusText}: ${text.slice(0, 500)}`, { status: response.status, body: text.slice(0, 500) });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (cause) {
+      throw new ClientError("json", `GET ${url} answered what is not JSON: ${text.slice(0, 80)}`, { cause });
+    }
+    const decoded = AgentCapabilitiesCodec.decode(json);
+    if (E.isLeft(decoded)) throw new ClientError("decode", `GET ${url} answered what is not AgentCapabilities`, { cause: decoded.left });
+    return decoded.right;
+  }
+
+  /** One followed stream: the first connection, then reconnects through `/connect` after the last `id:`. */
+  private follow(
+    first: () => Observable<StreamItem>,
+    threadId: string,
+    runId: string | undefined,
+    runOptions: TransportRunOptions,
+  ): Observable<Event | DecodeWarning | ConnectionNotice> {
+    const option = this.options.reconnect;
+    const config: ReconnectConfig = option === false ? { count: 0 } : typeof option === "number" ? { count: option } : (option ?? {});
+    return reconnecting({
+      first,
+      again: (position) => {
+        const body = JSON.stringify(position.runId === undefined ? { threadId } : { threadId, runId: position.runId });
+        return fetchEventStream(this.request(subPath(this.url, "connect"), threadInput(threadId, position.runId), "connect", body, runOptions, position.lastEventId));
+      },
+      resumable: () =>
+        (this.resumable ??= this.capabilities(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
+          (capabilities) => capabilities.transport?.resumable === true,
+          () => false, // no capabilities route, a body that is not capabilities, no answer in time: not resumable
+        )),
+      learned: () => {
+        this.resumable = Promise.resolve(true);
+      },
+      runId,
+      config,
+      notices: runOptions.connection === true,
     });
+  }
+
+  private request(url: string, input: RunAgentInput, route: "run" | "connect", body: string, runOptions: TransportRunOptions, lastEventId?: string): StreamRequest {
+    return {
+      url,
+      headers: async () => {
+        const extra = await this.headers(input, route);
+        return lastEventId === undefined ? extra : { ...extra, "Last-Event-ID": lastEventId };
+      },
+      body,
+      fetch: this.fetch(),
+      maxFrameBytes: this.options.maxFrameBytes,
+      maxDepth: this.options.maxDepth,
+      warnings: runOptions.warnings === true,
+    };
+  }
+
+  private async headers(input: RunAgentInput, route: "run" | "connect" | "stop" | "capabilities"): Promise<Record<string, string>> {
+    const option = this.options.headers;
+    return typeof option === "function" ? await option(input, { route }) : (option ?? {});
+  }
+
+  private fetch(): typeof fetch {
+    return this.options.fetch ?? globalThis.fetch;
   }
 }
 
-/** The response body as byte chunks; a read failure is a `transport` error; unsubscribing cancels the reader. */
-function readBody(response: Response, url: string): Observable<Uint8Array> {
-  return new Observable<Uint8Array>((subscriber) => {
-    const body = response.body;
-    if (body === null) {
-      subscriber.complete();
-      return;
-    }
-    const reader = body.getReader();
-    let stopped = false;
-    const pump = async (): Promise<void> => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (stopped) return;
-        if (done) {
-          subscriber.complete();
-          return;
-        }
-        subscriber.next(value);
-      }
-    };
-    pump().catch((cause: unknown) => {
-      if (!stopped) subscriber.error(new ClientError("transport", `reading the response of ${url} failed: ${describe(cause)}`, { cause }));
-    });
-    return () => {
-      stopped = true;
-      reader.cancel().catch(() => undefined);
-    };
-  });
+/**
+ * `url` with `segment` appended to its path, before any query: `/agent` → `/agent/connect`,
+ * `http://host/` → `http://host/connect`.
+ *
+ * @example
+ * subPath("http://127.0.0.1:8000/agent?x=1", "stop") // "http://127.0.0.1:8000/agent/stop?x=1"
+ */
+export function subPath(url: string, segment: string): string {
+  const parsed = new URL(url, globalThis.location?.href);
+  parsed.pathname = `${parsed.pathname.replace(/\/+$/, "")}/${segment}`;
+  return parsed.href;
 }
 
-function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  // undici hides the system error (ECONNREFUSED…) in `cause`
-  const inner: unknown = cause.cause;
-  return inner instanceof Error ? `${cause.message} (${inner.message})` : cause.message;
+/** The input the headers function sees for a request that is not a run: the thread (and run), nothing else. */
+function threadInput(threadId: string, runId = ""): RunAgentInput {
+  return { threadId, runId, messages: [], tools: [], context: [] };
 }

@@ -3,30 +3,74 @@ import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
+import type { ConnectionNotice } from "./ConnectionNotice";
 
 /**
  * How the Session asks a transport to run: with `warnings`, a transport that decodes interleaves
- * its `DecodeWarning`s (material it stripped, AG-UI 1.1) right before the event they concern.
+ * its `DecodeWarning`s (material it stripped, AG-UI 1.1) right before the event they concern; with
+ * `connection`, a transport that reconnects interleaves its `ConnectionNotice`s (DESIGN §6).
  *
  * @example
- * transport.run(input, { warnings: true })
+ * transport.run(input, { warnings: true, connection: true })
  */
 export interface TransportRunOptions {
   readonly warnings?: boolean;
+  readonly connection?: boolean;
 }
+
+/**
+ * What joining a thread needs: its id, and for a client that was following a run, the last `id:`
+ * it received (sent as `Last-Event-ID`).
+ *
+ * @example
+ * const request: ConnectRequest = { threadId: "board-1" };
+ */
+export interface ConnectRequest {
+  readonly threadId: string;
+  readonly lastEventId?: string;
+}
+
+/**
+ * Which run to stop.
+ *
+ * @example
+ * const request: StopRequest = { threadId: "board-1", runId: "run-7" };
+ */
+export interface StopRequest {
+  readonly threadId: string;
+  readonly runId: string;
+}
+
+/**
+ * What a stop request found: `stopping` (the server cancels the run; its stream ends with
+ * RUN_FINISHED cancelled), `ended` (the run was already over), `unavailable` (the server cannot
+ * stop it: it keeps no threads, or does not know the run; unsubscribing aborts it instead), `idle`
+ * (`Session.stop()` only: no run of the session is active, or its id is not known yet).
+ *
+ * @example
+ * if ((await session.stop()) === "unavailable") subscription.unsubscribe();
+ */
+export type StopResult = "stopping" | "ended" | "unavailable" | "idle";
 
 /**
  * Runs an agent for one input and streams its events: cold (nothing happens before subscription),
  * cancelled by unsubscribing. A failure below the event layer (HTTP status, network, bad bytes) is
  * the Observable's error, preferably a `ClientError`; the Session turns any error into an `error`
- * update and `done` failed. The Session calls `run(input, { warnings: true })`: a transport that
- * decodes then interleaves `DecodeWarning`s, which the Session reports as `error` updates of kind
- * `warning`; one that ignores the option (a plain `(input) => Observable<Event>`) still fits. The
+ * update and `done` failed. The Session calls `run(input, { warnings: true, connection: true })`: a
+ * transport that decodes then interleaves `DecodeWarning`s, which the Session reports as `error`
+ * updates of kind `warning`, and one that reconnects its `ConnectionNotice`s (`connection`
+ * updates); one that ignores the options (a plain `(input) => Observable<Event>`) still fits. The
  * library's transports narrow the type: called without options they emit events only.
+ *
+ * A transport for a server that keeps threads (DESIGN §6) also has `connect` (join a thread: its
+ * history, state, pending interrupts and the live tail of a run in progress, as one stream
+ * starting with RUN_STARTED) and `stop` (cancel a run on the server).
  *
  * @example
  * const transport: Transport = { run: (input) => of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId)) };
  */
 export interface Transport {
-  run(input: RunAgentInput, options?: TransportRunOptions): Observable<Event | DecodeWarning>;
+  run(input: RunAgentInput, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice>;
+  connect?(request: ConnectRequest, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice>;
+  stop?(request: StopRequest): Promise<StopResult>;
 }

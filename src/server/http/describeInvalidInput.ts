@@ -10,15 +10,15 @@ export interface InvalidInput {
 }
 
 /**
- * Describes why a body is not a `RunAgentInput`: the deepest failure wins (a union reports one
+ * Describes why a body is not a `RunAgentInput` (or the `what` a route expects): the deepest failure wins (a union reports one
  * failure per member; the deepest names the member that is actually wrong), codec plumbing (union
  * indices, the two halves of a struct) is left out of the path.
  *
  * @example
  * describeInvalidInput(errors) // { path: "/messages/0/role", message: "invalid RunAgentInput at /messages/0/role: …, got \"robot\"" }
  */
-export function describeInvalidInput(errors: t.Errors): InvalidInput {
+export function describeInvalidInput(errors: t.Errors, what = "RunAgentInput"): InvalidInput {
   const { path, expected, actual } = describeFailure(errors);
   const where = path ? ` at ${path}` : "";
-  return { path, message: `invalid RunAgentInput${where}: ${expected}, got ${excerpt(actual)}` };
+  return { path, message: `invalid ${what}${where}: ${expected}, got ${excerpt(actual)}` };
 }

@@ -6,7 +6,14 @@
  * but not a RunAgentInput; `path` names the member), `method-not-allowed`, `unsupported-media-type`
  * (not a JSON body), `not-acceptable` (the `Accept` header excludes `text/event-stream`),
  * `body-too-large`, `body-timeout` (the body did not arrive within `bodyTimeoutMs`), `internal`
- * (the handler itself failed before streaming).
+ * (the handler itself failed before streaming); with durable threads (DESIGN §6): `forbidden`
+ * (`authorize` denied the request, 403), `not-found` (no such thread or run, 404), `not-resumable`
+ * (`/connect` or `/stop` on a handler without a store, 404), `run-active` (the thread already has a
+ * live run, 409), `run-ended` (`/stop` for a run that is over, 409), `capacity` (the store cannot
+ * make room, 503), `unavailable` (the store failed, 503).
+ *
+ * @example
+ * const code: HttpErrorCode = "forbidden";
  */
 export type HttpErrorCode =
   | "invalid-json"
@@ -17,7 +24,14 @@ export type HttpErrorCode =
   | "not-acceptable"
   | "body-too-large"
   | "body-timeout"
-  | "internal";
+  | "internal"
+  | "forbidden"
+  | "not-found"
+  | "not-resumable"
+  | "run-active"
+  | "run-ended"
+  | "capacity"
+  | "unavailable";
 
 /** The body of every error answer: a code, a sentence saying what was expected and what arrived, and for `invalid-input` the JSON Pointer of the bad member. */
 export interface HttpErrorBody {

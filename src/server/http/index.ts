@@ -9,8 +9,14 @@ export {
   type RunRequest,
   type RunSource,
   type Routed,
+  type Authorize,
+  type ThreadAccess,
 } from "./createHandler";
-export { toEventStream, DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready, type EventSource, type EventStreamOptions } from "./toEventStream";
+export { toEventStream, DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready, type EventSource, type EventStreamOptions, type CursorFrame } from "./toEventStream";
+export { routeOf, type HandlerRoute } from "./routeOf";
+export { capabilitiesOf } from "./serveCapabilities";
+export { endOnStop } from "./endOnStop";
+export { closeOpenSpans } from "./closeOpenSpans";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./SlowConsumerError";
 export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./fairTurns";
 export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./errorResponse";

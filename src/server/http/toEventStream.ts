@@ -11,10 +11,22 @@ import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
 export type Ready = () => Promise<void>;
 
 /**
+ * An event and the SSE `id:` to send with it (a store's cursor: `StoredEvent` and `ConnectFrame`
+ * fit); without a cursor the frame has no `id:`.
+ *
+ * @example
+ * const frame: CursorFrame = { event: ev.textMessageContent("m1", "Hi"), cursor: "c7" };
+ */
+export interface CursorFrame {
+  readonly event: Event;
+  readonly cursor?: string;
+}
+
+/**
  * What the factory form of `toEventStream`'s source is handed: the pace to follow and the signal
  * that says the stream is over.
  */
-export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Event>;
+export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Event | CursorFrame>;
 
 /** How the stream paces and ends. */
 export interface EventStreamOptions {
@@ -42,6 +54,14 @@ export interface EventStreamOptions {
    * interleave instead of one streaming to its end while the others wait.
    */
   readonly turns?: FairTurns;
+  /**
+   * What a reader too slow for `maxBufferedBytes` gets: `fail` (the default) ends the stream with
+   * one final RUN_ERROR `SLOW_CONSUMER`; `end` ends it after what was queued, without a terminal
+   * event, so that a client that can resume (the frames carry `id:`) reconnects and reads the rest
+   * at its own pace from where the run is kept. Either way the source is let go and the factory's
+   * signal aborts with the `SlowConsumerError`.
+   */
+  readonly slowConsumer?: "fail" | "end";
 }
 
 /** The default high-water mark, in events. */
@@ -54,7 +74,8 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const MAX_CHUNK_LENGTH = 64 * 1024;
 
 /**
- * Streams the events as SSE frames (`data: <json>\n\n`, UTF-8), pulled by the reader.
+ * Streams the events as SSE frames (`data: <json>\n\n`, UTF-8; `id: <cursor>\n` first for a
+ * `CursorFrame` with a cursor), pulled by the reader.
  *
  * - Cold: the source is subscribed on the first read, not before; unsubscribed when the reader
  *   cancels, when `signal` aborts, and after the source completes. The factory form is handed a
@@ -76,7 +97,7 @@ const MAX_CHUNK_LENGTH = 64 * 1024;
  * const body = toEventStream((ready, signal) => run(agent, input, { ready, signal }), { signal: request.signal });
  * return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
  */
-export function toEventStream(source: Observable<Event> | EventSource, options: EventStreamOptions = {}): ReadableStream<Uint8Array> {
+export function toEventStream(source: Observable<Event | CursorFrame> | EventSource, options: EventStreamOptions = {}): ReadableStream<Uint8Array> {
   const highWaterMark = Math.max(1, options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK);
   const maxBufferedBytes = Math.max(1, options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES);
   const signal = options.signal;
@@ -140,20 +161,30 @@ export function toEventStream(source: Observable<Event> | EventSource, options: 
   /** The reader cannot keep up: stop the run with what is queued and one final RUN_ERROR. */
   const overflow = (frameSize: number): void => {
     const reason = new SlowConsumerError(queuedSize + frameSize, maxBufferedBytes);
-    if (!terminated) queue.push(encodeSse(ev.runError(reason.message, { code: SLOW_CONSUMER_CODE })));
+    if (!terminated && options.slowConsumer !== "end") queue.push(encodeSse(ev.runError(reason.message, { code: SLOW_CONSUMER_CODE })));
     terminated = true;
     finished = true; // before the abort, so the source's reaction to it (an error) adds nothing
     stopping.abort(reason);
     finish();
   };
-  const push = (event: Event): void => {
+  const push = (item: Event | CursorFrame): void => {
     if (finished || closed) return;
+    const event = "type" in item ? item : item.event;
+    const cursor = "type" in item ? undefined : item.cursor;
     let frame: string;
     try {
       frame = encodeSse(event);
     } catch (error) {
       fail(new Error(`a ${event.type} event could not be encoded as JSON (${error instanceof Error ? error.message : excerpt(error)})`));
       return;
+    }
+    if (cursor !== undefined) {
+      // An id line ends at the first CR or LF, and one with NUL is ignored (SSE): such a cursor cannot be sent.
+      if (/[\r\n\0]/.test(cursor)) {
+        fail(new Error(`expected a cursor that can be an SSE id (no CR, LF or NUL), but got ${JSON.stringify(cursor)}`));
+        return;
+      }
+      frame = `id: ${cursor}\n${frame}`;
     }
     if (queuedSize + frame.length > maxBufferedBytes) {
       overflow(frame.length);
@@ -198,7 +229,7 @@ export function toEventStream(source: Observable<Event> | EventSource, options: 
   const start = (): void => {
     started = true;
     turn = turns.join();
-    let events$: Observable<Event>;
+    let events$: Observable<Event | CursorFrame>;
     try {
       events$ = typeof source === "function" ? source(ready, stopping.signal) : source;
     } catch (error) {

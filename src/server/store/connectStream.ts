@@ -41,6 +41,22 @@ export interface ConnectPlan {
 }
 
 /**
+ * How a connect stream is asked for.
+ *
+ * @example
+ * planConnect(read, { reconnect: request.headers.has("last-event-id") });
+ */
+export interface ConnectOptions {
+  /**
+   * The client follows a run (it reconnects after a cut: it sent a `Last-Event-ID`, or names the
+   * run): a snapshot of a run that ended failed or cancelled then ends as that run ended (RUN_ERROR
+   * with its message and code, RUN_FINISHED cancelled), not as history, so the client learns how
+   * the run it followed ended. Default `false` (joining a thread: see `connectPrelude`).
+   */
+  readonly reconnect?: boolean;
+}
+
+/**
  * Plans the connect stream for a store's `read` answer:
  *
  * - **resume** (the cursor is still in the log): the events after it as logged, then — unless the
@@ -53,7 +69,7 @@ export interface ConnectPlan {
  * planConnect({ kind: "resume", after: "c4", events: [{ cursor: "c5", event: ev.textMessageContent("m1", "lo") }] });
  * // { mode: "resume", frames: [the TEXT_MESSAGE_CONTENT], tailAfter: "c5" }
  */
-export function planConnect(read: ThreadRead): ConnectPlan {
+export function planConnect(read: ThreadRead, options: ConnectOptions = {}): ConnectPlan {
   switch (read.kind) {
     case "resume": {
       const last = read.events.length === 0 ? undefined : read.events[read.events.length - 1];
@@ -62,7 +78,7 @@ export function planConnect(read: ThreadRead): ConnectPlan {
     }
     case "snapshot": {
       const { snapshot } = read;
-      const events = connectPrelude(snapshot);
+      const events = connectPrelude(snapshot, options);
       const frames: ConnectFrame[] = events.map((event, index) => (index === events.length - 1 ? { event, cursor: snapshot.cursor } : { event }));
       return { mode: "snapshot", frames, tailAfter: snapshot.run.status === "running" ? snapshot.cursor : undefined };
     }
@@ -86,13 +102,16 @@ export function planConnect(read: ThreadRead): ConnectPlan {
  * How an ended run ended is not replayed as the prelude's end (decision): a thread whose last run
  * failed or was cancelled still connects as a finished replay with its full history, instead of
  * turning every reload into a failure (ag-ui #2408 was the opposite bug: one failed run made a
- * replayed thread hydrate empty). `snapshot.run` says how it ended, for a server that wants to tell.
+ * replayed thread hydrate empty). `snapshot.run` says how it ended, for a server that wants to tell;
+ * with `reconnect` (a client following that run) the prelude ends as the run ended: RUN_ERROR with
+ * its message and code when it failed, RUN_FINISHED `cancelled` when it was stopped (a success's
+ * `result` is not kept in the snapshot, so it is not replayed).
  *
  * @example
  * connectPrelude(snapshot).map((event) => event.type);
  * // ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]
  */
-export function connectPrelude(snapshot: ThreadSnapshot): Event[] {
+export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions = {}): Event[] {
   const { threadId, run } = snapshot;
   const events: Event[] = [
     ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),
@@ -101,6 +120,14 @@ export function connectPrelude(snapshot: ThreadSnapshot): Event[] {
   ];
   if (run.status === "running") {
     for (const event of run.reopen) events.push(event);
+    return events;
+  }
+  if (options.reconnect === true && run.status === "failed") {
+    events.push(ev.runError(run.errorMessage ?? "the run failed", { code: run.errorCode }));
+    return events;
+  }
+  if (options.reconnect === true && run.status === "cancelled") {
+    events.push(ev.runFinished(threadId, run.runId, { outcome: { type: "cancelled" } }));
     return events;
   }
   const [first, ...rest] = snapshot.interrupts;

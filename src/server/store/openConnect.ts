@@ -1,6 +1,6 @@
 /** A connect stream from a store: the answer `POST {url}/connect` streams (DESIGN §6), or `undefined` for an unknown thread. */
 import { concat, from, type Observable } from "rxjs";
-import { planConnect, type ConnectFrame } from "./connectStream";
+import { planConnect, type ConnectFrame, type ConnectOptions } from "./connectStream";
 import type { Cursor, ThreadStore } from "./ThreadStore";
 
 /**
@@ -21,17 +21,17 @@ export interface ConnectStream {
  * connect stream, or `undefined` when the store does not know the thread (the handler answers
  * 404, exactly as for a forbidden thread). The read happens now, so that the handler can answer
  * before it starts the response; the frames are sent when subscribed. The tail starts at the last
- * cursor read, so nothing appended in between is lost or sent twice.
+ * cursor read, so nothing appended in between is lost or sent twice. `options` go to `planConnect`.
  *
  * @example
  * const stream = await openConnect(store, input.threadId, lastEventId);
  * if (stream === undefined) return notFound();
  * stream.frames.subscribe(({ event, cursor }) => send(event, cursor));
  */
-export async function openConnect(store: ThreadStore, threadId: string, lastEventId?: Cursor): Promise<ConnectStream | undefined> {
+export async function openConnect(store: ThreadStore, threadId: string, lastEventId?: Cursor, options: ConnectOptions = {}): Promise<ConnectStream | undefined> {
   const read = await store.read(threadId, lastEventId);
   if (read === undefined) return undefined;
-  const plan = planConnect(read);
+  const plan = planConnect(read, options);
   const tailAfter = plan.tailAfter;
   const frames: Observable<ConnectFrame> = tailAfter === undefined ? from(plan.frames) : concat(from(plan.frames), store.tail(threadId, tailAfter));
   return { mode: plan.mode, frames };

@@ -1,8 +1,9 @@
 /** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (DESIGN §6: `id:` on every frame). */
-import { Observable, Subscription, type Observer, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
 import { isTerminal } from "./checkBatch";
+import { SourceObserver } from "./SourceObserver";
 import { systemClock, type StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
@@ -13,6 +14,28 @@ export interface RecordRunOptions {
   readonly clock?: StoreClock;
   /** Milliseconds between heartbeats (`renewLease`) while the run is live (default 10,000: a third of the default lease). */
   readonly renewEvery?: number;
+  /**
+   * Runs `callback` once the events of this turn of the event loop have arrived, and returns a
+   * function that cancels it (default `nextMacrotask`: `setImmediate` where there is one, else
+   * `setTimeout(…, 0)`). A batch is sent then, so events arriving in one turn share one append.
+   */
+  readonly defer?: (callback: () => void) => () => void;
+}
+
+/**
+ * Runs `callback` in a later macrotask (`setImmediate` where there is one, else `setTimeout(…, 0)`:
+ * edge runtimes have no `setImmediate`); returns a function that cancels it.
+ *
+ * @example
+ * const cancel = nextMacrotask(() => flush());
+ */
+export function nextMacrotask(callback: () => void): () => void {
+  if (typeof setImmediate === "function") {
+    const immediate = setImmediate(callback);
+    return () => clearImmediate(immediate);
+  }
+  const timeout = setTimeout(callback, 0);
+  return () => clearTimeout(timeout);
 }
 
 /**
@@ -35,8 +58,12 @@ export const TRUNCATED_ERROR_CODE = "TRUNCATED";
  * `writer` and emits each as a `StoredEvent`, in order, once the store has logged it, so that the
  * HTTP layer can send it with `id: <cursor>`.
  *
- * - **Batching**: while an append is pending, arriving events queue up and go in the next append:
- *   one store round trip per batch, never one per event, however fast the run produces.
+ * - **Batching**: the events that arrive in one turn of the event loop go in one append, sent once
+ *   that turn is over (`defer`), and while an append is pending, arriving events queue up and go in
+ *   the next append as soon as it resolves: one store round trip per batch, never one per event,
+ *   however fast the run produces. (A paced producer awaits `ready()` between events, a microtask
+ *   each, so without the turn's wait every append would carry one event; the wait adds less than a
+ *   turn of the loop to an event's way to its clients.)
  * - **RUN_STARTED**: `beginRun` logged it already; the source's own (which must name the same
  *   thread and run) is emitted with that cursor, not logged again. A source that does not start
  *   with one gets the logged one emitted first.
@@ -57,6 +84,7 @@ export const TRUNCATED_ERROR_CODE = "TRUNCATED";
 export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): OperatorFunction<Event, StoredEvent> {
   const clock = options.clock ?? systemClock;
   const renewEvery = options.renewEvery ?? 10_000;
+  const defer = options.defer ?? nextMacrotask;
   return (source) =>
     new Observable<StoredEvent>((subscriber) => {
       let queue: Event[] = [];
@@ -68,11 +96,14 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
       let sourceDone = false;
       let closed = false;
       let cancelHeartbeat: (() => void) | undefined;
+      /** Cancels the flush waiting for the end of this turn of the event loop, if one is. */
+      let cancelFlush: (() => void) | undefined;
 
       // `upstream` (the source's subscriber, below) exists before anything can call this.
       const close = (): void => {
         closed = true;
         cancelHeartbeat?.();
+        cancelFlush?.();
         upstream.unsubscribe();
       };
       const fail = (error: unknown): void => {
@@ -92,7 +123,16 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
         const batch = queue;
         queue = [];
         appending = true;
-        writer.append(batch).then(
+        let appended: Promise<readonly string[]>;
+        try {
+          appended = writer.append(batch);
+        } catch (error) {
+          // A writer that throws instead of rejecting: still this run's failure, never an uncaught one in a later turn.
+          appending = false;
+          fail(error);
+          return;
+        }
+        appended.then(
           (cursors) => {
             appending = false;
             if (closed) return;
@@ -104,6 +144,14 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
             fail(error);
           },
         );
+      };
+      /** Sends the queue once this turn of the event loop is over (a pending append sends it when it resolves). */
+      const flushLater = (): void => {
+        if (appending || closed || cancelFlush !== undefined) return;
+        cancelFlush = defer(() => {
+          cancelFlush = undefined;
+          flush();
+        });
       };
       const take = (event: Event): void => {
         if (terminated || closed) return;
@@ -130,7 +178,7 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
           cancelHeartbeat?.(); // the terminal's append renews the lease; after it the run is over
           upstream.unsubscribe();
         }
-        flush();
+        flushLater();
       };
       /** Ends the run for a source that stopped without a terminal: `failure` is logged as its terminal. */
       const end = (failure: Event): void => {
@@ -148,7 +196,7 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
         });
       };
 
-      const upstream = new SourceObserver({
+      const upstream = new SourceObserver<Event>({
         next(event) {
           try {
             take(event);
@@ -175,27 +223,4 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
 function ended(writer: RunWriter): StoreError {
   const message = `expected run "${writer.runId}" of thread "${writer.threadId}" to be live, but the store ended it (its lease ran out)`;
   return new StoreError("run-ended", message, { threadId: writer.threadId, runId: writer.runId });
-}
-
-/**
- * The source's subscriber: a Subscription as well as an Observer, so RxJS hands it to the source
- * as the subscriber itself, and a synchronous source sees it close (after the terminal event, or
- * on a failure) and stops, instead of running on to its end.
- */
-class SourceObserver extends Subscription implements Observer<Event> {
-  constructor(private readonly handlers: Observer<Event>) {
-    super();
-  }
-
-  next(event: Event): void {
-    if (!this.closed) this.handlers.next(event);
-  }
-
-  error(error: unknown): void {
-    if (!this.closed) this.handlers.error(error);
-  }
-
-  complete(): void {
-    if (!this.closed) this.handlers.complete();
-  }
 }

@@ -262,6 +262,17 @@ describe("planConnect", () => {
     expect({ mode: plan.mode, types: types(plan.frames), tailAfter: plan.tailAfter }).toEqual(expected);
   });
 
+  test("for a client following the run (reconnect), an ended run's prelude ends as the run ended", () => {
+    const failed: ThreadSnapshot = { ...snapshot("failed"), run: { ...snapshot("failed").run, errorMessage: "the model is down", errorCode: "UPSTREAM" } };
+    expect(connectPrelude(failed, { reconnect: true }).slice(3)).toEqual([ev.runError("the model is down", { code: "UPSTREAM" })]);
+    expect(connectPrelude(snapshot("cancelled"), { reconnect: true }).slice(3)).toEqual([ev.runFinished("t", "r2", { outcome: { type: "cancelled" } })]);
+    // joining the thread (no reconnect), the same runs end as history
+    expect(connectPrelude(failed).slice(3)).toEqual([ev.runFinished("t", "r2", { outcome: { type: "success" } })]);
+    expect(planConnect({ kind: "snapshot", snapshot: snapshot("interrupted", [], [{ id: "i1", reason: "approve" }]) }, { reconnect: true }).frames[3].event).toMatchObject({
+      outcome: { type: "interrupt" },
+    });
+  });
+
   test("the prelude names the last run, sends the snapshots as they are, and ends with the pending interrupts", () => {
     const interrupts = [{ id: "i1", reason: "approve" }];
     expect(connectPrelude(snapshot("interrupted", [], interrupts))).toEqual([

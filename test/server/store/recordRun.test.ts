@@ -4,7 +4,7 @@ import { concat, from, lastValueFrom, Observable, of, Subject, take, throwError,
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
-import { recordRun } from "../../../src/server/store/recordRun";
+import { nextMacrotask, recordRun } from "../../../src/server/store/recordRun";
 import type { RunWriter, StoredEvent } from "../../../src/server/store/ThreadStore";
 import { run, sequentialIds, success, type Agent } from "../../../src/server";
 import { ManualClock } from "./manualClock";
@@ -175,4 +175,110 @@ test("a subscriber that unsubscribes from inside a synchronous source's emission
   expect(out).toEqual([writer.started]);
   expect(sent).toBe(1);
   expect(batches).toEqual([]);
+});
+
+describe("batching by turns of the event loop", () => {
+  /** A deferral the test runs by hand: `run()` sends the waiting batch. */
+  function manualDefer() {
+    const waiting: (() => void)[] = [];
+    let cancelled = 0;
+    const defer = (callback: () => void) => {
+      waiting.push(callback);
+      return () => {
+        cancelled++;
+        waiting.splice(waiting.indexOf(callback), 1);
+      };
+    };
+    return { defer, waiting, cancelled: () => cancelled, run: () => waiting.splice(0).forEach((callback) => callback()) };
+  }
+
+  test("a paced producer (a microtask between events, as awaiting ready() is) has its events of one turn logged in one append", async () => {
+    const { writer, batches, log } = await setup();
+    const paced = new Observable<Event>((subscriber) => {
+      void (async () => {
+        subscriber.next(started);
+        for (let i = 0; i < 200; i++) {
+          await Promise.resolve(); // a ready() that resolves at once
+          subscriber.next(ev.custom("n", i));
+        }
+        subscriber.next(finished);
+        subscriber.complete();
+      })();
+    });
+    const out = await collect(paced.pipe(recordRun(writer)));
+    expect(batches).toEqual([201]); // every event of the turn, the terminal too, in one append
+    expect(out).toEqual([writer.started, ...(await log())]);
+  });
+
+  test("nothing is appended before the turn is over; what arrives while an append is pending goes as soon as it resolves", async () => {
+    const { writer, batches } = await setup();
+    const turns = manualDefer();
+    const source = new Subject<Event>();
+    const out: StoredEvent[] = [];
+    source.pipe(recordRun(writer, { defer: turns.defer })).subscribe((stored) => out.push(stored));
+    source.next(started);
+    source.next(ev.custom("a", 1));
+    source.next(ev.custom("b", 2));
+    expect(batches).toEqual([]);
+    expect(turns.waiting).toHaveLength(1); // one wait per turn, however many events
+    turns.run();
+    expect(batches).toEqual([2]);
+    source.next(ev.custom("c", 3)); // the append is pending: this waits for it, not for a turn
+    expect(turns.waiting).toHaveLength(0);
+    await settle(1);
+    expect(batches).toEqual([2, 1]);
+    expect(out.map((stored) => stored.event.type)).toEqual(["RUN_STARTED", "CUSTOM", "CUSTOM", "CUSTOM"]);
+  });
+
+  test("unsubscribing cancels the wait: nothing is appended", async () => {
+    const { writer, batches } = await setup();
+    const turns = manualDefer();
+    const source = new Subject<Event>();
+    const subscription = source.pipe(recordRun(writer, { defer: turns.defer })).subscribe();
+    source.next(started);
+    source.next(ev.custom("a", 1));
+    subscription.unsubscribe();
+    expect(turns.cancelled()).toBe(1);
+    expect(turns.waiting).toHaveLength(0);
+    expect(batches).toEqual([]);
+  });
+
+  test("a writer whose append throws (instead of rejecting) errors the output in that later turn, never uncaught", async () => {
+    const { writer } = await setup();
+    const throwing: RunWriter = {
+      ...writer,
+      append: () => {
+        throw new Error("the writer broke");
+      },
+    };
+    await expect(collect(of(started, ev.custom("a", 1), finished).pipe(recordRun(throwing)))).rejects.toThrow("the writer broke");
+  });
+});
+
+test("nextMacrotask runs its callback after the microtasks of this turn, on setTimeout where there is no setImmediate (edge runtimes), and cancels", async () => {
+  const order: string[] = [];
+  nextMacrotask(() => order.push("macrotask"));
+  void Promise.resolve().then(() => order.push("microtask"));
+  const cancelled = nextMacrotask(() => order.push("cancelled"));
+  cancelled();
+  await settle(2);
+  expect(order).toEqual(["microtask", "macrotask"]);
+
+  // Without setImmediate it is setTimeout(…, 0), cleared on cancel (spied on, not waited for).
+  const saved = globalThis.setImmediate;
+  Reflect.deleteProperty(globalThis, "setImmediate");
+  const timeouts = jest.spyOn(globalThis, "setTimeout");
+  const clears = jest.spyOn(globalThis, "clearTimeout");
+  try {
+    const callback = () => undefined;
+    const cancel = nextMacrotask(callback);
+    expect(timeouts).toHaveBeenCalledWith(callback, 0);
+    cancel();
+    expect(clears).toHaveBeenCalledWith(timeouts.mock.results[0].value);
+  } finally {
+    globalThis.setImmediate = saved;
+    timeouts.mockRestore();
+    clears.mockRestore();
+  }
+  expect(order).toEqual(["microtask", "macrotask"]);
 });

@@ -29,7 +29,7 @@ import { TaskBoardService } from "./task-board.service";
       <h1>Task board</h1>
       <span class="framework">Angular</span>
       <span class="spacer"></span>
-      <span class="thread" title="thread id">{{ board.session.threadId }}</span>
+      <span class="thread" data-testid="thread" title="thread id">{{ board.session.threadId }}</span>
     </header>
     <main class="layout">
       <section class="chat" aria-label="Chat">
@@ -52,6 +52,9 @@ import { TaskBoardService } from "./task-board.service";
             [pendingApprovals]="board.interrupts().length"
             [pendingAnswers]="board.confirmations().length"
             [error]="board.error()"
+            [end]="board.end()"
+            [stopping]="board.stopping()"
+            [reconnecting]="board.reconnecting()"
             (send)="board.send($event)"
             (stop)="board.stop()"
           />
@@ -63,6 +66,10 @@ import { TaskBoardService } from "./task-board.service";
 })
 export class AppComponent {
   protected readonly board = inject(TaskBoardService);
+  constructor() {
+    // On load (a reload too): join the thread, its history and the live rest of a run in progress.
+    this.board.connect();
+  }
   protected readonly messages = toSignal(this.board.messages$, { initialValue: this.board.session.messages });
   protected readonly running = computed(() => this.board.status() === "running");
   // Pending interrupts come from the session, not from the run status: a refused send after an

@@ -1,6 +1,7 @@
 /** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
 import { ChangeDetectionStrategy, Component, computed, input, output, signal } from "@angular/core";
 import type { ClientError } from "../../../../src/client/ClientError";
+import type { RunEnd } from "../../../../src/client/Update";
 import type { RunStatus } from "../../../../src/react/RunController";
 import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/composerState";
 
@@ -31,7 +32,7 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
       <button class="stop" data-testid="stop" type="button" (click)="stop.emit()" [disabled]="!state().canStop">Stop</button>
       <button class="send" data-testid="send" type="submit" [disabled]="!state().canSend">Send</button>
     </form>
-    <p class="status {{ line().tone }}" data-testid="status" [attr.data-status]="status()" aria-live="polite">
+    <p class="status {{ line().tone }}" data-testid="status" [attr.data-status]="status()" [attr.data-end]="end()?.kind ?? ''" aria-live="polite">
       <span>{{ line().label }}</span>
       @if (line().detail; as detail) { <span class="error" data-testid="error" [title]="detail">· {{ detail }}</span> }
       <span class="hint">{{ keyboardHint }}</span>
@@ -44,6 +45,12 @@ export class ComposerComponent {
   /** Confirmation cards waiting for the user (client tool calls). */
   readonly pendingAnswers = input(0);
   readonly error = input<ClientError | undefined>(undefined);
+  /** How the last run ended (a stopped one says so). */
+  readonly end = input<RunEnd | undefined>(undefined);
+  /** Stop was pressed; the server is ending the run. */
+  readonly stopping = input(false);
+  /** The reconnect attempt under way, while the connection is lost. */
+  readonly reconnecting = input<number | undefined>(undefined);
   /** The user sent this text. */
   readonly send = output<string>();
   /** The user pressed Stop. */
@@ -52,10 +59,18 @@ export class ComposerComponent {
   protected readonly keyboardHint = KEYBOARD_HINT;
   protected readonly draft = signal("");
   protected readonly state = computed(() =>
-    composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft(), pendingAnswers: this.pendingAnswers() }),
+    composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft(), stopping: this.stopping(), pendingAnswers: this.pendingAnswers() }),
   );
   protected readonly line = computed(() =>
-    statusLine({ status: this.status(), pendingApprovals: this.pendingApprovals(), error: this.error(), pendingAnswers: this.pendingAnswers() }),
+    statusLine({
+      status: this.status(),
+      pendingApprovals: this.pendingApprovals(),
+      error: this.error(),
+      end: this.end(),
+      stopping: this.stopping(),
+      reconnecting: this.reconnecting(),
+      pendingAnswers: this.pendingAnswers(),
+    }),
   );
 
   protected submit(event?: Event): void {

@@ -26,7 +26,7 @@ import { MessageViewComponent } from "./message-view.component";
           @if (block.kind === "message") {
             <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
           } @else {
-            @let heading = headingOf(block.subagentRunId);
+            @let heading = headingOf(block.subagentRunId, block.messages);
             <div class="subagent" data-testid="subagent-group" [attr.data-name]="heading.name">
               <header>
                 <h3>{{ heading.name }}</h3>
@@ -75,11 +75,13 @@ export class MessageListComponent {
   protected readonly blocks = computed(() => groupMessages(this.messages()));
   protected readonly results = computed(() => toolResults(this.messages()));
 
-  protected headingOf(subagentRunId: string) {
+  protected headingOf(subagentRunId: string, messages: readonly Message[]) {
+    const cutOff = this.cutOff();
     return subagentHeading(
       this.subagents().find((s) => s.id === subagentRunId),
       this.running(),
       subagentRunId,
+      messages.some((message) => cutOff.messageIds.has(message.id)),
     );
   }
 }

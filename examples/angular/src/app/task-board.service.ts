@@ -1,19 +1,19 @@
 /** The page's one service: a Session on the task-board endpoint, as observables (async pipe) and signals. */
 import { Injectable, InjectionToken, computed, inject, signal, type OnDestroy, type Signal } from "@angular/core";
 import { toSignal } from "@angular/core/rxjs-interop";
-import { map, tap, type Observable, type Subscription } from "rxjs";
+import { map, type Observable } from "rxjs";
 import { Session } from "../../../../src/client/Session";
 import { HttpTransport } from "../../../../src/client/transports/HttpTransport";
-import { coalesceUpdates } from "../../../../src/client/coalesceUpdates";
 import type { ClientTool } from "../../../../src/client/tools/clientTool";
 import { callsOf, type RunningToolCall } from "../../../../src/client/tools/RunningToolCalls";
-import { ClientError } from "../../../../src/client/ClientError";
-import type { RunEnd, Subagent, Update } from "../../../../src/client/Update";
+import type { ClientError } from "../../../../src/client/ClientError";
+import type { RunEnd, Subagent } from "../../../../src/client/Update";
 import type { Message } from "../../../../src/protocol/messages";
 import type { Interrupt, ResumeEntry } from "../../../../src/protocol/outcomes";
-import type { RunStatus } from "../../../../src/react/RunController";
-import { mergeCutOff, NOTHING_CUT_OFF, UnfinishedParts, type CutOff } from "../../../../src/react/UnfinishedParts";
+import { RunController, type RunStatus } from "../../../../src/react/RunController";
+import type { CutOff } from "../../../../src/react/UnfinishedParts";
 import { answerFor } from "../../../shared/approvals";
+import type { PageThread } from "../../../shared/pageThread";
 import { confirmDelete, PAGE_TOOLS } from "../../../shared/pageTools";
 import { boardSpec, type Board } from "../../../task-board/board";
 
@@ -22,23 +22,32 @@ export const AGENT_URL = new InjectionToken<string>("AGENT_URL", {
   factory: () => new URL("/agent", location.href).href,
 });
 
+/** The tab's thread and the bearer token that owns it (main.ts provides them: `pageThread(sessionStorage)`). */
+export const PAGE_THREAD = new InjectionToken<PageThread>("PAGE_THREAD");
+
 /** Where the runs stand: no run, one running, the last one waiting on an interrupt, the last one failed (the type `useRun` reports). */
 export type { RunStatus };
 
 /**
  * Owns the Session. Views read the conversation through an observable (`messages$`, for the
- * `async` pipe or `toSignal`) or signals (`board`, `interrupts`, `subagents`, made with `toSignal`), and
- * drive it with `send`, `approve`/`reject` and `stop`. One run at a time: starting one stops the
- * active one. A run's updates are coalesced per animation frame (`coalesceUpdates`), so forty
- * text deltas in a frame cost one change detection pass. `cutOff` names what Stop left
- * unfinished (for the "stopped" marks), as `useRun(session).cutOff` does on the React page.
+ * `async` pipe or `toSignal`) or signals (`board`, `interrupts`, `subagents`, made with
+ * `toSignal`), and drive it with `send`, `approve`/`reject`, `connect` and `stop`. The run
+ * lifecycle is the framework-free `RunController` that `useRun` reads on the React page (one run
+ * at a time; Stop cancels on the server, which keeps the tab's thread; leaving the page only
+ * detaches), mirrored into signals: `status`, `error`, `end`, `cutOff` (what Stop left
+ * unfinished, for the "stopped" marks), `stopping`, `reconnecting`.
  * The session offers the page's client tools; `clientToolCalls(tool)` is the running calls of one
  * tool as a signal (what `useClientTool` renders on the React page), and `confirmations` those of
  * `confirm_delete`, each answered with its own `respond`.
  */
 @Injectable({ providedIn: "root" })
 export class TaskBoardService implements OnDestroy {
-  readonly session = new Session<Board>(new HttpTransport(inject(AGENT_URL)), { threadId: `board-${Date.now()}`, state: boardSpec, tools: PAGE_TOOLS });
+  private readonly page = inject(PAGE_THREAD);
+  readonly session = new Session<Board>(new HttpTransport(inject(AGENT_URL), { headers: { Authorization: `Bearer ${this.page.token}` } }), {
+    threadId: this.page.threadId,
+    state: boardSpec,
+    tools: PAGE_TOOLS,
+  });
 
   /** The messages, for the async pipe. */
   readonly messages$: Observable<readonly Message[]> = this.session.messages$;
@@ -52,17 +61,21 @@ export class TaskBoardService implements OnDestroy {
   /** The ids of the calls waiting for the user, for their tool cards. */
   readonly waiting: Signal<ReadonlySet<string>> = computed(() => new Set(this.confirmations().map((call) => call.toolCallId)));
 
-  private readonly statusSignal = signal<RunStatus>("idle");
-  private readonly errorSignal = signal<ClientError | undefined>(undefined);
-  private readonly cutOffSignal = signal<CutOff>(NOTHING_CUT_OFF);
+  private readonly runs = RunController.of(this.session);
+  private readonly snapshot = signal(this.runs.getSnapshot());
+  private readonly unlisten = this.runs.subscribe(() => this.snapshot.set(this.runs.getSnapshot()));
   /** The run status. */
-  readonly status = this.statusSignal.asReadonly();
+  readonly status: Signal<RunStatus> = computed(() => this.snapshot().status);
   /** The last error update of the current or last run. */
-  readonly error = this.errorSignal.asReadonly();
+  readonly error: Signal<ClientError | undefined> = computed(() => this.snapshot().error);
+  /** How the last run ended. */
+  readonly end: Signal<RunEnd | undefined> = computed(() => this.snapshot().end);
   /** What Stop cut off over this session's runs: messages mid-text and tool calls without a result. */
-  readonly cutOff = this.cutOffSignal.asReadonly();
-
-  private active: { readonly subscription: Subscription; readonly parts: UnfinishedParts } | undefined;
+  readonly cutOff: Signal<CutOff> = computed(() => this.snapshot().cutOff);
+  /** Stop was pressed and the server is ending the run. */
+  readonly stopping: Signal<boolean> = computed(() => this.snapshot().stopping);
+  /** The reconnect attempt under way while the run's connection is lost. */
+  readonly reconnecting: Signal<number | undefined> = computed(() => this.snapshot().reconnecting);
 
   /**
    * The running calls of one client tool of the session, typed by it: `args` decoded, `respond`
@@ -75,7 +88,7 @@ export class TaskBoardService implements OnDestroy {
 
   /** Sends a user message and runs the agent. */
   send(text: string): void {
-    this.start(this.session.send(text));
+    this.runs.send(text);
   }
 
   /** Approves a pending interrupt (resolved, with `{ approved: true }`). */
@@ -90,82 +103,21 @@ export class TaskBoardService implements OnDestroy {
 
   /** Answers interrupts and runs the agent again. */
   resume(answers: ResumeEntry[]): void {
-    this.start(this.session.resume(answers));
+    this.runs.resume(answers);
   }
 
-  /** Stops the active run: unsubscribing aborts the request, and with it the server's run. */
+  /** Joins the thread on the server: its history, and the live rest of a run in progress. */
+  connect(): void {
+    this.runs.connect();
+  }
+
+  /** Cancels the active run on the server (it ends `cancelled`, for every tab on the thread). */
   stop(): void {
-    const active = this.active;
-    this.active = undefined;
-    if (!active) return;
-    active.subscription.unsubscribe();
-    this.cutOffSignal.update((cutOff) => mergeCutOff(cutOff, active.parts.cutOff()));
-    this.statusSignal.set("idle");
+    this.runs.stop();
   }
 
   ngOnDestroy(): void {
-    this.stop();
+    this.unlisten();
+    this.runs.detach();
   }
-
-  private start(run$: Observable<Update<Board>>): void {
-    this.stop();
-    this.statusSignal.set("running");
-    this.errorSignal.set(undefined);
-    const parts = new UnfinishedParts();
-    // `over` and `parts` rather than the subscription: a refused start (say, a send while an
-    // interrupt waits) emits its error and done, and completes, inside `subscribe`, before the
-    // subscription exists to compare with.
-    let over = false;
-    let finished = false;
-    const release = () => {
-      over = true;
-      if (this.active?.parts === parts) this.active = undefined;
-    };
-    const subscription = run$
-      .pipe(
-        tap((update) => parts.apply(update)), // before coalescing, which keeps only the latest change per message
-        coalesceUpdates<Board>(),
-      )
-      .subscribe({
-        next: (batch) => {
-          for (const update of batch) {
-            if (update.kind === "error") this.errorSignal.set(update.error);
-            if (update.kind === "done") {
-              finished = true;
-              this.statusSignal.set(statusAfter(update.end));
-            }
-          }
-        },
-        error: (error: unknown) => {
-          release();
-          this.errorSignal.set(ClientError.from(error));
-          this.statusSignal.set("failed");
-        },
-        complete: () => {
-          release();
-          if (!finished) this.statusSignal.set("idle");
-        },
-      });
-    if (!over) this.active = { subscription, parts };
-  }
-}
-
-function statusAfter(end: RunEnd): RunStatus {
-  switch (end.kind) {
-    case "success":
-    case "cancelled": // a stopped run is not a failure (E2)
-      return "idle";
-    case "interrupted":
-      return "interrupted";
-    case "failed":
-      return "failed";
-    default:
-      return unknownEnd(end);
-  }
-}
-
-/** A RunEnd kind added later fails to compile above; at run time it reads as the end of the run. */
-function unknownEnd(end: never): RunStatus {
-  void end;
-  return "idle";
 }

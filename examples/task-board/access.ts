@@ -1,0 +1,28 @@
+/**
+ * Who may use which thread in the task-board example (DESIGN §6, `authorize`): every thread
+ * belongs to a bearer token. A thread's id starts with a digest of its owner's token, so the
+ * decision needs nothing but the request and the id: it cannot depend on whether the thread
+ * exists, and an unknown thread and another token's thread answer alike (403).
+ */
+import type { Authorize } from "../../src/server/http/createHandler";
+import { ownerOf } from "../shared/threadOwner";
+
+export { ownerOf, threadIdFor } from "../shared/threadOwner";
+
+/** The token of an `Authorization: Bearer <token>` header, if there is one. */
+function bearerToken(request: Request): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  return match?.[1];
+}
+
+/**
+ * Allows a run, a connect or a stop only with a bearer token that owns the thread (its id starts
+ * with the token's owner part); anything else is refused (403), whether the thread exists or not.
+ *
+ * @example
+ * createHandler(agent, { store: memoryStore(), authorize: bearerThreadAccess });
+ */
+export const bearerThreadAccess: Authorize = async (request, { threadId }) => {
+  const token = bearerToken(request);
+  return token !== undefined && threadId.startsWith(`${await ownerOf(token)}.`);
+};

@@ -1,0 +1,77 @@
+/** One run's checking and applying across the reconnects of its stream (DESIGN §6): connection notices become updates, and a snapshot answer gets a pipeline of its own. */
+import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
+import type { Event } from "../protocol/events";
+import type { DecodeWarning } from "../wire/DecodeWarning";
+import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
+import type { Update } from "./Update";
+
+/** What a transport hands the Session: events, decode warnings, connection notices. */
+type TransportItem = Event | DecodeWarning | ConnectionNotice;
+
+/**
+ * Runs the transport's items through `pipeline` (the Session's normalize → verify → apply), with
+ * every `ConnectionNotice` taken out and emitted as a `connection` update where it stood. A notice
+ * with `restart` (the reconnect was answered with a snapshot, after events of the run were already
+ * applied) ends the current pipeline without its `done` and starts a fresh one for what follows, a
+ * stream of its own from its RUN_STARTED (its MESSAGES_SNAPSHOT and STATE_SNAPSHOT then replace
+ * what the cut left half-built). The output completes when the pipeline does (after its `done`),
+ * which lets the transport go, a synchronous one included. Per-subscription state.
+ *
+ * @example
+ * transport.run(input, { connection: true }).pipe(followConnection((events) => events.pipe(normalizeAndVerify(), applyEvents({ state }))))
+ */
+export function followConnection<S>(pipeline: (events: Observable<Event | DecodeWarning>) => Observable<Update<S>>): OperatorFunction<TransportItem, Update<S>> {
+  return (source) =>
+    new Observable<Update<S>>((subscriber) => {
+      let segment: Subscriber<Event | DecodeWarning> | undefined;
+      let inner: Subscription | undefined;
+      const open = (): void => {
+        inner?.unsubscribe();
+        segment = undefined;
+        // A single-subscriber hand-off: the pipeline subscribes synchronously, and `segment` is its end.
+        const events = new Observable<Event | DecodeWarning>((target) => {
+          segment = target;
+        });
+        inner = pipeline(events).subscribe({
+          next: (update) => subscriber.next(update),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        });
+      };
+      const upstream = new ItemObserver({
+        next(item) {
+          if (isConnectionNotice(item)) {
+            if (item.restart) open();
+            subscriber.next({ kind: "connection", status: item.status, attempt: item.attempt });
+            return;
+          }
+          segment?.next(item);
+        },
+        error: (error: unknown) => segment?.error(error),
+        complete: () => segment?.complete(),
+      });
+      subscriber.add(upstream);
+      subscriber.add(() => inner?.unsubscribe());
+      open();
+      if (!subscriber.closed) source.subscribe(upstream);
+    });
+}
+
+/** The transport's subscriber, also a Subscription, so a synchronous transport sees it close when the run is over and stops. */
+class ItemObserver extends Subscription implements Observer<TransportItem> {
+  constructor(private readonly handlers: Observer<TransportItem>) {
+    super();
+  }
+
+  next(item: TransportItem): void {
+    if (!this.closed) this.handlers.next(item);
+  }
+
+  error(error: unknown): void {
+    if (!this.closed) this.handlers.error(error);
+  }
+
+  complete(): void {
+    if (!this.closed) this.handlers.complete();
+  }
+}

@@ -1,0 +1,153 @@
+/** One HTTP request answered with an SSE body (WIRE §6), read as events with their `id:`/`retry:` fields: one connection of `HttpTransport`. */
+import { Observable, type Subscription } from "rxjs";
+import type { Event } from "../../protocol/events";
+import { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";
+import { decodeSse } from "../../wire/decodeSse";
+import type { DecodeWarning } from "../../wire/DecodeWarning";
+import type { SseControl } from "../../wire/SseControl";
+import { ClientError } from "../ClientError";
+
+/**
+ * The answer arrived (a 2xx `text/event-stream`): emitted once, before the body's items. `mode`
+ * is the `AGUI-Connect-Mode` header's value when the server sent one (`/connect` answers do);
+ * `resumable` whether it said `AGUI-Resumable: true` (a server that keeps threads does).
+ *
+ * @example
+ * if (item instanceof StreamOpened && item.mode === "snapshot") restart();
+ */
+export class StreamOpened {
+  constructor(
+    readonly mode: ConnectMode | undefined,
+    readonly resumable: boolean,
+  ) {}
+}
+
+/**
+ * What one connection yields, in order: `StreamOpened`, then the body's events, decode warnings
+ * and stream controls.
+ *
+ * @example
+ * const item: StreamItem = new StreamOpened("resume");
+ */
+export type StreamItem = Event | DecodeWarning | SseControl | StreamOpened;
+
+/**
+ * How to make the request and read its body.
+ *
+ * @example
+ * const request: StreamRequest = { url, method: "POST", headers, body: JSON.stringify(input), maxFrameBytes: undefined, maxDepth: undefined, warnings: true };
+ */
+export interface StreamRequest {
+  readonly url: string;
+  readonly headers: () => Promise<Record<string, string>>;
+  readonly body: string;
+  readonly fetch: typeof fetch;
+  readonly maxFrameBytes: number | undefined;
+  readonly maxDepth: number | undefined;
+  readonly warnings: boolean;
+}
+
+/** How much of an error response's body an `http` error quotes. */
+const BODY_EXCERPT = 500;
+
+/**
+ * POSTs `request.body` as JSON (`Accept: text/event-stream`) and streams the answer, cold (each
+ * subscription is one request; unsubscribing aborts it). Errors are `ClientError`s: `transport`
+ * when the request or the body stream fails (before `StreamOpened`: no answer; after it: a cut),
+ * `http` for a non-2xx status (with `status` and the start of the body), `decode`
+ * for an answer that is not `text/event-stream`; bad frames error with `decodeSse`'s `DecodeError`
+ * (`truncated` for a body cut inside a frame).
+ *
+ * @example
+ * fetchEventStream({ url, headers: async () => ({}), body, fetch, maxFrameBytes: undefined, maxDepth: undefined, warnings: false }).subscribe(console.log);
+ */
+export function fetchEventStream(request: StreamRequest): Observable<StreamItem> {
+  return new Observable<StreamItem>((subscriber) => {
+    const controller = new AbortController();
+    let inner: Subscription | undefined;
+    const fail = (error: ClientError): void => {
+      if (!controller.signal.aborted) subscriber.error(error);
+    };
+    const { url } = request;
+    const start = async (): Promise<void> => {
+      const extra = await request.headers();
+      let response: Response;
+      try {
+        response = await request.fetch(url, {
+          method: "POST",
+          headers: { ...extra, "Content-Type": "application/json", Accept: "text/event-stream" },
+          body: request.body,
+          signal: controller.signal,
+        });
+      } catch (cause) {
+        fail(new ClientError("transport", `POST ${url} failed: ${describe(cause)}`, { cause }));
+        return;
+      }
+      if (!response.ok) {
+        const body = await response.text().catch(() => "");
+        const excerpt = body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}…` : body;
+        fail(new ClientError("http", `POST ${url} answered ${response.status} ${response.statusText}: ${excerpt}`, { status: response.status, body: excerpt }));
+        return;
+      }
+      const type = response.headers.get("content-type") ?? "";
+      if (!/^text\/event-stream\b/i.test(type.trim())) {
+        await response.body?.cancel().catch(() => undefined);
+        fail(new ClientError("decode", `POST ${url} answered ${type === "" ? "without a content type" : `with ${type}`}; expected text/event-stream`, { status: response.status }));
+        return;
+      }
+      if (controller.signal.aborted) return;
+      const mode = response.headers.get(CONNECT_MODE_HEADER);
+      subscriber.next(new StreamOpened(mode === "resume" || mode === "snapshot" ? mode : undefined, response.headers.get(RESUMABLE_HEADER) === "true"));
+      const decoding = { maxFrameBytes: request.maxFrameBytes, maxDepth: request.maxDepth, warnings: request.warnings, controls: true as const };
+      inner = readBody(response, url).pipe(decodeSse(decoding)).subscribe(subscriber);
+    };
+    start().catch((cause: unknown) => fail(new ClientError("transport", `POST ${url} failed: ${describe(cause)}`, { cause })));
+    return () => {
+      controller.abort();
+      inner?.unsubscribe();
+    };
+  });
+}
+
+/** The response body as byte chunks; a read failure is a `transport` error (code `body`); unsubscribing cancels the reader. */
+function readBody(response: Response, url: string): Observable<Uint8Array> {
+  return new Observable<Uint8Array>((subscriber) => {
+    const body = response.body;
+    if (body === null) {
+      subscriber.complete();
+      return;
+    }
+    const reader = body.getReader();
+    let stopped = false;
+    const pump = async (): Promise<void> => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (stopped) return;
+        if (done) {
+          subscriber.complete();
+          return;
+        }
+        subscriber.next(value);
+      }
+    };
+    pump().catch((cause: unknown) => {
+      if (!stopped) subscriber.error(new ClientError("transport", `reading the response of ${url} failed: ${describe(cause)}`, { cause }));
+    });
+    return () => {
+      stopped = true;
+      reader.cancel().catch(() => undefined);
+    };
+  });
+}
+
+/**
+ * A fetch failure's message, with the system error undici hides in `cause` (ECONNREFUSED…).
+ *
+ * @example
+ * describe(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") })) // "fetch failed (connect ECONNREFUSED)"
+ */
+export function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner: unknown = cause.cause;
+  return inner instanceof Error ? `${cause.message} (${inner.message})` : cause.message;
+}

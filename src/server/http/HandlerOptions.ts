@@ -1,0 +1,155 @@
+/** What `createHandler` is configured with: the run source, the limits, and the durable-thread options (DESIGN §4, §6). */
+import type { Observable } from "rxjs";
+import type { Event } from "../../protocol/events";
+import type { RunAgentInput } from "../../protocol/input";
+import type { AgentCapabilities } from "../../protocol/capabilities";
+import type { DebugOption } from "../../operators/logEvents";
+import type { Agent } from "../Agent";
+import type { ThreadStore } from "../store/ThreadStore";
+import type { FairTurns } from "./fairTurns";
+import type { Ready } from "./toEventStream";
+
+/** What a run function is told besides the input. */
+export interface RunRequest {
+  /** The HTTP request (headers, URL) that asked for this run. */
+  readonly request: Request;
+  /**
+   * Resolves when the response can take more events. A producer that emits in a loop and awaits
+   * this between events is paced by the client's reading speed, and takes turns with the other
+   * streams of the process (see `toEventStream`).
+   */
+  readonly ready: Ready;
+  /**
+   * Aborted when the run should stop. Without a store: the response will not be delivered (the
+   * client went away, an `AbortError`, or read too slowly for the send-buffer cap, a
+   * `SlowConsumerError`). With a store a client going away only detaches, so it aborts only on a
+   * `POST {url}/stop` (the handler then ends the run `RUN_FINISHED` cancelled itself). A run
+   * function should stop then; the `Agent` driver passes it on as `ctx.signal`'s reason.
+   */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A run as a function: the events of one run for one input. Unsubscribing must stop the run.
+ *
+ * @example
+ * const echo: RunFunction = (input) => of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId));
+ */
+export type RunFunction = (input: RunAgentInput, request: RunRequest) => Observable<Event>;
+
+/**
+ * What a handler serves: an `Agent` (run with the driver `run(agent, input)`), or a run function
+ * (any `Observable<Event>` per input: your own pipeline, another framework's agent piped through
+ * `verifyEvents()`, …).
+ *
+ * @example
+ * const source: RunSource = taskBoardAgent;
+ */
+export type RunSource<S = unknown> = Agent<S> | RunFunction;
+
+/**
+ * The fetch-style handler: works with `Deno.serve`, Bun, Cloudflare Workers, Next.js route handlers, and `agui-rx/node`.
+ *
+ * @example
+ * const handler: FetchHandler = createHandler(agent);
+ */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/**
+ * What a request wants to do with a thread, as `authorize` is asked: start a run on it (`run`,
+ * with the run's id), read it (`connect`), or stop one of its runs (`stop`, with the run's id).
+ *
+ * @example
+ * const access: ThreadAccess = { action: "stop", threadId: "t1", runId: "r7" };
+ */
+export interface ThreadAccess {
+  readonly action: "run" | "connect" | "stop";
+  readonly threadId: string;
+  readonly runId?: string;
+}
+
+/**
+ * Allows (`true`) or denies (`false`) a request's access to a thread. Called on every route that
+ * names a thread, before the store is consulted, so a denial (403) never depends on whether the
+ * thread exists. A throw answers 500.
+ *
+ * @example
+ * const authorize: Authorize = (request, { threadId }) => owners.get(threadId) === bearerToken(request);
+ */
+export type Authorize = (request: Request, access: ThreadAccess) => boolean | Promise<boolean>;
+
+/** What `route` decides: refuse (a Response), serve with another run function, or `undefined` for the default. */
+export type Routed = RunFunction | Response | undefined;
+
+/**
+ * Options of `createHandler`.
+ *
+ * @example
+ * createHandler(agent, { store: memoryStore(), authorize: (request, { threadId }) => mayUse(request, threadId) });
+ */
+export interface HandlerOptions {
+  /** Largest accepted request body in bytes, enforced while reading (default 10 MiB). Larger → 413. */
+  readonly maxBodyBytes?: number;
+  /**
+   * How long the body may take to arrive, in ms, from the handler's call to its last byte
+   * (default 30 s). Later → 408, and the upload is cancelled: a body that never finishes must not
+   * hold a connection (and its buffers) forever.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in the body (default 512,
+   * `DEFAULT_MAX_JSON_DEPTH`). Deeper → 400 `json-too-deep` naming the path and the limit, before
+   * anything recursive (decoding, error messages, the agent's state) sees it. Also the limit of
+   * the `Agent` driver's state decoding and egress check.
+   */
+  readonly maxJsonDepth?: number;
+  /** Encoded events queued per response before `ready()` waits (default 16). */
+  readonly highWaterMark?: number;
+  /**
+   * The send-buffer cap per response in bytes (default 16 MiB): a run whose client reads too slowly
+   * to keep its queue under it is stopped (`ctx.signal` aborts with a `SlowConsumerError`) and the
+   * response ends with a final RUN_ERROR `SLOW_CONSUMER`. With a store the run is not stopped: the
+   * response ends without a terminal event after what was queued, and the client reconnects with
+   * its last `id:` to read the rest from the store at its own pace. See `toEventStream`.
+   */
+  readonly maxBufferedBytes?: number;
+  /** How the responses of this process share the event loop (default `sharedTurns`). See `fairTurns`. */
+  readonly turns?: FairTurns;
+  /** Extra headers on every answer, errors included (for example CORS headers). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Runs after the body decoded (and after `authorize`) and before the run starts: return a
+   * `Response` to refuse the request (authentication, quota, unknown agent: that response is sent
+   * as it is), a run function to serve this request with (one endpoint, several agents: `(input)
+   * => run(other, input)`), or nothing to use the default. A throw answers 500.
+   */
+  readonly route?: (request: Request, input: RunAgentInput) => Routed | Promise<Routed>;
+  /** Logs every event each run sends (`logEvents`, label `agui-rx server`). */
+  readonly debug?: DebugOption;
+  /**
+   * Where runs and threads are kept (DESIGN §6, docs/durability.md): `memoryStore()`, or
+   * `redisStore()` from `agui-rx/redis`. With one, every SSE frame of a run carries `id:
+   * <cursor>`, a client that goes away only detaches (the run goes on, logged), and the endpoint
+   * serves `POST {url}/connect`, `POST {url}/stop` and reports `transport.resumable`. Without
+   * one, a disconnect aborts the run, as it always did, and `/connect` and `/stop` answer 404.
+   */
+  readonly store?: ThreadStore;
+  /**
+   * Who may run, read and stop which thread; called on `POST {url}`, `/connect` and `/stop` before
+   * anything else looks at the thread. Without it every caller may do everything: **the thread
+   * ids are then the only protection** (use unguessable ones, as `crypto.randomUUID()` makes).
+   */
+  readonly authorize?: Authorize;
+  /**
+   * What `GET {url}/capabilities` says besides the transport (identity, tools, state, …), as
+   * `@ag-ui/core` 1.0.0's `AgentCapabilities`; `transport.streaming` and `transport.resumable`
+   * are the handler's own (what it does), whatever this says about them.
+   */
+  readonly capabilities?: AgentCapabilities;
+  /**
+   * Hears of a stored run whose recording failed after the response started (the store refused an
+   * append or became unavailable): the run's clients see the failure in-band, this is for the
+   * operator. Default: `console.error` with the thread, the run and the error.
+   */
+  readonly onRunError?: (error: unknown, run: { readonly threadId: string; readonly runId: string }) => void;
+}

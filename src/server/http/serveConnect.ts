@@ -1,0 +1,60 @@
+/** `POST {url}/connect` (DESIGN §6): a thread's events after a cursor, or its compacted prelude, then the live tail. */
+import * as t from "io-ts";
+import { CONNECT_MODE_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
+import { openConnect, type ConnectStream } from "../store/openConnect";
+import { acceptsEventStream } from "./acceptsEventStream";
+import { cutOnStoreFailure } from "./cutOnStoreFailure";
+import { errorResponse } from "./errorResponse";
+import { checkAccess, type HandlerContext } from "./HandlerContext";
+import { readJsonRequest } from "./readJsonRequest";
+import { notResumable } from "./serveStop";
+import { eventStreamResponse, storeFailure } from "./streamResponse";
+import { toEventStream } from "./toEventStream";
+
+/**
+ * The body of a connect request: a `RunAgentInput`, of which only `threadId` is needed; a
+ * `runId` says the client follows that run (it reconnects), as a `Last-Event-ID` does.
+ */
+const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial({ runId: t.string })], "ConnectRequest");
+
+/**
+ * Reads the body, asks `authorize` (`connect`), then the store (`openConnect` after the
+ * `Last-Event-ID` header, if any): 404 `not-found` for a thread the store does not know (only an
+ * authorized caller can learn that), else the SSE stream: `id:` on every frame that carries a
+ * cursor, the mode in the `AGUI-Connect-Mode` header (`resume` or `snapshot`), and `AGUI-Resumable:
+ * true`. A tail the store
+ * can no longer follow (evicted, unavailable) ends the body without a terminal event, so the
+ * client reconnects; a reader too slow for the send-buffer cap is cut the same way. Without a
+ * store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
+ *
+ * @example
+ * if (routeOf(request.url) === "connect") return serveConnect(request, context);
+ */
+export async function serveConnect(request: Request, context: HandlerContext): Promise<Response> {
+  const { headers, store } = context;
+  if (request.method !== "POST") {
+    return errorResponse(405, { error: "method-not-allowed", message: `expected POST with a { threadId } body, got ${request.method}` }, { ...headers, Allow: "POST" });
+  }
+  const accept = request.headers.get("accept");
+  if (!acceptsEventStream(accept)) {
+    return errorResponse(406, { error: "not-acceptable", message: `this endpoint answers only text/event-stream, but Accept allows only ${accept}` }, headers);
+  }
+  if (store === undefined) return notResumable("connect", headers);
+  const body = await readJsonRequest(request, ConnectRequest, "connect request", context.limits, headers);
+  if (body instanceof Response) return body;
+  const { threadId, runId } = body;
+  const refused = await checkAccess(context, request, runId === undefined ? { action: "connect", threadId } : { action: "connect", threadId, runId });
+  if (refused) return refused;
+  const lastEventId = request.headers.get("last-event-id") || undefined; // an empty header is no cursor
+  let stream: ConnectStream | undefined;
+  try {
+    stream = await openConnect(store, threadId, lastEventId, { reconnect: lastEventId !== undefined || runId !== undefined });
+  } catch (error) {
+    return storeFailure(error, headers);
+  }
+  if (stream === undefined) {
+    return errorResponse(404, { error: "not-found", message: `expected a thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
+  }
+  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, signal: request.signal, slowConsumer: "end" });
+  return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true" });
+}

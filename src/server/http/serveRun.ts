@@ -1,0 +1,118 @@
+/** `POST {url}` (DESIGN §4, §6): one run, streamed as SSE; with a store, recorded and outliving its response. */
+import { concat, of } from "rxjs";
+import { RESUMABLE_HEADER } from "../../protocol/connectMode";
+import { excerpt } from "../../protocol/describeFailure";
+import { RunAgentInput } from "../../protocol/input";
+import { debugEvents } from "../../operators/logEvents";
+import { normalizeChunks } from "../../operators/normalizeChunks";
+import { verifyEvents } from "../../operators/verifyEvents";
+import { recordRun } from "../store/recordRun";
+import type { RunWriter, ThreadStore } from "../store/ThreadStore";
+import { acceptsEventStream } from "./acceptsEventStream";
+import { cutOnStoreFailure } from "./cutOnStoreFailure";
+import { endOnStop } from "./endOnStop";
+import { errorResponse } from "./errorResponse";
+import { checkAccess, type HandlerContext } from "./HandlerContext";
+import type { RunFunction, Routed } from "./HandlerOptions";
+import { readJsonRequest } from "./readJsonRequest";
+import { RunPace } from "./RunPace";
+import { sharedTurns } from "./fairTurns";
+import { eventStreamResponse, storeFailure } from "./streamResponse";
+import { toEventStream } from "./toEventStream";
+
+/**
+ * Serves one run. Refusals come first, in request order: 405, 406, the body's (415, 413, 408,
+ * 400), `authorize` (`run`: 403), `route` (its own answer, or 500 when it throws), and with a
+ * store `beginRun` (409 `run-active`, 503 `capacity`/`unavailable`). Then the stream:
+ *
+ * - without a store, the run is the response: the client going away (or reading too slowly for
+ *   the send-buffer cap) stops it, as it always did;
+ * - with a store, see `serveStoredRun`.
+ *
+ * @example
+ * if (routeOf(request.url) === "run") return serveRun(request, context);
+ */
+export async function serveRun(request: Request, context: HandlerContext): Promise<Response> {
+  const { headers } = context;
+  if (request.method !== "POST") {
+    return errorResponse(405, { error: "method-not-allowed", message: `expected POST with a RunAgentInput body, got ${request.method}` }, { ...headers, Allow: "POST" });
+  }
+  const accept = request.headers.get("accept");
+  if (!acceptsEventStream(accept)) {
+    return errorResponse(406, { error: "not-acceptable", message: `this endpoint answers only text/event-stream, but Accept allows only ${accept}` }, headers);
+  }
+  const input = await readJsonRequest(request, RunAgentInput, "RunAgentInput", context.limits, headers);
+  if (input instanceof Response) return input;
+  const refused = await checkAccess(context, request, { action: "run", threadId: input.threadId, runId: input.runId });
+  if (refused) return refused;
+
+  let chosen: Routed;
+  try {
+    chosen = context.route ? await context.route(request, input) : undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : excerpt(error);
+    return errorResponse(500, { error: "internal", message: `route failed before the run started: ${message}` }, headers);
+  }
+  if (chosen instanceof Response) return chosen;
+  if (context.store !== undefined) return serveStoredRun(request, input, chosen, context, context.store);
+
+  const runSource = chosen ?? context.runDefault;
+  const body = toEventStream((ready, signal) => runSource(input, { request, ready, signal }).pipe(debugEvents(context.debug, "server")), {
+    ...context.stream,
+    signal: request.signal,
+  });
+  return eventStreamResponse(body, headers);
+}
+
+/**
+ * A run kept in `store` (DESIGN §6): `beginRun`, then the run is subscribed on its own, apart
+ * from the response, through `recordRun` (so every event is logged, and the run goes on when its
+ * client goes away: a disconnect only detaches); the response is the run as logged, its
+ * RUN_STARTED then `store.tail` from there, every frame with `id: <cursor>`, under the header
+ * `AGUI-Resumable: true` (a client cut even before the first frame may reconnect). A stop
+ * (`RunWriter.stopRequested`, from `/stop` on any instance) reaches the run as the driver's `stop`
+ * (an `Agent`: it closes what is open and ends RUN_FINISHED cancelled), or for a run function as
+ * its `signal` plus `endOnStop`. A run function's events are normalized and strictly verified
+ * before they are logged. The producer's `ready` follows the response while one reads it
+ * (`RunPace`). A recording that fails after the response started is reported to `onRunError`; its
+ * clients see the log's end (an `ABANDONED` RUN_ERROR) or a body cut short (a store down).
+ */
+async function serveStoredRun(request: Request, input: RunAgentInput, chosen: RunFunction | undefined, context: HandlerContext, store: ThreadStore): Promise<Response> {
+  const { threadId, runId } = input;
+  let writer: RunWriter;
+  try {
+    writer = await store.beginRun(input);
+  } catch (error) {
+    return storeFailure(error, context.headers);
+  }
+  const stop = new AbortController();
+  const stopWatch = writer.stopRequested.subscribe(() => stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")));
+  const pace = new RunPace(context.stream.turns ?? sharedTurns);
+  const events =
+    chosen === undefined && context.driver !== undefined
+      ? context.driver(input, { ready: pace.ready, stop: stop.signal })
+      : (chosen ?? context.runDefault)(input, { request, ready: pace.ready, signal: stop.signal }).pipe(
+          normalizeChunks(),
+          verifyEvents(),
+          endOnStop(stop.signal, threadId, runId),
+        );
+  const over = (): void => {
+    stopWatch.unsubscribe();
+    pace.end();
+  };
+  events.pipe(debugEvents(context.debug, "server"), recordRun(writer)).subscribe({
+    error: (error: unknown) => {
+      over();
+      context.onRunError(error, { threadId, runId });
+    },
+    complete: over,
+  });
+  const body = toEventStream(
+    (ready, gone) => {
+      pace.attach(ready, gone);
+      return concat(of(writer.started), store.tail(threadId, writer.started.cursor)).pipe(cutOnStoreFailure());
+    },
+    { ...context.stream, signal: request.signal, slowConsumer: "end" },
+  );
+  return eventStreamResponse(body, context.headers, { [RESUMABLE_HEADER]: "true" });
+}

@@ -1,0 +1,49 @@
+/** The handler's two kinds of answer besides refusals: an SSE stream, and a store failure told as an HTTP status. */
+import { excerpt } from "../../protocol/describeFailure";
+import { StoreError } from "../store/StoreError";
+import { errorResponse } from "./errorResponse";
+
+/**
+ * A `text/event-stream` answer (`Cache-Control: no-cache`, `X-Accel-Buffering: no` so proxies do
+ * not hold frames back) with the handler's extra headers and `more`.
+ *
+ * @example
+ * return eventStreamResponse(toEventStream(events$), extra, { [CONNECT_MODE_HEADER]: "resume" });
+ */
+export function eventStreamResponse(body: ReadableStream<Uint8Array>, headers: Readonly<Record<string, string>>, more: Readonly<Record<string, string>> = {}): Response {
+  return new Response(body, {
+    status: 200,
+    headers: { ...headers, ...more, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
+  });
+}
+
+/**
+ * The answer for a store operation that failed before a response started: `run-active` → 409, `capacity` and
+ * `unavailable` → 503, anything else → 500, each a JSON error with the store's message (it names
+ * the thread the caller asked for, nothing else of it).
+ *
+ * @example
+ * try { writer = await store.beginRun(input); } catch (error) { return storeFailure(error, extra); }
+ */
+export function storeFailure(error: unknown, headers: Readonly<Record<string, string>>): Response {
+  if (StoreError.isInstance(error)) {
+    switch (error.code) {
+      case "run-active":
+        return errorResponse(409, { error: "run-active", message: error.message }, headers);
+      case "capacity":
+        return errorResponse(503, { error: "capacity", message: error.message }, { ...headers, "Retry-After": "1" });
+      case "unavailable":
+        return errorResponse(503, { error: "unavailable", message: error.message }, { ...headers, "Retry-After": "1" });
+      case "run-ended":
+      case "invalid-append":
+      case "evicted":
+        return errorResponse(500, { error: "internal", message: error.message }, headers);
+      default: {
+        const unexpected: never = error.code;
+        return errorResponse(500, { error: "internal", message: `the store failed (${String(unexpected)})` }, headers);
+      }
+    }
+  }
+  const message = error instanceof Error ? error.message : excerpt(error);
+  return errorResponse(500, { error: "internal", message: `the store failed: ${message}` }, headers);
+}
