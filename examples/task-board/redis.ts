@@ -40,7 +40,7 @@ export async function openRedisStore(url: string, options: OpenRedisStoreOptions
       // node-redis retries a first connection forever, so a wrong URL would hang the start: fail it
       // instead. Once up, a lost connection is retried with a capped backoff (the store's commands
       // fail meanwhile, within its timeout). The store's own connections are duplicates: the same.
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(100 * 2 ** retries, 2000) : cause),
+      reconnectStrategy: (retries: number) => (connected ? Math.min(100 * 2 ** retries, 2000) : false),
     },
   });
   client.on("error", onConnectionError ?? onceEach());
@@ -48,8 +48,8 @@ export async function openRedisStore(url: string, options: OpenRedisStoreOptions
     await client.connect();
     connected = true;
   } catch (error) {
-    client.destroy();
-    throw new Error(`expected a Redis at ${url}, but connecting failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    if (client.isOpen) client.destroy(); // the reconnect strategy's refusal already closed it
+    throw new Error(`expected a Redis at ${url}, but connecting failed: ${messageOf(error)}`, { cause: error });
   }
   const store = redisStore({ client, ...settings });
   return {
@@ -59,6 +59,11 @@ export async function openRedisStore(url: string, options: OpenRedisStoreOptions
       await client.close().catch(() => client.destroy()); // a client whose server is gone cannot QUIT
     },
   };
+}
+
+/** The message of a thrown value (also of an Error from another realm, which `instanceof Error` misses). */
+function messageOf(error: unknown): string {
+  return typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : String(error);
 }
 
 /** Logs each distinct connection error once (a reconnecting client repeats the same one). */

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     void server
       .close()
       .then(() => redis?.close())
-      .then(() => process.exit(0));
+      .then(() => {
+        process.stdout.write("task-board endpoint stopped.\n");
+        process.exit(0);
+      });
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
