@@ -17,6 +17,7 @@ import { encodeEvent } from "./entries";
 import type { ThreadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
+import type { LocalFeed } from "./TailReader";
 import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
@@ -27,7 +28,7 @@ import type { ScriptContext } from "./scripts/prelude";
  * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
  *
  * @example
- * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, released });
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released });
  */
 export interface WriterEnvironment {
   readonly connection: RedisConnection;
@@ -41,6 +42,8 @@ export interface WriterEnvironment {
   readonly snapshotEvery: number;
   readonly timers: StoreClock;
   readonly watchSignals: (listener: (kind: "stop" | "end") => void) => () => void;
+  /** Where each logged batch goes for this instance's tails of the thread (released when the run is no longer live here). */
+  readonly feed: LocalFeed;
   /** Called once when the run is no longer live here (the store stops tracking the writer). */
   readonly released: () => void;
 }
@@ -124,6 +127,7 @@ export class RedisRunWriter implements RunWriter {
       throw this.ended(reply.abandoned);
     }
     for (let i = 0; i < events.length; i++) this.fold.apply(events[i], reply.cursors[i]);
+    this.env.feed.offer(events.map((event, i) => ({ cursor: reply.cursors[i], seq: reply.firstSeq + i, event })));
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
     this.lastSeq = reply.firstSeq + events.length - 1;
     if (reply.stopRequested) this.requestStop();
@@ -177,6 +181,7 @@ export class RedisRunWriter implements RunWriter {
       return await call;
     } catch (error) {
       if (StoreError.isInstance(error)) this.failure ??= error;
+      this.env.feed.release(); // what was logged is for Redis to say now
       throw error;
     }
   }
@@ -191,6 +196,7 @@ export class RedisRunWriter implements RunWriter {
   private end(): void {
     if (!this.live) return;
     this.live = false;
+    this.env.feed.release();
     this.cancelTimer();
     this.unwatch();
     for (const watcher of [...this.watchers]) watcher(false);

@@ -5,6 +5,12 @@
  * to the tails of their thread. A tail that starts behind the reader reads the gap with XRANGE and
  * holds back live entries until it has caught up, so every tail gets each event once and in order.
  * Sequence numbers (`n`) make trimming visible: a gap errors the thread's tails with `evicted`.
+ *
+ * A run produced on this instance feeds its thread's tails here directly (`own`): its writer
+ * offers each logged batch, already decoded, and the thread leaves the XREAD while it does, so the
+ * common case (a client reading the run from the instance that runs it) costs no read-back. When
+ * the run ends, fails, or its lease check finds it over, the thread goes back to the XREAD from
+ * where the feed left it, which picks up what others logged (an ABANDONED, say).
  */
 import { Observable } from "rxjs";
 import { isTerminal } from "../server/store/checkBatch";
@@ -73,6 +79,27 @@ interface FollowedStream {
 }
 
 /**
+ * How a run produced on this instance feeds its thread's tails (`TailReader.own`).
+ *
+ * @example
+ * const feed = reader.own("t1", "r1", startedEntry);
+ * feed.offer(loggedEntries); // after each append, in order
+ * feed.release();            // the run is over here (ended, failed, released)
+ */
+export interface LocalFeed {
+  /** The entries an append just logged, consecutive, in order. */
+  offer(entries: readonly LoggedEntry[]): void;
+  /** Stops feeding: the thread's tails go back to the XREAD from the last entry fed. Idempotent. */
+  release(): void;
+}
+
+/** A thread whose live run this instance produces: its last logged entry, and whose run it is. */
+interface Owner {
+  readonly runId: string;
+  last: LoggedEntry;
+}
+
+/**
  * The multiplexed reader of one store instance (`ThreadStore.tail`).
  *
  * @example
@@ -81,6 +108,8 @@ interface FollowedStream {
  */
 export class TailReader {
   private readonly streams = new Map<string, FollowedStream>();
+  /** Threads fed by a writer of this instance (by stream key): left out of the XREAD. */
+  private readonly owners = new Map<string, Owner>();
   private connection: Promise<OwnedConnection> | undefined;
   private reading = false;
   /** The streams the pending XREAD reads, by key: a reply counts only for the same stream object. */
@@ -96,6 +125,29 @@ export class TailReader {
     let tails = 0;
     for (const stream of this.streams.values()) tails += stream.followers.size;
     return { threads: this.streams.size, tails };
+  }
+
+  /**
+   * A writer of this instance starts run `runId` on `threadId` (its RUN_STARTED logged as
+   * `started`): from now on its appends feed the thread's tails here, until `release()`. A thread
+   * already followed from further back than `started` is not fed (its XREAD has a gap to read first).
+   */
+  own(threadId: string, runId: string, started: LoggedEntry): LocalFeed {
+    const key = this.env.keysOf(threadId).events;
+    const stream = this.streams.get(key);
+    if (this.closed || this.owners.has(key) || (stream !== undefined && stream.position.seq + 1 < started.seq)) return { offer: () => undefined, release: () => undefined };
+    const owner: Owner = { runId, last: started };
+    this.owners.set(key, owner);
+    if (stream !== undefined) this.advanceEntries(stream, [started]);
+    return {
+      offer: (entries) => {
+        if (this.owners.get(key) !== owner || entries.length === 0) return;
+        owner.last = entries[entries.length - 1];
+        const followed = this.streams.get(key);
+        if (followed !== undefined) this.advanceEntries(followed, entries);
+      },
+      release: () => this.disown(key, owner),
+    };
   }
 
   /** `ThreadStore.tail`: the events after `after` through the next terminal, each once and in order. */
@@ -149,14 +201,15 @@ export class TailReader {
     if (follower.done) return;
     if (at === undefined) throw evicted(threadId, `cursor "${after}" is not in its log (evicted, or not this thread's)`);
     follower.seen = at.seq;
-    const existing = this.streams.get(keys.events);
+    let existing = this.streams.get(keys.events);
     if (existing === undefined) {
-      const stream: FollowedStream = { threadId, keys, position: at, recent: [at], followers: new Set([follower]), cancelCheck: () => undefined };
-      follower.catchingUp = false;
-      this.streams.set(keys.events, stream);
-      this.checkLease(stream);
-      this.wakeUp();
-      return;
+      // A thread this instance feeds starts where its writer is: the tail catches up from its cursor below.
+      const owner = this.owners.get(keys.events);
+      const start = owner !== undefined && owner.last.seq > at.seq ? owner.last : at;
+      existing = { threadId, keys, position: start, recent: [start], followers: new Set(), cancelCheck: () => undefined };
+      this.streams.set(keys.events, existing);
+      this.checkLease(existing);
+      if (owner === undefined) this.wakeUp();
     }
     existing.followers.add(follower);
     follower.catchingUp = false;
@@ -204,6 +257,13 @@ export class TailReader {
     stream.followers.clear();
   }
 
+  /** The writer no longer feeds `key`: if it is followed, the XREAD reads it again from where the feed left it. */
+  private disown(key: string, owner: Owner): void {
+    if (this.owners.get(key) !== owner) return;
+    this.owners.delete(key);
+    if (this.streams.has(key) && !this.closed) this.wakeUp();
+  }
+
   /** Makes sure the read loop runs and reads every followed stream. */
   private wakeUp(): void {
     if (!this.reading) {
@@ -228,9 +288,14 @@ export class TailReader {
         throw error;
       });
       while (this.streams.size > 0 && !this.closed) {
-        const issued = new Map(this.streams);
+        const issued = new Map<string, FollowedStream>();
         const positions = [{ key: this.env.wakeKey, after: this.wakeAfter }];
-        for (const [key, stream] of issued) positions.push({ key, after: stream.position.cursor });
+        for (const [key, stream] of this.streams) {
+          if (this.owners.has(key)) continue; // fed by its writer here
+          issued.set(key, stream);
+          positions.push({ key, after: stream.position.cursor });
+        }
+        if (issued.size === 0) break; // every followed thread is fed here: nothing to read until one is released
         this.inFlight = issued;
         this.wakeSent = false;
         const reply = await this.env.calls.command(connection, xreadArguments(positions, this.env.page, this.env.blockMs), "XREAD", {}, this.env.blockMs);
@@ -261,6 +326,11 @@ export class TailReader {
       this.drop(stream, asStoreError(error, stream.threadId));
       return;
     }
+    this.advanceEntries(stream, entries);
+  }
+
+  /** Fans decoded `entries` out to the stream's tails, in order, skipping what it has; a gap drops the stream. */
+  private advanceEntries(stream: FollowedStream, entries: readonly LoggedEntry[]): void {
     for (const entry of entries) {
       if (entry.seq <= stream.position.seq) continue; // read before (a stream followed again from further back)
       if (entry.seq !== stream.position.seq + 1) {
@@ -287,6 +357,9 @@ export class TailReader {
     this.env.notice(stream.threadId, stream.keys).then(
       (notice) => {
         if (this.streams.get(stream.keys.events) !== stream) return;
+        const owner = this.owners.get(stream.keys.events);
+        // Its run ended without its writer (ABANDONED): what was logged is read from Redis again.
+        if (owner !== undefined && (notice.kind !== "live" || notice.runId !== owner.runId)) this.disown(stream.keys.events, owner);
         if (notice.kind === "unknown") this.drop(stream, evicted(stream.threadId, "its keys expired while it was followed"));
         else this.scheduleCheck(stream, notice.kind === "live" ? Math.max(1, notice.remaining) : this.env.lease);
       },
