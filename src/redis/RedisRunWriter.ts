@@ -50,7 +50,8 @@ export interface WriterEnvironment {
 
 /**
  * A RunWriter on Redis, made by `redisStore().beginRun` once the RUN_STARTED is logged. While an
- * append is pending, later ones are sent right behind it (one connection keeps them in order);
+ * append is pending, a later one waits for it and then goes (a batch re-sent whole after NOSCRIPT
+ * must not land after the next; `recordRun` never has two pending anyway: it batches meanwhile);
  * each resolves once Redis logged its batch. After a failure whose outcome is unknown (the
  * connection dropped with the batch in flight), every later call rejects with that same
  * `unavailable` error: the run's fold could no longer be trusted, and the run ends ABANDONED in
@@ -73,6 +74,8 @@ export class RedisRunWriter implements RunWriter {
   private cancelTimer: () => void;
   private readonly watchers = new Set<(stopped: boolean) => void>();
   private readonly unwatch: () => void;
+  /** The last append called, settled: the next one starts after it. */
+  private appending: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly threadId: string,
@@ -106,7 +109,13 @@ export class RedisRunWriter implements RunWriter {
     });
   }
 
-  async append(events: readonly Event[]): Promise<readonly Cursor[]> {
+  append(events: readonly Event[]): Promise<readonly Cursor[]> {
+    const appended = this.appending.then(() => this.appendNow(events));
+    this.appending = appended.catch(() => undefined);
+    return appended;
+  }
+
+  private async appendNow(events: readonly Event[]): Promise<readonly Cursor[]> {
     if (this.failure !== undefined) throw this.failure;
     if (!this.live) throw this.ended(false);
     if (events.length === 0) {
