@@ -17,7 +17,7 @@ import { encodeEvent } from "./entries";
 import type { ThreadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
-import type { LocalFeed } from "./TailReader";
+import type { LocalFeed } from "./tailState";
 import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
