@@ -16,7 +16,7 @@
  * `measureServer`) so that the createHandler suite can list the Redis store beside its others.
  */
 import { createClient } from "redis";
-import { runAgentInput } from "../../src/protocol/build";
+import { ev, runAgentInput } from "../../src/protocol/build";
 import { redisStore } from "../../src/redis/redisStore";
 import { createHandler } from "../../src/server/http/createHandler";
 import { serve, type Served } from "../../src/node/serve";
@@ -200,6 +200,35 @@ async function measureReconnects(producer: string, other: string, plans: RunPlan
   return samples.sort((x, y) => x - y);
 }
 
+/**
+ * An instance's heap per live run and per tail: 1,000 runs begun (a user message and an open text
+ * message of 20 deltas each), then one tail of each, measured with `process.memoryUsage()` after a
+ * collection (needs `--expose-gc`, as `npm run bench` runs).
+ */
+async function instanceMemory(factory: StoreFactory): Promise<{ perRun: number; perTail: number }> {
+  const opened = await factory.create();
+  const heap = (): number => {
+    collectGarbage();
+    return process.memoryUsage().heapUsed;
+  };
+  const tag = `mem-${Date.now().toString(36)}`;
+  const before = heap();
+  const writers = [];
+  for (let i = 0; i < 1000; i++) {
+    const writer = await opened.store.beginRun(runAgentInput(`${tag}-${i}`, "r1", { messages: [{ id: `u${i}`, role: "user", content: "A question of ordinary length about the plan?" }] }));
+    await writer.append([ev.textMessageStart("m1"), ...Array.from({ length: 20 }, (_, k) => ev.textMessageContent("m1", ` token${k}`))]);
+    writers.push(writer);
+  }
+  const runs = heap();
+  const tails = writers.map((writer) => opened.store.tail(writer.threadId, writer.started.cursor).subscribe({ error: () => undefined }));
+  await new Promise<void>((resolve) => setTimeout(resolve, 500)); // the tails join (a cursor check each)
+  const tailed = heap();
+  for (const writer of writers) await writer.append([ev.textMessageEnd("m1"), ev.runFinished(writer.threadId, writer.runId)]);
+  for (const tail of tails) tail.unsubscribe();
+  await opened.close();
+  return { perRun: (runs - before) / 1000, perTail: (tailed - runs) / 1000 };
+}
+
 /** Redis's CPU seconds so far (INFO cpu: used_cpu_user + used_cpu_sys). */
 async function redisCpu(url: string): Promise<{ read(): Promise<number>; close(): Promise<void> }> {
   const client = createClient({ url, name: `bench-http-cpu-${process.pid}` });
@@ -227,6 +256,7 @@ export default async function run(): Promise<void> {
   const cpu = await redisCpu(redis.url);
   const rows: string[][] = [["case", "events", "store", "ev/s per process", "ev/s per run", "× memory", "p50 ms", "p99 ms", "added p50 ms", "added p99 ms", "Redis CPU µs/ev"]];
   const reconnectRows: string[][] = [["store", "reconnects", "p50 ms", "p99 ms", "max ms"]];
+  const memoryRows: string[][] = [["store", "heap per live run B", "heap per tail B"]];
   let connections: number[] = [];
   try {
     const results = new Map<string, ServerResult>();
@@ -270,12 +300,17 @@ export default async function run(): Promise<void> {
         await b.close();
       }
     }
+    for (const factory of factories) {
+      const { perRun, perTail } = await instanceMemory(factory);
+      memoryRows.push([factory.name, fmt(perRun), fmt(perTail)]);
+    }
   } finally {
     await cpu.close();
     await redis.stop();
   }
   printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
   printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
+  printTable("An instance's heap: 1,000 live runs (a user message, an open text message of 20 deltas), then one tail of each", memoryRows);
   console.log("Latency in the saturated cases (1 run, 20 runs) is queueing: the producer runs ahead of its appends, whose batches grow to thousands of events; the paced case shows the latency a store adds.");
   console.log(`Redis connections per instance (CLIENT LIST, after every case): A (ran every run) ${connections[0]}, B (served reconnects only) ${connections[1]}: its client, the tail reader, and the signal subscription once it runs a run`);
 }
