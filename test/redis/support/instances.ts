@@ -12,15 +12,15 @@ import type { InstanceConfig } from "./instanceConfig";
 
 const ROOT = join(__dirname, "..", "..", "..");
 /** Inside the repository (test-artifacts/ is ignored by git), so that the bundle's `require("redis")` finds node_modules. */
-const OUT_DIR = join(ROOT, "test-artifacts", "redis-instances");
+export const INSTANCE_BUNDLES = join(ROOT, "test-artifacts", "redis-instances");
 
 let bundled: Promise<string> | undefined;
 
 /** Bundles the instance entry for this process (once), resolving with the file to run. */
 function bundle(): Promise<string> {
   bundled ??= (async () => {
-    mkdirSync(OUT_DIR, { recursive: true });
-    const outfile = join(OUT_DIR, `instance-${process.pid}.cjs`);
+    mkdirSync(INSTANCE_BUNDLES, { recursive: true });
+    const outfile = join(INSTANCE_BUNDLES, `instance-${process.pid}.cjs`);
     await build({
       entryPoints: [join(__dirname, "instanceMain.ts")],
       bundle: true,
