@@ -33,6 +33,7 @@ import { isConnectionNotice } from "../../src/client/transports/ConnectionNotice
 import { collectGarbage } from "../support/measure";
 import { cuttingFetch, postSse, quantile, readAll, timeFrames } from "../support/sseReading";
 import { fmt, printTable } from "../support/table";
+import { benchRedis, redisStoreFactory, type BenchStore } from "./serverRedis";
 
 /** A store backend ready for the suite: fresh stores on demand, and how to let it all go. */
 export interface StoreBackend {
@@ -61,6 +62,28 @@ export const STORE_VARIANTS: readonly StoreVariant[] = [
     name: "memoryStore()",
     targetRatio: 0.8, // the memory store costs at most 20%
     setUp: async () => ({ open: async () => memoryStore({ maxBytes: 1024 * 1024 * 1024, maxThreads: 10_000 }), close: async () => undefined }),
+  },
+  {
+    // REDIS_URL, or a redis-server of its own (no persistence); skipped when neither can be had.
+    // The per-process target is absolute (≥ 20,000 events/s, checked in serverRedis), not a ratio.
+    name: "redisStore()",
+    setUp: async () => {
+      const redis = await benchRedis();
+      if ("skipped" in redis) return redis;
+      const opened: BenchStore[] = [];
+      return {
+        open: async () => {
+          // A prefix per store: each measurement starts from an empty keyspace of its own.
+          const instance = await redisStoreFactory(redis.url, `bench-server:${process.pid}:${opened.length}:`).create();
+          opened.push(instance);
+          return instance.store;
+        },
+        close: async () => {
+          for (const instance of opened.splice(0)) await instance.close();
+          await redis.stop();
+        },
+      };
+    },
   },
 ];
 

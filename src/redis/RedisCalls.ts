@@ -5,9 +5,10 @@
  * that names the command, the thread and the cause.
  */
 import { StoreError, type StoreErrorDetails } from "../server/store/StoreError";
-import { evalArguments, type StoreScript } from "./commands/EVAL";
+import { evalArguments, evalshaArguments, isNoScript, type StoreScript } from "./commands/EVAL";
 import type { ThreadKeys } from "./keys";
 import type { RedisConnection } from "./RedisPort";
+import { scriptDigest } from "./scriptDigests";
 import type { ScriptContext } from "./scripts/prelude";
 
 /**
@@ -87,9 +88,20 @@ export class RedisCalls {
     });
   }
 
-  /** Runs a store script (EVAL) for the thread whose keys are `keys`. */
+  /**
+   * Runs a store script for the thread whose keys are `keys`: by its digest (EVALSHA) once that is
+   * known, sent whole (EVAL) before, and again whole when Redis answers NOSCRIPT (nothing of it ran).
+   */
   script(connection: RedisConnection, script: StoreScript, keys: ThreadKeys, context: ScriptContext, args: readonly string[], details: StoreErrorDetails = {}): Promise<unknown> {
-    return this.command(connection, evalArguments(script, keys, context, args), `the ${script.name} script`, { threadId: context.threadId, ...details });
+    const what = `the ${script.name} script`;
+    const on = { threadId: context.threadId, ...details };
+    const whole = (): Promise<unknown> => this.command(connection, evalArguments(script, keys, context, args), what, on);
+    const digest = scriptDigest(script);
+    if (digest === undefined) return whole();
+    return this.command(connection, evalshaArguments(digest, keys, context, args), what, on).catch((error: unknown) => {
+      if (isNoScript(error)) return whole();
+      throw error;
+    });
   }
 }
 

@@ -17,6 +17,7 @@ import { encodeEvent } from "./entries";
 import type { ThreadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
+import type { LocalFeed } from "./tailState";
 import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
@@ -27,7 +28,7 @@ import type { ScriptContext } from "./scripts/prelude";
  * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
  *
  * @example
- * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, released });
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released });
  */
 export interface WriterEnvironment {
   readonly connection: RedisConnection;
@@ -41,13 +42,16 @@ export interface WriterEnvironment {
   readonly snapshotEvery: number;
   readonly timers: StoreClock;
   readonly watchSignals: (listener: (kind: "stop" | "end") => void) => () => void;
+  /** Where each logged batch goes for this instance's tails of the thread (released when the run is no longer live here). */
+  readonly feed: LocalFeed;
   /** Called once when the run is no longer live here (the store stops tracking the writer). */
   readonly released: () => void;
 }
 
 /**
  * A RunWriter on Redis, made by `redisStore().beginRun` once the RUN_STARTED is logged. While an
- * append is pending, later ones are sent right behind it (one connection keeps them in order);
+ * append is pending, a later one waits for it and then goes (a batch re-sent whole after NOSCRIPT
+ * must not land after the next; `recordRun` never has two pending anyway: it batches meanwhile);
  * each resolves once Redis logged its batch. After a failure whose outcome is unknown (the
  * connection dropped with the batch in flight), every later call rejects with that same
  * `unavailable` error: the run's fold could no longer be trusted, and the run ends ABANDONED in
@@ -70,6 +74,8 @@ export class RedisRunWriter implements RunWriter {
   private cancelTimer: () => void;
   private readonly watchers = new Set<(stopped: boolean) => void>();
   private readonly unwatch: () => void;
+  /** The last append called, settled: the next one starts after it. */
+  private appending: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly threadId: string,
@@ -103,7 +109,13 @@ export class RedisRunWriter implements RunWriter {
     });
   }
 
-  async append(events: readonly Event[]): Promise<readonly Cursor[]> {
+  append(events: readonly Event[]): Promise<readonly Cursor[]> {
+    const appended = this.appending.then(() => this.appendNow(events));
+    this.appending = appended.catch(() => undefined);
+    return appended;
+  }
+
+  private async appendNow(events: readonly Event[]): Promise<readonly Cursor[]> {
     if (this.failure !== undefined) throw this.failure;
     if (!this.live) throw this.ended(false);
     if (events.length === 0) {
@@ -124,6 +136,7 @@ export class RedisRunWriter implements RunWriter {
       throw this.ended(reply.abandoned);
     }
     for (let i = 0; i < events.length; i++) this.fold.apply(events[i], reply.cursors[i]);
+    this.env.feed.offer(events.map((event, i) => ({ cursor: reply.cursors[i], seq: reply.firstSeq + i, event })));
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
     this.lastSeq = reply.firstSeq + events.length - 1;
     if (reply.stopRequested) this.requestStop();
@@ -177,6 +190,7 @@ export class RedisRunWriter implements RunWriter {
       return await call;
     } catch (error) {
       if (StoreError.isInstance(error)) this.failure ??= error;
+      this.env.feed.release(); // what was logged is for Redis to say now
       throw error;
     }
   }
@@ -191,6 +205,7 @@ export class RedisRunWriter implements RunWriter {
   private end(): void {
     if (!this.live) return;
     this.live = false;
+    this.env.feed.release();
     this.cancelTimer();
     this.unwatch();
     for (const watcher of [...this.watchers]) watcher(false);

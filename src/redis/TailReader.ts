@@ -5,11 +5,16 @@
  * to the tails of their thread. A tail that starts behind the reader reads the gap with XRANGE and
  * holds back live entries until it has caught up, so every tail gets each event once and in order.
  * Sequence numbers (`n`) make trimming visible: a gap errors the thread's tails with `evicted`.
+ *
+ * A run produced on this instance feeds its thread's tails here directly (`own`): its writer
+ * offers each logged batch, already decoded, and the thread leaves the XREAD while it does, so the
+ * common case (a client reading the run from the instance that runs it) costs no read-back. When
+ * the run ends, fails, or its lease check finds it over, the thread goes back to the XREAD from
+ * where the feed left it, which picks up what others logged (an ABANDONED, say).
  */
 import { Observable } from "rxjs";
 import { isTerminal } from "../server/store/checkBatch";
-import type { StoreClock } from "../server/store/StoreClock";
-import { StoreError } from "../server/store/StoreError";
+import type { StoreError } from "../server/store/StoreError";
 import type { Cursor, StoredEvent } from "../server/store/ThreadStore";
 import { wakeArguments } from "./commands/XADD";
 import { pexpireArguments } from "./commands/PEXPIRE";
@@ -17,60 +22,12 @@ import { xrangeArguments, xrangeAtArguments } from "./commands/XRANGE";
 import { parseXReadReply, xreadArguments } from "./commands/XREAD";
 import { decodeEntries, type LoggedEntry } from "./entries";
 import type { ThreadKeys } from "./keys";
-import { unavailable, type RedisCalls } from "./RedisCalls";
-import type { OwnedConnection, RedisPort } from "./RedisPort";
+import type { OwnedConnection } from "./RedisPort";
 import { replyArray, replyString } from "./replies";
-import type { NoticeReply } from "./scripts/leaseScripts";
 import { isStreamId } from "./streamIds";
+import { asStoreError, closedError, evicted, type FollowedStream, type Follower, type LocalFeed, type Owner, type ReaderEnvironment } from "./tailState";
 
-/**
- * What the reader needs of its store.
- *
- * @example
- * new TailReader({ port, calls, keysOf, wakeKey: "agui:reader:k3x9:wake", connectionName: "agui-rx:k3x9:reader", notice, timers: systemClock, lease: 30_000, blockMs: 10_000, page: 1000 });
- */
-export interface ReaderEnvironment {
-  readonly port: RedisPort;
-  readonly calls: RedisCalls;
-  readonly keysOf: (threadId: string) => ThreadKeys;
-  /** This instance's wake-up stream key, and the name of the reader's connection. */
-  readonly wakeKey: string;
-  readonly connectionName: string;
-  /** Runs the lease check of a thread (the notice script). */
-  readonly notice: (threadId: string, keys: ThreadKeys) => Promise<NoticeReply>;
-  readonly timers: StoreClock;
-  readonly lease: number;
-  readonly blockMs: number;
-  /** Entries per stream per read. */
-  readonly page: number;
-}
-
-/** One tail. */
-interface Follower {
-  /** Sequence number of the last event it has (from its cursor on). */
-  seen: number;
-  /** Reading the gap between its cursor and the reader's position: live entries wait in `held`. */
-  catchingUp: boolean;
-  readonly held: LoggedEntry[];
-  done: boolean;
-  deliver(entry: LoggedEntry): void;
-  fail(error: StoreError): void;
-}
-
-/**
- * One followed thread: where the reader is in its stream, the last entries it read there (so that
- * tails joining a busy thread from a recent cursor catch up in memory instead of each reading and
- * decoding the gap again), its tails, and its lease check.
- */
-interface FollowedStream {
-  readonly threadId: string;
-  readonly keys: ThreadKeys;
-  position: LoggedEntry;
-  /** The last entries read, oldest first, consecutive, through `position` (at most `2 × page`). */
-  recent: LoggedEntry[];
-  readonly followers: Set<Follower>;
-  cancelCheck: () => void;
-}
+export type { LocalFeed, ReaderEnvironment } from "./tailState";
 
 /**
  * The multiplexed reader of one store instance (`ThreadStore.tail`).
@@ -81,6 +38,8 @@ interface FollowedStream {
  */
 export class TailReader {
   private readonly streams = new Map<string, FollowedStream>();
+  /** Threads fed by a writer of this instance (by stream key): left out of the XREAD. */
+  private readonly owners = new Map<string, Owner>();
   private connection: Promise<OwnedConnection> | undefined;
   private reading = false;
   /** The streams the pending XREAD reads, by key: a reply counts only for the same stream object. */
@@ -96,6 +55,29 @@ export class TailReader {
     let tails = 0;
     for (const stream of this.streams.values()) tails += stream.followers.size;
     return { threads: this.streams.size, tails };
+  }
+
+  /**
+   * A writer of this instance starts run `runId` on `threadId` (its RUN_STARTED logged as
+   * `started`): from now on its appends feed the thread's tails here, until `release()`. A thread
+   * already followed from further back than `started` is not fed (its XREAD has a gap to read first).
+   */
+  own(threadId: string, runId: string, started: LoggedEntry): LocalFeed {
+    const key = this.env.keysOf(threadId).events;
+    const stream = this.streams.get(key);
+    if (this.closed || this.owners.has(key) || (stream !== undefined && stream.position.seq + 1 < started.seq)) return { offer: () => undefined, release: () => undefined };
+    const owner: Owner = { runId, last: started };
+    this.owners.set(key, owner);
+    if (stream !== undefined) this.advanceEntries(stream, [started]);
+    return {
+      offer: (entries) => {
+        if (this.owners.get(key) !== owner || entries.length === 0) return;
+        owner.last = entries[entries.length - 1];
+        const followed = this.streams.get(key);
+        if (followed !== undefined) this.advanceEntries(followed, entries);
+      },
+      release: () => this.disown(key, owner),
+    };
   }
 
   /** `ThreadStore.tail`: the events after `after` through the next terminal, each once and in order. */
@@ -149,14 +131,15 @@ export class TailReader {
     if (follower.done) return;
     if (at === undefined) throw evicted(threadId, `cursor "${after}" is not in its log (evicted, or not this thread's)`);
     follower.seen = at.seq;
-    const existing = this.streams.get(keys.events);
+    let existing = this.streams.get(keys.events);
     if (existing === undefined) {
-      const stream: FollowedStream = { threadId, keys, position: at, recent: [at], followers: new Set([follower]), cancelCheck: () => undefined };
-      follower.catchingUp = false;
-      this.streams.set(keys.events, stream);
-      this.checkLease(stream);
-      this.wakeUp();
-      return;
+      // A thread this instance feeds starts where its writer is: the tail catches up from its cursor below.
+      const owner = this.owners.get(keys.events);
+      const start = owner !== undefined && owner.last.seq > at.seq ? owner.last : at;
+      existing = { threadId, keys, position: start, recent: [start], followers: new Set(), cancelCheck: () => undefined };
+      this.streams.set(keys.events, existing);
+      this.checkLease(existing);
+      if (owner === undefined) this.wakeUp();
     }
     existing.followers.add(follower);
     follower.catchingUp = false;
@@ -204,6 +187,13 @@ export class TailReader {
     stream.followers.clear();
   }
 
+  /** The writer no longer feeds `key`: if it is followed, the XREAD reads it again from where the feed left it. */
+  private disown(key: string, owner: Owner): void {
+    if (this.owners.get(key) !== owner) return;
+    this.owners.delete(key);
+    if (this.streams.has(key) && !this.closed) this.wakeUp();
+  }
+
   /** Makes sure the read loop runs and reads every followed stream. */
   private wakeUp(): void {
     if (!this.reading) {
@@ -228,9 +218,14 @@ export class TailReader {
         throw error;
       });
       while (this.streams.size > 0 && !this.closed) {
-        const issued = new Map(this.streams);
+        const issued = new Map<string, FollowedStream>();
         const positions = [{ key: this.env.wakeKey, after: this.wakeAfter }];
-        for (const [key, stream] of issued) positions.push({ key, after: stream.position.cursor });
+        for (const [key, stream] of this.streams) {
+          if (this.owners.has(key)) continue; // fed by its writer here
+          issued.set(key, stream);
+          positions.push({ key, after: stream.position.cursor });
+        }
+        if (issued.size === 0) break; // every followed thread is fed here: nothing to read until one is released
         this.inFlight = issued;
         this.wakeSent = false;
         const reply = await this.env.calls.command(connection, xreadArguments(positions, this.env.page, this.env.blockMs), "XREAD", {}, this.env.blockMs);
@@ -261,6 +256,11 @@ export class TailReader {
       this.drop(stream, asStoreError(error, stream.threadId));
       return;
     }
+    this.advanceEntries(stream, entries);
+  }
+
+  /** Fans decoded `entries` out to the stream's tails, in order, skipping what it has; a gap drops the stream. */
+  private advanceEntries(stream: FollowedStream, entries: readonly LoggedEntry[]): void {
     for (const entry of entries) {
       if (entry.seq <= stream.position.seq) continue; // read before (a stream followed again from further back)
       if (entry.seq !== stream.position.seq + 1) {
@@ -287,6 +287,9 @@ export class TailReader {
     this.env.notice(stream.threadId, stream.keys).then(
       (notice) => {
         if (this.streams.get(stream.keys.events) !== stream) return;
+        const owner = this.owners.get(stream.keys.events);
+        // Its run ended without its writer (ABANDONED): what was logged is read from Redis again.
+        if (owner !== undefined && (notice.kind !== "live" || notice.runId !== owner.runId)) this.disown(stream.keys.events, owner);
         if (notice.kind === "unknown") this.drop(stream, evicted(stream.threadId, "its keys expired while it was followed"));
         else this.scheduleCheck(stream, notice.kind === "live" ? Math.max(1, notice.remaining) : this.env.lease);
       },
@@ -303,17 +306,4 @@ export class TailReader {
 function lastId(raw: unknown): string {
   const entries = replyArray(raw, "the wake-up stream's entries");
   return replyString(replyArray(entries[entries.length - 1], "a wake-up entry")[0], "a wake-up entry's id");
-}
-
-function evicted(threadId: string, why: string): StoreError {
-  return new StoreError("evicted", `expected thread "${threadId}" to be followable, but ${why}; reconnect: the snapshot path answers`, { threadId });
-}
-
-function closedError(threadId: string): StoreError {
-  return new StoreError("unavailable", `expected thread "${threadId}" to be followed, but the store was closed`, { threadId });
-}
-
-function asStoreError(error: unknown, threadId: string | undefined): StoreError {
-  if (StoreError.isInstance(error)) return error;
-  return unavailable("the tail reader", error instanceof Error ? error.message : String(error), threadId === undefined ? {} : { threadId }, error);
 }

@@ -199,6 +199,7 @@ class RedisThreadStore implements RedisStore {
       snapshotEvery: this.snapshotEvery,
       timers: this.timers,
       watchSignals: (listener) => this.signals.watch(threadId, runId, listener),
+      feed: this.reader.own(threadId, runId, { cursor: started.cursor, seq, event: started.event }),
       released: () => this.writers.delete(writer),
     });
     this.writers.add(writer);

@@ -1,6 +1,6 @@
 /** The commands' argument builders and reply transforms (pure, node-redis style: checked without a server). */
 import { delArguments } from "../../src/redis/commands/DEL";
-import { evalArguments } from "../../src/redis/commands/EVAL";
+import { evalArguments, evalshaArguments, isNoScript } from "../../src/redis/commands/EVAL";
 import { pexpireArguments } from "../../src/redis/commands/PEXPIRE";
 import { wakeArguments } from "../../src/redis/commands/XADD";
 import { xrangeArguments, xrangeAtArguments } from "../../src/redis/commands/XRANGE";
@@ -58,4 +58,13 @@ test("the wake-up XADD keeps one entry; PEXPIRE and DEL", () => {
   expect(wakeArguments("w")).toEqual(["XADD", "w", "MAXLEN", "1", "*", "w", "1"]);
   expect(pexpireArguments("w", 60_000)).toEqual(["PEXPIRE", "w", "60000"]);
   expect(delArguments("w")).toEqual(["DEL", "w"]);
+});
+
+test("EVALSHA: the same call by the script's digest; NOSCRIPT is told from the error or its cause", () => {
+  const args = evalshaArguments("ab".repeat(20), threadKeys("p:", "t"), { now: "5", channel: "p:signals", threadId: "t", ttl: 1000 }, ["r1"]);
+  expect(args).toEqual(["EVALSHA", "ab".repeat(20), "5", "p:{t}:events", "p:{t}:meta", "p:{t}:lease", "p:{t}:snapshot", "p:{t}:runs", "5", "p:signals", "t", "1000", "r1"]);
+  expect(isNoScript(new Error("NOSCRIPT No matching script. Please use EVAL."))).toBe(true);
+  expect(isNoScript(new StoreError("unavailable", "expected Redis to answer the append script, but NOSCRIPT No matching script", { cause: { message: "NOSCRIPT No matching script" } }))).toBe(true);
+  expect(isNoScript(new StoreError("unavailable", "expected Redis to answer, but Socket closed unexpectedly", { cause: new Error("Socket closed unexpectedly") }))).toBe(false);
+  expect(isNoScript("NOSCRIPT")).toBe(false);
 });

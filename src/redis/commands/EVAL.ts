@@ -1,8 +1,10 @@
 /**
- * EVAL, the one command every store script goes through (docs/durability.md, "Redis"). EVAL and
- * not EVALSHA: Redis caches the compiled script by its digest either way, and a script never goes
- * missing (no NOSCRIPT after a restart or SCRIPT FLUSH), so a run's batches, sent without waiting
- * for each other, can never be re-sent out of order.
+ * EVALSHA and EVAL, the commands every store script goes through (docs/durability.md, "Redis"):
+ * a script is called by its SHA-1 digest (about 60 bytes on the wire instead of its 2–4 kB of
+ * Lua, which small batches would otherwise pay per call, in the instance's CPU and Redis's), and
+ * sent whole with EVAL when Redis answers NOSCRIPT (after a restart or SCRIPT FLUSH), which also
+ * caches it again. Nothing of a script runs on NOSCRIPT, so re-sending it is safe; a run's
+ * appends wait for each other (RedisRunWriter), so a re-sent batch never lands after a later one.
  */
 import { scriptKeys, type ThreadKeys } from "../keys";
 import { contextArguments, type ScriptContext } from "../scripts/prelude";
@@ -28,4 +30,34 @@ export interface StoreScript {
 export function evalArguments(script: StoreScript, keys: ThreadKeys, context: ScriptContext, args: readonly string[]): string[] {
   const keyList = scriptKeys(keys);
   return ["EVAL", script.source, String(keyList.length), ...keyList, ...contextArguments(context), ...args];
+}
+
+/**
+ * The arguments of `EVALSHA <sha1> 5 <the thread's keys> <context> <args>`: the same call as
+ * `evalArguments`, by the script's digest.
+ *
+ * @example
+ * evalshaArguments("e0e1…", threadKeys("agui:", "t1"), context, ["r1"]);
+ * // ["EVALSHA", "e0e1…", "5", "agui:{t1}:events", …, "r1"]
+ */
+export function evalshaArguments(digest: string, keys: ThreadKeys, context: ScriptContext, args: readonly string[]): string[] {
+  const keyList = scriptKeys(keys);
+  return ["EVALSHA", digest, String(keyList.length), ...keyList, ...contextArguments(context), ...args];
+}
+
+/**
+ * Whether a failed call failed because Redis does not have the script (the `NOSCRIPT` error
+ * reply), judged by the message of the error or of its cause (an error from another realm, as a
+ * client's reply error may be, has no `instanceof Error`).
+ *
+ * @example
+ * isNoScript(new Error("NOSCRIPT No matching script. Please use EVAL.")); // true
+ */
+export function isNoScript(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 3; depth++) {
+    const message: unknown = "message" in current ? current.message : undefined;
+    if (typeof message === "string" && message.startsWith("NOSCRIPT")) return true;
+    current = "cause" in current ? current.cause : undefined;
+  }
+  return false;
 }

@@ -3,7 +3,14 @@
  * store sends (to count round trips), and one that loses pub/sub messages (a subscription that
  * missed a signal while it reconnected). Both pass everything else through to the real Redis.
  */
+import { createHash } from "node:crypto";
 import { nodeRedisPort, type NodeRedisClient } from "../../../src/redis/nodeRedisPort";
+import { appendScript } from "../../../src/redis/scripts/appendBatch";
+import { beginScript } from "../../../src/redis/scripts/beginRun";
+import { checkpointScript } from "../../../src/redis/scripts/checkpointSnapshot";
+import { noticeScript, renewScript } from "../../../src/redis/scripts/leaseScripts";
+import { readScript } from "../../../src/redis/scripts/readThread";
+import { stopScript } from "../../../src/redis/scripts/stopRun";
 import type { RedisPort } from "../../../src/redis/RedisPort";
 
 /** A port that records the commands sent on the caller's connection (not the reader's). */
@@ -11,9 +18,21 @@ export interface RecordingPort extends RedisPort {
   readonly sent: (readonly string[])[];
 }
 
-/** The EVAL calls of one script among `sent` (matched by a line of its Lua). */
+/** Every store script, by its SHA-1 digest (as EVALSHA names it). */
+const SCRIPTS_BY_DIGEST = new Map(
+  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript].map((script) => [createHash("sha1").update(script.source).digest("hex"), script.source]),
+);
+
+/** The Lua a script call sends (EVAL) or names (EVALSHA), or `undefined` for any other command. */
+export function scriptSource(args: readonly string[]): string | undefined {
+  if (args[0] === "EVAL") return args[1];
+  if (args[0] === "EVALSHA") return SCRIPTS_BY_DIGEST.get(args[1]);
+  return undefined;
+}
+
+/** The calls of one script among `sent`, whole (EVAL) or by digest (EVALSHA), matched by a line of its Lua. */
 export function scriptCalls(sent: readonly (readonly string[])[], marker: string): (readonly string[])[] {
-  return sent.filter((args) => args[0] === "EVAL" && args[1].includes(marker));
+  return sent.filter((args) => scriptSource(args)?.includes(marker) === true);
 }
 
 /**
