@@ -73,7 +73,10 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
       const extra = await request.headers();
       let response: Response;
       try {
-        response = await request.fetch(url, {
+        // Called as a plain function: a browser's fetch called as a method of another object (here
+        // `request`) throws "Illegal invocation" before anything reaches the network.
+        const send = request.fetch;
+        response = await send(url, {
           method: "POST",
           headers: { ...extra, "Content-Type": "application/json", Accept: "text/event-stream" },
           body: request.body,

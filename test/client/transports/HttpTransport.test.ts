@@ -88,6 +88,31 @@ describe("HttpTransport", () => {
     expect(seen[0].body).toEqual(input);
   });
 
+  it("calls fetch as a plain function, as a browser's fetch demands (a method call on another object is an Illegal invocation)", async () => {
+    const { url } = await loopback((req, res) => {
+      if (req.url !== "/agent") {
+        res.writeHead(404, { "Content-Type": "application/json" });
+        res.end('{"error":"not-found","message":"no such route"}');
+        return;
+      }
+      res.writeHead(200, sseHeaders);
+      res.end(encodeSse(ev.runStarted("t", "r1")) + encodeSse(ev.runFinished("t", "r1")));
+    });
+    const thisOfCalls: unknown[] = [];
+    // What Chromium's window.fetch does: any receiver but the global (or none) is refused before a request is made.
+    const brandChecked = function (this: unknown, input: string | URL | Request, init?: RequestInit): Promise<Response> {
+      thisOfCalls.push(this);
+      if (this !== undefined && this !== globalThis) return Promise.reject(new TypeError("Failed to execute 'fetch' on 'Window': Illegal invocation"));
+      return fetch(input, init);
+    };
+    const transport = new HttpTransport(url, { fetch: brandChecked });
+    const events = await firstValueFrom(transport.run(runAgentInput("t", "r1")).pipe(toArray()));
+    expect(events.map((event) => event.type)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+    expect(await transport.stop({ threadId: "t", runId: "r1" })).toBe("unavailable"); // this server has no /stop: 404
+    await expect(transport.capabilities()).rejects.toMatchObject({ kind: "http" });
+    expect(thisOfCalls).toEqual([undefined, undefined, undefined]);
+  });
+
   it("unsubscribing aborts the request: the server sees the connection close", async () => {
     let closed!: Promise<void>;
     const server = await loopback((_req, res) => {
