@@ -1,13 +1,34 @@
 /**
- * R22, reasoning: blocks (REASONING_START … REASONING_END) and reasoning messages (REASONING_MESSAGE_START
- * … END) are bracketed like any span, each in its own namespace (one id may name both), and a
- * message opens only inside an open block of its owner; their ownership follows R37 and R38.
+ * Reasoning (RULES §1.6, R22): blocks (REASONING_START … REASONING_END) and reasoning messages
+ * (REASONING_MESSAGE_START … END) are bracketed like any span, each in its own namespace (one id
+ * may name both), and a message opens only inside an open block of its owner; their ownership
+ * follows R37 and R38, an encrypted value's R40.
  */
 import type { EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
 import { continuationConflict, reopenConflict } from "./ownership";
-import { fail, list, listOpen } from "./report";
+import { fail, list } from "./report";
+import { alreadyOpen, continueSpan, type SpanFamily } from "./spans";
 import { PARENT, describeOwner, ownerOf, ownerRecord, type Owner, type OwnerRecord, type RunScope } from "./VerifierState";
+
+const REASONING_BLOCK: SpanFamily = {
+  code: "reasoning",
+  kind: "reasoning span",
+  ownerKind: "reasoning",
+  reopenRule: "R22",
+  unopenedRule: "R22",
+  end: "REASONING_END",
+};
+
+const REASONING_MESSAGE: SpanFamily = {
+  code: "reasoning",
+  kind: "reasoning message",
+  ownerKind: "reasoning",
+  reopenRule: "R22",
+  unopenedRule: "R22",
+  end: "REASONING_MESSAGE_END",
+  expectedOpener: "REASONING_MESSAGE_START",
+};
 
 /**
  * The reasoning events whose order R22 rules (REASONING_ENCRYPTED_VALUE opens and closes nothing: only R40 applies).
@@ -29,9 +50,8 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
   switch (event.type) {
     case "REASONING_START": {
       const { messageId, subagentRunId: tag } = event;
-      if (run.openReasoningSpans.has(messageId)) {
-        return fail("reasoning", "R22", event, `REASONING_START for ${messageId}, but reasoning span ${messageId} is already open; expected REASONING_END first`);
-      }
+      const refused = alreadyOpen(REASONING_BLOCK, event, run.openReasoningSpans, messageId);
+      if (refused) return refused;
       const recorded = owners.reasoning.get(messageId);
       const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
       if (conflict) return conflict;
@@ -43,14 +63,8 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
     }
     case "REASONING_MESSAGE_START": {
       const { messageId, subagentRunId: tag } = event;
-      if (run.openReasoningMessages.has(messageId)) {
-        return fail(
-          "reasoning",
-          "R22",
-          event,
-          `REASONING_MESSAGE_START for ${messageId}, but reasoning message ${messageId} is already open; expected REASONING_MESSAGE_END first`,
-        );
-      }
+      const refused = alreadyOpen(REASONING_MESSAGE, event, run.openReasoningMessages, messageId);
+      if (refused) return refused;
       const recorded = owners.reasoning.get(messageId);
       const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
       if (conflict) return conflict;
@@ -70,18 +84,7 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END": {
       const { messageId, subagentRunId: tag } = event;
-      if (!run.openReasoningMessages.has(messageId)) {
-        return fail(
-          "reasoning",
-          "R22",
-          event,
-          `${event.type} for ${messageId}, but no reasoning message ${messageId} is open (${listOpen(run.openReasoningMessages)}); expected REASONING_MESSAGE_START first`,
-        );
-      }
-      const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
-      if (conflict) return conflict;
-      if (event.type === "REASONING_MESSAGE_END") run.openReasoningMessages.delete(messageId);
-      return undefined;
+      return continueSpan(REASONING_MESSAGE, event, run.openReasoningMessages, owners.reasoning, messageId, tag, event.type === "REASONING_MESSAGE_END");
     }
     case "REASONING_END": {
       const { messageId, subagentRunId: tag } = event;
@@ -98,7 +101,31 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
       else run.openReasoningBlocksByOwner.set(owner, left);
       return undefined;
     }
+    default:
+      event satisfies never; // every ReasoningEvent type has its case
+      return undefined;
   }
+}
+
+/**
+ * REASONING_ENCRYPTED_VALUE opens and closes nothing; its tag agrees with the owner of the entity
+ * its subtype names (R40): a tool call's, a text message's (else the reasoning's of that id), or,
+ * for any other subtype, the reasoning's.
+ *
+ * @example
+ * encryptedValue(run, ev.reasoningEncryptedValue("tool-call", "c1", "…")); // ProtocolError R40 when tagged for another owner than c1's
+ */
+export function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE">): ProtocolError | undefined {
+  const { entityId, subtype, subagentRunId: tag } = event;
+  const { owners } = run;
+  const kind = subtype === "tool-call" ? "tool call" : subtype === "message" ? "message" : "reasoning";
+  const recorded =
+    subtype === "tool-call"
+      ? owners.toolCall.get(entityId)
+      : subtype === "message"
+        ? owners.message.get(entityId) ?? owners.reasoning.get(entityId)
+        : owners.reasoning.get(entityId);
+  return continuationConflict(event, "R40", kind, entityId, tag, recorded);
 }
 
 /**
