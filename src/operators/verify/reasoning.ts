@@ -6,9 +6,9 @@
  */
 import type { EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
-import { continuationConflict, reopenConflict } from "./ownership";
+import { continuationConflict } from "./ownership";
 import { fail, list } from "./report";
-import { alreadyOpen, continueSpan, type SpanFamily } from "./spans";
+import { checkOpener, continueSpan, type SpanFamily } from "./spans";
 import { PARENT, describeOwner, ownerOf, ownerRecord, type Owner, type OwnerRecord, type RunScope } from "./VerifierState";
 
 const REASONING_BLOCK: SpanFamily = {
@@ -31,12 +31,15 @@ const REASONING_MESSAGE: SpanFamily = {
 };
 
 /**
- * The reasoning events whose order R22 rules (REASONING_ENCRYPTED_VALUE opens and closes nothing: only R40 applies).
+ * The reasoning events: those whose order R22 rules, and REASONING_ENCRYPTED_VALUE, which opens
+ * and closes nothing (only R40 applies).
  *
  * @example
  * const event: ReasoningEvent = ev.reasoningStart("b1");
  */
-export type ReasoningEvent = EventOf<"REASONING_START" | "REASONING_MESSAGE_START" | "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" | "REASONING_END">;
+export type ReasoningEvent = EventOf<
+  "REASONING_START" | "REASONING_MESSAGE_START" | "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" | "REASONING_END" | "REASONING_ENCRYPTED_VALUE"
+>;
 
 /**
  * Checks a reasoning event against `run` and, only if it passes, records its effect there (as
@@ -50,11 +53,9 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
   switch (event.type) {
     case "REASONING_START": {
       const { messageId, subagentRunId: tag } = event;
-      const refused = alreadyOpen(REASONING_BLOCK, event, run.openReasoningSpans, messageId);
+      const refused = checkOpener(REASONING_BLOCK, event, run.openReasoningSpans, owners.reasoning, messageId, tag);
       if (refused) return refused;
       const recorded = owners.reasoning.get(messageId);
-      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
-      if (conflict) return conflict;
       const owner = reasoningOwner(tag, recorded);
       run.openReasoningSpans.set(messageId, owner);
       run.openReasoningBlocksByOwner.set(owner, (run.openReasoningBlocksByOwner.get(owner) ?? 0) + 1);
@@ -63,11 +64,9 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
     }
     case "REASONING_MESSAGE_START": {
       const { messageId, subagentRunId: tag } = event;
-      const refused = alreadyOpen(REASONING_MESSAGE, event, run.openReasoningMessages, messageId);
+      const refused = checkOpener(REASONING_MESSAGE, event, run.openReasoningMessages, owners.reasoning, messageId, tag);
       if (refused) return refused;
       const recorded = owners.reasoning.get(messageId);
-      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
-      if (conflict) return conflict;
       const owner = reasoningOwner(tag, recorded);
       if (!run.openReasoningBlocksByOwner.has(owner)) {
         return fail(
@@ -101,6 +100,8 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
       else run.openReasoningBlocksByOwner.set(owner, left);
       return undefined;
     }
+    case "REASONING_ENCRYPTED_VALUE":
+      return encryptedValue(run, event);
     default:
       event satisfies never; // every ReasoningEvent type has its case
       return undefined;
@@ -111,11 +112,8 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
  * REASONING_ENCRYPTED_VALUE opens and closes nothing; its tag agrees with the owner of the entity
  * its subtype names (R40): a tool call's, a text message's (else the reasoning's of that id), or,
  * for any other subtype, the reasoning's.
- *
- * @example
- * encryptedValue(run, ev.reasoningEncryptedValue("tool-call", "c1", "…")); // ProtocolError R40 when tagged for another owner than c1's
  */
-export function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE">): ProtocolError | undefined {
+function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE">): ProtocolError | undefined {
   const { entityId, subtype, subagentRunId: tag } = event;
   const { owners } = run;
   const kind = subtype === "tool-call" ? "tool call" : subtype === "message" ? "message" : "reasoning";

@@ -6,7 +6,7 @@
  */
 import type { Event } from "../../protocol/events";
 import type { ProtocolError, ProtocolErrorCode } from "../ProtocolError";
-import { continuationConflict } from "./ownership";
+import { continuationConflict, reopenConflict } from "./ownership";
 import { fail, listOpen } from "./report";
 import type { OwnerRecord } from "./VerifierState";
 
@@ -42,6 +42,25 @@ export interface SpanFamily {
 export function alreadyOpen(family: SpanFamily, event: Event, open: { has(id: string): boolean }, id: string): ProtocolError | undefined {
   if (!open.has(id)) return undefined;
   return fail(family.code, family.reopenRule, event, `${event.type} for ${id}, but ${family.kind} ${id} is already open; expected ${family.end} first`);
+}
+
+/**
+ * R14/R18/R22 and R38 (R42–R44 by what recorded the owner): the error for an opener of span `id`
+ * while it is open, or whose tag contradicts the owner recorded for the id; `undefined` when it
+ * may open. Records nothing.
+ *
+ * @example
+ * checkOpener(TEXT, event, run.openTextMessages, run.owners.message, "m1", "s2"); // ProtocolError R38 when m1 belongs to s1
+ */
+export function checkOpener(
+  family: SpanFamily,
+  event: Event,
+  open: { has(id: string): boolean },
+  owners: ReadonlyMap<string, OwnerRecord>,
+  id: string,
+  tag: string | undefined,
+): ProtocolError | undefined {
+  return alreadyOpen(family, event, open, id) ?? reopenConflict(event, family.ownerKind, id, tag, owners.get(id));
 }
 
 /**

@@ -3,18 +3,10 @@
  * at a time and at most one thinking message inside it. `normalizeChunks()` maps them to
  * REASONING_* upstream; these checks serve a verifier used alone.
  */
-import type { EventOf } from "../../protocol/events";
+import type { ThinkingEvent } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
 import { fail } from "./report";
 import type { RunScope } from "./VerifierState";
-
-/**
- * The THINKING_* events R23 orders.
- *
- * @example
- * const event: ThinkingEvent = { type: "THINKING_START" };
- */
-export type ThinkingEvent = EventOf<"THINKING_START" | "THINKING_END" | "THINKING_TEXT_MESSAGE_START" | "THINKING_TEXT_MESSAGE_CONTENT" | "THINKING_TEXT_MESSAGE_END">;
 
 /**
  * Checks a THINKING_* event against the run's thinking step and message and, only if it passes,

@@ -11,16 +11,16 @@
 import * as E from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
-import { activityDelta, activitySnapshot } from "./activity";
+import { checkActivity } from "./activity";
 import { checkFieldSanity } from "./fieldSanity";
-import { checkRunLifecycle, runError, runFinished, runStarted } from "./lifecycle";
-import { checkReasoning, encryptedValue } from "./reasoning";
+import { checkRunEvent, checkRunLifecycle } from "./lifecycle";
+import { checkReasoning } from "./reasoning";
 import { messagesSnapshot } from "./snapshots";
-import { stepFinished, stepStarted } from "./steps";
-import { subagentEnded, subagentStarted } from "./subagents";
-import { textMessageContinue, textMessageStart } from "./text";
+import { checkStep } from "./steps";
+import { checkSubagent } from "./subagents";
+import { checkText } from "./text";
 import { checkThinking } from "./thinking";
-import { toolCallContinue, toolCallResult, toolCallStart } from "./toolCalls";
+import { checkToolCall } from "./toolCalls";
 import type { VerifierState } from "./VerifierState";
 
 export { initialVerifierState, type VerifierState } from "./VerifierState";
@@ -75,61 +75,43 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
   const { run } = state;
   switch (event.type) {
     case "RUN_STARTED":
-      return runStarted(state, event);
     case "RUN_FINISHED":
-      return runFinished(state, event);
     case "RUN_ERROR":
-      return runError(state);
-
+      return checkRunEvent(state, event);
     case "TEXT_MESSAGE_START":
-      return textMessageStart(run, event);
     case "TEXT_MESSAGE_CONTENT":
     case "TEXT_MESSAGE_END":
-      return textMessageContinue(run, event);
-
+      return checkText(run, event);
     case "TOOL_CALL_START":
-      return toolCallStart(run, event);
     case "TOOL_CALL_ARGS":
     case "TOOL_CALL_END":
-      return toolCallContinue(run, event);
     case "TOOL_CALL_RESULT":
-      return toolCallResult(run, event);
-
+      return checkToolCall(run, event);
     case "REASONING_START":
     case "REASONING_MESSAGE_START":
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
     case "REASONING_END":
-      return checkReasoning(run, event);
     case "REASONING_ENCRYPTED_VALUE":
-      return encryptedValue(run, event);
-
+      return checkReasoning(run, event);
     case "THINKING_START":
     case "THINKING_END":
     case "THINKING_TEXT_MESSAGE_START":
     case "THINKING_TEXT_MESSAGE_CONTENT":
     case "THINKING_TEXT_MESSAGE_END":
       return checkThinking(run, event);
-
     case "ACTIVITY_SNAPSHOT":
-      return activitySnapshot(run, event);
     case "ACTIVITY_DELTA":
-      return activityDelta(run, event);
-
+      return checkActivity(run, event);
     case "STEP_STARTED":
-      return stepStarted(run, event);
     case "STEP_FINISHED":
-      return stepFinished(run, event);
-
+      return checkStep(run, event);
     case "SUBAGENT_STARTED":
-      return subagentStarted(run, event);
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR":
-      return subagentEnded(run, event);
-
+      return checkSubagent(run, event);
     case "MESSAGES_SNAPSHOT":
       return messagesSnapshot(run, event);
-
     // Unordered (§1.11): state, custom, raw; chunks are normalized upstream.
     case "STATE_SNAPSHOT":
     case "STATE_DELTA":
