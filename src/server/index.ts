@@ -2,15 +2,16 @@
 // the state encoding, and the fetch-style HTTP handler.
 export { run, type RunOptions } from "./run";
 export { checkEgress, EGRESS_RULE } from "./checkEgress";
-export { success, interrupted, interrupt, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome, type InterruptFields } from "./Agent";
+export { success, interrupted, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome } from "./Agent";
+export { interrupt, type InterruptFields } from "./interrupt";
 export { AgentError, DEFAULT_ERROR_CODE, PROTOCOL_ERROR_CODE, SERIALIZATION_ERROR_CODE } from "./AgentError";
-export { RunContext, SubagentContext, type MessageOptions, type ToolCallOptions, type SubagentOptions } from "./RunContext";
+export { RunContext, type SubagentContext, type SubagentOptions } from "./RunContext";
 export { createRunContext, type RunContextHarness } from "./createRunContext";
 export { decodeState, defaultState, type DecodeStateOptions } from "./decodeState";
 export { randomIds, sequentialIds, type IdSource } from "./ids";
 export { SpanHandle } from "./handles/SpanHandle";
-export { MessageHandle } from "./handles/MessageHandle";
-export { ToolCallHandle, type ToolResultOptions } from "./handles/ToolCallHandle";
+export { MessageHandle, type MessageOptions } from "./handles/MessageHandle";
+export { ToolCallHandle, type ToolCallOptions, type ToolResultOptions } from "./handles/ToolCallHandle";
 export { ReasoningHandle } from "./handles/ReasoningHandle";
 export { ActivityHandle } from "./handles/ActivityHandle";
 export { StepGuard } from "./handles/StepGuard";
