@@ -51,32 +51,28 @@ export type ReasoningEvent = EventOf<
 export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolError | undefined {
   const { owners } = run;
   switch (event.type) {
-    case "REASONING_START": {
-      const { messageId, subagentRunId: tag } = event;
-      const refused = checkOpener(REASONING_BLOCK, event, run.openReasoningSpans, owners.reasoning, messageId, tag);
-      if (refused) return refused;
-      const recorded = owners.reasoning.get(messageId);
-      const owner = reasoningOwner(tag, recorded);
-      run.openReasoningSpans.set(messageId, owner);
-      run.openReasoningBlocksByOwner.set(owner, (run.openReasoningBlocksByOwner.get(owner) ?? 0) + 1);
-      if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
-      return undefined;
-    }
+    case "REASONING_START":
     case "REASONING_MESSAGE_START": {
+      // Both openers: not already open in their namespace, no contradicted owner (R38); the owner decides the block (R22).
       const { messageId, subagentRunId: tag } = event;
-      const refused = checkOpener(REASONING_MESSAGE, event, run.openReasoningMessages, owners.reasoning, messageId, tag);
+      const isBlock = event.type === "REASONING_START";
+      const refused = isBlock
+        ? checkOpener(REASONING_BLOCK, event, run.openReasoningSpans, owners.reasoning, messageId, tag)
+        : checkOpener(REASONING_MESSAGE, event, run.openReasoningMessages, owners.reasoning, messageId, tag);
       if (refused) return refused;
       const recorded = owners.reasoning.get(messageId);
       const owner = reasoningOwner(tag, recorded);
-      if (!run.openReasoningBlocksByOwner.has(owner)) {
+      if (isBlock) {
+        run.openReasoningSpans.set(messageId, owner);
+        run.openReasoningBlocksByOwner.set(owner, (run.openReasoningBlocksByOwner.get(owner) ?? 0) + 1);
+      } else if (!run.openReasoningBlocksByOwner.has(owner)) {
         return fail(
           "reasoning",
           "R22",
           event,
           `REASONING_MESSAGE_START for ${messageId} from ${describeOwner(owner)}, but ${describeOwner(owner)} has no open reasoning block (${listBlocks(run)}); expected REASONING_START first: a reasoning message opens inside a reasoning block of its owner`,
         );
-      }
-      run.openReasoningMessages.add(messageId);
+      } else run.openReasoningMessages.add(messageId);
       if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
       return undefined;
     }
