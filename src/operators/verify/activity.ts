@@ -8,20 +8,30 @@ import { continuationConflict } from "./ownership";
 import { ownerOf, ownerRecord, type RunScope } from "./VerifierState";
 
 /**
- * Checks an activity event against `run` and, only if it passes, records its effect:
- * - ACTIVITY_SNAPSHOT never fails; a replacing one (replace absent or true), or the first
- *   sighting of the id, records its tag as the owner (R41);
- * - ACTIVITY_DELTA needs no snapshot before it (R24), but its tag must agree with the activity's
- *   recorded owner (R41).
+ * ACTIVITY_SNAPSHOT never fails: a replacing one (replace absent or true), or the first sighting
+ * of the id, records its tag as the owner (R41).
  *
  * @example
- * checkActivity(run, ev.activityDelta("a1", "progress", [])); // undefined when a1 has no owner yet
+ * activitySnapshot(run, ev.activitySnapshot("a1", "progress", { done: 1 })); // undefined
  */
-export function checkActivity(run: RunScope, event: EventOf<"ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA">): ProtocolError | undefined {
-  const { messageId, subagentRunId: tag } = event;
+export function activitySnapshot(run: RunScope, event: EventOf<"ACTIVITY_SNAPSHOT">): ProtocolError | undefined {
+  const { messageId } = event;
   const { activity } = run.owners;
-  if (event.type === "ACTIVITY_DELTA") return continuationConflict(event, "R41", "activity", messageId, tag, activity.get(messageId));
   // Only a replacing snapshot (re)mints the activity, so only it (or the first sighting) takes ownership.
-  if (event.replace !== false || !activity.has(messageId)) activity.set(messageId, ownerRecord(ownerOf(tag), "activity-snapshot"));
+  if (event.replace !== false || !activity.has(messageId)) {
+    activity.set(messageId, ownerRecord(ownerOf(event.subagentRunId), "activity-snapshot"));
+  }
   return undefined;
+}
+
+/**
+ * ACTIVITY_DELTA: needs no snapshot before it (R24), but its tag must agree with the activity's
+ * recorded owner (R41).
+ *
+ * @example
+ * activityDelta(run, ev.activityDelta("a1", "progress", [])); // undefined when a1 has no owner yet
+ */
+export function activityDelta(run: RunScope, event: EventOf<"ACTIVITY_DELTA">): ProtocolError | undefined {
+  const { messageId, subagentRunId: tag } = event;
+  return continuationConflict(event, "R41", "activity", messageId, tag, run.owners.activity.get(messageId));
 }

@@ -49,39 +49,44 @@ export function checkRunLifecycle(state: VerifierState, event: Event): ProtocolE
 }
 
 /**
- * Checks a run event already placed by `checkRunLifecycle` and, only if it passes, records its effect:
- * - RUN_STARTED: a run that follows a terminal starts with a clean scope (R6), whose owners its
- *   input echo seeds (R44);
- * - RUN_FINISHED is refused while anything of the run is still open (R7, R22, R34);
- * - RUN_ERROR ends the run whatever is open (R34: nothing must be closed before it).
+ * RUN_STARTED (already placed by `checkRunLifecycle`): a run that follows a terminal starts with a
+ * clean scope (R6), whose owners its input echo seeds (R44).
  *
  * @example
- * checkRunEvent(state, ev.runFinished("t", "r")); // ProtocolError R7 while a text message is open
+ * runStarted(state, ev.runStarted("t", "r2")); // state.phase "running", state.run fresh
  */
-export function checkRunEvent(state: VerifierState, event: EventOf<"RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR">): ProtocolError | undefined {
-  switch (event.type) {
-    case "RUN_STARTED": {
-      // Before the first run the scope is still clean.
-      const scope = state.phase === "before" ? state.run : emptyRunScope();
-      scope.runId = event.runId;
-      seedOwners(scope, event.input?.messages, "input");
-      state.phase = "running";
-      state.run = scope;
-      return undefined;
-    }
-    case "RUN_FINISHED": {
-      const open = openAtRunEnd(state.run);
-      if (open) return fail("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
-      state.phase = "finished";
-      return undefined;
-    }
-    case "RUN_ERROR":
-      state.phase = "errored";
-      return undefined;
-    default:
-      event satisfies never;
-      return undefined;
-  }
+export function runStarted(state: VerifierState, event: EventOf<"RUN_STARTED">): ProtocolError | undefined {
+  // Before the first run the scope is still clean.
+  const scope = state.phase === "before" ? state.run : emptyRunScope();
+  scope.runId = event.runId;
+  seedOwners(scope, event.input?.messages, "input");
+  state.phase = "running";
+  state.run = scope;
+  return undefined;
+}
+
+/**
+ * RUN_FINISHED: refused while anything of the run is still open (R7, R22, R34).
+ *
+ * @example
+ * runFinished(state, ev.runFinished("t", "r")); // ProtocolError R7 while a text message is open
+ */
+export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
+  const open = openAtRunEnd(state.run);
+  if (open) return fail("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
+  state.phase = "finished";
+  return undefined;
+}
+
+/**
+ * RUN_ERROR ends the run whatever is open (R34: nothing must be closed before it).
+ *
+ * @example
+ * runError(state); // state.phase "errored"
+ */
+export function runError(state: VerifierState): ProtocolError | undefined {
+  state.phase = "errored";
+  return undefined;
 }
 
 /**

@@ -5,23 +5,19 @@
 import type { EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
 import { fail, list } from "./report";
-import { PARENT, describeOwner, ownerOf, type Owner, type RunScope } from "./VerifierState";
+import { PARENT, describeOwner, ownerOf, type RunScope } from "./VerifierState";
 
 /**
- * Checks a step event against `run` and, only if it passes, records its effect:
- * - STEP_STARTED is refused while its owner already holds a step of that name (R25); the same
- *   name under another owner is fine;
- * - STEP_FINISHED must finish a step its owner holds: never started is R26, held by another owner
- *   R27 (R28 when the confusion is `""` against the parent), naming the real owner.
+ * STEP_STARTED: refused while its owner already holds a step of that name (R25); the same name
+ * under another owner is fine.
  *
  * @example
- * checkStep(run, ev.stepFinished("b")); // ProtocolError R26 when no step "b" was started
+ * stepStarted(run, ev.stepStarted("research")); // undefined, "research" active for the parent
  */
-export function checkStep(run: RunScope, event: EventOf<"STEP_STARTED" | "STEP_FINISHED">): ProtocolError | undefined {
+export function stepStarted(run: RunScope, event: EventOf<"STEP_STARTED">): ProtocolError | undefined {
   const { stepName } = event;
   const owner = ownerOf(event.subagentRunId);
   const holders = run.activeSteps.get(stepName);
-  if (event.type === "STEP_FINISHED") return stepFinished(run, event, owner, holders);
   if (holders?.has(owner)) {
     return fail("step", "R25", event, `STEP_STARTED "${stepName}" for ${describeOwner(owner)}, but that step is already active; expected STEP_FINISHED first`);
   }
@@ -31,8 +27,17 @@ export function checkStep(run: RunScope, event: EventOf<"STEP_STARTED" | "STEP_F
   return undefined;
 }
 
-function stepFinished(run: RunScope, event: EventOf<"STEP_FINISHED">, owner: Owner, holders: Set<Owner> | undefined): ProtocolError | undefined {
+/**
+ * STEP_FINISHED: must finish a step its owner holds; never started is R26, held by another owner
+ * R27 (R28 when the confusion is `""` against the parent), naming the real owner.
+ *
+ * @example
+ * stepFinished(run, ev.stepFinished("b")); // ProtocolError R26 when no step "b" was started
+ */
+export function stepFinished(run: RunScope, event: EventOf<"STEP_FINISHED">): ProtocolError | undefined {
   const { stepName } = event;
+  const owner = ownerOf(event.subagentRunId);
+  const holders = run.activeSteps.get(stepName);
   if (!holders?.has(owner)) {
     if (holders === undefined) {
       return fail("step", "R26", event, `STEP_FINISHED "${stepName}", but no step "${stepName}" was started (${listSteps(run)})`);

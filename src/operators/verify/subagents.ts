@@ -8,17 +8,13 @@ import { fail, listOpen } from "./report";
 import type { RunScope } from "./VerifierState";
 
 /**
- * Checks a subagent lifecycle event against `run` and, only if it passes, records its effect:
- * - SUBAGENT_STARTED is refused for an active id (R30), an id that already ended in this run
- *   (R31), or a parentSubagentRunId that names no subagent started in this run (R32);
- * - SUBAGENT_FINISHED and SUBAGENT_ERROR must end an active subagent (R33); it is then closed for
- *   the rest of the run.
+ * SUBAGENT_STARTED: refused for an active id (R30), an id that already ended in this run (R31),
+ * or a parentSubagentRunId that names no subagent started in this run (R32).
  *
  * @example
- * checkSubagent(run, ev.subagentFinished("s1")); // ProtocolError R33 when s1 was never started
+ * subagentStarted(run, ev.subagentStarted("s1", "researcher")); // undefined, s1 active
  */
-export function checkSubagent(run: RunScope, event: EventOf<"SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR">): ProtocolError | undefined {
-  if (event.type !== "SUBAGENT_STARTED") return subagentEnded(run, event);
+export function subagentStarted(run: RunScope, event: EventOf<"SUBAGENT_STARTED">): ProtocolError | undefined {
   const { subagentRunId: id, parentSubagentRunId: parent } = event;
   if (run.activeSubagents.has(id)) {
     return fail("subagent", "R30", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR first`);
@@ -33,7 +29,14 @@ export function checkSubagent(run: RunScope, event: EventOf<"SUBAGENT_STARTED" |
   return undefined;
 }
 
-function subagentEnded(run: RunScope, event: EventOf<"SUBAGENT_FINISHED" | "SUBAGENT_ERROR">): ProtocolError | undefined {
+/**
+ * SUBAGENT_FINISHED and SUBAGENT_ERROR: must end an active subagent (R33); it is then closed for
+ * the rest of the run.
+ *
+ * @example
+ * subagentEnded(run, ev.subagentFinished("s1")); // ProtocolError R33 when s1 was never started
+ */
+export function subagentEnded(run: RunScope, event: EventOf<"SUBAGENT_FINISHED" | "SUBAGENT_ERROR">): ProtocolError | undefined {
   const { subagentRunId: id } = event;
   if (!run.activeSubagents.has(id)) {
     const why = run.closedSubagents.has(id) ? `subagent "${id}" already ended` : `no subagent "${id}" was started`;

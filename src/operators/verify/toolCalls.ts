@@ -20,40 +20,15 @@ const TOOL_CALL: SpanFamily = {
 };
 
 /**
- * The tool call events.
- *
- * @example
- * const event: ToolCallEvent = ev.toolCallArgs("t1", "{");
- */
-export type ToolCallEvent = EventOf<"TOOL_CALL_START" | "TOOL_CALL_ARGS" | "TOOL_CALL_END" | "TOOL_CALL_RESULT">;
-
-/**
- * Checks a tool call event against `run` and, only if it passes, records its effect:
- * - TOOL_CALL_START (`toolCallStart`) opens the call;
- * - ARGS and END need the call open (R19) and a tag that agrees with its owner (R37); END closes it;
- * - TOOL_CALL_RESULT never fails: it records its messageId under the result's own tag, the newest
- *   result winning (R42), so a later opener of that id must agree with it.
- *
- * @example
- * checkToolCall(run, ev.toolCallArgs("t9", "{")); // ProtocolError R19 when t9 is not open
- */
-export function checkToolCall(run: RunScope, event: ToolCallEvent): ProtocolError | undefined {
-  if (event.type === "TOOL_CALL_START") return toolCallStart(run, event);
-  if (event.type === "TOOL_CALL_RESULT") {
-    run.owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
-    return undefined;
-  }
-  const { toolCallId, subagentRunId: tag } = event;
-  return continueSpan(TOOL_CALL, event, run.openToolCalls, run.owners.toolCall, toolCallId, tag, event.type === "TOOL_CALL_END");
-}
-
-/**
  * TOOL_CALL_START: refused while that id is open (R18), when its tag contradicts its parent
  * message's owner or the call's recorded owner (R39, R38 and kin), or when an untagged reopen
  * moves the call to a parent message of another owner (R39); else the call opens and, on first
  * sight, takes its tag's owner or, untagged, its parent message's.
+ *
+ * @example
+ * toolCallStart(run, ev.toolCallStart("t1", "search")); // undefined, t1 open
  */
-function toolCallStart(run: RunScope, event: EventOf<"TOOL_CALL_START">): ProtocolError | undefined {
+export function toolCallStart(run: RunScope, event: EventOf<"TOOL_CALL_START">): ProtocolError | undefined {
   const { toolCallId, parentMessageId, subagentRunId: tag } = event;
   const { owners } = run;
   const refused = alreadyOpen(TOOL_CALL, event, run.openToolCalls, toolCallId);
@@ -81,5 +56,29 @@ function toolCallStart(run: RunScope, event: EventOf<"TOOL_CALL_START">): Protoc
   }
   run.openToolCalls.add(toolCallId);
   if (recorded === undefined) owners.toolCall.set(toolCallId, ownerRecord(tag !== undefined ? tag : parent?.owner ?? PARENT, "opener"));
+  return undefined;
+}
+
+/**
+ * TOOL_CALL_ARGS and TOOL_CALL_END: the call must be open (R19) and the tag agree with its owner
+ * (R37); END closes it.
+ *
+ * @example
+ * toolCallContinue(run, ev.toolCallArgs("t9", "{")); // ProtocolError R19 when t9 is not open
+ */
+export function toolCallContinue(run: RunScope, event: EventOf<"TOOL_CALL_ARGS" | "TOOL_CALL_END">): ProtocolError | undefined {
+  const { toolCallId, subagentRunId: tag } = event;
+  return continueSpan(TOOL_CALL, event, run.openToolCalls, run.owners.toolCall, toolCallId, tag, event.type === "TOOL_CALL_END");
+}
+
+/**
+ * TOOL_CALL_RESULT never fails: it records its messageId under the result's own tag, the newest
+ * result winning (R42), so a later opener of that id must agree with it.
+ *
+ * @example
+ * toolCallResult(run, ev.toolCallResult("tm1", "t1", "ok")); // undefined
+ */
+export function toolCallResult(run: RunScope, event: EventOf<"TOOL_CALL_RESULT">): ProtocolError | undefined {
+  run.owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
   return undefined;
 }

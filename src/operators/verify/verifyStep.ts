@@ -11,16 +11,16 @@
 import * as E from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
-import { checkActivity } from "./activity";
+import { activityDelta, activitySnapshot } from "./activity";
 import { checkFieldSanity } from "./fieldSanity";
-import { checkRunEvent, checkRunLifecycle } from "./lifecycle";
+import { checkRunLifecycle, runError, runFinished, runStarted } from "./lifecycle";
 import { checkReasoning } from "./reasoning";
 import { messagesSnapshot } from "./snapshots";
-import { checkStep } from "./steps";
-import { checkSubagent } from "./subagents";
-import { checkText } from "./text";
+import { stepFinished, stepStarted } from "./steps";
+import { subagentEnded, subagentStarted } from "./subagents";
+import { textMessageContinue, textMessageStart } from "./text";
 import { checkThinking } from "./thinking";
-import { checkToolCall } from "./toolCalls";
+import { toolCallContinue, toolCallResult, toolCallStart } from "./toolCalls";
 import type { VerifierState } from "./VerifierState";
 
 export { initialVerifierState, type VerifierState } from "./VerifierState";
@@ -70,23 +70,35 @@ export function verifyEvent(state: VerifierState, event: Event): ProtocolError |
   return checkRunLifecycle(state, event) ?? checkFieldSanity(event) ?? apply(state, event);
 }
 
-/** Checks the event's own rules, then (only if it passes) records its effect on the state: one family check per event type. */
+/**
+ * Checks the event's own rules, then (only if it passes) records its effect on the state: one
+ * call into its family's file per event type. The per-event functions (rather than one entry per
+ * family) keep the streaming hot path (TEXT_MESSAGE_CONTENT, TOOL_CALL_ARGS) small enough to inline.
+ */
 function apply(state: VerifierState, event: Event): ProtocolError | undefined {
   const { run } = state;
   switch (event.type) {
     case "RUN_STARTED":
+      return runStarted(state, event);
     case "RUN_FINISHED":
+      return runFinished(state, event);
     case "RUN_ERROR":
-      return checkRunEvent(state, event);
+      return runError(state);
+
     case "TEXT_MESSAGE_START":
+      return textMessageStart(run, event);
     case "TEXT_MESSAGE_CONTENT":
     case "TEXT_MESSAGE_END":
-      return checkText(run, event);
+      return textMessageContinue(run, event);
+
     case "TOOL_CALL_START":
+      return toolCallStart(run, event);
     case "TOOL_CALL_ARGS":
     case "TOOL_CALL_END":
+      return toolCallContinue(run, event);
     case "TOOL_CALL_RESULT":
-      return checkToolCall(run, event);
+      return toolCallResult(run, event);
+
     case "REASONING_START":
     case "REASONING_MESSAGE_START":
     case "REASONING_MESSAGE_CONTENT":
@@ -94,24 +106,33 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
     case "REASONING_END":
     case "REASONING_ENCRYPTED_VALUE":
       return checkReasoning(run, event);
+
     case "THINKING_START":
     case "THINKING_END":
     case "THINKING_TEXT_MESSAGE_START":
     case "THINKING_TEXT_MESSAGE_CONTENT":
     case "THINKING_TEXT_MESSAGE_END":
       return checkThinking(run, event);
+
     case "ACTIVITY_SNAPSHOT":
+      return activitySnapshot(run, event);
     case "ACTIVITY_DELTA":
-      return checkActivity(run, event);
+      return activityDelta(run, event);
+
     case "STEP_STARTED":
+      return stepStarted(run, event);
     case "STEP_FINISHED":
-      return checkStep(run, event);
+      return stepFinished(run, event);
+
     case "SUBAGENT_STARTED":
+      return subagentStarted(run, event);
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR":
-      return checkSubagent(run, event);
+      return subagentEnded(run, event);
+
     case "MESSAGES_SNAPSHOT":
       return messagesSnapshot(run, event);
+
     // Unordered (§1.11): state, custom, raw; chunks are normalized upstream.
     case "STATE_SNAPSHOT":
     case "STATE_DELTA":
