@@ -1,4 +1,6 @@
 // The root entry: protocol vocabulary, wire codecs, JSON Patch and the pipeline's middle operators.
+// Only the public surface (docs/architecture.md § Public surface): the THINKING_* mapping, the
+// version comparison, the debug installer and the pointer helpers are internal.
 export * from "./protocol/events";
 export * from "./protocol/messages";
 export * from "./protocol/outcomes";
@@ -6,12 +8,12 @@ export * from "./protocol/input";
 export * from "./protocol/common";
 export { ev, withSubagentRunId, outcome, runAgentInput, type EventOptions } from "./protocol/build";
 export { stateSpec, isEmptyState, type StateSpec } from "./protocol/stateSpec";
-export { mapThinkingEvent, isThinkingEvent, type ThinkingIds, type ThinkingStep } from "./protocol/thinking";
+export { isThinkingEvent } from "./protocol/thinking";
 export { decodeEvent, type DecodeEventOptions } from "./wire/decodeEvent";
 export { DecodeError, type DecodeErrorCode } from "./wire/DecodeError";
 export { DecodeWarning, isDecodeWarning, type DecodeWarningCode, type DecodeWarningContext } from "./wire/DecodeWarning";
 export { DEFAULT_MAX_JSON_DEPTH, findTooDeep, type TooDeep } from "./protocol/jsonDepth";
-export { PROTOCOL_VERSION, compareProtocolVersion, type VersionVerdict } from "./protocol/version";
+export { PROTOCOL_VERSION } from "./protocol/version";
 export { DEFAULT_TEXT_ROLE, DEFAULT_ACTIVITY_REPLACE, textMessageRole, activityReplaces } from "./protocol/defaults";
 export {
   ProtocolError,
@@ -35,16 +37,14 @@ export {
   type NormalizerState,
   type NormalizerStep,
   type NormalizerOptions,
-  type LaneKey,
 } from "./operators/normalize/normalizeStep";
 export { verifyEvents, type VerifyEventsOptions } from "./operators/verifyEvents";
 export { verifyStep, initialVerifierState, type VerifierState } from "./operators/verify/verifyStep";
 export { selectStateEncoding, stateEncodingStep } from "./operators/selectStateEncoding";
-export { logEvents, debugEvents, type EventLogger, type EventLogEntry, type LogEventsOptions, type DebugOption } from "./operators/logEvents";
+export { logEvents, type EventLogger, type EventLogEntry, type LogEventsOptions, type DebugOption } from "./operators/logEvents";
 export { applyPatch } from "./patch/apply";
 export { PatchError } from "./patch/PatchError";
 export { diff, type DiffOptions } from "./patch/diff";
-export { parsePointer, escapeSegment, formatPointer } from "./patch/pointer";
 export type { StructCodec, StructType, StructOutput, TaggedUnionCodec, TaggedUnionType } from "./protocol/codec";
 export type { NamedStructCodec, NamedUnionCodec } from "./protocol/namedCodec";
 export { withDefault, type WithDefaultCodec } from "./protocol/codec";

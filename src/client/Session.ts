@@ -1,23 +1,20 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, from, Observable, takeWhile, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
-import type { Context, RunAgentInput, Tool } from "../protocol/input";
+import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
-import type { StateSpec } from "../protocol/stateSpec";
-import { PROTOCOL_VERSION } from "../protocol/version";
-import { normalizeAndVerify } from "../operators/normalizeAndVerify";
-import { debugEvents, type DebugOption } from "../operators/logEvents";
-import { applyEvents } from "./applyEvents";
 import { checkResume } from "./checkResume";
 import { ClientError } from "./ClientError";
-import { followConnection } from "./followConnection";
-import { hydrate, type Hydration } from "./hydrate";
+import { followRun } from "./followRun";
+import { hydrate } from "./hydrate";
 import { joinThread } from "./joinThread";
 import type { ClientState } from "./reducers/ClientState";
+import { runInput } from "./runInput";
+import { RunSlot, type ActiveRun } from "./RunSlot";
+import type { RunOptions, SessionOptions } from "./SessionOptions";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
 import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
-import type { ClientTool } from "./tools/clientTool";
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
@@ -26,47 +23,7 @@ import type { DecodeWarning } from "../wire/DecodeWarning";
 import type { Subagent, Update } from "./Update";
 
 export type { SessionSnapshot } from "./SessionViews";
-
-/**
- * What a session is built with. Tools, context and forwardedProps are the defaults for every run;
- * `messages`, `rawState` and `interrupts` (`Hydration`) what it starts from.
- */
-export interface SessionOptions<S> extends Hydration {
-  readonly threadId: string;
-  /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
-  readonly state?: StateSpec<S>;
-  /**
-   * The tools offered to the agent: plain wire `Tool`s (the application answers their calls) and
-   * `ClientTool`s, which the session executes itself before it starts the follow-up run
-   * (docs/tools.md). Names must be unique (a `ClientToolError` otherwise, thrown here).
-   */
-  readonly tools?: readonly (Tool | ClientTool)[];
-  /** How many follow-up runs one `send`/`resume` may start for client tool calls; 5 by default (docs/tools.md § the loop). */
-  readonly maxToolRoundtrips?: number;
-  readonly context?: readonly Context[];
-  readonly forwardedProps?: unknown;
-  /** Mints run ids and the ids of sent user messages; `crypto.randomUUID()` by default. */
-  readonly newId?: () => string;
-  /** The time used by the resume pre-flight (I5); `Date.now` by default. */
-  readonly now?: () => number;
-  /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
-  readonly debug?: DebugOption;
-}
-
-/** Per-run overrides of the session's tools, context and forwardedProps (for every run of the exchange). */
-export interface RunOptions {
-  readonly tools?: readonly (Tool | ClientTool)[];
-  readonly maxToolRoundtrips?: number;
-  readonly context?: readonly Context[];
-  readonly forwardedProps?: unknown;
-  /** The first run's id; a new one by default (follow-up runs always get new ones). */
-  readonly runId?: string;
-}
-
-/** The active run: its token, and its id once known (a joined run's comes with its RUN_STARTED), for `stop()`. */
-interface ActiveRun {
-  runId: string | undefined;
-}
+export type { RunOptions, SessionOptions } from "./SessionOptions";
 
 /**
  * A client session on one thread. `send` and `resume` are cold: each subscription runs one
@@ -113,8 +70,8 @@ interface ActiveRun {
  */
 export class Session<S = unknown> {
   private readonly store: ClientState<S>;
-  /** The active run's token; `undefined` when idle. A token, so that a finished run's teardown cannot end the next run. */
-  private activeRun: ActiveRun | undefined;
+  /** One run at a time: the active exchange or joined run, and its run id for `stop()`. */
+  private readonly slot = new RunSlot(() => this.notify("running"));
   private readonly views = new SessionViews<S>(() => ({
     messages: this.messages,
     rawState: this.rawState,
@@ -184,7 +141,7 @@ export class Session<S = unknown> {
 
   /** Whether a run is active. */
   get running(): boolean {
-    return this.activeRun !== undefined;
+    return this.slot.running;
   }
 
   /** The client tool calls executing now, in the order they started; a human-in-the-loop tool's call waits here for `respond`. */
@@ -261,11 +218,10 @@ export class Session<S = unknown> {
       if (transport.connect === undefined) {
         return refuse<S>(new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"));
       }
-      const run: ActiveRun = { runId: undefined };
-      this.begin(run);
+      const run = this.slot.begin();
       const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
       // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
-      return this.observe(this.follow(joined.events), run).pipe(takeWhile(() => !joined.unknown()));
+      return this.slot.observe(this.follow(joined.events), run).pipe(takeWhile(() => !joined.unknown()));
     });
   }
 
@@ -281,10 +237,10 @@ export class Session<S = unknown> {
    * stopButton.onclick = () => void session.stop();
    */
   async stop(): Promise<StopResult> {
-    const active = this.activeRun;
-    if (active === undefined || active.runId === undefined) return "idle";
+    const runId = this.slot.runId;
+    if (runId === undefined) return "idle";
     if (this.transport.stop === undefined) return "unavailable";
-    return this.transport.stop({ threadId: this.threadId, runId: active.runId });
+    return this.transport.stop({ threadId: this.threadId, runId });
   }
 
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
@@ -324,8 +280,7 @@ export class Session<S = unknown> {
    */
   private exchange(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, loop: { readonly tools: ResolvedTools; readonly max: number }): Observable<Update<S>> {
     const { tools, max } = loop;
-    const run: ActiveRun = { runId: undefined };
-    this.begin(run);
+    const run = this.slot.begin();
     const first = this.pipeline(this.input(runOptions, resume, tools.wire), run);
     // Follow-ups are ordinary runs with the exchange's options and a new run id (RunOptions.runId names the first run only).
     const followUp = (runId: string) => defer(() => this.pipeline(this.input({ ...runOptions, runId }, undefined, tools.wire), run));
@@ -334,7 +289,7 @@ export class Session<S = unknown> {
       this.notify("messages");
       return index;
     };
-    return this.observe(toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId }), run);
+    return this.slot.observe(toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId }), run);
   }
 
   /** One run of an exchange, resumed by the transport across cuts (`connection: true`). */
@@ -346,68 +301,24 @@ export class Session<S = unknown> {
     });
   }
 
-  /**
-   * A run's transport items through the checks and the reducer, across reconnects
-   * (`followConnection`), each update notifying the views before it goes on.
-   */
+  /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
-    return events.pipe(
-      followConnection((segment) =>
-        segment.pipe(
-          debugEvents(this.options.debug, "client"),
-          // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
-          normalizeAndVerify({ newId: this.newId }),
-          applyEvents({ state: this.store }),
-        ),
-      ),
-      tap((update) => this.views.notifyUpdate(update)),
-    );
+    return followRun(events, this.store, { debug: this.options.debug, newId: this.newId, notify: (update) => this.views.notifyUpdate(update) });
   }
 
-  /** The exchange (or joined run) is over at its `done` or unsubscription. */
-  private observe(updates: Observable<Update<S>>, run: ActiveRun): Observable<Update<S>> {
-    return new Observable<Update<S>>((subscriber) => {
-      const subscription = updates.subscribe({
-        next: (update) => {
-          if (update.kind === "done") this.end(run);
-          subscriber.next(update);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        subscription.unsubscribe();
-        this.end(run);
-      };
-    });
-  }
-
-  /** A21: the outgoing RunAgentInput; A5: it declares the protocol version this client speaks. */
+  /** The input of one run of an exchange (`runInput`: A21, A5), with the run's options over the session's. */
   private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, tools: readonly Tool[]): RunAgentInput {
-    const messages = this.messages.filter((message) => message.role !== "activity");
-    const forwardedProps = runOptions.forwardedProps ?? this.options.forwardedProps;
-    return {
-      threadId: this.options.threadId,
+    const { options } = this;
+    return runInput({
+      threadId: options.threadId,
       runId: runOptions.runId ?? this.newId(),
-      messages,
-      tools: [...tools],
-      context: [...(runOptions.context ?? this.options.context ?? [])],
+      messages: this.messages,
       state: this.store.rawState,
-      forwardedProps: forwardedProps ?? {},
-      ...(resume === undefined ? {} : { resume: [...resume] }),
-      protocolVersion: PROTOCOL_VERSION,
-    };
-  }
-
-  private begin(run: ActiveRun): void {
-    this.activeRun = run;
-    this.notify("running");
-  }
-
-  private end(run: ActiveRun): void {
-    if (this.activeRun !== run) return;
-    this.activeRun = undefined;
-    this.notify("running");
+      tools,
+      context: runOptions.context ?? options.context ?? [],
+      forwardedProps: runOptions.forwardedProps ?? options.forwardedProps,
+      resume,
+    });
   }
 
   private notify(channel: ViewChannel): void {

@@ -8,9 +8,15 @@ import { applyEvent } from "./reducers/applyEvent";
 import { ClientState } from "./reducers/ClientState";
 import type { Update } from "./Update";
 
-/** Options of `applyEvents()`. */
+/**
+ * Options of `applyEvents()`. Internal: the public entry offers `applyEvents()` alone, whose every
+ * subscription applies to a fresh untyped state (docs/architecture.md § Public surface).
+ *
+ * @example
+ * events$.pipe(applyEvents({ state })); // state: a ClientState, as the Session keeps one
+ */
 export interface ApplyEventsOptions<S> {
-  /** The state to apply to (a Session passes its own, so runs accumulate); a fresh untyped one by default. */
+  /** @internal The state to apply to (a Session passes its own, so runs accumulate); a fresh untyped one by default. */
   readonly state?: ClientState<S>;
 }
 

@@ -1,11 +1,8 @@
 // The `agui-rx/client` entry: the session, its Update stream, the apply stage and the transports.
+// Only the public surface (docs/architecture.md § Public surface); the reducer's state and rules
+// (ClientState, MessageList, applyEvent, …) and the Session's building blocks are internal.
 export { Session, type SessionOptions, type RunOptions, type SessionSnapshot } from "./Session";
-export { applyEvents, type ApplyEventsOptions } from "./applyEvents";
-export { applyEvent } from "./reducers/applyEvent";
-export { ClientState } from "./reducers/ClientState";
-export { MessageList } from "./reducers/MessageList";
-export { mergeMessagesSnapshot } from "./reducers/mergeMessagesSnapshot";
-export { mergeMetadata, type MergedMetadata } from "./reducers/mergeMetadata";
+export { applyEvents } from "./applyEvents";
 export { ClientError, type ClientErrorKind, type ClientErrorDetails } from "./ClientError";
 export type {
   Update,
@@ -28,14 +25,13 @@ export type {
 export type { Transport, TransportRunOptions, ConnectRequest, StopRequest, StopResult } from "./transports/Transport";
 export { ConnectionNotice, isConnectionNotice } from "./transports/ConnectionNotice";
 export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from "./transports/reconnecting";
-export { followConnection } from "./followConnection";
-export { hydrate, type Hydration } from "./hydrate";
+export type { Hydration } from "./hydrate";
 export { ReplayTransport } from "./transports/ReplayTransport";
 export { InProcessTransport } from "./transports/InProcessTransport";
-export { HttpTransport, subPath, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
+export { HttpTransport, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
 export { decodeEvents } from "./transports/decodeEvents";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
-export { coalesceUpdates, UpdateBatch, FALLBACK_FRAME_MS } from "./coalesceUpdates";
+export { coalesceUpdates, FALLBACK_FRAME_MS } from "./coalesceUpdates";
 // Client tools (docs/tools.md): the definition, its errors and schema, and what views answer.
 // The loop's building blocks (runToolCall, executeToolCalls, pendingClientToolCalls, resolveTools)
 // stay internal: the Session runs them.

@@ -6,8 +6,9 @@ import type { RunAgentInput } from "../protocol/input";
 import type { StateSpec } from "../protocol/stateSpec";
 import { decodeState } from "./decodeState";
 import { randomIds, type IdSource } from "./ids";
-import { RunContext } from "./RunContext";
+import type { RunContext } from "./RunContext";
 import { RunCore } from "./RunCore";
+import { rootContext } from "./SubagentRunContext";
 
 /**
  * What `createRunContext` returns.
@@ -47,7 +48,7 @@ export function createRunContext<S>(
   const core = new RunCore<S>(spec, input, (event) => events.push(event), decoded.right, { newId: options.ids ?? randomIds });
   core.prime(ev.runStarted(input.threadId, input.runId));
   return {
-    ctx: new RunContext<S>(core, { parent: undefined }, undefined),
+    ctx: rootContext(core),
     events,
     abort: (reason?: unknown) => core.controller.abort(reason),
   };

@@ -1,16 +1,18 @@
 // The `agui-rx/server` entry: the agent contract, the run driver, the run context and its handles,
-// the state encoding, and the fetch-style HTTP handler.
+// the state encoding, the fetch-style HTTP handler, and the ThreadStore contract with its toolkit.
+// Only the public surface (docs/architecture.md § Public surface): the handler's own parts
+// (routing, capabilities, the SSE body, stop) and the driver's state decoding are internal.
 export { run, type RunOptions } from "./run";
 export { checkEgress, EGRESS_RULE } from "./checkEgress";
-export { success, interrupted, interrupt, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome, type InterruptFields } from "./Agent";
+export { success, interrupted, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome } from "./Agent";
+export { interrupt, type InterruptFields } from "./interrupt";
 export { AgentError, DEFAULT_ERROR_CODE, PROTOCOL_ERROR_CODE, SERIALIZATION_ERROR_CODE } from "./AgentError";
-export { RunContext, SubagentContext, type MessageOptions, type ToolCallOptions, type SubagentOptions } from "./RunContext";
+export { RunContext, type SubagentContext, type SubagentOptions } from "./RunContext";
 export { createRunContext, type RunContextHarness } from "./createRunContext";
-export { decodeState, defaultState, type DecodeStateOptions } from "./decodeState";
 export { randomIds, sequentialIds, type IdSource } from "./ids";
 export { SpanHandle } from "./handles/SpanHandle";
-export { MessageHandle } from "./handles/MessageHandle";
-export { ToolCallHandle, type ToolResultOptions } from "./handles/ToolCallHandle";
+export { MessageHandle, type MessageOptions } from "./handles/MessageHandle";
+export { ToolCallHandle, type ToolCallOptions, type ToolResultOptions } from "./handles/ToolCallHandle";
 export { ReasoningHandle } from "./handles/ReasoningHandle";
 export { ActivityHandle } from "./handles/ActivityHandle";
 export { StepGuard } from "./handles/StepGuard";
@@ -29,22 +31,10 @@ export {
   type Authorize,
   type ThreadAccess,
 } from "./http/createHandler";
-export { routeOf, type HandlerRoute } from "./http/routeOf";
-export { capabilitiesOf } from "./http/serveCapabilities";
-export { endOnStop } from "./http/endOnStop";
-export { closeOpenSpans } from "./http/closeOpenSpans";
-export {
-  toEventStream,
-  DEFAULT_HIGH_WATER_MARK,
-  DEFAULT_MAX_BUFFERED_BYTES,
-  type Ready,
-  type EventSource,
-  type EventStreamOptions,
-  type CursorFrame,
-} from "./http/toEventStream";
+export { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready } from "./http/toEventStream";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
 export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./http/fairTurns";
-export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./http/errorResponse";
+export type { HttpErrorBody, HttpErrorCode } from "./http/errorResponse";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
 export {
   ABANDONED_ERROR_CODE,

@@ -7,7 +7,7 @@
  * a stream no one opened (and the driver's closing would fail the run).
  */
 import type { Event } from "../protocol/events";
-import type { NormalizerState } from "../operators/normalize/normalizeStep";
+import type { NormalizerState } from "../operators/normalize/NormalizerState";
 import { clearBlocks, closeBlock, openBlock } from "../operators/normalize/blocks";
 import { setBlock } from "../operators/normalize/reasoning";
 import { PARENT, type Owner, type VerifierState } from "../operators/verify/VerifierState";

@@ -12,7 +12,7 @@ import { checkEgress } from "./checkEgress";
 import { decodeState, defaultState } from "./decodeState";
 import { describeMalformedOutcome, describeThrown } from "./describeThrown";
 import { randomIds, type IdSource } from "./ids";
-import { RunContext } from "./RunContext";
+import { rootContext } from "./SubagentRunContext";
 import { RunCore, type RunCoreOptions } from "./RunCore";
 import { UnansweredToolCalls } from "./UnansweredToolCalls";
 
@@ -205,7 +205,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     external?.addEventListener("abort", cancel, { once: true });
     stop?.addEventListener("abort", stopped, { once: true });
 
-    const ctx = new RunContext<S>(core, { parent: undefined }, undefined);
+    const ctx = rootContext(core);
     let running: Promise<RunOutcome | void>;
     try {
       running = Promise.resolve(agent.run(ctx));

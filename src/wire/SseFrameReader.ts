@@ -1,5 +1,5 @@
 import { DecodeError } from "./DecodeError";
-import type { SseFrame } from "./decodeSseFrames";
+import type { SseFrame } from "./SseFrame";
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -6,7 +6,8 @@
 import * as t from "io-ts";
 import { runAgentInput } from "../../src/protocol/build";
 import { stateSpec } from "../../src/protocol/stateSpec";
-import { AgentError, createRunContext, decodeState, run, type Agent } from "../../src/server";
+import { AgentError, createRunContext, run, type Agent } from "../../src/server";
+import { decodeState } from "../../src/server/decodeState";
 import { collect, expectAccepted } from "./support";
 
 function nested(depth: number): unknown {

@@ -2,76 +2,21 @@
  * The pure step of the chunk normalizer (RULES §2, WIRE §5.3): one event in, either the events to
  * emit for it and the state after it, or the ProtocolError that rejects it. `normalizeChunks()`
  * runs it per subscription; the server calls it synchronously for every emitted event, before the
- * verifier step.
+ * verifier step. This file is the dispatch by event type; a chunk's own path is `expandChunk.ts`,
+ * what closing a lane sends `closeLane.ts`, the reasoning blocks (R22) `reasoning.ts` and
+ * `blocks.ts`, the state `NormalizerState.ts`.
  */
 import * as E from "fp-ts/Either";
-import type { ChunkEvent, Event } from "../../protocol/events";
-import { mapThinkingEvent, type ThinkingIds } from "../../protocol/thinking";
-import { ProtocolError } from "../ProtocolError";
-import { clearBlocks, emptyBlocks, recordMessages, type ReasoningBlocks } from "./blocks";
-import { blockStart, conflictingField, deltaEvent, describeKind, endEvents, idMember, idOf, kindOf, opening, type OpenStream, type StreamKind } from "./expand";
-import { blockFor, explicitReasoning } from "./reasoning";
+import type { Event } from "../../protocol/events";
+import { mapThinkingEvent } from "../../protocol/thinking";
+import type { ProtocolError } from "../ProtocolError";
+import { clearBlocks, recordMessages } from "./blocks";
+import { closeAll, closeLane } from "./closeLane";
+import { expandChunk } from "./expandChunk";
+import type { NormalizerState, NormalizerStep } from "./NormalizerState";
+import { explicitReasoning } from "./reasoning";
 
-/** A lane's key: the owner's subagent id, or `undefined` for the parent agent (C1). */
-export type LaneKey = string | undefined;
-
-/**
- * What the normalizer remembers between events. Bounded by what is open: one entry per lane that
- * holds an open stream, the explicit reasoning blocks open in the run, plus the ids of the open
- * legacy thinking span and message.
- */
-export interface NormalizerState {
-  /**
-   * The lanes that hold an open stream, keyed by owner. A lane without an open stream has no
-   * entry, so the Map's insertion order is the order in which the current streams opened, and a
-   * lane that closes and reopens moves to the end (C1). "Close all lanes in lane order" walks it.
-   */
-  readonly lanes: Map<LaneKey, OpenStream>;
-  /** The same open streams indexed by kind and id, so resolving a chunk by id is one lookup (C2). */
-  readonly open: { readonly [K in StreamKind]: Map<string, OpenStream> };
-  /**
-   * The explicit reasoning blocks open (REASONING_START … END that passed through, THINKING_START
-   * mapped included) per owner, and the owner recorded for each reasoning id: whether a chunk's
-   * reasoning message needs a block of its own (R22). Reset by RUN_STARTED.
-   */
-  readonly blocks: ReasoningBlocks;
-  /** Ids implied by nesting for the deprecated THINKING_* events (WIRE §7). Reset by RUN_STARTED. */
-  thinking: ThinkingIds;
-  /** Mints the ids the THINKING_* mapping needs. */
-  readonly newId: () => string;
-}
-
-/** The result of one accepted step: the state after it and the events to emit, in order. */
-export interface NormalizerStep {
-  readonly state: NormalizerState;
-  readonly events: Event[];
-}
-
-/** Options of `initialNormalizerState()`. */
-export interface NormalizerOptions {
-  /**
-   * Mints the ids THINKING_* events imply (a span id, a message id). Defaults to
-   * `globalThis.crypto.randomUUID()`; inject a counter for deterministic tests.
-   */
-  readonly newId?: () => string;
-}
-
-/**
- * A fresh normalizer state: no open lane, no legacy thinking span.
- *
- * @example
- * let n = 0;
- * const state = initialNormalizerState({ newId: () => `id-${++n}` });
- */
-export function initialNormalizerState(options: NormalizerOptions = {}): NormalizerState {
-  return {
-    lanes: new Map(),
-    open: { text: new Map(), tool: new Map(), reasoning: new Map() },
-    blocks: emptyBlocks(),
-    thinking: {},
-    newId: options.newId ?? (() => globalThis.crypto.randomUUID()),
-  };
-}
+export { initialNormalizerState, type LaneKey, type NormalizerOptions, type NormalizerState, type NormalizerStep } from "./NormalizerState";
 
 /**
  * Normalizes one event given `state`, the normalizer state after every earlier accepted event.
@@ -234,142 +179,4 @@ export function passesThrough(state: NormalizerState, event: Event): boolean {
 function accepted(state: NormalizerState, ends: Event[], event: Event): E.Either<ProtocolError, NormalizerStep> {
   ends.push(event);
   return E.right({ state, events: ends });
-}
-
-/** Closes the stream open in lane `key`, if any, appending its END (and its block's) to `out` (C9). */
-function closeLane(state: NormalizerState, key: LaneKey, out: Event[]): Event[] {
-  const stream = state.lanes.get(key);
-  if (stream !== undefined) {
-    state.lanes.delete(key);
-    state.open[stream.kind].delete(stream.id);
-    endEvents(stream, out);
-  }
-  return out;
-}
-
-/** Closes every open lane in lane order (C10 c). O(open lanes). */
-function closeAll(state: NormalizerState): Event[] {
-  const out: Event[] = [];
-  for (const stream of state.lanes.values()) endEvents(stream, out);
-  state.lanes.clear();
-  state.open.text.clear();
-  state.open.tool.clear();
-  state.open.reasoning.clear();
-  return out;
-}
-
-function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<ProtocolError, NormalizerStep> {
-  const kind = kindOf(chunk);
-  const id = idOf(chunk);
-  const tag = chunk.subagentRunId ?? undefined; // a stray null reads as the parent (C1)
-  const resolved = resolveLane(state, chunk, kind, id, tag);
-  if (E.isLeft(resolved)) return resolved;
-  const key = resolved.right;
-
-  const current = state.lanes.get(key);
-  if (current !== undefined && current.kind === kind && (id === undefined || id === current.id)) {
-    // C6: a continuation may repeat an opener field, never contradict it.
-    const conflict = conflictingField(current, chunk);
-    if (conflict !== undefined) {
-      const open = conflict.open === undefined ? "absent" : JSON.stringify(conflict.open);
-      return E.left(
-        new ProtocolError(
-          "chunk",
-          "C6",
-          chunk,
-          `${chunk.type} continues ${describeKind(kind)} "${current.id}" with ${conflict.field} ${JSON.stringify(conflict.value)}, ` +
-            `but the open stream's ${conflict.field} is ${open}; a continuation may repeat an opener field only with the same value`,
-        ),
-      );
-    }
-    // C4 continue; C7 a delta, even "", becomes CONTENT/ARGS; C8 metadata or a rawEvent alone becomes an empty delta.
-    if (chunk.delta !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, chunk.delta)] });
-    if (chunk.metadata !== undefined || chunk.rawEvent !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, "")] });
-    return E.right({ state, events: [] });
-  }
-
-  // C4 open: check C5 before the lane is touched, so a rejected chunk leaves every lane as it was.
-  const opened = opening(chunk, key); // opening happens only in the lane the chunk's own tag names
-  if ("missing" in opened) return E.left(cannotOpen(chunk, kind, key, current, opened.missing));
-
-  const events = closeLane(state, key, []);
-  // R22: a reasoning message opens inside a block of its owner; with none open the normalizer brackets it itself.
-  const block = kind === "reasoning" ? blockFor(state, opened.id, key) : undefined;
-  const stream: OpenStream =
-    block === undefined ? { kind, id: opened.id, owner: key, fields: opened.fields } : { kind, id: opened.id, owner: key, fields: opened.fields, block };
-  state.lanes.set(key, stream); // re-inserted: the lane moves to the end of lane order (C1)
-  state.open[kind].set(opened.id, stream);
-  if (block !== undefined) events.push(blockStart(block.id, key, chunk));
-  events.push(opened.start);
-  if (chunk.delta !== undefined) events.push(deltaEvent(stream, chunk, chunk.delta));
-  else if (chunk.rawEvent !== undefined) events.push(deltaEvent(stream, chunk, "")); // C8: the rawEvent rides an empty delta
-  return E.right({ state, events });
-}
-
-/** The lane a chunk goes to (C2, C3), or the error that rejects it. Reads the state only. */
-function resolveLane(
-  state: NormalizerState,
-  chunk: ChunkEvent,
-  kind: StreamKind,
-  id: string | undefined,
-  tag: LaneKey,
-): E.Either<ProtocolError, LaneKey> {
-  const index = state.open[kind];
-  if (id !== undefined) {
-    // C2: an open stream of this kind and id continues in its own lane, whatever lane the tag names.
-    const holder = index.get(id);
-    if (holder === undefined) return E.right(tag);
-    if (tag !== undefined && tag !== holder.owner) {
-      return E.left(
-        new ProtocolError(
-          "chunk",
-          "C2",
-          chunk,
-          `${chunk.type} for ${describeKind(kind)} "${id}" has subagentRunId ${JSON.stringify(tag)}, but that ${describeKind(kind)} ` +
-            `is open in ${describeLane(holder.owner)}; expected ${holder.owner === undefined ? "no subagentRunId" : `subagentRunId ${JSON.stringify(holder.owner)} or none`}`,
-        ),
-      );
-    }
-    return E.right(holder.owner);
-  }
-  // C3: no id.
-  if (tag !== undefined) return E.right(tag); // 1. its tag's lane
-  if (state.lanes.get(undefined)?.kind === kind) return E.right(undefined); // 2. the parent first
-  if (index.size === 1) {
-    // 3. the only lane with an open stream of this kind
-    for (const only of index.values()) return E.right(only.owner);
-  }
-  if (index.size > 1) {
-    // 4. ambiguous. Listing the candidates is O(open lanes), paid only on this error path.
-    const candidates = [...index.values()].map((s) => `"${s.id}" in ${describeLane(s.owner)}`).join(", ");
-    return E.left(
-      new ProtocolError(
-        "chunk",
-        "C3",
-        chunk,
-        `${chunk.type} has neither a ${idMember(kind)} nor a subagentRunId, and the parent has no open ${describeKind(kind)}, ` +
-          `so it could continue any of ${index.size} open ${describeKind(kind)}s (${candidates}); expected a ${idMember(kind)} or a subagentRunId`,
-      ),
-    );
-  }
-  return E.right(undefined); // 5. none: the parent lane, where C5 rejects it
-}
-
-function cannotOpen(chunk: ChunkEvent, kind: StreamKind, key: LaneKey, current: OpenStream | undefined, missing: readonly string[]): ProtocolError {
-  const found =
-    current === undefined
-      ? `${describeLane(key)} has no open stream to continue`
-      : current.kind === kind
-        ? `it does not continue ${describeKind(kind)} "${current.id}" open in ${describeLane(key)}`
-        : `${describeLane(key)} holds ${describeKind(current.kind)} "${current.id}", not a ${describeKind(kind)}`;
-  return new ProtocolError(
-    "chunk",
-    "C5",
-    chunk,
-    `${chunk.type} must open a new ${describeKind(kind)} (${found}), and opening one needs ${missing.join(" and ")}, which it lacks`,
-  );
-}
-
-function describeLane(key: LaneKey): string {
-  return key === undefined ? "the parent agent's lane" : `the lane of subagent ${JSON.stringify(key)}`;
 }

@@ -1,6 +1,6 @@
 /**
  * The chunk normalizer's share of RULES R22 (a reasoning message opens only inside a reasoning
- * block of its owner), kept apart from the lane bookkeeping in `normalizeStep`:
+ * block of its owner), kept apart from the lane bookkeeping (`expandChunk.ts`, `closeLane.ts`):
  *
  * - which block, if any, a chunk's new reasoning message needs of its own (`blockFor`): the
  *   normalizer then opens it before the message and closes it right after (`OpenStream.block`);
@@ -9,20 +9,8 @@
  */
 import type { Event } from "../../protocol/events";
 import { closeBlock, hasBlock, openBlock, reasoningOwner, recordOpener, type ReasoningBlocks } from "./blocks";
-import { blockEnd, type OpenStream, type OwnBlock } from "./expand";
-
-/**
- * The parts of the normalizer's state this module reads and writes (`NormalizerState` has them).
- *
- * @example
- * const scope: ReasoningScope = initialNormalizerState();
- */
-export interface ReasoningScope {
-  readonly lanes: Map<string | undefined, OpenStream>;
-  readonly open: { readonly reasoning: Map<string, OpenStream> };
-  readonly blocks: ReasoningBlocks;
-  readonly newId: () => string;
-}
+import { blockEnd } from "./closeLane";
+import type { NormalizerState, OpenStream, OwnBlock } from "./NormalizerState";
 
 /**
  * The block a reasoning message `id`, opened by a chunk in lane `key`, needs of its own, or
@@ -34,7 +22,7 @@ export interface ReasoningScope {
  * @example
  * blockFor(state, "r1", "s1"); // { id: "r1", alone: false } while s1 has no REASONING_START open
  */
-export function blockFor(scope: ReasoningScope, id: string, key: string | undefined): OwnBlock | undefined {
+export function blockFor(scope: NormalizerState, id: string, key: string | undefined): OwnBlock | undefined {
   const { blocks } = scope;
   const owner = reasoningOwner(blocks, id, key);
   recordOpener(blocks, id, key);
@@ -59,7 +47,7 @@ export function blockFor(scope: ReasoningScope, id: string, key: string | undefi
  * const out: Event[] = [];
  * explicitReasoning(state, ev.reasoningStart("b1"), out); // out stays [] unless b1 is a block the normalizer opened
  */
-export function explicitReasoning(scope: ReasoningScope, event: Event, out: Event[]): void {
+export function explicitReasoning(scope: NormalizerState, event: Event, out: Event[]): void {
   const { blocks } = scope;
   switch (event.type) {
     case "REASONING_START": {
@@ -101,7 +89,7 @@ export function explicitReasoning(scope: ReasoningScope, event: Event, out: Even
  * @example
  * ownBlockNamed(state, "r1"); // the stream r1, if it opened with a block of its own
  */
-export function ownBlockNamed(scope: ReasoningScope, id: string): OpenStream | undefined {
+export function ownBlockNamed(scope: NormalizerState, id: string): OpenStream | undefined {
   const stream = scope.open.reasoning.get(id);
   return stream?.block?.id === id ? stream : undefined;
 }
@@ -114,7 +102,7 @@ export function ownBlockNamed(scope: ReasoningScope, id: string): OpenStream | u
  * @example
  * setBlock(state, stream, { id: stream.id, alone: true }); // the server's verifier refused the message's start, not the block's
  */
-export function setBlock(scope: ReasoningScope, stream: OpenStream, block: OwnBlock | undefined): void {
+export function setBlock(scope: NormalizerState, stream: OpenStream, block: OwnBlock | undefined): void {
   if (block === undefined && stream.block?.alone === true) {
     scope.open.reasoning.delete(stream.id);
     if (scope.lanes.get(stream.owner) === stream) scope.lanes.delete(stream.owner);

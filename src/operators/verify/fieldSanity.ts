@@ -97,30 +97,20 @@ function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | und
   const outcome: unknown = read(event, "outcome");
   const interrupts = read(outcome, "interrupts");
   if (read(outcome, "type") !== "interrupt" || !Array.isArray(interrupts)) return undefined;
-  for (const interrupt of interrupts) {
-    if (read(interrupt, "subagentRunId") === null) {
-      return fail(
-        "field-sanity",
-        "R13",
-        event,
-        `RUN_FINISHED interrupt ${quote(read(interrupt, "id"))} with subagentRunId null; expected a string or no subagentRunId`,
-      );
-    }
-  }
-  return undefined;
+  return nullTagIn(event, interrupts, "R13", (id) => `RUN_FINISHED interrupt ${id}`);
 }
 
 /** R9: no message of a snapshot or input echo carries `subagentRunId: null`. */
 function checkMessageTags(event: Event, messages: unknown, where: string): ProtocolError | undefined {
   if (!Array.isArray(messages)) return undefined;
-  for (const message of messages) {
-    if (read(message, "subagentRunId") === null) {
-      return fail(
-        "field-sanity",
-        "R9",
-        event,
-        `${event.type} ${where} holds message ${quote(read(message, "id"))} with subagentRunId null; expected a string or no subagentRunId`,
-      );
+  return nullTagIn(event, messages, "R9", (id) => `${event.type} ${where} holds message ${id}`);
+}
+
+/** R9, R13: the error naming the first of `items` whose `subagentRunId` is `null` (`what` words the item by its quoted id), or `undefined`. */
+function nullTagIn(event: Event, items: readonly unknown[], rule: "R9" | "R13", what: (id: string) => string): ProtocolError | undefined {
+  for (const item of items) {
+    if (read(item, "subagentRunId") === null) {
+      return fail("field-sanity", rule, event, `${what(quote(read(item, "id")))} with subagentRunId null; expected a string or no subagentRunId`);
     }
   }
   return undefined;

@@ -1,21 +1,45 @@
 /**
- * R22, reasoning: blocks (REASONING_START … REASONING_END) and reasoning messages (REASONING_MESSAGE_START
- * … END) are bracketed like any span, each in its own namespace (one id may name both), and a
- * message opens only inside an open block of its owner; their ownership follows R37 and R38.
+ * Reasoning (RULES §1.6, R22): blocks (REASONING_START … REASONING_END) and reasoning messages
+ * (REASONING_MESSAGE_START … END) are bracketed like any span, each in its own namespace (one id
+ * may name both), and a message opens only inside an open block of its owner; their ownership
+ * follows R37 and R38, an encrypted value's R40.
  */
 import type { EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
-import { continuationConflict, reopenConflict } from "./ownership";
-import { fail, list, listOpen } from "./report";
+import { continuationConflict } from "./ownership";
+import { fail, list } from "./report";
+import { checkOpener, continueSpan, type SpanFamily } from "./spans";
 import { PARENT, describeOwner, ownerOf, ownerRecord, type Owner, type OwnerRecord, type RunScope } from "./VerifierState";
 
+const REASONING_BLOCK: SpanFamily = {
+  code: "reasoning",
+  kind: "reasoning span",
+  ownerKind: "reasoning",
+  reopenRule: "R22",
+  unopenedRule: "R22",
+  end: "REASONING_END",
+};
+
+const REASONING_MESSAGE: SpanFamily = {
+  code: "reasoning",
+  kind: "reasoning message",
+  ownerKind: "reasoning",
+  reopenRule: "R22",
+  unopenedRule: "R22",
+  end: "REASONING_MESSAGE_END",
+  expectedOpener: "REASONING_MESSAGE_START",
+};
+
 /**
- * The reasoning events whose order R22 rules (REASONING_ENCRYPTED_VALUE opens and closes nothing: only R40 applies).
+ * The reasoning events: those whose order R22 rules, and REASONING_ENCRYPTED_VALUE, which opens
+ * and closes nothing (only R40 applies).
  *
  * @example
  * const event: ReasoningEvent = ev.reasoningStart("b1");
  */
-export type ReasoningEvent = EventOf<"REASONING_START" | "REASONING_MESSAGE_START" | "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" | "REASONING_END">;
+export type ReasoningEvent = EventOf<
+  "REASONING_START" | "REASONING_MESSAGE_START" | "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END" | "REASONING_END" | "REASONING_ENCRYPTED_VALUE"
+>;
 
 /**
  * Checks a reasoning event against `run` and, only if it passes, records its effect there (as
@@ -27,61 +51,35 @@ export type ReasoningEvent = EventOf<"REASONING_START" | "REASONING_MESSAGE_STAR
 export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolError | undefined {
   const { owners } = run;
   switch (event.type) {
-    case "REASONING_START": {
-      const { messageId, subagentRunId: tag } = event;
-      if (run.openReasoningSpans.has(messageId)) {
-        return fail("reasoning", "R22", event, `REASONING_START for ${messageId}, but reasoning span ${messageId} is already open; expected REASONING_END first`);
-      }
-      const recorded = owners.reasoning.get(messageId);
-      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
-      if (conflict) return conflict;
-      const owner = reasoningOwner(tag, recorded);
-      run.openReasoningSpans.set(messageId, owner);
-      run.openReasoningBlocksByOwner.set(owner, (run.openReasoningBlocksByOwner.get(owner) ?? 0) + 1);
-      if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
-      return undefined;
-    }
+    case "REASONING_START":
     case "REASONING_MESSAGE_START": {
+      // Both openers: not already open in their namespace, no contradicted owner (R38); the owner decides the block (R22).
       const { messageId, subagentRunId: tag } = event;
-      if (run.openReasoningMessages.has(messageId)) {
-        return fail(
-          "reasoning",
-          "R22",
-          event,
-          `REASONING_MESSAGE_START for ${messageId}, but reasoning message ${messageId} is already open; expected REASONING_MESSAGE_END first`,
-        );
-      }
+      const isBlock = event.type === "REASONING_START";
+      const refused = isBlock
+        ? checkOpener(REASONING_BLOCK, event, run.openReasoningSpans, owners.reasoning, messageId, tag)
+        : checkOpener(REASONING_MESSAGE, event, run.openReasoningMessages, owners.reasoning, messageId, tag);
+      if (refused) return refused;
       const recorded = owners.reasoning.get(messageId);
-      const conflict = reopenConflict(event, "reasoning", messageId, tag, recorded);
-      if (conflict) return conflict;
       const owner = reasoningOwner(tag, recorded);
-      if (!run.openReasoningBlocksByOwner.has(owner)) {
+      if (isBlock) {
+        run.openReasoningSpans.set(messageId, owner);
+        run.openReasoningBlocksByOwner.set(owner, (run.openReasoningBlocksByOwner.get(owner) ?? 0) + 1);
+      } else if (!run.openReasoningBlocksByOwner.has(owner)) {
         return fail(
           "reasoning",
           "R22",
           event,
           `REASONING_MESSAGE_START for ${messageId} from ${describeOwner(owner)}, but ${describeOwner(owner)} has no open reasoning block (${listBlocks(run)}); expected REASONING_START first: a reasoning message opens inside a reasoning block of its owner`,
         );
-      }
-      run.openReasoningMessages.add(messageId);
+      } else run.openReasoningMessages.add(messageId);
       if (recorded === undefined) owners.reasoning.set(messageId, ownerRecord(ownerOf(tag), "opener"));
       return undefined;
     }
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END": {
       const { messageId, subagentRunId: tag } = event;
-      if (!run.openReasoningMessages.has(messageId)) {
-        return fail(
-          "reasoning",
-          "R22",
-          event,
-          `${event.type} for ${messageId}, but no reasoning message ${messageId} is open (${listOpen(run.openReasoningMessages)}); expected REASONING_MESSAGE_START first`,
-        );
-      }
-      const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
-      if (conflict) return conflict;
-      if (event.type === "REASONING_MESSAGE_END") run.openReasoningMessages.delete(messageId);
-      return undefined;
+      return continueSpan(REASONING_MESSAGE, event, run.openReasoningMessages, owners.reasoning, messageId, tag, event.type === "REASONING_MESSAGE_END");
     }
     case "REASONING_END": {
       const { messageId, subagentRunId: tag } = event;
@@ -98,7 +96,30 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
       else run.openReasoningBlocksByOwner.set(owner, left);
       return undefined;
     }
+    case "REASONING_ENCRYPTED_VALUE":
+      return encryptedValue(run, event);
+    default:
+      event satisfies never; // every ReasoningEvent type has its case
+      return undefined;
   }
+}
+
+/**
+ * REASONING_ENCRYPTED_VALUE opens and closes nothing; its tag agrees with the owner of the entity
+ * its subtype names (R40): a tool call's, a text message's (else the reasoning's of that id), or,
+ * for any other subtype, the reasoning's.
+ */
+function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE">): ProtocolError | undefined {
+  const { entityId, subtype, subagentRunId: tag } = event;
+  const { owners } = run;
+  const kind = subtype === "tool-call" ? "tool call" : subtype === "message" ? "message" : "reasoning";
+  const recorded =
+    subtype === "tool-call"
+      ? owners.toolCall.get(entityId)
+      : subtype === "message"
+        ? owners.message.get(entityId) ?? owners.reasoning.get(entityId)
+        : owners.reasoning.get(entityId);
+  return continuationConflict(event, "R40", kind, entityId, tag, recorded);
 }
 
 /**

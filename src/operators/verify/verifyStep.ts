@@ -1,17 +1,27 @@
 /**
  * The pure step of the ordering verifier (RULES §1): one event in, either the state after it or
  * the ProtocolError that rejects it. The operator `verifyEvents()` and the server's emitters both
- * call it, the server synchronously before each send.
+ * call it, the server synchronously before each send. This file is the entry points and the
+ * dispatch; each rule family is a pure check over the verifier state in a file of its own, in
+ * RULES §1 order: `lifecycle.ts` (R1–R7), `fieldSanity.ts` (R8–R13), `text.ts` (R14–R16),
+ * `toolCalls.ts` (R18–R21, R39, R42), `reasoning.ts` (R22, R40), `thinking.ts` (R23),
+ * `activity.ts` (R24, R41), `steps.ts` (R25–R29), `subagents.ts` (R30–R34), `snapshots.ts` (R43,
+ * R44); `spans.ts` and `ownership.ts` hold the checks the families share (R37, R38).
  */
 import * as E from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
-import type { Message } from "../../protocol/messages";
 import type { ProtocolError } from "../ProtocolError";
-import { checkFieldSanity, read } from "./fieldSanity";
-import { continuationConflict, disagrees, reopenConflict } from "./ownership";
+import { activityDelta, activitySnapshot } from "./activity";
+import { checkFieldSanity } from "./fieldSanity";
+import { checkRunLifecycle, runError, runFinished, runStarted } from "./lifecycle";
 import { checkReasoning } from "./reasoning";
-import { fail, list, listOpen, quote } from "./report";
-import { PARENT, describeOwner, emptyRunScope, ownerOf, ownerRecord, type RunScope, type VerifierState } from "./VerifierState";
+import { messagesSnapshot } from "./snapshots";
+import { stepFinished, stepStarted } from "./steps";
+import { subagentEnded, subagentStarted } from "./subagents";
+import { textMessageContinue, textMessageStart } from "./text";
+import { checkThinking } from "./thinking";
+import { toolCallContinue, toolCallResult, toolCallStart } from "./toolCalls";
+import type { VerifierState } from "./VerifierState";
 
 export { initialVerifierState, type VerifierState } from "./VerifierState";
 
@@ -60,261 +70,70 @@ export function verifyEvent(state: VerifierState, event: Event): ProtocolError |
   return checkRunLifecycle(state, event) ?? checkFieldSanity(event) ?? apply(state, event);
 }
 
-
-/** R1–R4: where the event may stand relative to the runs of the stream. */
-function checkRunLifecycle(state: VerifierState, event: Event): ProtocolError | undefined {
-  const { type } = event;
-  switch (state.phase) {
-    case "before":
-      if (type === "RUN_STARTED" || type === "RUN_ERROR") return undefined;
-      return fail("run-lifecycle", "R1", event, `expected RUN_STARTED or RUN_ERROR as the first event of the stream, but got ${type}`);
-    case "running":
-      if (type !== "RUN_STARTED") return undefined;
-      return fail(
-        "run-lifecycle",
-        "R2",
-        event,
-        `RUN_STARTED while run ${quote(state.run.runId)} is still active; expected RUN_FINISHED or RUN_ERROR before a new run`,
-      );
-    case "finished":
-      if (type === "RUN_STARTED" || type === "RUN_ERROR") return undefined;
-      return fail(
-        "run-lifecycle",
-        "R3",
-        event,
-        `${type} after RUN_FINISHED of run ${quote(state.run.runId)}; only RUN_STARTED (a new run) or RUN_ERROR may follow`,
-      );
-    case "errored":
-      if (type === "RUN_STARTED") return undefined;
-      return fail("run-lifecycle", "R4", event, `${type} after RUN_ERROR; only RUN_STARTED (a new run) may follow`);
-  }
-}
-
-/** Checks the event's own rules, then (only if it passes) records its effect on the state. */
+/**
+ * Checks the event's own rules, then (only if it passes) records its effect on the state: one
+ * call into its family's file per event type. The per-event functions (rather than one entry per
+ * family) keep the streaming hot path (TEXT_MESSAGE_CONTENT, TOOL_CALL_ARGS) small enough to inline.
+ */
 function apply(state: VerifierState, event: Event): ProtocolError | undefined {
-  const run = state.run;
-  const { owners } = run;
+  const { run } = state;
   switch (event.type) {
-    // ─── Run lifecycle (R2–R7 beyond the phase checks above) ───
-    case "RUN_STARTED": {
-      // A run that follows a terminal starts clean (R6); before the first run the scope is still clean.
-      const scope = state.phase === "before" ? run : emptyRunScope();
-      scope.runId = event.runId;
-      seedOwners(scope, event.input?.messages, "input");
-      state.phase = "running";
-      state.run = scope;
-      return undefined;
-    }
-    case "RUN_FINISHED": {
-      const open = openAtRunEnd(run);
-      if (open) return fail("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
-      state.phase = "finished";
-      return undefined;
-    }
+    case "RUN_STARTED":
+      return runStarted(state, event);
+    case "RUN_FINISHED":
+      return runFinished(state, event);
     case "RUN_ERROR":
-      state.phase = "errored";
-      return undefined;
+      return runError(state);
 
-    // ─── Text messages (R14–R16, R37, R38) ───
-    case "TEXT_MESSAGE_START": {
-      const { messageId, subagentRunId: tag } = event;
-      if (run.openTextMessages.has(messageId)) {
-        return fail("text-message", "R14", event, `TEXT_MESSAGE_START for ${messageId}, but text message ${messageId} is already open; expected TEXT_MESSAGE_END first`);
-      }
-      const recorded = owners.message.get(messageId);
-      const conflict = reopenConflict(event, "text message", messageId, tag, recorded);
-      if (conflict) return conflict;
-      run.openTextMessages.add(messageId);
-      // First writer wins: an untagged reopen agrees with any owner and must not hand the id to the parent.
-      if (recorded === undefined) owners.message.set(messageId, ownerRecord(ownerOf(tag), "opener"));
-      return undefined;
-    }
+    case "TEXT_MESSAGE_START":
+      return textMessageStart(run, event);
     case "TEXT_MESSAGE_CONTENT":
-    case "TEXT_MESSAGE_END": {
-      const { messageId, subagentRunId: tag } = event;
-      if (!run.openTextMessages.has(messageId)) {
-        return fail("text-message", "R15", event, `${event.type} for ${messageId}, but no text message ${messageId} is open (${listOpen(run.openTextMessages)})`);
-      }
-      const conflict = continuationConflict(event, "R37", "text message", messageId, tag, owners.message.get(messageId));
-      if (conflict) return conflict;
-      if (event.type === "TEXT_MESSAGE_END") run.openTextMessages.delete(messageId);
-      return undefined;
-    }
+    case "TEXT_MESSAGE_END":
+      return textMessageContinue(run, event);
 
-    // ─── Tool calls (R18–R21, R37–R39, R42) ───
-    case "TOOL_CALL_START": {
-      const { toolCallId, parentMessageId, subagentRunId: tag } = event;
-      if (run.openToolCalls.has(toolCallId)) {
-        return fail("tool-call", "R18", event, `TOOL_CALL_START for ${toolCallId}, but tool call ${toolCallId} is already open; expected TOOL_CALL_END first`);
-      }
-      // A tool call has no owner of its own: it lives in the message its parentMessageId names (R39).
-      const parent = typeof parentMessageId === "string" ? owners.message.get(parentMessageId) : undefined;
-      if (parent !== undefined && disagrees(tag, parent.owner)) {
-        return fail(
-          "ownership",
-          "R39",
-          event,
-          `TOOL_CALL_START ${toolCallId} attributed to ${describeOwner(ownerOf(tag))}, but its parent message ${parentMessageId} belongs to ${describeOwner(parent.owner)}; a tool call belongs to the message that holds it`,
-        );
-      }
-      const recorded = owners.toolCall.get(toolCallId);
-      const conflict = reopenConflict(event, "tool call", toolCallId, tag, recorded);
-      if (conflict) return conflict;
-      if (tag === undefined && parent !== undefined && recorded !== undefined && parent.owner !== recorded.owner) {
-        return fail(
-          "ownership",
-          "R39",
-          event,
-          `TOOL_CALL_START reopens tool call ${toolCallId} of ${describeOwner(recorded.owner)} inside message ${parentMessageId} of ${describeOwner(parent.owner)}; expected a parent message of the same owner`,
-        );
-      }
-      run.openToolCalls.add(toolCallId);
-      if (recorded === undefined) owners.toolCall.set(toolCallId, ownerRecord(tag !== undefined ? tag : parent?.owner ?? PARENT, "opener"));
-      return undefined;
-    }
+    case "TOOL_CALL_START":
+      return toolCallStart(run, event);
     case "TOOL_CALL_ARGS":
-    case "TOOL_CALL_END": {
-      const { toolCallId, subagentRunId: tag } = event;
-      if (!run.openToolCalls.has(toolCallId)) {
-        return fail("tool-call", "R19", event, `${event.type} for ${toolCallId}, but no tool call ${toolCallId} is open (${listOpen(run.openToolCalls)})`);
-      }
-      const conflict = continuationConflict(event, "R37", "tool call", toolCallId, tag, owners.toolCall.get(toolCallId));
-      if (conflict) return conflict;
-      if (event.type === "TOOL_CALL_END") run.openToolCalls.delete(toolCallId);
-      return undefined;
-    }
+    case "TOOL_CALL_END":
+      return toolCallContinue(run, event);
     case "TOOL_CALL_RESULT":
-      // The result mints a tool message under its own attribution; the newest result wins (R42).
-      owners.message.set(event.messageId, ownerRecord(ownerOf(event.subagentRunId), "tool-result"));
-      return undefined;
+      return toolCallResult(run, event);
 
-    // ─── Reasoning (R22: blocks and messages bracketed, a message opening inside a block of its owner; R37, R38) ───
     case "REASONING_START":
     case "REASONING_MESSAGE_START":
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
     case "REASONING_END":
+    case "REASONING_ENCRYPTED_VALUE":
       return checkReasoning(run, event);
-    case "REASONING_ENCRYPTED_VALUE": {
-      const { entityId, subtype, subagentRunId: tag } = event;
-      // tool-call → the tool call's owner; message → the text message's, else the reasoning's; anything else → reasoning.
-      const kind = subtype === "tool-call" ? "tool call" : subtype === "message" ? "message" : "reasoning";
-      const recorded =
-        subtype === "tool-call"
-          ? owners.toolCall.get(entityId)
-          : subtype === "message"
-            ? owners.message.get(entityId) ?? owners.reasoning.get(entityId)
-            : owners.reasoning.get(entityId);
-      const conflict = continuationConflict(event, "R40", kind, entityId, tag, recorded);
-      return conflict;
-    }
 
-    // ─── Activity (R24, R41) ───
-    case "ACTIVITY_SNAPSHOT": {
-      const { messageId } = event;
-      // Only a replacing snapshot (re)mints the activity, so only it (or the first sighting) takes ownership.
-      if (event.replace !== false || !owners.activity.has(messageId)) {
-        owners.activity.set(messageId, ownerRecord(ownerOf(event.subagentRunId), "activity-snapshot"));
-      }
-      return undefined;
-    }
-    case "ACTIVITY_DELTA": {
-      const { messageId, subagentRunId: tag } = event;
-      const conflict = continuationConflict(event, "R41", "activity", messageId, tag, owners.activity.get(messageId));
-      return conflict;
-    }
-
-    // ─── Snapshots (R43) ───
-    case "MESSAGES_SNAPSHOT":
-      seedOwners(run, event.messages, "snapshot");
-      return undefined;
-
-    // ─── Steps (R25–R29) ───
-    case "STEP_STARTED": {
-      const { stepName } = event;
-      const owner = ownerOf(event.subagentRunId);
-      const holders = run.activeSteps.get(stepName);
-      if (holders?.has(owner)) {
-        return fail("step", "R25", event, `STEP_STARTED "${stepName}" for ${describeOwner(owner)}, but that step is already active; expected STEP_FINISHED first`);
-      }
-      if (holders) holders.add(owner);
-      else run.activeSteps.set(stepName, new Set([owner]));
-      run.activeStepCount += 1;
-      return undefined;
-    }
-    case "STEP_FINISHED": {
-      const { stepName } = event;
-      const owner = ownerOf(event.subagentRunId);
-      const holders = run.activeSteps.get(stepName);
-      if (!holders?.has(owner)) {
-        if (holders === undefined) {
-          return fail("step", "R26", event, `STEP_FINISHED "${stepName}", but no step "${stepName}" was started (${listSteps(run)})`);
-        }
-        // "" and the parent are distinct owners (R28); name that confusion when it is the one at hand.
-        const real = owner === "" && holders.has(PARENT) ? PARENT : owner === PARENT && holders.has("") ? "" : first(holders);
-        const emptyVsParent = (owner === "" && real === PARENT) || (owner === PARENT && real === "");
-        return fail(
-          "step",
-          emptyVsParent ? "R28" : "R27",
-          event,
-          `STEP_FINISHED "${stepName}" from ${describeOwner(owner)}, but that step is open under ${describeOwner(real)}; a step must be finished by whoever started it`,
-        );
-      }
-      holders.delete(owner);
-      if (holders.size === 0) run.activeSteps.delete(stepName);
-      run.activeStepCount -= 1;
-      return undefined;
-    }
-
-    // ─── Subagents (R30–R34) ───
-    case "SUBAGENT_STARTED": {
-      const { subagentRunId: id, parentSubagentRunId: parent } = event;
-      if (run.activeSubagents.has(id)) {
-        return fail("subagent", "R30", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR first`);
-      }
-      if (run.closedSubagents.has(id)) {
-        return fail("subagent", "R31", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" already ended in this run; an id names one invocation, so expected a new id`);
-      }
-      if (parent !== undefined && !run.activeSubagents.has(parent) && !run.closedSubagents.has(parent)) {
-        return fail("subagent", "R32", event, `SUBAGENT_STARTED "${id}" names parentSubagentRunId "${parent}", but no subagent "${parent}" was started in this run`);
-      }
-      run.activeSubagents.add(id);
-      return undefined;
-    }
-    case "SUBAGENT_FINISHED":
-    case "SUBAGENT_ERROR": {
-      const { subagentRunId: id } = event;
-      if (!run.activeSubagents.has(id)) {
-        const why = run.closedSubagents.has(id) ? `subagent "${id}" already ended` : `no subagent "${id}" was started`;
-        return fail("subagent", "R33", event, `${event.type} for "${id}", but ${why} (${listOpen(run.activeSubagents, "active")})`);
-      }
-      run.activeSubagents.delete(id);
-      run.closedSubagents.add(id);
-      return undefined;
-    }
-
-    // ─── Legacy THINKING_* (R23) ───
     case "THINKING_START":
-      if (run.thinkingStep) return fail("thinking", "R23", event, "THINKING_START while a thinking step is active; expected THINKING_END first");
-      run.thinkingStep = true;
-      return undefined;
     case "THINKING_END":
-      if (!run.thinkingStep) return fail("thinking", "R23", event, "THINKING_END, but no thinking step is active; expected THINKING_START first");
-      run.thinkingStep = false;
-      run.thinkingMessage = false;
-      return undefined;
     case "THINKING_TEXT_MESSAGE_START":
-      if (!run.thinkingStep) return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START, but no thinking step is active; expected THINKING_START first");
-      if (run.thinkingMessage) return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START while a thinking message is open; expected THINKING_TEXT_MESSAGE_END first");
-      run.thinkingMessage = true;
-      return undefined;
     case "THINKING_TEXT_MESSAGE_CONTENT":
     case "THINKING_TEXT_MESSAGE_END":
-      if (!run.thinkingMessage) return fail("thinking", "R23", event, `${event.type}, but no thinking message is open; expected THINKING_TEXT_MESSAGE_START first`);
-      if (event.type === "THINKING_TEXT_MESSAGE_END") run.thinkingMessage = false;
-      return undefined;
+      return checkThinking(run, event);
 
-    // ─── Unordered (§1.11): state, custom, raw; chunks are normalized upstream ───
+    case "ACTIVITY_SNAPSHOT":
+      return activitySnapshot(run, event);
+    case "ACTIVITY_DELTA":
+      return activityDelta(run, event);
+
+    case "STEP_STARTED":
+      return stepStarted(run, event);
+    case "STEP_FINISHED":
+      return stepFinished(run, event);
+
+    case "SUBAGENT_STARTED":
+      return subagentStarted(run, event);
+    case "SUBAGENT_FINISHED":
+    case "SUBAGENT_ERROR":
+      return subagentEnded(run, event);
+
+    case "MESSAGES_SNAPSHOT":
+      return messagesSnapshot(run, event);
+
+    // Unordered (§1.11): state, custom, raw; chunks are normalized upstream.
     case "STATE_SNAPSHOT":
     case "STATE_DELTA":
     case "CUSTOM":
@@ -326,67 +145,7 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
     default:
       // Unreachable for typed events. An in-process producer can still hand over an unknown type:
       // decoding is where unknown types are fatal (E7), so the ordering rules have nothing to say.
+      event satisfies never;
       return undefined;
   }
 }
-
-/**
- * R43/R44: a snapshot (authoritative: replaces recorded owners) or an input echo (only for ids
- * without an owner) records each message's owner in the map of its role (reasoning, activity, or
- * text message for every other role), and the owner of its tool calls.
- */
-function seedOwners(run: RunScope, messages: readonly Message[] | undefined, source: "snapshot" | "input"): void {
-  if (!Array.isArray(messages)) return;
-  const { owners } = run;
-  const authoritative = source === "snapshot";
-  for (const message of messages) {
-    if (typeof read(message, "id") !== "string") continue;
-    const record = ownerRecord(ownerOf(message.subagentRunId), source);
-    const map = message.role === "reasoning" ? owners.reasoning : message.role === "activity" ? owners.activity : owners.message;
-    if (authoritative || !map.has(message.id)) map.set(message.id, record);
-    if (message.role !== "assistant" || !Array.isArray(message.toolCalls)) continue;
-    for (const call of message.toolCalls) {
-      if (typeof read(call, "id") !== "string") continue;
-      if (authoritative || !owners.toolCall.has(call.id)) owners.toolCall.set(call.id, record);
-    }
-  }
-}
-
-/**
- * R7, R22: the first category still open at RUN_FINISHED, in the order steps, text messages,
- * reasoning messages, reasoning spans, tool calls, subagents (1.0.0's order), with its items;
- * `undefined` when all are closed. O(1) when nothing is open.
- */
-function openAtRunEnd(run: RunScope): string | undefined {
-  if (run.activeStepCount > 0) return `steps are still active: ${listSteps(run)}; expected STEP_FINISHED for each first`;
-  if (run.openTextMessages.size > 0) return `text messages are still open: ${list(run.openTextMessages, run.openTextMessages.size)}; expected TEXT_MESSAGE_END for each first`;
-  if (run.openReasoningMessages.size > 0) {
-    return `reasoning messages are still open: ${list(run.openReasoningMessages, run.openReasoningMessages.size)}; expected REASONING_MESSAGE_END for each first`;
-  }
-  if (run.openReasoningSpans.size > 0) {
-    return `reasoning spans are still open: ${list(run.openReasoningSpans.keys(), run.openReasoningSpans.size)}; expected REASONING_END for each first`;
-  }
-  if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls, run.openToolCalls.size)}; expected TOOL_CALL_END for each first`;
-  if (run.activeSubagents.size > 0) {
-    return `subagents are still active: ${list(run.activeSubagents, run.activeSubagents.size)}; expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first`;
-  }
-  return undefined;
-}
-
-/** Active steps as "name (owner)" pairs, at most `LISTED` of them. */
-function listSteps(run: RunScope): string {
-  if (run.activeStepCount === 0) return "no step is active";
-  return list(stepLabels(run), run.activeStepCount);
-}
-
-function* stepLabels(run: RunScope): Generator<string> {
-  for (const [name, holders] of run.activeSteps) {
-    for (const owner of holders) yield `"${name}" (${describeOwner(owner)})`;
-  }
-}
-
-function first<T>(items: Iterable<T>): T {
-  for (const item of items) return item;
-  throw new RangeError("first() of an empty collection"); // callers pass non-empty sets only
-}
-

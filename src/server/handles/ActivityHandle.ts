@@ -1,7 +1,7 @@
 /** A structured activity message (progress, a plan, a search): snapshots and patches under one id. */
 import { ev } from "../../protocol/build";
 import type { JsonPatchOperation } from "../../protocol/common";
-import type { RunContext } from "../RunContext";
+import type { RunPort } from "../RunPort";
 import { StateAccess } from "./StateAccess";
 
 /**
@@ -16,24 +16,24 @@ import { StateAccess } from "./StateAccess";
 export class ActivityHandle<S = unknown> extends StateAccess<S> {
   /** @internal Made by `ctx.activity()`. */
   constructor(
-    ctx: RunContext<S>,
+    port: RunPort<S>,
     /** The activity message id (`messageId` on the wire). */
     readonly id: string,
     /** The activity type (`activityType` on the wire). */
     readonly type: string,
   ) {
-    super(ctx);
+    super(port);
   }
 
   /** Replaces the activity's content (or, with `replace: false`, sets it only if the message is new). */
   snapshot(content: Record<string, unknown>, options: { readonly replace?: boolean } = {}): this {
-    this.ctx.emit(ev.activitySnapshot(this.id, this.type, content, options));
+    this.port.emit(ev.activitySnapshot(this.id, this.type, content, options));
     return this;
   }
 
   /** Patches the activity's content (RFC 6902). */
   delta(patch: JsonPatchOperation[]): this {
-    this.ctx.emit(ev.activityDelta(this.id, this.type, patch));
+    this.port.emit(ev.activityDelta(this.id, this.type, patch));
     return this;
   }
 }

@@ -3,6 +3,19 @@ import { ev } from "../../protocol/build";
 import { SpanHandle } from "./SpanHandle";
 
 /**
+ * Options of `ctx.assistantMessage()`.
+ *
+ * @example
+ * ctx.assistantMessage({ id: "m-1", name: "Ada" });
+ */
+export interface MessageOptions {
+  /** The message id; a fresh one by default. */
+  readonly id?: string;
+  /** An optional display name of the speaker (`name` on TEXT_MESSAGE_START). */
+  readonly name?: string;
+}
+
+/**
  * Streams one assistant message. `delta(text)` sends TEXT_MESSAGE_CONTENT, `end()` sends
  * TEXT_MESSAGE_END; a write after `end()` throws a `ProtocolError` (R15) and sends nothing.
  * `using message = ctx.assistantMessage()` ends it when the block exits; the driver ends one left
@@ -16,13 +29,13 @@ import { SpanHandle } from "./SpanHandle";
 export class MessageHandle<S = unknown> extends SpanHandle<S> {
   /** Appends text (TEXT_MESSAGE_CONTENT). */
   delta(text: string): this {
-    this.ctx.send(ev.textMessageContent(this.id, text));
+    this.port.send(ev.textMessageContent(this.id, text));
     return this;
   }
 
   /** Ends the message (TEXT_MESSAGE_END); a second `end()` throws a `ProtocolError`. */
   end(): void {
-    this.ctx.send(ev.textMessageEnd(this.id));
+    this.port.send(ev.textMessageEnd(this.id));
     this.ended();
   }
 }

@@ -21,21 +21,21 @@ import { SpanHandle } from "./SpanHandle";
 export class ReasoningHandle<S = unknown> extends SpanHandle<S> {
   /** Appends reasoning text (REASONING_MESSAGE_CONTENT). */
   delta(text: string): this {
-    this.ctx.send(ev.reasoningMessageContent(this.id, text));
+    this.port.send(ev.reasoningMessageContent(this.id, text));
     return this;
   }
 
   /** Attaches an opaque, provider-encrypted reasoning value to this message. */
   encryptedValue(value: string): this {
-    this.ctx.send(ev.reasoningEncryptedValue("message", this.id, value));
+    this.port.send(ev.reasoningEncryptedValue("message", this.id, value));
     return this;
   }
 
   /** Ends the message and the reasoning phase (REASONING_MESSAGE_END, REASONING_END). Ending twice does nothing. */
   end(): void {
     if (!this.isOpen) return;
-    this.ctx.send(ev.reasoningMessageEnd(this.id));
+    this.port.send(ev.reasoningMessageEnd(this.id));
     this.ended();
-    this.ctx.send(ev.reasoningEnd(this.id));
+    this.port.send(ev.reasoningEnd(this.id));
   }
 }

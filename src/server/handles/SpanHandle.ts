@@ -1,6 +1,6 @@
 /** What every streamed span handle shares: an id, an open flag, and leaving the run's open set once ended. */
-import type { RunContext } from "../RunContext";
 import type { Closable } from "../RunCore";
+import type { RunPort } from "../RunPort";
 import { StateAccess } from "./StateAccess";
 
 /**
@@ -10,7 +10,7 @@ import { StateAccess } from "./StateAccess";
  *
  * @example
  * class MessageHandle<S> extends SpanHandle<S> {
- *   end(): void { this.ctx.send(ev.textMessageEnd(this.id)); this.ended(); }
+ *   end(): void { this.port.send(ev.textMessageEnd(this.id)); this.ended(); }
  * }
  */
 export abstract class SpanHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
@@ -18,12 +18,11 @@ export abstract class SpanHandle<S = unknown> extends StateAccess<S> implements 
 
   /** @internal Made by the context, which has already sent the span's start. */
   constructor(
-    ctx: RunContext<S>,
+    port: RunPort<S>,
     /** The span's id on the wire (`messageId` or `toolCallId`). */
     readonly id: string,
-    private readonly release: (span: Closable) => void,
   ) {
-    super(ctx);
+    super(port);
   }
 
   /** Whether the span's end is still to be sent. */
@@ -46,6 +45,6 @@ export abstract class SpanHandle<S = unknown> extends StateAccess<S> implements 
   /** Records that the end was sent: the span is closed and no longer one the driver must close. */
   protected ended(): void {
     this.#open = false;
-    this.release(this);
+    this.port.release(this);
   }
 }

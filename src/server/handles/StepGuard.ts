@@ -1,7 +1,7 @@
 /** A step scope: STEP_STARTED sent, STEP_FINISHED when the guard is disposed (RULES S7). */
 import { ev } from "../../protocol/build";
-import type { RunContext } from "../RunContext";
 import type { Closable } from "../RunCore";
+import type { RunPort } from "../RunPort";
 
 /**
  * The guard of `ctx.step(name)`. Disposing it (`using`, or `end()`) sends STEP_FINISHED exactly
@@ -19,10 +19,9 @@ export class StepGuard implements Closable, Disposable {
 
   /** @internal Made by `ctx.step(name)`, which has already sent STEP_STARTED. */
   constructor(
-    private readonly ctx: Pick<RunContext<unknown>, "send">,
+    private readonly port: Pick<RunPort<unknown>, "send" | "release">,
     /** The step's name (`stepName` on the wire). */
     readonly name: string,
-    private readonly release: (span: Closable) => void,
   ) {}
 
   /** Whether STEP_FINISHED is still to be sent. */
@@ -33,9 +32,9 @@ export class StepGuard implements Closable, Disposable {
   /** Sends STEP_FINISHED if it was not sent yet. */
   end(): void {
     if (!this.#open) return;
-    this.ctx.send(ev.stepFinished(this.name));
+    this.port.send(ev.stepFinished(this.name));
     this.#open = false;
-    this.release(this);
+    this.port.release(this);
   }
 
   /** Same as `end()`. */

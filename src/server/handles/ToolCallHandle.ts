@@ -1,9 +1,20 @@
 /** An open tool call: TOOL_CALL_START sent, ARGS, END and the RESULT to come. */
 import { ev } from "../../protocol/build";
-import type { IdSource } from "../ids";
-import type { RunContext } from "../RunContext";
-import type { Closable } from "../RunCore";
+import type { RunPort } from "../RunPort";
 import { SpanHandle } from "./SpanHandle";
+
+/**
+ * Options of `ctx.toolCall()`.
+ *
+ * @example
+ * ctx.toolCall("search", { parentMessageId: message.id });
+ */
+export interface ToolCallOptions {
+  /** The tool call id; a fresh one by default. */
+  readonly id?: string;
+  /** The assistant message the call belongs to. */
+  readonly parentMessageId?: string;
+}
 
 /**
  * Options of `result()`.
@@ -33,19 +44,17 @@ export interface ToolResultOptions {
 export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
   /** @internal Made by `ctx.toolCall()`, which has already sent TOOL_CALL_START. */
   constructor(
-    ctx: RunContext<S>,
+    port: RunPort<S>,
     id: string,
     /** The tool's name. */
     readonly name: string,
-    private readonly newId: IdSource,
-    release: (span: Closable) => void,
   ) {
-    super(ctx, id, release);
+    super(port, id);
   }
 
   /** Appends a piece of the JSON-encoded arguments (TOOL_CALL_ARGS). */
   args(delta: string): this {
-    this.ctx.send(ev.toolCallArgs(this.id, delta));
+    this.port.send(ev.toolCallArgs(this.id, delta));
     return this;
   }
 
@@ -56,15 +65,15 @@ export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
 
   /** Ends the call (TOOL_CALL_END); a second `end()` throws a `ProtocolError`. */
   end(): void {
-    this.ctx.send(ev.toolCallEnd(this.id));
+    this.port.send(ev.toolCallEnd(this.id));
     this.ended();
   }
 
   /** Sends the tool's output (TOOL_CALL_RESULT), ending the call first if it is still open. Returns the result's message id. */
   result(content: string, options: ToolResultOptions = {}): string {
     this.close();
-    const messageId = options.messageId ?? this.newId();
-    this.ctx.send(ev.toolCallResult(messageId, this.id, content));
+    const messageId = options.messageId ?? this.port.newId();
+    this.port.send(ev.toolCallResult(messageId, this.id, content));
     return messageId;
   }
 

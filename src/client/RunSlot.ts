@@ -1,0 +1,76 @@
+/**
+ * A session's one run at a time (seed 001: one `send` is one run, DESIGN §5): which exchange or
+ * joined run is active, its run id once known (for `stop()`), and its end at its `done` or at
+ * unsubscription, whichever comes first.
+ */
+import { Observable } from "rxjs";
+
+/**
+ * The token of one active exchange or joined run, and the id of the run in flight once known (a
+ * joined run's comes with its RUN_STARTED). A token, so that a finished run's teardown cannot end
+ * the next run.
+ *
+ * @example
+ * const run = slot.begin();
+ * run.runId = input.runId;
+ */
+export interface ActiveRun {
+  runId: string | undefined;
+}
+
+/**
+ * Holds the active run's token; `changed` hears of every begin and end (the session's `running`
+ * view).
+ *
+ * @example
+ * const slot = new RunSlot(() => views.notify("running"));
+ * const run = slot.begin();
+ * return slot.observe(updates, run); // the slot is free again at the `done` or on unsubscribe
+ */
+export class RunSlot {
+  #active: ActiveRun | undefined;
+
+  constructor(private readonly changed: () => void) {}
+
+  /** Whether a run is active. */
+  get running(): boolean {
+    return this.#active !== undefined;
+  }
+
+  /** The id of the active run in flight, or `undefined` when idle or not known yet. */
+  get runId(): string | undefined {
+    return this.#active?.runId;
+  }
+
+  /** Takes the slot for a new run and returns its token (the caller has checked that none is active). */
+  begin(): ActiveRun {
+    const run: ActiveRun = { runId: undefined };
+    this.#active = run;
+    this.changed();
+    return run;
+  }
+
+  /** `updates` as they are, the slot freed for `run` at its `done` update (before it goes on) or at unsubscription. */
+  observe<U extends { readonly kind: string }>(updates: Observable<U>, run: ActiveRun): Observable<U> {
+    return new Observable<U>((subscriber) => {
+      const subscription = updates.subscribe({
+        next: (update) => {
+          if (update.kind === "done") this.end(run);
+          subscriber.next(update);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        subscription.unsubscribe();
+        this.end(run);
+      };
+    });
+  }
+
+  private end(run: ActiveRun): void {
+    if (this.#active !== run) return;
+    this.#active = undefined;
+    this.changed();
+  }
+}

@@ -1,0 +1,47 @@
+/** What a Session is built with, and what one run may override (DESIGN §5, docs/client.md). */
+import type { Context, Tool } from "../protocol/input";
+import type { StateSpec } from "../protocol/stateSpec";
+import type { DebugOption } from "../operators/logEvents";
+import type { Hydration } from "./hydrate";
+import type { ClientTool } from "./tools/clientTool";
+
+/**
+ * What a session is built with. Tools, context and forwardedProps are the defaults for every run;
+ * `messages`, `rawState` and `interrupts` (`Hydration`) what it starts from.
+ */
+export interface SessionOptions<S> extends Hydration {
+  readonly threadId: string;
+  /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
+  readonly state?: StateSpec<S>;
+  /**
+   * The tools offered to the agent: plain wire `Tool`s (the application answers their calls) and
+   * `ClientTool`s, which the session executes itself before it starts the follow-up run
+   * (docs/tools.md). Names must be unique (a `ClientToolError` otherwise, thrown here).
+   */
+  readonly tools?: readonly (Tool | ClientTool)[];
+  /** How many follow-up runs one `send`/`resume` may start for client tool calls; 5 by default (docs/tools.md § the loop). */
+  readonly maxToolRoundtrips?: number;
+  readonly context?: readonly Context[];
+  readonly forwardedProps?: unknown;
+  /** Mints run ids and the ids of sent user messages; `crypto.randomUUID()` by default. */
+  readonly newId?: () => string;
+  /** The time used by the resume pre-flight (I5); `Date.now` by default. */
+  readonly now?: () => number;
+  /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
+  readonly debug?: DebugOption;
+}
+
+/**
+ * Per-run overrides of the session's tools, context and forwardedProps (for every run of the exchange).
+ *
+ * @example
+ * session.send("Plan my week", { tools: [calendarTool], maxToolRoundtrips: 2 });
+ */
+export interface RunOptions {
+  readonly tools?: readonly (Tool | ClientTool)[];
+  readonly maxToolRoundtrips?: number;
+  readonly context?: readonly Context[];
+  readonly forwardedProps?: unknown;
+  /** The first run's id; a new one by default (follow-up runs always get new ones). */
+  readonly runId?: string;
+}

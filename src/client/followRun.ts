@@ -1,0 +1,51 @@
+/**
+ * The client side of the pipeline for one run (DESIGN §1, §5): transport items through
+ * `normalizeChunks` and `verifyEvents` (report mode, fused) into the session's reducer, across
+ * the transport's reconnects (`followConnection`), each update handed to `notify` before it goes on.
+ */
+import { tap, type Observable } from "rxjs";
+import type { Event } from "../protocol/events";
+import { debugEvents, type DebugOption } from "../operators/logEvents";
+import { normalizeAndVerify } from "../operators/normalizeAndVerify";
+import type { DecodeWarning } from "../wire/DecodeWarning";
+import { applyEvents } from "./applyEvents";
+import { followConnection } from "./followConnection";
+import type { ClientState } from "./reducers/ClientState";
+import type { ConnectionNotice } from "./transports/ConnectionNotice";
+import type { Update } from "./Update";
+
+/**
+ * How `followRun` checks and reports.
+ *
+ * @example
+ * const options: FollowRunOptions<Board> = { debug: undefined, newId: () => crypto.randomUUID(), notify: (update) => views.notifyUpdate(update) };
+ */
+export interface FollowRunOptions<S> {
+  /** Logs every event before it is checked (`SessionOptions.debug`). */
+  readonly debug: DebugOption | undefined;
+  /** Mints the ids the THINKING_* mapping needs. */
+  readonly newId: () => string;
+  /** Hears of every update, before the subscriber does (the session's views). */
+  readonly notify: (update: Update<S>) => void;
+}
+
+/**
+ * `events` (one run's, as a transport delivers them) as the Update stream of applying them to
+ * `state`. Cold; one subscription follows one run.
+ *
+ * @example
+ * followRun(transport.run(input, { warnings: true, connection: true }), store, options).subscribe(render);
+ */
+export function followRun<S>(events: Observable<Event | DecodeWarning | ConnectionNotice>, state: ClientState<S>, options: FollowRunOptions<S>): Observable<Update<S>> {
+  return events.pipe(
+    followConnection((segment) =>
+      segment.pipe(
+        debugEvents(options.debug, "client"),
+        // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
+        normalizeAndVerify({ newId: options.newId }),
+        applyEvents({ state }),
+      ),
+    ),
+    tap(options.notify),
+  );
+}

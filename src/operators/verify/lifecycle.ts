@@ -1,0 +1,111 @@
+/**
+ * The run lifecycle (RULES §1.2, R1–R7): where an event may stand relative to the runs of the
+ * stream, what RUN_STARTED resets, and what must be closed before RUN_FINISHED.
+ */
+import type { Event, EventOf } from "../../protocol/events";
+import type { ProtocolError } from "../ProtocolError";
+import { fail, list, quote } from "./report";
+import { seedOwners } from "./snapshots";
+import { listSteps } from "./steps";
+import { emptyRunScope, type RunScope, type VerifierState } from "./VerifierState";
+
+/**
+ * R1–R4: the error for an event that may not stand where the stream's phase is (the first event
+ * of the stream, a second RUN_STARTED, anything after a terminal), or `undefined`. Runs before
+ * every other check; changes nothing.
+ *
+ * @example
+ * checkRunLifecycle(initialVerifierState(), ev.textMessageStart("m1")); // ProtocolError R1
+ */
+export function checkRunLifecycle(state: VerifierState, event: Event): ProtocolError | undefined {
+  const { type } = event;
+  switch (state.phase) {
+    case "before":
+      if (type === "RUN_STARTED" || type === "RUN_ERROR") return undefined;
+      return fail("run-lifecycle", "R1", event, `expected RUN_STARTED or RUN_ERROR as the first event of the stream, but got ${type}`);
+    case "running":
+      if (type !== "RUN_STARTED") return undefined;
+      return fail(
+        "run-lifecycle",
+        "R2",
+        event,
+        `RUN_STARTED while run ${quote(state.run.runId)} is still active; expected RUN_FINISHED or RUN_ERROR before a new run`,
+      );
+    case "finished":
+      if (type === "RUN_STARTED" || type === "RUN_ERROR") return undefined;
+      return fail(
+        "run-lifecycle",
+        "R3",
+        event,
+        `${type} after RUN_FINISHED of run ${quote(state.run.runId)}; only RUN_STARTED (a new run) or RUN_ERROR may follow`,
+      );
+    case "errored":
+      if (type === "RUN_STARTED") return undefined;
+      return fail("run-lifecycle", "R4", event, `${type} after RUN_ERROR; only RUN_STARTED (a new run) may follow`);
+    default:
+      state.phase satisfies never;
+      return undefined;
+  }
+}
+
+/**
+ * RUN_STARTED (already placed by `checkRunLifecycle`): a run that follows a terminal starts with a
+ * clean scope (R6), whose owners its input echo seeds (R44).
+ *
+ * @example
+ * runStarted(state, ev.runStarted("t", "r2")); // state.phase "running", state.run fresh
+ */
+export function runStarted(state: VerifierState, event: EventOf<"RUN_STARTED">): ProtocolError | undefined {
+  // Before the first run the scope is still clean.
+  const scope = state.phase === "before" ? state.run : emptyRunScope();
+  scope.runId = event.runId;
+  seedOwners(scope, event.input?.messages, "input");
+  state.phase = "running";
+  state.run = scope;
+  return undefined;
+}
+
+/**
+ * RUN_FINISHED: refused while anything of the run is still open (R7, R22, R34).
+ *
+ * @example
+ * runFinished(state, ev.runFinished("t", "r")); // ProtocolError R7 while a text message is open
+ */
+export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
+  const open = openAtRunEnd(state.run);
+  if (open) return fail("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
+  state.phase = "finished";
+  return undefined;
+}
+
+/**
+ * RUN_ERROR ends the run whatever is open (R34: nothing must be closed before it).
+ *
+ * @example
+ * runError(state); // state.phase "errored"
+ */
+export function runError(state: VerifierState): ProtocolError | undefined {
+  state.phase = "errored";
+  return undefined;
+}
+
+/**
+ * R7, R22: the first category still open at RUN_FINISHED, in the order steps, text messages,
+ * reasoning messages, reasoning spans, tool calls, subagents (1.0.0's order), with its items;
+ * `undefined` when all are closed. O(1) when nothing is open.
+ */
+function openAtRunEnd(run: RunScope): string | undefined {
+  if (run.activeStepCount > 0) return `steps are still active: ${listSteps(run)}; expected STEP_FINISHED for each first`;
+  if (run.openTextMessages.size > 0) return `text messages are still open: ${list(run.openTextMessages, run.openTextMessages.size)}; expected TEXT_MESSAGE_END for each first`;
+  if (run.openReasoningMessages.size > 0) {
+    return `reasoning messages are still open: ${list(run.openReasoningMessages, run.openReasoningMessages.size)}; expected REASONING_MESSAGE_END for each first`;
+  }
+  if (run.openReasoningSpans.size > 0) {
+    return `reasoning spans are still open: ${list(run.openReasoningSpans.keys(), run.openReasoningSpans.size)}; expected REASONING_END for each first`;
+  }
+  if (run.openToolCalls.size > 0) return `tool calls are still open: ${list(run.openToolCalls, run.openToolCalls.size)}; expected TOOL_CALL_END for each first`;
+  if (run.activeSubagents.size > 0) {
+    return `subagents are still active: ${list(run.activeSubagents, run.activeSubagents.size)}; expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first`;
+  }
+  return undefined;
+}

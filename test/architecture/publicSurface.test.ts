@@ -1,0 +1,142 @@
+/**
+ * The public surface of every entry (docs/architecture.md § Public surface): the sorted export
+ * names of each, checked in here, so that a change to what the package offers is a deliberate edit
+ * of this list (and of the docs), never a side effect of a refactoring. `type X` marks a type-only
+ * export. The entries are package.json's "exports" (checked against `ENTRIES` below); their
+ * sources are what the snippets and the built bundles resolve.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { ENTRIES } from "../docs/snippets";
+import { entryExports } from "./entryExports";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+const SURFACE: Readonly<Record<string, readonly string[]>> = {
+  "agui-rx": [
+    "ActivityDeltaEvent", "ActivityMessage", "ActivitySnapshotEvent", "AddOperation",
+    "type AgentCapabilities", "AgentCapabilitiesCodec", "AssistantMessage", "type AttributableEvent",
+    "AudioInputContent", "BinaryInputContent", "CONNECT_MODE_HEADER", "type ChunkEvent", "type ConnectMode",
+    "ContentSource", "Context", "CopyOperation", "CustomEvent", "DEFAULT_ACTIVITY_REPLACE",
+    "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_JSON_DEPTH", "DEFAULT_TEXT_ROLE", "DataSource",
+    "type DebugOption", "DecodeError", "type DecodeErrorCode", "type DecodeEventOptions",
+    "type DecodeSseEventOptions", "type DecodeSseOptions", "DecodeWarning", "type DecodeWarningCode",
+    "type DecodeWarningContext", "DeveloperMessage", "Diagnostic", "type DiffOptions", "DocumentInputContent",
+    "EVENT_TYPES", "Event", "type EventLogEntry", "type EventLogger", "type EventOf", "type EventOptions",
+    "type EventType", "FileSource", "FunctionCall", "ImageInputContent", "type InBandReport", "InputContent",
+    "Interrupt", "JsonPatch", "JsonPatchOperation", "JsonPointer", "type LogEventsOptions", "Message",
+    "type MessageRole", "MessagesSnapshotEvent", "Metadata", "MoveOperation", "type NamedStructCodec",
+    "type NamedUnionCodec", "type NormalizeChunksOptions", "type NormalizerOptions", "type NormalizerState",
+    "type NormalizerStep", "PROTOCOL_VERSION", "PatchError", "ProtocolError", "type ProtocolErrorCode",
+    "RESUMABLE_HEADER", "RawEvent", "ReasoningEncryptedValueEvent", "ReasoningEndEvent", "ReasoningMessage",
+    "ReasoningMessageChunkEvent", "ReasoningMessageContentEvent", "ReasoningMessageEndEvent",
+    "ReasoningMessageStartEvent", "ReasoningStartEvent", "RemoveOperation", "ReplaceOperation", "ResumeEntry",
+    "RunAgentInput", "RunCancelledOutcome", "RunErrorEvent", "RunFinishedEvent", "RunFinishedOutcome",
+    "RunInterruptOutcome", "RunStartedEvent", "RunSuccessOutcome", "SUBAGENT_EVENT_TYPES", "type SseControl",
+    "type SseControlsOption", "type SseFrame", "SseIdField", "SseRetryField", "StateDeltaEvent",
+    "StateSnapshotEvent", "type StateSpec", "StepFinishedEvent", "StepStartedEvent", "type StructCodec",
+    "type StructOutput", "type StructType", "SubagentErrorEvent", "SubagentFinishedEvent",
+    "SubagentFinishedOutcome", "SubagentStartedEvent", "SubagentSuccessOutcome", "SubagentSuspendedOutcome",
+    "SystemMessage", "THINKING_EVENT_TYPES", "type TaggedUnionCodec", "type TaggedUnionType", "TestOperation",
+    "TextInputContent", "TextMessageChunkEvent", "TextMessageContentEvent", "TextMessageEndEvent",
+    "TextMessageRole", "TextMessageStartEvent", "ThinkingEndEvent", "type ThinkingEvent",
+    "ThinkingStartEvent", "ThinkingTextMessageContentEvent", "ThinkingTextMessageEndEvent",
+    "ThinkingTextMessageStartEvent", "TokenUsage", "type TooDeep", "Tool", "ToolCall", "ToolCallArgsEvent",
+    "ToolCallChunkEvent", "ToolCallEndEvent", "ToolCallResultEvent", "ToolCallStartEvent", "ToolMessage",
+    "UNATTRIBUTABLE_EVENT_TYPES", "UrlSource", "UserMessage", "type VerificationMode", "type VerifierState",
+    "type VerifyEventsOptions", "VideoInputContent", "type WithDefaultCodec", "activityReplaces",
+    "applyPatch", "decodeEvent", "decodeSse", "decodeSseFrames", "diff", "encodeSse", "ev", "eventCodecs",
+    "findTooDeep", "initialNormalizerState", "initialVerifierState", "isDecodeWarning", "isDiagnostic",
+    "isEmptyState", "isInBandReport", "isSseControl", "isThinkingEvent", "logEvents", "normalizeChunks",
+    "normalizeStep", "outcome", "runAgentInput", "selectStateEncoding", "stateEncodingStep", "stateSpec",
+    "textMessageRole", "verifyEvents", "verifyStep", "withDefault", "withSubagentRunId",
+  ],
+  "agui-rx/server": [
+    "ABANDONED_ERROR_CODE", "ActivityHandle", "type Agent", "AgentError", "type Authorize",
+    "type ConnectFrame", "type ConnectOptions", "type ConnectPlan", "type ConnectStream", "type Cursor",
+    "DEFAULT_BODY_TIMEOUT_MS", "DEFAULT_ERROR_CODE", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_LEASE_MS",
+    "DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_BUFFERED_BYTES", "DEFAULT_TURN_BUDGET_MS", "EGRESS_RULE",
+    "type FairTurns", "type FairTurnsOptions", "type FetchHandler", "type HandlerOptions",
+    "type HttpErrorBody", "type HttpErrorCode", "type IdSource", "type InterruptFields",
+    "type InterruptOutcome", "MEMORY_STORE_DEFAULTS", "type MemoryStore", "type MemoryStoreOptions",
+    "type MemoryStoreStats", "MessageHandle", "type MessageOptions", "OpenSpans", "PROTOCOL_ERROR_CODE",
+    "type Ready", "ReasoningHandle", "type RecordRunOptions", "type ResumeRead", "type Routed", "RunContext",
+    "type RunContextHarness", "type RunFunction", "type RunOptions", "type RunOutcome", "type RunRequest",
+    "type RunSource", "RunStatus", "RunSummary", "type RunWriter", "SERIALIZATION_ERROR_CODE",
+    "SLOW_CONSUMER_CODE", "STREAM_ERROR_CODE", "SlowConsumerError", "type SnapshotRead", "SpanHandle",
+    "StateAccess", "StateManager", "type StatePublish", "type StateSpec", "StepGuard", "type StopAnswer",
+    "type StoreClock", "StoreError", "type StoreErrorCode", "type StoreErrorDetails", "type StoredEvent",
+    "type StreamTurn", "type SubagentContext", "type SubagentOptions", "type SuccessOutcome",
+    "TRUNCATED_ERROR_CODE", "type ThreadAccess", "ThreadFold", "type ThreadRead", "ThreadSnapshot",
+    "type ThreadStore", "ToolCallHandle", "type ToolCallOptions", "type ToolResultOptions", "checkBatch",
+    "checkEgress", "connectPrelude", "createHandler", "createRunContext", "fairTurns", "interrupt",
+    "interrupted", "isTerminal", "memoryStore", "openConnect", "planConnect", "randomIds", "recordRun", "run",
+    "sequentialIds", "sharedTurns", "stateSpec", "success", "systemClock",
+  ],
+  "agui-rx/client": [
+    "ClientError", "type ClientErrorDetails", "type ClientErrorKind", "type ClientTool",
+    "type ClientToolDefinition", "ClientToolError", "type ClientToolErrorCode", "type ConnectRequest",
+    "ConnectionNotice", "type ConnectionUpdate", "DEFAULT_RECONNECT_ATTEMPTS", "type DoneUpdate",
+    "type ErrorUpdate", "FALLBACK_FRAME_MS", "type HeadersOption", "HttpTransport",
+    "type HttpTransportOptions", "type Hydration", "InProcessTransport", "type InterruptUpdate",
+    "type JsonSchema", "type JsonSchemaObject", "type JsonSchemaType", "type MessageChange",
+    "type MessageUpdate", "type MessagesUpdate", "type ReasoningUpdate", "type ReconnectConfig",
+    "ReplayTransport", "type RunEnd", "type RunOptions", "type RunUpdate", "type RunningToolCall", "Session",
+    "type SessionOptions", "type SessionSnapshot", "type StateSpec", "type StateUpdate", "type StopRequest",
+    "type StopResult", "type Subagent", "type SubagentChange", "type SubagentStatus", "type SubagentUpdate",
+    "type ToolCallContext", "type ToolSession", "type Transport", "type TransportRunOptions", "type Update",
+    "applyEvents", "callsOf", "clientTool", "coalesceUpdates", "decodeEvents", "isClientTool",
+    "isConnectionNotice", "jsonSchemaOf", "reconnectDelay", "stateSpec", "waitForResponse",
+  ],
+  "agui-rx/node": [
+    "type FetchHandler", "type NodeHandler", "type ServeOptions", "type Served", "serve", "toNodeHandler",
+  ],
+  "agui-rx/react": [
+    "type ChangeSource", "type CutOff", "NOTHING_CUT_OFF", "type RenderFrame", "RunController",
+    "type RunHandle", "type RunSnapshot", "type RunSource", "type RunStatus", "type ToolCallSource",
+    "UnfinishedParts", "type UseSessionOptions", "defaultRenderFrame", "mergeCutOff", "sessionTicks",
+    "useAgentState", "useClientTool", "useInterrupts", "useMessages", "useObserved", "useRun",
+    "useRunningToolCalls", "useSession", "useSubagents",
+  ],
+  "agui-rx/ai": [
+    "type AiAgentOptions", "type AiCall", "DEFAULT_MAX_STEPS", "type ErrorDescriber", "type ErrorReport",
+    "type ErrorSource", "type FullStreamSource", "INVALID_MESSAGES_CODE", "MAX_ERROR_MESSAGE_LENGTH",
+    "MODEL_ABORTED_CODE", "MODEL_ERROR_CODE", "type ModelPrompt", "type ProviderOptions",
+    "type StreamToRunOptions", "aiAgent", "clientTools", "describeError", "providerName", "streamToRun",
+    "toModelPrompt", "toTokenUsage",
+  ],
+  "agui-rx/redis": [
+    "DEFAULT_PREFIX", "type NodeRedisClient", "type NodeRedisPortOptions", "type OwnedConnection",
+    "type OwnedSubscription", "REDIS_STORE_DEFAULTS", "type RedisConnection", "type RedisPort",
+    "type RedisStore", "type RedisStoreOptions", "type RedisStoreSettings", "type RedisStoreStats",
+    "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
+  ],
+};
+
+test("every subpath of package.json's exports map is an entry checked here", () => {
+  const pkg: unknown = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  const exportsMap = typeof pkg === "object" && pkg !== null ? Reflect.get(pkg, "exports") : undefined;
+  const subpaths = Object.keys(typeof exportsMap === "object" && exportsMap !== null ? exportsMap : {})
+    .filter((subpath) => subpath !== "./package.json")
+    .map((subpath) => (subpath === "." ? "agui-rx" : `agui-rx/${subpath.slice(2)}`))
+    .sort();
+  expect(subpaths).toEqual(Object.keys(ENTRIES).sort());
+  expect(Object.keys(SURFACE).sort()).toEqual(subpaths);
+});
+
+/** Read once: one compiler program over all entries. */
+const actual = entryExports(ROOT, ENTRIES);
+
+describe("each entry exports exactly its public surface", () => {
+  test.each(Object.keys(SURFACE))("%s", (entry) => {
+    expect(actual[entry]).toEqual(SURFACE[entry]);
+  });
+});
+
+test("internals stay out of every entry", () => {
+  const everywhere = new Set(Object.values(actual).flat().map((name) => name.replace(/^type /, "")));
+  // The reducer's state and rules, the Session's parts, the handler's parts, the normalizer's lanes.
+  for (const internal of ["ClientState", "MessageList", "mergeMessagesSnapshot", "mergeMetadata", "applyEvent", "followConnection", "hydrate", "routeOf", "toEventStream", "decodeState", "LaneKey", "RunPort", "RunCore"]) {
+    expect([internal, everywhere.has(internal)]).toEqual([internal, false]);
+  }
+});
