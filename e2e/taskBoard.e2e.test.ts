@@ -3,9 +3,10 @@
  * headless chromium, against the real task-board agent behind the real HTTP handler: typing
  * commands, the streamed text, tool cards before and after their results, the researcher's group,
  * the approval for "clear" (and typing while it waits), the client tools (the page answering the
- * agent's `get_local_time` by itself, a `confirm_delete` card per delete), stop aborting the server's run and marking
- * what it cut off, and a long conversation in a pane that follows the bottom until the user scrolls
- * up. Every state is screenshot into test-artifacts/<page>-<state>.png.
+ * agent's `get_local_time` by itself, a `confirm_delete` card per delete), durable threads (the
+ * page joins its thread on load; a reload mid-run shows the history and streams the rest; Stop
+ * cancels the run on the server, marks what it cut off and leaves the run cancelled in the store),
+ * and a long conversation in a pane that follows the bottom until the user scrolls up. Every state is screenshot into test-artifacts/<page>-<state>.png.
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,6 +43,8 @@ describe.each(pages)("the $name page", ({ name, build }) => {
   let chat: ChatPage;
   const pageErrors: string[] = [];
   const consoleLines: string[] = [];
+  /** The page's first answer from `POST /agent/connect` (it joins its thread on load). */
+  let firstJoin: Promise<number>;
 
   beforeAll(async () => {
     root = await build();
@@ -51,9 +54,14 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
       consoleLines.push(`${message.type()}: ${message.text()}`);
-      if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
+      // Joining a thread the server does not know yet (a new tab's first load) is answered 404 by
+      // design (docs/durability.md §4); Chromium logs every 404 as a console error. That one alone
+      // is expected, and the first test checks it happened; any other error fails the test.
+      const unknownThread = message.location().url.endsWith("/agent/connect") && /status of 404/.test(message.text());
+      if (message.type() === "error" && !unknownThread) pageErrors.push(`console: ${message.text()}`);
     });
     chat = new ChatPage(page, name, ARTIFACTS);
+    firstJoin = page.waitForResponse((response) => response.url().endsWith("/agent/connect")).then((response) => response.status());
     await page.goto(web.url);
     await chat.input.waitFor();
   });
@@ -73,7 +81,8 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     await chat.idle();
   };
 
-  it("is a production build", async () => {
+  it("is a production build, and joins its (new, so still unknown: 404) thread on load", async () => {
+    expect(await firstJoin).toBe(404);
     await page.getByTestId("welcome").waitFor();
     await chat.screenshot("empty");
     // React's development build says "Download the React DevTools…"; Angular's "Angular is running in development mode".
@@ -226,12 +235,16 @@ describe.each(pages)("the $name page", ({ name, build }) => {
   });
 
   it("a page reloaded in the middle of a long run shows the history and keeps streaming the rest", async () => {
+    // Earlier tests left subagent groups on the page: this run's is the next one. (Counted by
+    // position, not by name: after the reload an ended run's group is headed by its id, since the
+    // thread keeps no registry of ended runs' subagents, docs/durability.md §2.)
+    const earlier = await page.locator('[data-testid="subagent-group"]').count();
     const started = agent.started();
     await chat.say("research rxjs");
     await started;
-    const group = () => page.locator('[data-testid="subagent-group"][data-name="researcher"]').last();
+    const group = () => page.locator('[data-testid="subagent-group"]').nth(earlier);
     await group().locator('[data-testid="message"]').waitFor();
-    const before = (await group().textContent()) ?? "";
+    const before = (await group().locator('[data-testid="message"]').textContent()) ?? "";
     const tasksBefore = await page.getByTestId("task").allTextContents();
     await page.reload();
     await chat.input.waitFor();
@@ -243,9 +256,10 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     await chat.idle();
     const notes = (await group().locator('[data-testid="message"]').textContent()) ?? "";
     expect(notes).toContain("Notes on rxjs: what it is for, two sources that disagree, and one open question to follow up.");
-    expect(notes.length).toBeGreaterThan(before.length - 40); // it went on after the reload: the whole note, once
+    expect(before.length).toBeLessThan(notes.length); // reloaded mid-note: it went on after the reload, the whole note, once
     expect(notes.split("Notes on rxjs").length).toBe(2);
     expect(await group().getByTestId("subagent-status").textContent()).toBe("finished");
+    expect(await group().getAttribute("data-name")).toBe("researcher"); // the run in flight's subagents come back named
     expect(await page.getByTestId("error").count()).toBe(0);
     expect(agent.runs).toBeGreaterThan(0);
     await chat.screenshot("reloaded-finished");
@@ -254,10 +268,12 @@ describe.each(pages)("the $name page", ({ name, build }) => {
   it("Stop cancels the run on the server: the page says cancelled, marks what it cut off, and the store has the run cancelled", async () => {
     const started = agent.started();
     const aborted = agent.nextAbort();
+    // Earlier tests left subagent groups on the page: this run's is the next one.
+    const earlier = await page.locator('[data-testid="subagent-group"]').count();
     await chat.say("research slowly");
     await started;
     // Stop once the researcher is visibly mid-sentence.
-    const group = page.locator('[data-testid="subagent-group"]').last();
+    const group = page.locator('[data-testid="subagent-group"]').nth(earlier);
     await group.locator('[data-testid="message"]').waitFor();
     await page.getByTestId("stop").click();
     await expect(aborted).resolves.toBe(true);
