@@ -196,3 +196,30 @@ test.each([
   const [error] = errorsOf(updates);
   expect(ClientError.isInstance(error) && error.kind).toBe("http");
 });
+
+test("a reconnect's /connect answered 503 waits the Retry-After before the next attempt", async () => {
+  const { agent, calls } = countingAgent();
+  let refuseConnect = false;
+  const { handler, seen } = recorded(storedHandler(agent), (path) => {
+    if (!path.endsWith("/connect") || !refuseConnect) return undefined;
+    refuseConnect = false;
+    return errorResponse(503, { error: "unavailable", message: "the store is restarting" }, { "Retry-After": "3" });
+  });
+  const served = await serveOn(handler);
+  const proxy = await startCutProxy(served.port);
+  closing.push(() => proxy.close());
+  await collect(new Session(new HttpTransport(proxy.url("/agent")), { threadId: "measure", newId: counter("m") }).send("hello"));
+  const whole = proxy.served[proxy.served.length - 1];
+
+  refuseConnect = true;
+  proxy.cutNext(whole - 10); // inside the last frame: the run's events are cut before RUN_FINISHED
+  const clock = handClock();
+  const session = new Session(new HttpTransport(proxy.url("/agent"), { scheduler: clock.scheduler }), { threadId: "cut-mid", newId: counter("u") });
+  const updates = await clock.drive(collect(session.send("hello")));
+  expect(endOf(updates)).toEqual({ kind: "success" });
+  expect(calls()).toBe(2); // the measuring run and this one
+  expect(seen.filter((request) => request.endsWith("/connect"))).toHaveLength(2);
+  expect(clock.waits[0]).toBeLessThan(500); // attempt 1: the backoff (250–500 ms)
+  expect(clock.waits[1]).toBe(3000); // attempt 2: the 503's Retry-After, longer than the backoff's 500–1000 ms
+  expect(connections(updates)).toEqual(["reconnecting 1", "reconnecting 2", "connected 2"]);
+});

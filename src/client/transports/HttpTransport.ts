@@ -8,6 +8,7 @@ import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { ClientError } from "../ClientError";
 import { ConnectionNotice } from "./ConnectionNotice";
 import { fetchEventStream, StreamOpened, type StreamItem, type StreamRequest } from "./fetchEventStream";
+import { subPath, threadInput } from "./endpointRoutes";
 import { reconnecting, type ReconnectConfig } from "./reconnecting";
 import { failedRequest, provesNothingStarted, refusedAnswer, worthAnotherTry } from "./requestFailure";
 import { retryUnanswered, type RetryConfig } from "./retryUnanswered";
@@ -62,9 +63,11 @@ export interface HttpTransportOptions {
 /**
  * POSTs each run's input as JSON (`Content-Type: application/json`, `Accept: text/event-stream`)
  * and streams the `text/event-stream` response. Unsubscribing aborts the request. Failures error
- * the Observable with a `ClientError`:
- * - a non-2xx status → `http`, with `status` and the start of the body;
- * - the request or the body stream failing (connection refused, reset) → `transport`;
+ * the Observable with a `ClientError` (after the retries `retry` allows, which never POST a run
+ * twice unless the failure proves the agent never started; docs/client.md § Retries):
+ * - a non-2xx status → `http`, with `status`, the start of the body and `retryAfterMs`;
+ * - the request or the body stream failing (connection refused, reset) → `transport` (code
+ *   `refused` when no connection was made, `unanswered` when every retry got no answer);
  * - a response that is not `text/event-stream` → `decode`;
  * - bad frames → the `DecodeError` of `decodeSse` (the Session reports it as `json`/`decode`):
  *   an unknown type, a frame over `maxFrameBytes`, JSON deeper than `maxDepth`, a body cut inside a
@@ -272,22 +275,4 @@ export class HttpTransport implements Transport {
   private fetch(): typeof fetch {
     return this.options.fetch ?? globalThis.fetch;
   }
-}
-
-/**
- * `url` with `segment` appended to its path, before any query: `/agent` → `/agent/connect`,
- * `http://host/` → `http://host/connect`.
- *
- * @example
- * subPath("http://127.0.0.1:8000/agent?x=1", "stop") // "http://127.0.0.1:8000/agent/stop?x=1"
- */
-export function subPath(url: string, segment: string): string {
-  const parsed = new URL(url, globalThis.location?.href);
-  parsed.pathname = `${parsed.pathname.replace(/\/+$/, "")}/${segment}`;
-  return parsed.href;
-}
-
-/** The input the headers function sees for a request that is not a run: the thread (and run), nothing else. */
-function threadInput(threadId: string, runId = ""): RunAgentInput {
-  return { threadId, runId, messages: [], tools: [], context: [] };
 }

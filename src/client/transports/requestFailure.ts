@@ -76,19 +76,29 @@ export function parseRetryAfter(value: string | null, now: number): number | und
  * describe(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") })) // "fetch failed (connect ECONNREFUSED)"
  */
 export function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner: unknown = cause.cause;
-  return inner instanceof Error ? `${cause.message} (${inner.message})` : cause.message;
+  const message = field(cause, "message");
+  if (typeof message !== "string") return String(cause);
+  const inner = field(cause, "cause");
+  const innerMessage = field(inner, "message");
+  return typeof innerMessage === "string" ? `${message} (${innerMessage})` : message;
 }
 
-/** Whether a fetch rejection's cause (or every error of an AggregateError, Node's address-by-address connect) names a connection never made. */
+/**
+ * Whether a fetch rejection's cause (or every error of an AggregateError, Node's address-by-address
+ * connect) names a connection never made. Read by shape, not `instanceof`: Node's fetch makes its
+ * errors in its own realm, which a test runner's or another frame's `Error` does not recognise.
+ */
 function neverConnected(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const inner: unknown = error.cause;
-  if (!(inner instanceof Error)) return false;
-  const code: unknown = Reflect.get(inner, "code");
+  const inner = field(error, "cause");
+  const code = field(inner, "code");
   if (typeof code === "string" && NEVER_CONNECTED.has(code)) return true;
-  return inner instanceof AggregateError && inner.errors.length > 0 && inner.errors.every((each: unknown) => each instanceof Error && NEVER_CONNECTED.has(String(Reflect.get(each, "code"))));
+  const errors = field(inner, "errors");
+  return Array.isArray(errors) && errors.length > 0 && errors.every((each: unknown) => NEVER_CONNECTED.has(String(field(each, "code"))));
+}
+
+/** `value[key]` when `value` is an object, else `undefined`. */
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
 }
 
 /** The longest `Retry-After` honoured (ms): a server asking for more is tried again after this, so a bad header cannot park a client for hours. */
