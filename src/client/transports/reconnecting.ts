@@ -28,7 +28,8 @@ export interface ReconnectConfig {
    * and the server's last `retry:` (ms, if it sent one) returning a notifier whose first value
    * starts the attempt (completing without one gives up: the run fails with the cut; erroring
    * fails it with that error). Default: `reconnectDelay` (exponential backoff with jitter from the
-   * server's `retry:`, or 500 ms).
+   * server's `retry:`, or 500 ms). The default and a number are never shorter than the failed
+   * attempt's `Retry-After` (a 503's, at most `MAX_RETRY_AFTER_MS`).
    */
   readonly delay?: number | ((error: unknown, attempt: number, retryMs: number | undefined) => ObservableInput<unknown>);
   /** A reconnect that delivered an event resets the attempt count, so every cut gets `count` attempts (default `true`). */
