@@ -15,10 +15,20 @@ const BODY_EXCERPT = 500;
  */
 const NEVER_CONNECTED: ReadonlySet<string> = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
-/** The `code` of a `transport` error whose request never reached a server (see `NEVER_CONNECTED`). */
+/**
+ * The `code` of a `transport` error whose request never reached a server (see `NEVER_CONNECTED`).
+ *
+ * @example
+ * if (error.kind === "transport" && error.code === REFUSED_CODE) console.log("nothing was sent");
+ */
 export const REFUSED_CODE = "refused";
 
-/** The `code` of a `transport` error after every attempt of a request failed before any answer (the retries are used up). */
+/**
+ * The `code` of a `transport` error after every attempt of a request failed before any answer (the retries are used up).
+ *
+ * @example
+ * if (error.code === UNANSWERED_CODE) showOffline();
+ */
 export const UNANSWERED_CODE = "unanswered";
 
 /**
@@ -101,7 +111,13 @@ function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
 }
 
-/** The longest `Retry-After` honoured (ms): a server asking for more is tried again after this, so a bad header cannot park a client for hours. */
+/**
+ * The longest `Retry-After` honoured (ms): a server asking for more is tried again after this, so
+ * a bad header cannot park a client for hours.
+ *
+ * @example
+ * Math.min(error.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS) // the wait a retry honours
+ */
 export const MAX_RETRY_AFTER_MS = 30_000;
 
 /**
