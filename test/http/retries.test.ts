@@ -223,3 +223,18 @@ test("a reconnect's /connect answered 503 waits the Retry-After before the next 
   expect(clock.waits[1]).toBe(3000); // attempt 2: the 503's Retry-After, longer than the backoff's 500–1000 ms
   expect(connections(updates)).toEqual(["reconnecting 1", "reconnecting 2", "connected 2"]);
 });
+
+test("/stop and /capabilities answered 503 once are asked again after the Retry-After", async () => {
+  const { agent } = countingAgent();
+  const refused = new Set(["/agent/stop", "/agent/capabilities"]);
+  const { handler, seen } = recorded(storedHandler(agent), (path) => (refused.delete(path) ? storeRestarting() : undefined));
+  const served = await serveOn(handler);
+  const clock = handClock();
+  const transport = new HttpTransport(`${served.url}agent`, { scheduler: clock.scheduler });
+  const capabilities = await clock.drive(transport.capabilities());
+  expect(capabilities.transport?.resumable).toBe(true);
+  const stopped = await clock.drive(transport.stop({ threadId: "none", runId: "none" }));
+  expect(stopped).toBe("unavailable"); // the second answer: the server does not know this run (404)
+  expect(seen).toEqual(["GET /agent/capabilities", "GET /agent/capabilities", "POST /agent/stop", "POST /agent/stop"]);
+  expect(clock.waits).toEqual([1000, 1000]);
+});
