@@ -6,6 +6,7 @@
  * agent's `get_local_time` by itself, a `confirm_delete` card per delete), durable threads (the
  * page joins its thread on load; a reload mid-run shows the history and streams the rest; Stop
  * cancels the run on the server, marks what it cut off and leaves the run cancelled in the store),
+ * a send the server refuses (409) that gives its text back to the composer,
  * and a long conversation in a pane that follows the bottom until the user scrolls up. Every state is screenshot into test-artifacts/<page>-<state>.png.
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -289,6 +290,28 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     const read = await agent.store.read(threadId);
     expect(read?.kind === "snapshot" && read.snapshot.run.status).toBe("cancelled");
     await chat.screenshot("stopped");
+  });
+
+  it("a send the server refuses (409, nothing recorded) leaves no message on the page and puts its text back in the composer", async () => {
+    const before = await page.locator('[data-testid="message"]').count();
+    // One run POST answered as a server with a live run on the thread answers it (issue #20 A5).
+    await page.route(
+      "**/agent",
+      (route) =>
+        route.request().method() === "POST"
+          ? route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "run-active", message: "the thread already has a live run" }) })
+          : route.continue(),
+      { times: 1 },
+    );
+    await chat.say("add refused errand");
+    await page.locator('[data-testid="status"][data-end="failed"]').waitFor();
+    expect(await chat.input.inputValue()).toBe("add refused errand");
+    expect(await page.locator('[data-testid="message"]').count()).toBe(before);
+    // Chromium logs the refusal as a console error: that one is expected here, and nothing else
+    expect(pageErrors.splice(0)).toEqual(["console: Failed to load resource: the server responded with a status of 409 (Conflict)"]);
+    await page.unroute("**/agent");
+    await chat.screenshot("refused-send");
+    await chat.input.fill("");
   });
 
   it("keeps a long conversation in a scrolling pane, following the bottom, with the input and board in view", async () => {

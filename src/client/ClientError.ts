@@ -36,6 +36,8 @@ export interface ClientErrorDetails {
   readonly status?: number;
   /** The start of the response body (`http`). */
   readonly body?: string;
+  /** How long the server asked to wait before trying again, in ms (`http`: its `Retry-After` header, seconds or a date). */
+  readonly retryAfterMs?: number;
   /** Interrupt ids involved (`config` pre-flight). */
   readonly interruptIds?: readonly string[];
 }
@@ -45,7 +47,7 @@ const CLIENT_ERROR: unique symbol = Symbol.for("agui-rx/ClientError");
 
 /**
  * One reported problem: `kind` says which layer, `message` what was expected and what arrived, and
- * the details (`cause`, `code`, `event`, `status`, `body`, `interruptIds`) the context.
+ * the details (`cause`, `code`, `event`, `status`, `body`, `retryAfterMs`, `interruptIds`) the context.
  *
  * @example
  * const error = new ClientError("http", "POST /agent answered 500: boom", { status: 500, body: "boom" });
@@ -72,6 +74,7 @@ export class ClientError extends Error {
   readonly event?: unknown;
   readonly status?: number;
   readonly body?: string;
+  readonly retryAfterMs?: number;
   readonly interruptIds?: readonly string[];
 
   constructor(
@@ -84,6 +87,7 @@ export class ClientError extends Error {
     if (details.event !== undefined) this.event = details.event;
     if (details.status !== undefined) this.status = details.status;
     if (details.body !== undefined) this.body = details.body;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
     if (details.interruptIds !== undefined) this.interruptIds = details.interruptIds;
   }
 

@@ -13,9 +13,12 @@ import { Observable } from "rxjs";
  * @example
  * const run = slot.begin();
  * run.runId = input.runId;
+ * run.heard = true; // its first event arrived
  */
 export interface ActiveRun {
   runId: string | undefined;
+  /** An event of the exchange has arrived: the server has recorded its input (a refused send is judged by it, `withdrawRefusedSend`). */
+  heard: boolean;
 }
 
 /**
@@ -44,7 +47,7 @@ export class RunSlot {
 
   /** Takes the slot for a new run and returns its token (the caller has checked that none is active). */
   begin(): ActiveRun {
-    const run: ActiveRun = { runId: undefined };
+    const run: ActiveRun = { runId: undefined, heard: false };
     this.#active = run;
     this.changed();
     return run;

@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
-import { defer, from, Observable, takeWhile, type Observable as Obs } from "rxjs";
+import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
@@ -17,10 +17,11 @@ import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionV
 import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
-import type { ConnectionNotice } from "./transports/ConnectionNotice";
+import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
 import type { StopResult, Transport } from "./transports/Transport";
-import type { DecodeWarning } from "../wire/DecodeWarning";
+import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { Subagent, Update } from "./Update";
+import { takeBack, withdrawRefusedSend } from "./withdrawRefusedSend";
 
 export type { SessionSnapshot } from "./SessionViews";
 export type { RunOptions, SessionOptions } from "./SessionOptions";
@@ -38,6 +39,9 @@ export type { RunOptions, SessionOptions } from "./SessionOptions";
  *   which a view can answer (`respond`). Bounded by `maxToolRoundtrips`.
  *
  * - `send(text)` appends the user message first (E10), so the agent's first message is at index 1.
+ *   A send refused before any event with an answer that proves nothing was recorded (403, 409,
+ *   422, 429, a 503 from the store) takes it back out: a `messages` update, and `done` failed
+ *   with the message as `unsent`; after a network failure it stays, and the error says so.
  * - One run at a time: subscribing while a run is active yields `error` (`config`) and `done`
  *   failed in that subscription only; the active run is untouched.
  * - Pre-flight (I5): with interrupts pending, the run's `resume` must answer every one (the
@@ -256,7 +260,7 @@ export class Session<S = unknown> {
         this.notify("messages");
         // the user message is the run's first update, so a view that only follows updates shows it too
         const first: Update<S> = { kind: "message", index, id: user.id, change: { kind: "started" }, message: user };
-        return concatFirst(first, this.exchange(runOptions, resume, loop));
+        return concatFirst(first, this.exchange(runOptions, resume, loop, user));
       }
       return this.exchange(runOptions, resume, loop);
     });
@@ -278,7 +282,7 @@ export class Session<S = unknown> {
    * The runs of one `send`/`resume`: the first, then the follow-ups its client tool calls need
    * (`toolLoop`). The active run's id follows the run in flight, so that `stop()` cancels it.
    */
-  private exchange(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, loop: { readonly tools: ResolvedTools; readonly max: number }): Observable<Update<S>> {
+  private exchange(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, loop: { readonly tools: ResolvedTools; readonly max: number }, sent?: UserMessage): Observable<Update<S>> {
     const { tools, max } = loop;
     const run = this.slot.begin();
     const first = this.pipeline(this.input(runOptions, resume, tools.wire), run);
@@ -289,15 +293,28 @@ export class Session<S = unknown> {
       this.notify("messages");
       return index;
     };
-    return this.slot.observe(toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId }), run);
+    const updates = toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId });
+    return this.slot.observe(sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })), run);
+  }
+
+  /** Takes a refused send's message back out (`takeBack`), telling the views. */
+  private withdraw(sent: UserMessage): readonly Message[] | undefined {
+    const messages = takeBack(this.store.messages, sent);
+    if (messages !== undefined) this.notify("messages");
+    return messages;
   }
 
   /** One run of an exchange, resumed by the transport across cuts (`connection: true`). */
   private pipeline(input: RunAgentInput, run: ActiveRun): Observable<Update<S>> {
     return defer(() => {
       run.runId = input.runId;
-      // a transport that throws is a failed run, not a thrown subscribe
-      return this.follow(defer(() => this.transport.run(input, { warnings: true, connection: true })));
+      // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event
+      const items = defer(() => this.transport.run(input, { warnings: true, connection: true })).pipe(
+        tap((item) => {
+          if (!isDecodeWarning(item) && !isConnectionNotice(item)) run.heard = true;
+        }),
+      );
+      return this.follow(items);
     });
   }
 

@@ -1,6 +1,6 @@
 /** What a run tells a view: the Update stream, the RunEnd and the subagent registry's entries (seed 001, RULES A23). */
 import type { Interrupt } from "../protocol/outcomes";
-import type { Message, ReasoningMessage } from "../protocol/messages";
+import type { Message, ReasoningMessage, UserMessage } from "../protocol/messages";
 import type { ClientError } from "./ClientError";
 
 /** How a message changed (RULES A23). One event, one change. */
@@ -64,7 +64,17 @@ export type RunEnd =
   | { readonly kind: "success"; readonly result?: unknown; readonly pendingToolCallIds?: readonly string[] }
   | { readonly kind: "interrupted"; readonly interrupts: readonly Interrupt[] }
   | { readonly kind: "cancelled" }
-  | { readonly kind: "failed"; readonly message: string; readonly code?: string };
+  | {
+      readonly kind: "failed";
+      readonly message: string;
+      readonly code?: string;
+      /**
+       * The user message this `send` added and took back out of the session because the answer
+       * proved the server recorded nothing (a refusal before any event: 403, 409, 422, 429, or a
+       * 503 from its store; docs/client.md § A refused send). A page gives its text back to the composer.
+       */
+      readonly unsent?: UserMessage;
+    };
 
 /** A message was created, extended or ended; `index` is its position in `session.messages`, `message` the whole message now. */
 export interface MessageUpdate {
@@ -75,7 +85,7 @@ export interface MessageUpdate {
   readonly message: Message;
 }
 
-/** A MESSAGES_SNAPSHOT merged into the list (A10): re-render everything. */
+/** A MESSAGES_SNAPSHOT merged into the list (A10), or a refused send took its message back out (`RunEnd.unsent`): re-render everything. */
 export interface MessagesUpdate {
   readonly kind: "messages";
   readonly messages: readonly Message[];

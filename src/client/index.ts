@@ -25,6 +25,8 @@ export type {
 export type { Transport, TransportRunOptions, ConnectRequest, StopRequest, StopResult } from "./transports/Transport";
 export { ConnectionNotice, isConnectionNotice } from "./transports/ConnectionNotice";
 export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from "./transports/reconnecting";
+export type { RetryConfig } from "./transports/retryUnanswered";
+export { MAX_RETRY_AFTER_MS } from "./transports/requestFailure";
 export type { Hydration } from "./hydrate";
 export { ReplayTransport } from "./transports/ReplayTransport";
 export { InProcessTransport } from "./transports/InProcessTransport";

@@ -1,5 +1,5 @@
 /** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { ClientError } from "../../../src/client/ClientError";
 import type { RunEnd } from "../../../src/client/Update";
 import type { RunStatus } from "../../../src/react";
@@ -25,7 +25,8 @@ export interface ComposerProps {
 /**
  * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
  * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
- * active. The rules are examples/shared/composerState.ts, shared with the Angular page.
+ * active. A send the server refused before recording it (`end.unsent`) puts its text back in an
+ * empty box. The rules are examples/shared/composerState.ts, shared with the Angular page.
  *
  * @example
  * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
@@ -34,6 +35,11 @@ export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, 
   const [draft, setDraft] = useState("");
   const state = composerState({ status, pendingApprovals, draft, stopping, pendingAnswers });
   const line = statusLine({ status, pendingApprovals, error, end, stopping, reconnecting, pendingAnswers });
+  // The session took the refused message back out (issue #20 A5): its text returns to the box, unless something new was typed.
+  useEffect(() => {
+    const text = end?.kind === "failed" ? end.unsent?.content : undefined;
+    if (typeof text === "string") setDraft((current) => (current === "" ? text : current));
+  }, [end]);
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!state.canSend) return;

@@ -58,6 +58,17 @@ export class MessageList {
     return index;
   }
 
+  /** Removes the last message (a send the server refused, issue #20 A5) and returns it; `undefined` when the list is empty. */
+  removeLast(): Message | undefined {
+    const message = this.items.pop();
+    if (message === undefined) return undefined;
+    if (this.positions.get(message.id) === this.items.length) this.positions.delete(message.id);
+    // a user message holds no tool calls, but any other message may: forget the calls it was first to hold
+    if (message.role === "assistant") for (const call of message.toolCalls ?? []) if (this.holders.get(call.id) === message.id) this.holders.delete(call.id);
+    this.cached = undefined;
+    return message;
+  }
+
   /** Replaces the message at `index` with `message` (same id, or a re-minted message in place). */
   replace(index: number, message: Message): void {
     const previous = this.items[index];

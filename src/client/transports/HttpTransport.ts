@@ -1,14 +1,17 @@
 /** The AG-UI HTTP transport (WIRE §6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (DESIGN §6). */
 import * as E from "fp-ts/Either";
-import type { Observable } from "rxjs";
+import { defer, lastValueFrom, type Observable, type SchedulerLike } from "rxjs";
 import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { ClientError } from "../ClientError";
-import type { ConnectionNotice } from "./ConnectionNotice";
-import { describe, fetchEventStream, type StreamItem, type StreamRequest } from "./fetchEventStream";
+import { ConnectionNotice } from "./ConnectionNotice";
+import { fetchEventStream, StreamOpened, type StreamItem, type StreamRequest } from "./fetchEventStream";
+import { subPath, threadInput } from "./endpointRoutes";
 import { reconnecting, type ReconnectConfig } from "./reconnecting";
+import { failedRequest, provesNothingStarted, refusedAnswer, worthAnotherTry } from "./requestFailure";
+import { retryUnanswered, type RetryConfig } from "./retryUnanswered";
 import type { ConnectRequest, StopRequest, StopResult, Transport, TransportRunOptions } from "./Transport";
 
 /**
@@ -43,14 +46,28 @@ export interface HttpTransportOptions {
    * `id:`, or says `transport.resumable` in its capabilities); any other fails as without it.
    */
   readonly reconnect?: number | ReconnectConfig | false;
+  /**
+   * Sending a request again when it got no answer to go on with (see `RetryConfig`): a number of
+   * attempts, a config, or `false` for none. Default: 5 attempts, the reconnect's backoff, never
+   * sooner than the server's `Retry-After` (at most 30 s). `/connect`, `/stop` and `/capabilities`
+   * are tried again after a 503 or a network failure; a run's POST only when the failure proves
+   * the agent never started: a connection never made (`refused`, which only Node's fetch can
+   * tell), or a 503 carrying the server's JSON refusal from its store (`capacity`, `unavailable`).
+   * While a run or a join is retried, `{ connection: true }` gets `reconnecting` notices.
+   */
+  readonly retry?: number | RetryConfig | false;
+  /** Where the waits of retries and reconnects are timed (default `asyncScheduler`; tests pass a virtual one). */
+  readonly scheduler?: SchedulerLike;
 }
 
 /**
  * POSTs each run's input as JSON (`Content-Type: application/json`, `Accept: text/event-stream`)
  * and streams the `text/event-stream` response. Unsubscribing aborts the request. Failures error
- * the Observable with a `ClientError`:
- * - a non-2xx status → `http`, with `status` and the start of the body;
- * - the request or the body stream failing (connection refused, reset) → `transport`;
+ * the Observable with a `ClientError` (after the retries `retry` allows, which never POST a run
+ * twice unless the failure proves the agent never started; docs/client.md § Retries):
+ * - a non-2xx status → `http`, with `status`, the start of the body and `retryAfterMs`;
+ * - the request or the body stream failing (connection refused, reset) → `transport` (code
+ *   `refused` when no connection was made, `unanswered` when every retry got no answer);
  * - a response that is not `text/event-stream` → `decode`;
  * - bad frames → the `DecodeError` of `decodeSse` (the Session reports it as `json`/`decode`):
  *   an unknown type, a frame over `maxFrameBytes`, JSON deeper than `maxDepth`, a body cut inside a
@@ -86,7 +103,7 @@ export class HttpTransport implements Transport {
   run(input: RunAgentInput, options: TransportRunOptions): Observable<Event | DecodeWarning>;
   run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
     return this.follow(
-      () => fetchEventStream(this.request(this.url, input, "run", JSON.stringify(input), runOptions)),
+      () => fetchEventStream(this.request(this.url, input, "run", JSON.stringify(input), runOptions)).pipe(this.retrying(provesNothingStarted, `POST ${this.url}`, runOptions)),
       input.threadId,
       input.runId,
       runOptions,
@@ -106,8 +123,9 @@ export class HttpTransport implements Transport {
   connect(request: ConnectRequest, options: TransportRunOptions): Observable<Event | DecodeWarning>;
   connect(request: ConnectRequest, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
     const body = JSON.stringify({ threadId: request.threadId });
+    const url = subPath(this.url, "connect");
     return this.follow(
-      () => fetchEventStream(this.request(subPath(this.url, "connect"), threadInput(request.threadId), "connect", body, runOptions, request.lastEventId)),
+      () => fetchEventStream(this.request(url, threadInput(request.threadId), "connect", body, runOptions, request.lastEventId)).pipe(this.retrying(worthAnotherTry, `POST ${url}`, runOptions)),
       request.threadId,
       undefined,
       runOptions,
@@ -123,24 +141,26 @@ export class HttpTransport implements Transport {
    * @example
    * await transport.stop({ threadId: "board-1", runId: "run-7" }); // "stopping"
    */
-  async stop(request: StopRequest): Promise<StopResult> {
+  stop(request: StopRequest): Promise<StopResult> {
     const url = subPath(this.url, "stop");
-    const extra = await this.headers(threadInput(request.threadId, request.runId), "stop");
-    let response: Response;
-    try {
-      response = await this.fetch()(url, {
-        method: "POST",
-        headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ threadId: request.threadId, runId: request.runId }),
-      });
-    } catch (cause) {
-      throw new ClientError("transport", `POST ${url} failed: ${describe(cause)}`, { cause });
-    }
-    const text = await response.text().catch(() => "");
-    if (response.status === 202 || response.status === 200) return "stopping";
-    if (response.status === 409) return "ended";
-    if (response.status === 404 || response.status === 405) return "unavailable";
-    throw new ClientError("http", `POST ${url} answered ${response.status} ${response.statusText}: ${text.slice(0, 500)}`, { status: response.status, body: text.slice(0, 500) });
+    return this.retried(`POST ${url}`, async () => {
+      const extra = await this.headers(threadInput(request.threadId, request.runId), "stop");
+      let response: Response;
+      try {
+        response = await this.fetch()(url, {
+          method: "POST",
+          headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
+          body: JSON.stringify({ threadId: request.threadId, runId: request.runId }),
+        });
+      } catch (cause) {
+        throw failedRequest("POST", url, cause);
+      }
+      const text = await response.text().catch(() => "");
+      if (response.status === 202 || response.status === 200) return "stopping";
+      if (response.status === 409) return "ended";
+      if (response.status === 404 || response.status === 405) return "unavailable";
+      throw refusedAnswer("POST", url, response, text);
+    });
   }
 
   /**
@@ -152,17 +172,22 @@ export class HttpTransport implements Transport {
    * @example
    * const { transport } = await new HttpTransport(url).capabilities(); // { streaming: true, resumable: true }
    */
-  async capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
+  capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
+    return this.retried(`GET ${subPath(this.url, "capabilities")}`, () => this.askCapabilities(signal));
+  }
+
+  /** One `GET {url}/capabilities`, not retried (the resumable probe's: it must answer quickly or count as no). */
+  private async askCapabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
     const url = subPath(this.url, "capabilities");
     const extra = await this.headers(threadInput(""), "capabilities");
     let response: Response;
     try {
       response = await this.fetch()(url, { method: "GET", headers: { ...extra, Accept: "application/json" }, signal });
     } catch (cause) {
-      throw new ClientError("transport", `GET ${url} failed: ${describe(cause)}`, { cause });
+      throw failedRequest("GET", url, cause);
     }
     const text = await response.text().catch(() => "");
-    if (!response.ok) throw new ClientError("http", `GET ${url} answered ${response.status} ${response.statusText}: ${text.slice(0, 500)}`, { status: response.status, body: text.slice(0, 500) });
+    if (!response.ok) throw refusedAnswer("GET", url, response, text);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -176,7 +201,7 @@ export class HttpTransport implements Transport {
 
   /** One followed stream: the first connection, then reconnects through `/connect` after the last `id:`. */
   private follow(
-    first: () => Observable<StreamItem>,
+    first: () => Observable<StreamItem | ConnectionNotice>,
     threadId: string,
     runId: string | undefined,
     runOptions: TransportRunOptions,
@@ -190,7 +215,7 @@ export class HttpTransport implements Transport {
         return fetchEventStream(this.request(subPath(this.url, "connect"), threadInput(threadId, position.runId), "connect", body, runOptions, position.lastEventId));
       },
       resumable: () =>
-        (this.resumable ??= this.capabilities(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
+        (this.resumable ??= this.askCapabilities(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
           (capabilities) => capabilities.transport?.resumable === true,
           () => false, // no capabilities route, a body that is not capabilities, no answer in time: not resumable
         )),
@@ -200,7 +225,31 @@ export class HttpTransport implements Transport {
       runId,
       config,
       notices: runOptions.connection === true,
+      scheduler: this.options.scheduler,
     });
+  }
+
+  /** A first request of a stream, sent again while `retryable` accepts its failure before the answer, with `reconnecting` notices when asked for. */
+  private retrying(retryable: (error: unknown) => boolean, what: string, runOptions: TransportRunOptions) {
+    const notices = runOptions.connection === true;
+    return retryUnanswered<StreamItem | ConnectionNotice>({
+      retryable,
+      what,
+      config: this.retryConfig(),
+      scheduler: this.options.scheduler,
+      answered: (item) => item instanceof StreamOpened,
+      notice: (status, attempt) => (notices ? new ConnectionNotice(status, attempt) : undefined),
+    });
+  }
+
+  /** A request that changes nothing when repeated (`/stop`, `/capabilities`), sent again after a 503 or a network failure. */
+  private retried<T>(what: string, once: () => Promise<T>): Promise<T> {
+    return lastValueFrom(defer(once).pipe(retryUnanswered<T>({ retryable: worthAnotherTry, what, config: this.retryConfig(), scheduler: this.options.scheduler })));
+  }
+
+  private retryConfig(): RetryConfig {
+    const option = this.options.retry;
+    return option === false ? { count: 0 } : typeof option === "number" ? { count: option } : (option ?? {});
   }
 
   private request(url: string, input: RunAgentInput, route: "run" | "connect", body: string, runOptions: TransportRunOptions, lastEventId?: string): StreamRequest {
@@ -226,22 +275,4 @@ export class HttpTransport implements Transport {
   private fetch(): typeof fetch {
     return this.options.fetch ?? globalThis.fetch;
   }
-}
-
-/**
- * `url` with `segment` appended to its path, before any query: `/agent` → `/agent/connect`,
- * `http://host/` → `http://host/connect`.
- *
- * @example
- * subPath("http://127.0.0.1:8000/agent?x=1", "stop") // "http://127.0.0.1:8000/agent/stop?x=1"
- */
-export function subPath(url: string, segment: string): string {
-  const parsed = new URL(url, globalThis.location?.href);
-  parsed.pathname = `${parsed.pathname.replace(/\/+$/, "")}/${segment}`;
-  return parsed.href;
-}
-
-/** The input the headers function sees for a request that is not a run: the thread (and run), nothing else. */
-function threadInput(threadId: string, runId = ""): RunAgentInput {
-  return { threadId, runId, messages: [], tools: [], context: [] };
 }

@@ -6,6 +6,7 @@ import { decodeSse } from "../../wire/decodeSse";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { SseControl } from "../../wire/SseControl";
 import { ClientError } from "../ClientError";
+import { describe, failedRequest, refusedAnswer } from "./requestFailure";
 
 /**
  * The answer arrived (a 2xx `text/event-stream`): emitted once, before the body's items. `mode`
@@ -47,14 +48,12 @@ export interface StreamRequest {
   readonly warnings: boolean;
 }
 
-/** How much of an error response's body an `http` error quotes. */
-const BODY_EXCERPT = 500;
-
 /**
  * POSTs `request.body` as JSON (`Accept: text/event-stream`) and streams the answer, cold (each
  * subscription is one request; unsubscribing aborts it). Errors are `ClientError`s: `transport`
- * when the request or the body stream fails (before `StreamOpened`: no answer; after it: a cut),
- * `http` for a non-2xx status (with `status` and the start of the body), `decode`
+ * when the request or the body stream fails (before `StreamOpened`: no answer, with code
+ * `refused` when no connection was made (`failedRequest`); after it: a cut), `http` for a non-2xx
+ * status (with `status`, the start of the body and `retryAfterMs`: `refusedAnswer`), `decode`
  * for an answer that is not `text/event-stream`; bad frames error with `decodeSse`'s `DecodeError`
  * (`truncated` for a body cut inside a frame).
  *
@@ -83,13 +82,11 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
           signal: controller.signal,
         });
       } catch (cause) {
-        fail(new ClientError("transport", `POST ${url} failed: ${describe(cause)}`, { cause }));
+        fail(failedRequest("POST", url, cause));
         return;
       }
       if (!response.ok) {
-        const body = await response.text().catch(() => "");
-        const excerpt = body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}…` : body;
-        fail(new ClientError("http", `POST ${url} answered ${response.status} ${response.statusText}: ${excerpt}`, { status: response.status, body: excerpt }));
+        fail(refusedAnswer("POST", url, response, await response.text().catch(() => "")));
         return;
       }
       const type = response.headers.get("content-type") ?? "";
@@ -141,16 +138,4 @@ function readBody(response: Response, url: string): Observable<Uint8Array> {
       reader.cancel().catch(() => undefined);
     };
   });
-}
-
-/**
- * A fetch failure's message, with the system error undici hides in `cause` (ECONNREFUSED…).
- *
- * @example
- * describe(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") })) // "fetch failed (connect ECONNREFUSED)"
- */
-export function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner: unknown = cause.cause;
-  return inner instanceof Error ? `${cause.message} (${inner.message})` : cause.message;
 }

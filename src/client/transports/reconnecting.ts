@@ -4,14 +4,15 @@
  * sees one continuous run. Shaped like RxJS `retry({ count, delay, resetOnSuccess })`, where each
  * resubscription is a cold source made with the new position.
  */
-import { from, Observable, take, timer, type ObservableInput, type Subscription } from "rxjs";
+import { asyncScheduler, from, Observable, take, timer, type ObservableInput, type SchedulerLike, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { DecodeError } from "../../wire/DecodeError";
 import { isDecodeWarning, type DecodeWarning } from "../../wire/DecodeWarning";
 import { isSseControl } from "../../wire/SseControl";
 import { ClientError } from "../ClientError";
-import { ConnectionNotice } from "./ConnectionNotice";
+import { ConnectionNotice, isConnectionNotice } from "./ConnectionNotice";
 import { StreamOpened, type StreamItem } from "./fetchEventStream";
+import { askedWait, REFUSED_CODE, UNANSWERED_CODE } from "./requestFailure";
 
 /**
  * How a cut stream is resumed, as RxJS `retry`'s `RetryConfig`.
@@ -27,7 +28,8 @@ export interface ReconnectConfig {
    * and the server's last `retry:` (ms, if it sent one) returning a notifier whose first value
    * starts the attempt (completing without one gives up: the run fails with the cut; erroring
    * fails it with that error). Default: `reconnectDelay` (exponential backoff with jitter from the
-   * server's `retry:`, or 500 ms).
+   * server's `retry:`, or 500 ms). The default and a number are never shorter than the failed
+   * attempt's `Retry-After` (a 503's, at most `MAX_RETRY_AFTER_MS`).
    */
   readonly delay?: number | ((error: unknown, attempt: number, retryMs: number | undefined) => ObservableInput<unknown>);
   /** A reconnect that delivered an event resets the attempt count, so every cut gets `count` attempts (default `true`). */
@@ -55,7 +57,8 @@ export interface ResumePosition {
  * reconnecting({ first: () => post(input), again: (at) => connect(input.threadId, at), resumable: capabilitiesSayResumable, runId: input.runId, config: {}, notices: true });
  */
 export interface ReconnectPlan {
-  readonly first: () => Observable<StreamItem>;
+  /** The first request; the notices it emits (its own retries before any answer, `retryUnanswered`) are passed on as they are. */
+  readonly first: () => Observable<StreamItem | ConnectionNotice>;
   readonly again: (position: ResumePosition) => Observable<StreamItem>;
   /** Asked only when a request got no answer at all: whether the server resumes streams (a transport remembers what earlier answers showed). */
   readonly resumable: () => Promise<boolean>;
@@ -66,6 +69,8 @@ export interface ReconnectPlan {
   readonly config: ReconnectConfig;
   /** Emit `ConnectionNotice`s (and restart notices); without them, a cut that only a snapshot can continue fails the run. */
   readonly notices: boolean;
+  /** Where the waits are timed (default `asyncScheduler`; a test passes a virtual one). */
+  readonly scheduler?: SchedulerLike;
 }
 
 /** The default number of attempts. */
@@ -131,7 +136,7 @@ export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarn
       else subscriber.error(cut.error);
     };
 
-    const open = (source: Observable<StreamItem>, reconnect: boolean): void => {
+    const open = (source: Observable<StreamItem | ConnectionNotice>, reconnect: boolean): void => {
       let opened = false;
       let announced = !reconnect;
       let first = true;
@@ -142,6 +147,10 @@ export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarn
       };
       connection = source.subscribe({
         next(item) {
+          if (isConnectionNotice(item)) {
+            if (plan.notices) subscriber.next(item);
+            return;
+          }
           if (item instanceof StreamOpened) {
             opened = true;
             if (item.resumable && !resumable) {
@@ -226,7 +235,10 @@ export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarn
       const delay = plan.config.delay;
       let notifier: Observable<unknown>;
       try {
-        notifier = delay === undefined ? timer(reconnectDelay(attempt, retryMs)) : typeof delay === "number" ? timer(delay) : from(delay(cause, attempt, retryMs));
+        // a 503's Retry-After (capped, MAX_RETRY_AFTER_MS) is a floor under the backoff; a delay function decides for itself
+        const scheduler = plan.scheduler ?? asyncScheduler;
+        notifier =
+          typeof delay === "function" ? from(delay(cause, attempt, retryMs)) : timer(Math.max(delay ?? reconnectDelay(attempt, retryMs), askedWait(cause)), scheduler);
       } catch (error) {
         subscriber.error(error); // a delay function that throws ends the run with its error, as a per-value callback must
         return;
@@ -257,12 +269,13 @@ export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarn
 /**
  * Whether `error` is a cut a reconnect may mend: the request got no answer, the body failed or ended
  * inside a frame; and on a reconnect, also a failed answer other than 404/405 (a server that is
- * restarting, a store that is down: 5xx).
+ * restarting, a store that is down: 5xx). A first request that never reached the server
+ * (`refused`), or whose own retries were used up (`unanswered`), is not: there is nothing to resume.
  */
 function isCut(error: unknown, opened: boolean, reconnect: boolean): boolean {
   if (error instanceof DecodeError) return error.code === "truncated";
   if (!ClientError.isInstance(error)) return false;
-  if (error.kind === "transport") return true;
+  if (error.kind === "transport") return reconnect || (error.code !== REFUSED_CODE && error.code !== UNANSWERED_CODE);
   return reconnect && !opened && error.kind === "http" && !refusesResume(error);
 }
 

@@ -144,12 +144,15 @@ describe("HttpTransport", () => {
     expect(error.message).toContain("500");
   });
 
-  it("a refused connection is a transport error", async () => {
+  it("a refused connection is a transport error with code refused; retried, it says how many tries were made", async () => {
     const gone = await serve(() => undefined);
     await gone.close();
-    const error = await errorOf(firstValueFrom(new HttpTransport(gone.url).run(runAgentInput("t", "r"))));
-    expect(error.kind).toBe("transport");
-    expect(error.message).toContain(gone.url);
+    const once = await errorOf(firstValueFrom(new HttpTransport(gone.url, { retry: false }).run(runAgentInput("t", "r"))));
+    expect([once.kind, once.code]).toEqual(["transport", "refused"]);
+    expect(once.message).toContain(gone.url);
+    const retried = await errorOf(firstValueFrom(new HttpTransport(gone.url, { retry: { count: 2, delay: 0 } }).run(runAgentInput("t", "r"))));
+    expect([retried.kind, retried.code]).toEqual(["transport", "refused"]);
+    expect(retried.message).toMatch(/^POST \S+ was tried 3 times without an answer to go on with; the last: POST \S+ failed: fetch failed \(connect ECONNREFUSED/);
   });
 
   it("a response that is not text/event-stream is a decode error", async () => {

@@ -1,5 +1,5 @@
 /** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
-import { ChangeDetectionStrategy, Component, computed, input, output, signal } from "@angular/core";
+import { ChangeDetectionStrategy, Component, computed, effect, input, output, signal, untracked } from "@angular/core";
 import type { ClientError } from "../../../../src/client/ClientError";
 import type { RunEnd } from "../../../../src/client/Update";
 import type { RunStatus } from "../../../../src/react/RunController";
@@ -8,7 +8,8 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
 /**
  * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
  * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
- * active. The rules are examples/shared/composerState.ts, shared with the React page.
+ * active. A send the server refused before recording it (`end.unsent`) puts its text back in an
+ * empty box. The rules are examples/shared/composerState.ts, shared with the React page.
  *
  * @example
  * <app-composer [status]="board.status()" [pendingApprovals]="1" (send)="board.send($event)" (stop)="board.stop()" />
@@ -72,6 +73,15 @@ export class ComposerComponent {
       pendingAnswers: this.pendingAnswers(),
     }),
   );
+
+  constructor() {
+    // The session took the refused message back out (issue #20 A5): its text returns to the box, unless something new was typed.
+    effect(() => {
+      const end = this.end();
+      const text = end?.kind === "failed" ? end.unsent?.content : undefined;
+      if (typeof text === "string" && untracked(this.draft) === "") this.draft.set(text);
+    });
+  }
 
   protected submit(event?: Event): void {
     event?.preventDefault();

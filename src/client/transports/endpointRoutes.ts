@@ -1,0 +1,26 @@
+/** The routes of one AG-UI endpoint beside its run route (DESIGN §6: `/connect`, `/stop`, `/capabilities`), and what their headers function sees. */
+import type { RunAgentInput } from "../../protocol/input";
+
+/**
+ * `url` with `segment` appended to its path, before any query: `/agent` → `/agent/connect`,
+ * `http://host/` → `http://host/connect`.
+ *
+ * @example
+ * subPath("http://127.0.0.1:8000/agent?x=1", "stop") // "http://127.0.0.1:8000/agent/stop?x=1"
+ */
+export function subPath(url: string, segment: string): string {
+  const parsed = new URL(url, globalThis.location?.href);
+  parsed.pathname = `${parsed.pathname.replace(/\/+$/, "")}/${segment}`;
+  return parsed.href;
+}
+
+/**
+ * The input the headers function sees for a request that is not a run: the thread (and run),
+ * nothing else.
+ *
+ * @example
+ * threadInput("board-1", "run-7") // { threadId: "board-1", runId: "run-7", messages: [], tools: [], context: [] }
+ */
+export function threadInput(threadId: string, runId = ""): RunAgentInput {
+  return { threadId, runId, messages: [], tools: [], context: [] };
+}
