@@ -21,7 +21,7 @@ import { ByteLedger } from "./ByteLedger";
 import { stopRequests, type LiveRun } from "./LiveRun";
 import { MemoryThread } from "./MemoryThread";
 import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
-import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE, storeFull, tooLarge } from "./runBytes";
+import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
 export { MEMORY_STORE_DEFAULTS, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
 export { RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
@@ -80,7 +80,6 @@ class MemoryThreadStore implements MemoryStore {
   /** Names this store instance in its cursors, so another process's (or a restarted one's) read as unknown. */
   private readonly instance = globalThis.crypto.randomUUID().slice(0, 8);
   private incarnations = 0;
-  private tooLargeRuns = 0;
 
   constructor(options: MemoryStoreOptions) {
     const { maxThreads, maxRunsPerThread, maxBytes, maxRunBytes } = resolveBounds(options);
@@ -92,15 +91,7 @@ class MemoryThreadStore implements MemoryStore {
   }
 
   stats(): MemoryStoreStats {
-    let liveRuns = 0;
-    let liveRunBytes = 0;
-    for (const { live } of this.threads.values()) {
-      if (live === undefined) continue;
-      liveRuns++;
-      liveRunBytes += live.loggedBytes + live.foldBytes;
-    }
-    const { threads: evictedThreads, runLogs: droppedRunLogs } = this.ledger.evictions;
-    return { threads: this.threads.size, liveRuns, bytes: this.ledger.bytes, liveRunBytes, evictedThreads, droppedRunLogs, tooLargeRuns: this.tooLargeRuns };
+    return this.ledger.stats();
   }
 
   async beginRun(input: RunAgentInput): Promise<RunWriter> {
@@ -118,14 +109,11 @@ class MemoryThreadStore implements MemoryStore {
     // Logged without the input (every later copy is small); folded with it, so its messages join the thread (A15): that growth is the run's too.
     const [startedBytes] = eventSizes(threadId, [started]);
     const foldBytes = newMessageBytes(existing?.messageIds() ?? new Set(), input.messages, threadId);
-    const limit = this.ledger.runLimit(existing);
-    if (startedBytes + foldBytes > limit.bytes) throw tooLarge({ threadId, runId }, limit.named, 0, startedBytes + foldBytes);
     // Runs past maxRunsPerThread go first: dropping their events may make all the room needed.
     if (existing !== undefined) this.ledger.bytes -= existing.dropOldestRuns(this.maxRunsPerThread - 1);
-    const room = this.ledger.makeRoom(startedBytes + foldBytes, existing);
-    if (room !== undefined) throw new StoreError("capacity", storeFull({ threadId, runId }, room, startedBytes + foldBytes).message, { threadId });
+    const limit = this.ledger.admitStart(existing, { threadId, runId }, startedBytes + foldBytes);
     const thread = existing ?? this.createThread(threadId);
-    const live: LiveRun = { runId, loggedBytes: 0, foldBytes: 0, limit: limit.bytes, deadline: this.clock.now() + this.lease, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
+    const live: LiveRun = { runId, loggedBytes: 0, foldBytes: 0, limit, deadline: this.clock.now() + this.lease, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
@@ -182,12 +170,8 @@ class MemoryThreadStore implements MemoryStore {
       return Promise.reject(error);
     }
     const logged = sum(sizes);
-    const incoming = 2 * logged; // its log entries, and what they may add to the compacted state
-    const run = { threadId: thread.id, runId: live.runId };
-    const held = live.loggedBytes + live.foldBytes;
-    if (held + incoming > live.limit) return Promise.reject(this.endTooLarge(thread, tooLarge(run, this.ledger.runLimit(thread).named, held, incoming)));
-    const room = this.ledger.makeRoom(incoming, thread);
-    if (room !== undefined) return Promise.reject(this.endTooLarge(thread, storeFull(run, room, incoming)));
+    const tooLarge = this.ledger.refuseBatch(thread, live, 2 * logged); // its log entries, and what they may add to the compacted state
+    if (tooLarge !== undefined) return Promise.reject(this.endTooLarge(thread, tooLarge));
     const cursors = this.write(thread, events, sizes, logged).map((stored) => stored.cursor);
     live.deadline = this.clock.now() + this.lease; // an append is a heartbeat
     return Promise.resolve(cursors);
@@ -202,7 +186,7 @@ class MemoryThreadStore implements MemoryStore {
 
   /** Ends the live run with one `RUN_TOO_LARGE` that says why (logged without room: it is the run's end); returns the refusal. */
   private endTooLarge(thread: MemoryThread, refusal: StoreError): StoreError {
-    this.tooLargeRuns++;
+    this.ledger.tooLargeRuns++;
     this.endByStore(thread, ev.runError(refusal.message, { code: RUN_TOO_LARGE_ERROR_CODE }));
     return refusal;
   }

@@ -63,17 +63,17 @@ export function tooLarge(run: { readonly threadId: string; readonly runId: strin
 }
 
 /**
- * A run refused because the store cannot make room for it: what is left is held by live runs and
- * their threads' compacted state, which are never evicted.
+ * Why a run's bytes cannot be stored although within its limit: what is left is held by live runs
+ * and their threads' compacted state, which are never evicted.
  *
  * @example
- * storeFull({ threadId: "t1", runId: "r1" }, { bytes: 1000, freeable: 0, maxBytes: 1024 }, 300);
+ * new StoreError("capacity", storeFull({ threadId: "t1", runId: "r1" }, { bytes: 1000, freeable: 0, maxBytes: 1024 }, 300), { threadId: "t1" });
  */
-export function storeFull(run: { readonly threadId: string; readonly runId: string }, room: { readonly bytes: number; readonly freeable: number; readonly maxBytes: number }, incoming: number): StoreError {
-  const message =
+export function storeFull(run: { readonly threadId: string; readonly runId: string }, room: { readonly bytes: number; readonly freeable: number; readonly maxBytes: number }, incoming: number): string {
+  return (
     `expected room for ${incoming} more bytes of run "${run.runId}" of thread "${run.threadId}", but the store holds ${room.bytes} of its maxBytes ` +
-    `(${room.maxBytes}) and may free only ${room.freeable}: the rest is live runs and their threads' compacted state, which are never evicted`;
-  return new StoreError("run-too-large", message, run);
+    `(${room.maxBytes}) and may free only ${room.freeable}: the rest is live runs and their threads' compacted state, which are never evicted`
+  );
 }
 
 function jsonLength(value: Event | Message, what: () => string, threadId: string): number {
