@@ -59,7 +59,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type FairTurns", "type FairTurnsOptions", "type FetchHandler", "type HandlerOptions",
     "type HttpErrorBody", "type HttpErrorCode", "type IdSource", "type InterruptFields",
     "type InterruptOutcome", "MEMORY_STORE_DEFAULTS", "type MemoryStore", "type MemoryStoreOptions",
-    "type MemoryStoreStats", "MessageHandle", "type MessageOptions", "OpenSpans", "PROTOCOL_ERROR_CODE",
+    "type MemoryStoreStats", "MessageHandle", "type MessageOptions", "OpenSpans", "PROTOCOL_ERROR_CODE", "RUN_TOO_LARGE_ERROR_CODE",
     "type Ready", "ReasoningHandle", "type RecordRunOptions", "type ResumeRead", "type Routed", "RunContext",
     "type RunContextHarness", "type RunFunction", "type RunOptions", "type RunOutcome", "type RunRequest",
     "type RunSource", "RunStatus", "RunSummary", "type RunWriter", "SERIALIZATION_ERROR_CODE",

@@ -74,8 +74,10 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
  * (an `Agent`: it closes what is open and ends RUN_FINISHED cancelled), or for a run function as
  * its `signal` plus `endOnStop`. A run function's events are normalized and strictly verified
  * before they are logged. The producer's `ready` follows the response while one reads it
- * (`RunPace`). A recording that fails after the response started is reported to `onRunError`; its
- * clients see the log's end (an `ABANDONED` RUN_ERROR) or a body cut short (a store down).
+ * (`RunPace`). A recording that fails after the response started aborts the agent as a stop does
+ * (`ctx.signal` / `signal`, with a reason that says why) and is reported to `onRunError`; its
+ * clients see the log's end (a RUN_ERROR `ABANDONED` or `RUN_TOO_LARGE`) or a body cut short (a
+ * store down).
  */
 async function serveStoredRun(request: Request, input: RunAgentInput, chosen: RunFunction | undefined, context: HandlerContext, store: ThreadStore): Promise<Response> {
   const { threadId, runId } = input;
@@ -102,6 +104,10 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
   };
   events.pipe(debugEvents(context.debug, "server"), recordRun(writer)).subscribe({
     error: (error: unknown) => {
+      // Nothing more of this run can be logged (its clients read the log): the agent stops rather
+      // than generate into nothing. recordRun errors before it lets the source go, so the reason
+      // (for RUN_TOO_LARGE, naming the limit) reaches `ctx.signal` and a run function's `signal`.
+      stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`, "AbortError"));
       over();
       context.onRunError(error, { threadId, runId });
     },

@@ -18,8 +18,9 @@ export function eventStreamResponse(body: ReadableStream<Uint8Array>, headers: R
 }
 
 /**
- * The answer for a store operation that failed before a response started: `run-active` → 409, `capacity` and
- * `unavailable` → 503, anything else → 500, each a JSON error with the store's message (it names
+ * The answer for a store operation that failed before a response started: `run-active` → 409,
+ * `run-too-large` → 413 (the input's new messages exceed the store's bound for a run), `capacity`
+ * and `unavailable` → 503, anything else → 500, each a JSON error with the store's message (it names
  * the thread the caller asked for, nothing else of it).
  *
  * @example
@@ -30,6 +31,8 @@ export function storeFailure(error: unknown, headers: Readonly<Record<string, st
     switch (error.code) {
       case "run-active":
         return errorResponse(409, { error: "run-active", message: error.message }, headers);
+      case "run-too-large":
+        return errorResponse(413, { error: "body-too-large", message: error.message }, headers);
       case "capacity":
         return errorResponse(503, { error: "capacity", message: error.message }, { ...headers, "Retry-After": "1" });
       case "unavailable":

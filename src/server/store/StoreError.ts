@@ -8,6 +8,10 @@
  * - `invalid-append`: the batch breaks the log's shape (an event after the terminal, a second
  *   RUN_STARTED, a chunk or THINKING_* event that `normalizeChunks()` should have expanded, an
  *   event that is not JSON); nothing of the batch is logged;
+ * - `run-too-large`: the run would pass the store's bound for one run (`memoryStore`'s
+ *   `maxRunBytes`), or the store has no room it may free for it. From `append`, nothing of the
+ *   batch is logged and the store ends the run with one `RUN_ERROR` code `RUN_TOO_LARGE` (stop the
+ *   agent); from `beginRun` (the input's new messages alone are too large) nothing is logged → 413;
  * - `capacity`: a new thread does not fit and every thread has a live run → 503;
  * - `evicted`: a tail's thread or cursor left the store while it was followed (reconnect: the
  *   snapshot path answers it);
@@ -16,7 +20,7 @@
  * @example
  * const status = error.code === "run-active" ? 409 : error.code === "capacity" ? 503 : 500;
  */
-export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "capacity" | "evicted" | "unavailable";
+export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "run-too-large" | "capacity" | "evicted" | "unavailable";
 
 /**
  * The context a StoreError carries.

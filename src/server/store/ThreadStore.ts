@@ -114,8 +114,9 @@ export interface RunWriter {
    * (`recordRun` does). Batches are logged in call order, also when a call is made before the
    * previous one resolved. A terminal event (RUN_FINISHED, RUN_ERROR) ends the run; nothing may follow it.
    * Rejects with a `StoreError` and logs nothing of the batch when it is refused: `run-ended`
-   * (the run is over, for instance ended `ABANDONED` because its lease ran out) or
-   * `invalid-append` (see `StoreErrorCode`). Events must be normalized (no `*_CHUNK`, no
+   * (the run is over, for instance ended `ABANDONED` because its lease ran out),
+   * `invalid-append` (see `StoreErrorCode`), or from a store that bounds a run's bytes
+   * `run-too-large` (the store then ends the run itself). Events must be normalized (no `*_CHUNK`, no
    * `THINKING_*`) and valid for the run, as `run()`'s output is.
    */
   append(events: readonly Event[]): Promise<readonly Cursor[]>;

@@ -71,9 +71,11 @@ export const TRUNCATED_ERROR_CODE = "TRUNCATED";
  *   the terminal is logged. A source that errors, or completes without a terminal, has a
  *   RUN_ERROR logged for it (code `STREAM_ERROR` / `TRUNCATED`), so the run ends in the store too.
  * - **Heartbeat**: every `renewEvery` ms while live, `writer.renewLease()`.
- * - **Failures**: a refused append (the run was ended `ABANDONED` meanwhile, the store failed), a
- *   renewal that finds the run over, or a source whose RUN_STARTED names another run errors the
- *   output with the `StoreError`, and the source is unsubscribed (which aborts `run()`'s agent).
+ * - **Failures**: a refused append (the run was ended `ABANDONED` meanwhile, it grew past the
+ *   store's bound and was ended `RUN_TOO_LARGE`, the store failed), a renewal that finds the run
+ *   over, or a source whose RUN_STARTED names another run errors the output with the `StoreError`,
+ *   and then the source is unsubscribed (which aborts `run()`'s agent): the error comes first, so
+ *   a consumer may stop the producer with a reason that says why (`createHandler` does).
  * - Unsubscribing unsubscribes the source and stops the heartbeat; an append already sent is not
  *   undone. Subscribe once per writer.
  *
@@ -108,7 +110,10 @@ export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): Op
       };
       const fail = (error: unknown): void => {
         if (closed) return;
-        close();
+        closed = true; // nothing more is taken or sent
+        // The output errors while the source is still subscribed, so a consumer that stops the
+        // producer on this error (serveRun aborts the agent, naming it) reaches it with that
+        // reason first; the teardown (`close`) then lets the source go.
         subscriber.error(error);
       };
       const flush = (): void => {

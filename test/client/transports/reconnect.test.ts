@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { from, lastValueFrom, of, toArray } from "rxjs";
-import { ev } from "../../../src/protocol/build";
+import { ev, runAgentInput } from "../../../src/protocol/build";
 import { encodeSse } from "../../../src/wire/encodeSse";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
@@ -265,8 +265,8 @@ test("a cursor the store no longer keeps: the reconnect gets the snapshot, the S
       return success();
     },
   };
-  // Small enough that the live run's oldest events are trimmed while the client is away.
-  const store = memoryStore({ maxBytes: 6000 }); // the thread's compacted state fits; the run's 60 long deltas do not
+  // Small enough that another thread's run drops this run's events while the client is away (a live run's never are).
+  const store = memoryStore({ maxBytes: 30_000, maxRunBytes: 22_000 });
   const { url } = await setUp(wordy, { store });
   const trimmed = gate();
   const reconnecting = gate();
@@ -285,6 +285,10 @@ test("a cursor the store no longer keeps: the reconnect gets the snapshot, the S
   await reconnecting.opened;
   resume.open();
   await until(() => store.stats().liveRuns === 0, "the run to end on the server");
+  const other = await store.beginRun(runAgentInput("other", "r1"));
+  await other.append([ev.textMessageStart("o1")]);
+  for (let i = 0; i < 20 && store.stats().droppedRunLogs === 0; i++) await other.append([ev.textMessageContent("o1", "o".repeat(1000))]);
+  expect(store.stats().droppedRunLogs).toBe(1); // the run's events, the only ended ones
   const read = await store.read("t");
   if (read?.kind !== "snapshot") throw new Error("expected the snapshot path");
   trimmed.open();

@@ -21,6 +21,16 @@ function kind(read: ThreadRead | undefined): string {
   return read === undefined ? "unknown" : read.kind;
 }
 
+/** The StoreError `promise` rejects with, or `undefined` when it resolves. */
+async function refusedOrNot(promise: Promise<unknown>): Promise<StoreError | undefined> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (error !== undefined && !StoreError.isInstance(error)) throw new Error(`expected a StoreError, got ${String(error)}`);
+  return error;
+}
+
 async function refusal(promise: Promise<unknown>): Promise<StoreError> {
   const error: unknown = await promise.then(
     () => undefined,
@@ -57,9 +67,9 @@ describe("threads bound", () => {
 });
 
 describe("bytes bound", () => {
-  test("ended runs' events go first, least recently used thread first; then whole idle threads; then a live run's oldest events", async () => {
+  test("ended runs' events go first, least recently used thread first; then whole idle threads; never a live run's events: it ends RUN_TOO_LARGE", async () => {
     const max = 5_000;
-    const store = memoryStore({ maxBytes: max });
+    const store = memoryStore({ maxBytes: max, maxRunBytes: max }); // a run as large as the store, to see everything else go
     const big = (id: string) => text(id, "x".repeat(400));
     const a1 = await fullRun(store, "a", "r1", big("a1"));
     const a2 = await fullRun(store, "a", "r2", big("a2"));
@@ -90,33 +100,35 @@ describe("bytes bound", () => {
     ]);
     expect(await store.read("a")).toBeUndefined();
     expect(await store.read("b")).toBeUndefined();
-    // then the live run's own oldest events
+    // never the live run's own events (they used to be trimmed): it ends RUN_TOO_LARGE at its bound, every cursor still there
     const early = d.started.cursor;
-    for (let i = 0; i < 200 && retained("d", early); i++) await d.append([ev.textMessageContent("d1", "y".repeat(200))]);
-    expect(retained("d", early)).toBe(false);
-    expect(store.stats().bytes).toBeLessThanOrEqual(max);
+    let refused: StoreError | undefined;
+    for (let i = 0; i < 200 && refused === undefined; i++) refused = await refusedOrNot(d.append([ev.textMessageContent("d1", "y".repeat(200))]));
+    expect(refused?.code).toBe("run-too-large");
+    expect(retained("d", early)).toBe(true);
+    expect(store.stats().bytes).toBeLessThanOrEqual(max + 1_000); // maxBytes, but for the RUN_TOO_LARGE end the store logged itself
   });
 
-  test("a live run longer than the bound is trimmed from its oldest events: early cursors take the snapshot path, the fold stays whole", async () => {
-    const store = memoryStore({ maxBytes: 4_000 });
+  test("a live run longer than its bound is never trimmed: it ends RUN_TOO_LARGE, every cursor of it resumes, and the fold stays whole", async () => {
+    const store = memoryStore({ maxBytes: 4_000, maxRunBytes: 4_000 });
     const writer = await store.beginRun(runAgentInput("long", "r1"));
     await writer.append([ev.textMessageStart("m1")]);
     const early = (await writer.append([ev.textMessageContent("m1", "first ")]))[0];
     let content = "first ";
-    for (let i = 0; i < 100; i++) {
-      await writer.append([ev.textMessageContent("m1", `chunk${i} `)]);
-      content += `chunk${i} `;
-      expect(store.stats().bytes).toBeLessThanOrEqual(4_000);
+    let refused: StoreError | undefined;
+    for (let i = 0; i < 100 && refused === undefined; i++) {
+      refused = await refusedOrNot(writer.append([ev.textMessageContent("m1", `chunk${i} `)]));
+      if (refused === undefined) content += `chunk${i} `;
+      expect(store.stats().bytes).toBeLessThanOrEqual(4_000 + 1_000);
     }
-    expect(kind(await store.read("long", early))).toBe("snapshot");
-    expect((await refusal(lastValueFrom(store.tail("long", early)))).code).toBe("evicted");
+    expect(refused?.code).toBe("run-too-large");
+    const resumed = await store.read("long", early);
+    if (resumed?.kind !== "resume") throw new Error("expected the cursor path: a live run's events are never dropped");
+    expect(resumed.events[resumed.events.length - 1].event).toMatchObject({ type: "RUN_ERROR", code: "RUN_TOO_LARGE" });
     const read = await store.read("long");
     if (read?.kind !== "snapshot") throw new Error("expected the snapshot path");
     expect(read.snapshot.messages).toEqual([{ id: "m1", role: "assistant", content }]);
-    expect(read.snapshot.run.reopen).toEqual([ev.textMessageStart("m1")]);
-    // the newest events are still there for a cursor
-    const recent = await writer.append([ev.textMessageContent("m1", "end")]);
-    expect(kind(await store.read("long", recent[0]))).toBe("resume");
+    expect(read.snapshot.run).toMatchObject({ status: "failed", errorCode: "RUN_TOO_LARGE" });
   });
 });
 

@@ -6,6 +6,7 @@ import { StoreError } from "../StoreError";
 import { ThreadFold } from "../ThreadFold";
 import type { ThreadSnapshot } from "../ThreadSnapshot";
 import type { Cursor, ResumeRead, StoredEvent } from "../ThreadStore";
+import type { LiveRun } from "./LiveRun";
 import { ThreadLog } from "./ThreadLog";
 
 /** A run the thread remembers (at most `maxRunsPerThread`), for bounds and for `stop`'s answer. */
@@ -13,17 +14,6 @@ export interface RunEntry {
   readonly runId: string;
   /** Sequence number of the run's last event so far. */
   lastSeq: number;
-}
-
-/** The live run: its lease, its stop request, and who watches for either. */
-export interface LiveRun {
-  readonly runId: string;
-  /** The lease runs out at this clock time unless an append or a renewal moves it. */
-  deadline: number;
-  cancelTimer: () => void;
-  stopRequested: boolean;
-  /** Called with `true` on a stop request, `false` when the run ends. */
-  readonly watchers: Set<(stopped: boolean) => void>;
 }
 
 /** A tail following the thread: the sequence number it has seen through, and where its events go. */
@@ -42,13 +32,14 @@ interface TailListener {
  * @example
  * const thread = new MemoryThread("t1", "s1.0.");
  * thread.record([ev.runStarted("t1", "r1")], [40]);
+ * thread.bytes; // 40: the RUN_STARTED's JSON text
  */
 export class MemoryThread {
   readonly log: ThreadLog;
   readonly fold: ThreadFold;
   readonly runs: RunEntry[] = [];
   live: LiveRun | undefined;
-  /** The compacted state's JSON size, measured when a run ends (it changes only through runs). */
+  /** The compacted state's JSON size (messages and state), measured when a run ends; a live run's growth is its `foldBytes`. */
   snapshotBytes = 0;
   private readonly tails = new Set<TailListener>();
   private pending: { stored: StoredEvent; seq: number }[] = [];
@@ -62,9 +53,35 @@ export class MemoryThread {
     this.fold = new ThreadFold(id);
   }
 
-  /** The bytes this thread holds against the store's bound: its retained events and its snapshot. */
+  /** The bytes this thread holds against the store's bound: its retained events, its compacted state, and its live run's growth of it. */
   get bytes(): number {
-    return this.log.bytes + this.snapshotBytes;
+    return this.log.bytes + this.snapshotBytes + (this.live?.foldBytes ?? 0);
+  }
+
+  /** The bytes of its ended runs' retained events: what dropping run logs can free here. */
+  get endedRunBytes(): number {
+    return this.log.bytes - (this.live?.loggedBytes ?? 0);
+  }
+
+  /** The ids of the messages the compacted thread holds (none before its first RUN_STARTED). */
+  messageIds(): Set<string> {
+    return new Set(this.fold.snapshot()?.messages.map((message) => message.id));
+  }
+
+  /** Forgets the oldest runs until at most `keep` are left, dropping their events; returns the bytes freed. */
+  dropOldestRuns(keep: number): number {
+    let freed = 0;
+    while (this.runs.length > keep) {
+      const oldest = this.runs.shift();
+      if (oldest !== undefined) freed += this.log.dropThrough(oldest.lastSeq);
+    }
+    return freed;
+  }
+
+  /** Measures the compacted state (O(thread), once per run, when it ends). */
+  measureSnapshot(): void {
+    const { messages, state } = this.snapshot();
+    this.snapshotBytes = JSON.stringify({ messages, state }).length;
   }
 
   /**

@@ -1,4 +1,4 @@
-/** The embedded `ThreadStore` (DESIGN §6, docs/durability.md): every thread in this process's memory, bounded, least-recently-used first out. */
+/** The embedded `ThreadStore` (DESIGN §6, docs/durability.md §6): every thread in this process's memory, bounded, least-recently-used first out. */
 import { Observable } from "rxjs";
 import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
@@ -17,59 +17,14 @@ import {
   type ThreadRead,
   type ThreadStore,
 } from "../ThreadStore";
-import { enforceByteBound, evictIdleThread } from "./evictions";
-import { MemoryThread, type LiveRun } from "./MemoryThread";
+import { ByteLedger } from "./ByteLedger";
+import { stopRequests, type LiveRun } from "./LiveRun";
+import { MemoryThread } from "./MemoryThread";
+import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
+import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
-/**
- * Options of `memoryStore()`. Every bound holds at all times; see `memoryStore` for what goes first.
- *
- * @example
- * memoryStore({ maxThreads: 100, maxRunsPerThread: 10, maxBytes: 16 * 1024 * 1024, lease: 10_000 });
- */
-export interface MemoryStoreOptions {
-  /** Threads kept (default 1,000). */
-  readonly maxThreads?: number;
-  /** Runs whose events a thread keeps for cursors (default 50); older runs live on in the snapshot. */
-  readonly maxRunsPerThread?: number;
-  /** Bytes kept: the JSON text of retained events plus each thread's compacted state (default 64 MiB). */
-  readonly maxBytes?: number;
-  /** Milliseconds a live run may go without an append or a heartbeat before it is ended `ABANDONED` (default `DEFAULT_LEASE_MS`, 30,000). */
-  readonly lease?: number;
-  /** Time and timers (default `systemClock`); tests pass a manual clock. */
-  readonly clock?: StoreClock;
-}
-
-/**
- * What a memory store holds right now, for tests, monitoring and the benchmark.
- *
- * @example
- * const { threads, liveRuns, bytes } = store.stats();
- */
-export interface MemoryStoreStats {
-  readonly threads: number;
-  readonly liveRuns: number;
-  /** Bytes counted against `maxBytes`. */
-  readonly bytes: number;
-}
-
-/**
- * A `ThreadStore` in this process's memory, with its bookkeeping visible.
- *
- * @example
- * const store: MemoryStore = memoryStore();
- * store.stats().threads; // 0
- */
-export interface MemoryStore extends ThreadStore {
-  stats(): MemoryStoreStats;
-}
-
-/**
- * `memoryStore`'s default bounds (see `MemoryStoreOptions`).
- *
- * @example
- * memoryStore({ maxBytes: MEMORY_STORE_DEFAULTS.maxBytes * 4 });
- */
-export const MEMORY_STORE_DEFAULTS = { maxThreads: 1000, maxRunsPerThread: 50, maxBytes: 64 * 1024 * 1024 } as const;
+export { MEMORY_STORE_DEFAULTS, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
+export { RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
 /**
  * The embedded store: threads, their runs' events with cursors, and their compacted state (folded
@@ -77,18 +32,31 @@ export const MEMORY_STORE_DEFAULTS = { maxThreads: 1000, maxRunsPerThread: 50, m
  * from before read as unknown: the snapshot path of an unknown thread, 404). Runs of one process
  * stop each other in process (`stop` → `stopRequested`).
  *
- * Bounds and eviction, least recently used first (a thread is used by `beginRun`, `append`,
- * `read`, `stop`):
- * 1. **runs per thread**: a run beyond `maxRunsPerThread` drops the thread's oldest run's events;
- * 2. **bytes**: past `maxBytes`, drop the oldest ended run's events of the least recently used
- *    thread that has any; when none is left, evict the least recently used thread without a live
- *    run; when only live runs are left, trim the oldest events of the least recently used one;
- * 3. **threads**: a new thread beyond `maxThreads` evicts the least recently used thread without a
- *    live run; when every thread has one, `beginRun` rejects with `capacity`.
+ * **The byte rule** (every clause tested in test/server/store/memoryBounds.test.ts). Bytes are
+ * JSON text lengths. The store counts a thread's retained events, its compacted messages and state
+ * (measured when a run ends), and a live run's bytes as they are appended: its events, plus as much
+ * again for what they may add to the compacted state (its RUN_STARTED: the input's new messages).
+ * - **a run** holds at most `maxRunBytes`, and never more than its thread's compacted history
+ *   leaves under `maxBytes` (so no thread outgrows the store). A batch that would pass it is
+ *   refused (`run-too-large`, nothing of it logged) and the store logs one `RUN_ERROR` code
+ *   `RUN_TOO_LARGE` naming the limit as the run's end, for its tails and clients;
+ * - **eviction** frees only what incoming bytes need, and only before they are logged: first the
+ *   oldest ended run's events of the least recently used thread that has any, then whole threads
+ *   without a live run, least recently used first. Never a thread with a live run, a live run's
+ *   events, or the thread being written. When that cannot make room (live runs hold the rest),
+ *   nothing is evicted and the batch is refused as above (`beginRun`: `capacity`);
+ * - **the total** (`stats().bytes`) stays within `maxBytes`, live runs included, but for the ends
+ *   the store logs itself (`RUN_TOO_LARGE`, `ABANDONED`: logged even without room, a few hundred
+ *   bytes, freed for at once if anything may go), and so within `maxBytes` plus one `maxRunBytes`.
+ *   (One estimate can fall short: a STATE_DELTA `copy` operation counts its own text, not what it
+ *   copies; the state is measured when the run ends, and idle threads make room for it then.)
  *
- * Dropping events never loses the thread's state, only the cursors into them: a client that
- * reconnects with one gets the snapshot path. Evicting a thread forgets it (404), and its tails
- * error with `evicted`. A live run is never evicted.
+ * Besides bytes: a run beyond `maxRunsPerThread` drops the thread's oldest run's events; a new
+ * thread beyond `maxThreads` evicts the least recently used thread without a live run, and when
+ * every thread has one, `beginRun` rejects with `capacity`. A thread is used by `beginRun`,
+ * `append`, `read` and `stop`. Dropping events never loses the thread's state, only the cursors
+ * into them (a client reconnecting with one gets the snapshot path). Evicting a thread forgets it
+ * (404), and its tails error with `evicted`.
  *
  * @example
  * const store = memoryStore();
@@ -106,51 +74,50 @@ class MemoryThreadStore implements MemoryStore {
   private readonly threads = new Map<string, MemoryThread>();
   private readonly maxThreads: number;
   private readonly maxRunsPerThread: number;
-  private readonly maxBytes: number;
+  private readonly ledger: ByteLedger;
   private readonly lease: number;
   private readonly clock: StoreClock;
   /** Names this store instance in its cursors, so another process's (or a restarted one's) read as unknown. */
   private readonly instance = globalThis.crypto.randomUUID().slice(0, 8);
   private incarnations = 0;
-  private bytes = 0;
 
   constructor(options: MemoryStoreOptions) {
-    this.maxThreads = positive("maxThreads", options.maxThreads ?? MEMORY_STORE_DEFAULTS.maxThreads);
-    this.maxRunsPerThread = positive("maxRunsPerThread", options.maxRunsPerThread ?? MEMORY_STORE_DEFAULTS.maxRunsPerThread);
-    this.maxBytes = positive("maxBytes", options.maxBytes ?? MEMORY_STORE_DEFAULTS.maxBytes);
+    const { maxThreads, maxRunsPerThread, maxBytes, maxRunBytes } = resolveBounds(options);
+    this.maxThreads = maxThreads;
+    this.maxRunsPerThread = maxRunsPerThread;
+    this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
     this.lease = positive("lease", options.lease ?? DEFAULT_LEASE_MS);
     this.clock = options.clock ?? systemClock;
   }
 
   stats(): MemoryStoreStats {
-    let liveRuns = 0;
-    for (const thread of this.threads.values()) if (thread.live !== undefined) liveRuns++;
-    return { threads: this.threads.size, liveRuns, bytes: this.bytes };
+    return this.ledger.stats();
   }
 
   async beginRun(input: RunAgentInput): Promise<RunWriter> {
     const { threadId, runId } = input;
-    const thread = this.threads.get(threadId) ?? this.createThread(threadId);
-    this.expireIfDue(thread);
-    if (thread.live !== undefined) {
+    const existing = this.threads.get(threadId);
+    if (existing !== undefined) this.expireIfDue(existing);
+    if (existing?.live !== undefined) {
       throw new StoreError(
         "run-active",
-        `expected no live run on thread "${threadId}" to start run "${runId}", but run "${thread.live.runId}" is still live (one run per thread at a time)`,
-        { threadId, runId: thread.live.runId },
+        `expected no live run on thread "${threadId}" to start run "${runId}", but run "${existing.live.runId}" is still live (one run per thread at a time)`,
+        { threadId, runId: existing.live.runId },
       );
     }
-    this.touch(thread);
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
-    const live: LiveRun = { runId, deadline: this.clock.now() + this.lease, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
+    // Logged without the input (every later copy is small); folded with it, so its messages join the thread (A15): that growth is the run's too.
+    const [startedBytes] = eventSizes(threadId, [started]);
+    const foldBytes = newMessageBytes(existing?.messageIds() ?? new Set(), input.messages, threadId);
+    // Runs past maxRunsPerThread go first: dropping their events may make all the room needed.
+    if (existing !== undefined) this.ledger.bytes -= existing.dropOldestRuns(this.maxRunsPerThread - 1);
+    const limit = this.ledger.admitStart(existing, { threadId, runId }, startedBytes + foldBytes);
+    const thread = existing ?? this.createThread(threadId);
+    const live: LiveRun = { runId, loggedBytes: 0, foldBytes: 0, limit, deadline: this.clock.now() + this.lease, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
-    while (thread.runs.length > this.maxRunsPerThread) {
-      const oldest = thread.runs.shift();
-      if (oldest !== undefined) this.bytes -= thread.log.dropThrough(oldest.lastSeq);
-    }
-    // Logged without the input (every later copy is small); folded with it, so its messages join the thread (A15).
-    const [stored] = this.write(thread, [started], { ...started, input });
+    const [stored] = this.write(thread, [started], [startedBytes], foldBytes, { ...started, input });
     return {
       threadId,
       runId,
@@ -190,17 +157,22 @@ class MemoryThreadStore implements MemoryStore {
     return thread.runs.some((run) => run.runId === runId) ? "ended" : "unknown";
   }
 
+  /** Checks, measures and admits a batch (the run's bound, then room), then logs it; a batch too large ends the run `RUN_TOO_LARGE`. */
   private append(thread: MemoryThread, live: LiveRun, events: readonly Event[]): Promise<readonly Cursor[]> {
     if (thread.live === live) this.expireIfDue(thread);
     if (thread.live !== live) return Promise.reject(this.runEnded(thread, live));
     const refusal = checkBatch(thread.id, live.runId, events);
     if (refusal !== undefined) return Promise.reject(refusal);
-    let cursors: Cursor[];
+    let sizes: number[];
     try {
-      cursors = this.write(thread, events).map((stored) => stored.cursor);
+      sizes = eventSizes(thread.id, events);
     } catch (error) {
       return Promise.reject(error);
     }
+    const logged = sum(sizes);
+    const tooLarge = this.ledger.refuseBatch(thread, live, 2 * logged); // its log entries, and what they may add to the compacted state
+    if (tooLarge !== undefined) return Promise.reject(this.endTooLarge(thread, tooLarge));
+    const cursors = this.write(thread, events, sizes, logged).map((stored) => stored.cursor);
     live.deadline = this.clock.now() + this.lease; // an append is a heartbeat
     return Promise.resolve(cursors);
   }
@@ -212,26 +184,50 @@ class MemoryThreadStore implements MemoryStore {
     return Promise.resolve(true);
   }
 
-  /** Measures, logs, folds and delivers `events`; ends the live run at a terminal; then enforces the byte bound. */
-  private write(thread: MemoryThread, events: readonly Event[], foldFirstAs?: Event): StoredEvent[] {
-    const sizes = events.map((event, index) => jsonSize(thread, event, index));
-    const before = thread.bytes;
+  /** Ends the live run with one `RUN_TOO_LARGE` that says why (logged without room: it is the run's end); returns the refusal. */
+  private endTooLarge(thread: MemoryThread, refusal: StoreError): StoreError {
+    this.ledger.tooLargeRuns++;
+    this.endByStore(thread, ev.runError(refusal.message, { code: RUN_TOO_LARGE_ERROR_CODE }));
+    return refusal;
+  }
+
+  /** Logs an end the store decides (`RUN_TOO_LARGE`, `ABANDONED`), admitted without room, then frees what it can for it. */
+  private endByStore(thread: MemoryThread, end: Event): void {
+    const sizes = eventSizes(thread.id, [end]);
+    this.write(thread, [end], sizes, sizes[0]);
+  }
+
+  /**
+   * Logs, folds and delivers `events` (already admitted) and counts them: their sizes into the log,
+   * `foldBytes` into the live run's growth of the compacted state. A terminal ends the live run,
+   * whose state is then measured; only if that (or an end the store logs itself) leaves the total
+   * past `maxBytes` does eviction run after the write.
+   */
+  private write(thread: MemoryThread, events: readonly Event[], sizes: readonly number[], foldBytes: number, foldFirstAs?: Event): StoredEvent[] {
+    const logged = sum(sizes);
+    const live = thread.live;
+    // Counted before delivery: a tail's subscriber that appends in turn sees this batch counted.
+    this.ledger.bytes += logged + (live === undefined ? 0 : foldBytes);
+    if (live !== undefined) {
+      live.loggedBytes += logged;
+      live.foldBytes += foldBytes;
+    }
+    this.touch(thread);
     const stored = thread.record(events, sizes, foldFirstAs);
     if (events.length > 0 && isTerminal(events[events.length - 1])) this.endLiveRun(thread);
-    this.bytes += thread.bytes - before;
-    this.touch(thread);
-    this.bytes -= enforceByteBound(this.threads, this.bytes, this.maxBytes);
+    this.ledger.settle(thread);
     return stored;
   }
 
   private endLiveRun(thread: MemoryThread): void {
     const live = thread.live;
     if (live === undefined) return;
+    const before = thread.bytes;
     thread.live = undefined;
+    thread.measureSnapshot(); // O(thread), once per run: the estimate `foldBytes` gives way to the measure
+    this.ledger.bytes += thread.bytes - before;
     live.cancelTimer();
     for (const watcher of [...live.watchers]) watcher(false);
-    const { messages, state } = thread.snapshot();
-    thread.snapshotBytes = JSON.stringify({ messages, state }).length; // O(thread), once per run
   }
 
   private onLeaseTimer(thread: MemoryThread, live: LiveRun): void {
@@ -246,7 +242,7 @@ class MemoryThreadStore implements MemoryStore {
     const live = thread.live;
     if (live === undefined || this.clock.now() < live.deadline) return;
     const message = `run "${live.runId}" was abandoned: its producer neither appended nor renewed its lease for ${this.lease} ms, so it is presumed gone`;
-    this.write(thread, [ev.runError(message, { code: ABANDONED_ERROR_CODE })]);
+    this.endByStore(thread, ev.runError(message, { code: ABANDONED_ERROR_CODE }));
   }
 
   private runEnded(thread: MemoryThread, live: LiveRun): StoreError {
@@ -260,12 +256,10 @@ class MemoryThreadStore implements MemoryStore {
 
   private createThread(threadId: string): MemoryThread {
     if (this.threads.size >= this.maxThreads) {
-      const freed = evictIdleThread(this.threads);
-      if (freed === undefined) {
+      if (!this.ledger.evictForThread()) {
         const message = `expected room for thread "${threadId}", but all ${this.maxThreads} threads (maxThreads) have a live run`;
         throw new StoreError("capacity", message, { threadId });
       }
-      this.bytes -= freed;
     }
     const thread = new MemoryThread(threadId, `${this.instance}.${(this.incarnations++).toString(36)}.`);
     this.threads.set(threadId, thread);
@@ -278,46 +272,14 @@ class MemoryThreadStore implements MemoryStore {
   }
 }
 
-/** The JSON text length of `event`; an event that is not JSON refuses the batch before anything is logged. */
-function jsonSize(thread: MemoryThread, event: Event, index: number): number {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(event);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    const message = `expected JSON events, but the ${event.type} at index ${index} does not serialize: ${why}`;
-    throw new StoreError("invalid-append", message, { threadId: thread.id, cause: error });
-  }
-  return text === undefined ? 0 : text.length;
-}
-
-function stopRequests(live: LiveRun, isLive: () => boolean): Observable<void> {
-  return new Observable<void>((subscriber) => {
-    if (live.stopRequested) {
-      subscriber.next();
-      subscriber.complete();
-      return undefined;
-    }
-    if (!isLive()) {
-      subscriber.complete();
-      return undefined;
-    }
-    const watcher = (stopped: boolean): void => {
-      if (stopped) subscriber.next();
-      subscriber.complete();
-    };
-    live.watchers.add(watcher);
-    return () => live.watchers.delete(watcher);
-  });
+function sum(sizes: readonly number[]): number {
+  let total = 0;
+  for (const size of sizes) total += size;
+  return total;
 }
 
 function evictedThread(threadId: string): Observable<StoredEvent> {
   return new Observable<StoredEvent>((subscriber) =>
     subscriber.error(new StoreError("evicted", `expected thread "${threadId}" to be followable, but the store does not hold it`, { threadId })),
   );
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`memoryStore: expected ${name} to be a positive number, but got ${value}`);
-  return value;
 }
