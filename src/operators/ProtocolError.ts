@@ -3,8 +3,8 @@ import { DecodeWarning } from "../wire/DecodeWarning";
 
 /** One code per rule family; the exact rule is in `ProtocolError.rule`. */
 export type ProtocolErrorCode =
-  | "run-lifecycle" // R1–R7
-  | "field-sanity" // R8–R13
+  | "run-lifecycle" // R1–R7, R46 (run identity), R47 (interrupt ids unique)
+  | "field-sanity" // R8–R13, R48 (REASONING_MESSAGE_START.role)
   | "text-message" // R14–R17
   | "tool-call" // R18–R21
   | "reasoning" // R22
