@@ -52,7 +52,12 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
   return Object.assign(defaulted, { base: codec, fallback });
 }
 
-/** Options of `enumOf`. */
+/**
+ * Options of `enumOf`.
+ *
+ * @example
+ * const options: EnumOptions = { malformed: ["assistant", "user"] };
+ */
 export interface EnumOptions {
   /**
    * Strings the protocol knows as members of a wider set that this position does not take (the

@@ -116,6 +116,9 @@ export interface RunScope {
 /**
  * The thread every run of the stream carries (R46): the one the consumer sent, when it said so,
  * else the first RUN_STARTED's.
+ *
+ * @example
+ * initialVerifierState({ threadId: "t1" }).thread; // { threadId: "t1", source: "input" }
  */
 export interface StreamThread {
   readonly threadId: string;
