@@ -25,7 +25,7 @@ export interface FollowRunOptions<S> {
   readonly debug: DebugOption | undefined;
   /** Mints the ids the THINKING_* mapping needs. */
   readonly newId: () => string;
-  /** The thread the session sent: a RUN_STARTED or RUN_FINISHED on another is a violation, reported in-band and not applied (R46). */
+  /** The thread the session sent: a RUN_STARTED or RUN_FINISHED on another is a violation, reported in-band and not applied (R7a). */
   readonly threadId?: string;
   /** Hears of every update, before the subscriber does (the session's views). */
   readonly notify: (update: Update<S>) => void;

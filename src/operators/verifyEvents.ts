@@ -11,13 +11,13 @@ export interface VerifyEventsOptions {
   readonly mode?: VerificationMode;
   /**
    * The thread the consumer sent (RunAgentInput.threadId). Every RUN_STARTED and RUN_FINISHED of
-   * the stream must name it (R46); without it, the first RUN_STARTED's thread is the stream's.
+   * the stream must name it (R7a); without it, the first RUN_STARTED's thread is the stream's.
    */
   readonly threadId?: string;
 }
 
 /**
- * Checks every event against the ordering rules of RULES §1 (R1–R48) and passes the valid ones
+ * Checks every event against the ordering rules of RULES §1 (R1–R45, R7a) and passes the valid ones
  * on unchanged, in order. Each subscription verifies with its own fresh state; completion and
  * unsubscription pass straight through to the source.
  *

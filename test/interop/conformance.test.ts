@@ -23,7 +23,7 @@ import { collect, counter, endOf, errorsOf, replaySession } from "../client/supp
 /** The SSE body of JSON values exactly as a peer sends them (wrong roles and unknown ops included). */
 const body = (stream: readonly unknown[]): string => stream.map((json) => `data: ${JSON.stringify(json)}\n\n`).join("");
 
-/** Each update after the user message as a short label: `error protocol R46`, `warning unknown-member`, `done failed` … */
+/** Each update after the user message as a short label: `error protocol R7a`, `warning unknown-member`, `done failed` … */
 function labels(updates: readonly Update[]): string[] {
   return updates.slice(1).map((update) => {
     switch (update.kind) {
@@ -233,7 +233,7 @@ describe("conformance: run-finished-wrong-run-id-fatal", () => {
 
   test("the other run's RUN_FINISHED is refused in-band and not applied; the run has no end, so it fails as truncated (expected: failed)", async () => {
     const { updates } = await ours(T, stream);
-    expect(labels(updates)).toEqual(["protocol R46", "error decode", "done failed"]);
+    expect(labels(updates)).toEqual(["protocol R7a", "error decode", "done failed"]);
     expect(errorsOf(updates)[0].message).toContain("must agree on their runId");
     expect(endOf(updates)).toMatchObject({ kind: "failed", code: "truncated" });
   });
@@ -252,7 +252,7 @@ describe("conformance: run-finished-wrong-thread-id-fatal", () => {
 
   test("a RUN_FINISHED about another thread does not close this run: refused in-band, then truncated (expected: failed)", async () => {
     const { updates } = await ours(T, stream);
-    expect(labels(updates)).toEqual(["protocol R46", "error decode", "done failed"]);
+    expect(labels(updates)).toEqual(["protocol R7a", "error decode", "done failed"]);
     expect(errorsOf(updates)[0].message).toContain("carry the input's threadId");
     expect(endOf(updates).kind).toBe("failed");
   });
@@ -278,7 +278,7 @@ describe("conformance: second-run-on-another-thread-fatal", () => {
     expect(report.map((item) => (item instanceof Diagnostic ? `diagnostic ${item.error.rule}` : "type" in item ? item.type : "warning"))).toEqual([
       "RUN_STARTED",
       "RUN_FINISHED",
-      "diagnostic R46",
+      "diagnostic R7a",
       "diagnostic R3", // with its RUN_STARTED refused, the other thread's run never opened: the stream stands after the first run's end
     ]);
   });
@@ -290,7 +290,7 @@ describe("conformance: second-run-on-another-thread-fatal", () => {
       ev.textMessageEnd("m1"),
       ev.runFinished("t-other", "r1"),
     ]);
-    expect(errorsOf(updates)[0]).toMatchObject({ kind: "protocol", code: "R46", message: expect.stringContaining("(the thread the client sent)") });
+    expect(errorsOf(updates)[0]).toMatchObject({ kind: "protocol", code: "R7a", message: expect.stringContaining("(the thread the client sent)") });
     expect(session.messages.map((message) => message.id)).toEqual(["id-1"]);
     expect(endOf(updates).kind).toBe("failed");
   });
@@ -315,7 +315,7 @@ describe("conformance: duplicate-interrupt-id-fatal", () => {
 
   test("two interrupts with one id fail the run, naming the id; none is left pending (expected: failed)", async () => {
     const { session, updates } = await ours(T, stream);
-    expect(labels(updates)).toEqual(["protocol R47", "error decode", "done failed"]);
+    expect(labels(updates)).toEqual(["protocol A16", "error decode", "done failed"]);
     expect(errorsOf(updates)[0].message).toContain('two interrupts carrying the id "i-duplicate-interrupt"');
     expect(session.interrupts).toEqual([]); // so no single resume answer can cover both
   });

@@ -22,7 +22,7 @@ export const RS = (options: { runId?: string; input?: Message[] } = {}): EventOf
   const runId = options.runId ?? RUN;
   return ev.runStarted(THREAD, runId, options.input ? { input: runAgentInput(THREAD, runId, { messages: options.input }) } : undefined);
 };
-/** RUN_FINISHED of run `runId` (default RUN): a run's RUN_STARTED and RUN_FINISHED agree on the runId (R46). */
+/** RUN_FINISHED of run `runId` (default RUN): a run's RUN_STARTED and RUN_FINISHED agree on the runId (R7a). */
 export const RF = (options: EventOptions<"RUN_FINISHED"> & { runId?: string } = {}): EventOf<"RUN_FINISHED"> => {
   const { runId = RUN, ...rest } = options;
   return ev.runFinished(THREAD, runId, rest);

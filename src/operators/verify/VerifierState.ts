@@ -86,7 +86,7 @@ export interface OwnerMaps {
 
 /** The per-run part of the state, replaced wholesale by a RUN_STARTED that follows a terminal (R6). */
 export interface RunScope {
-  /** `runId` of the current run: RUN_FINISHED must name it (R46), and error messages do. */
+  /** `runId` of the current run: RUN_FINISHED must name it (R7a), and error messages do. */
   runId: string | undefined;
   /** Open text message ids, in the order they opened. */
   readonly openTextMessages: Set<string>;
@@ -114,7 +114,7 @@ export interface RunScope {
 }
 
 /**
- * The thread every run of the stream carries (R46): the one the consumer sent, when it said so,
+ * The thread every run of the stream carries (R7a): the one the consumer sent, when it said so,
  * else the first RUN_STARTED's.
  *
  * @example
@@ -134,7 +134,7 @@ export interface StreamThread {
 export interface VerifierState {
   phase: RunPhase;
   run: RunScope;
-  /** The stream's thread; `undefined` until the first RUN_STARTED when the consumer named none (R46). Never reset. */
+  /** The stream's thread; `undefined` until the first RUN_STARTED when the consumer named none (R7a). Never reset. */
   thread: StreamThread | undefined;
 }
 
@@ -142,7 +142,7 @@ export interface VerifierState {
  * What the verifier may be told before the first event.
  *
  * @example
- * initialVerifierState({ threadId: input.threadId }); // a RUN_STARTED on another thread is refused (R46)
+ * initialVerifierState({ threadId: input.threadId }); // a RUN_STARTED on another thread is refused (R7a)
  */
 export interface VerifierExpectations {
   /** The thread the consumer sent (RunAgentInput.threadId): every run of the stream must carry it. */
@@ -175,7 +175,7 @@ export function emptyRunScope(runId?: string): RunScope {
 
 /**
  * The state before the first event of a stream: no run yet, nothing open; with `expect.threadId`,
- * the thread every RUN_STARTED and RUN_FINISHED of the stream must name (R46).
+ * the thread every RUN_STARTED and RUN_FINISHED of the stream must name (R7a).
  *
  * @example
  * let state = initialVerifierState({ threadId: "t1" });

@@ -1,5 +1,5 @@
 /**
- * R8–R13 and R48, field sanity: members that decoding would have rejected, checked again for
+ * R8–R13 (and R22's role check), field sanity: members that decoding would have rejected, checked again for
  * in-process producers that hand objects straight to the verifier (`verifyStep` runs these before
  * the ordering rules).
  */
@@ -8,7 +8,7 @@ import type { ProtocolError } from "../ProtocolError";
 import { describeValue, fail, quote } from "./report";
 
 /**
- * R8–R13, R48: members that decoding would have rejected, checked again for in-process producers
+ * R8–R13, R22's role: members that decoding would have rejected, checked again for in-process producers
  * that hand objects straight to the verifier. Members are read through `Reflect.get` as `unknown`
  * because such producers may break the static types.
  *
@@ -103,7 +103,7 @@ function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | und
 }
 
 /**
- * R48: REASONING_MESSAGE_START's role is `reasoning`, the one value the schema allows. Decoding
+ * R22 (docs/rules.md#R22): REASONING_MESSAGE_START's role is `reasoning`, the one value the schema allows. Decoding
  * fails on a known role of other messages (a malformed known value: conformance stream
  * `reasoning-message-wrong-role-fatal`) and drops the event on an unknown one; an in-process
  * producer gets neither, so any other value is refused here.
@@ -112,8 +112,8 @@ function checkReasoningRole(event: EventOf<"REASONING_MESSAGE_START">): Protocol
   const role = read(event, "role");
   if (role === "reasoning") return undefined;
   return fail(
-    "field-sanity",
-    "R48",
+    "reasoning",
+    "R22",
     event,
     `REASONING_MESSAGE_START ${quote(event.messageId)} with role ${describeValue(role)}; expected "reasoning" (the only role of a reasoning message)`,
   );

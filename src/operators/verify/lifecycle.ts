@@ -1,5 +1,5 @@
 /**
- * The run lifecycle (RULES §1.2, R1–R7, and R46–R47 of issue #20): where an event may stand
+ * The run lifecycle (RULES §1.2, R1–R7, R7a, and A16's duplicate check; docs/rules.md#R7a): where an event may stand
  * relative to the runs of the stream, what RUN_STARTED resets, the identity a run's two boundary
  * events share, and what RUN_FINISHED needs (its interrupt ids unique, everything closed).
  */
@@ -52,7 +52,7 @@ export function checkRunLifecycle(state: VerifierState, event: Event): ProtocolE
 
 /**
  * RUN_STARTED (already placed by `checkRunLifecycle`): refused on another thread than the stream's
- * (R46); a run that follows a terminal starts with a clean scope (R6), whose owners its input echo
+ * (R7a); a run that follows a terminal starts with a clean scope (R6), whose owners its input echo
  * seeds (R44).
  *
  * @example
@@ -64,7 +64,7 @@ export function runStarted(state: VerifierState, event: EventOf<"RUN_STARTED">):
     const whose = thread.source === "input" ? "the thread the client sent" : "the thread of the stream's first run";
     return fail(
       "run-lifecycle",
-      "R46",
+      "R7a",
       event,
       `RUN_STARTED of run ${quote(event.runId)} names thread ${quote(event.threadId)}, but every run of the stream carries the input's threadId ${quote(thread.threadId)} (${whose}); ` +
         `expected RUN_STARTED with threadId ${quote(thread.threadId)}`,
@@ -81,8 +81,8 @@ export function runStarted(state: VerifierState, event: EventOf<"RUN_STARTED">):
 }
 
 /**
- * RUN_FINISHED: refused when it names another run or thread than the open run's (R46), when its
- * interrupt outcome holds two interrupts with one id (R47), and while anything of the run is still
+ * RUN_FINISHED: refused when it names another run or thread than the open run's (R7a), when its
+ * interrupt outcome holds two interrupts with one id (A16), and while anything of the run is still
  * open (R7, R22, R34). A refused RUN_FINISHED leaves the run open, so a stream that ends there is
  * a truncated run (E8): a run never ends on another run's terminal event.
  *
@@ -96,7 +96,7 @@ export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">
   if (duplicate !== undefined) {
     return fail(
       "run-lifecycle",
-      "R47",
+      "A16",
       event,
       `RUN_FINISHED's interrupt outcome holds two interrupts carrying the id ${quote(duplicate)}; expected interrupt ids unique within an outcome ` +
         `(a resume entry answers an interrupt by its id, so one answer would cover both)`,
@@ -120,7 +120,7 @@ export function runError(state: VerifierState): ProtocolError | undefined {
 }
 
 /**
- * R46: a run's RUN_STARTED and RUN_FINISHED carry one identity: the stream's thread (the input's
+ * R7a (docs/rules.md#R7a): a run's RUN_STARTED and RUN_FINISHED carry one identity: the stream's thread (the input's
  * threadId) and the same runId. RUN_ERROR carries no identity on the wire (1.0.0 and the draft
  * specification alike), so it has nothing to compare.
  */
@@ -130,7 +130,7 @@ function checkRunIdentity(state: VerifierState, event: EventOf<"RUN_FINISHED">):
   if (event.threadId !== threadId) {
     return fail(
       "run-lifecycle",
-      "R46",
+      "R7a",
       event,
       `RUN_FINISHED names thread ${quote(event.threadId)}, but run ${quote(runId)} is on thread ${quote(threadId)}: a run's RUN_STARTED and RUN_FINISHED carry the input's threadId; ` +
         `expected RUN_FINISHED with threadId ${quote(threadId)} (not applied: the run has not ended)`,
@@ -139,7 +139,7 @@ function checkRunIdentity(state: VerifierState, event: EventOf<"RUN_FINISHED">):
   if (event.runId !== runId) {
     return fail(
       "run-lifecycle",
-      "R46",
+      "R7a",
       event,
       `RUN_FINISHED names run ${quote(event.runId)}, but the open run is ${quote(runId)}: a run's RUN_STARTED and RUN_FINISHED must agree on their runId; ` +
         `expected RUN_FINISHED with runId ${quote(runId)} (not applied: the run has not ended)`,
@@ -148,7 +148,7 @@ function checkRunIdentity(state: VerifierState, event: EventOf<"RUN_FINISHED">):
   return undefined;
 }
 
-/** R47: the first id that two interrupts of an interrupt outcome share, or `undefined`. Ids are read as `unknown`: in-process producers may break the types. */
+/** A16 (docs/rules.md#A16): the first id that two interrupts of an interrupt outcome share, or `undefined`. Ids are read as `unknown`: in-process producers may break the types. */
 function duplicateInterruptId(event: EventOf<"RUN_FINISHED">): unknown {
   const outcome = event.outcome;
   if (outcome?.type !== "interrupt" || !Array.isArray(outcome.interrupts) || outcome.interrupts.length < 2) return undefined;

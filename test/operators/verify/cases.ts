@@ -1,9 +1,9 @@
 /**
  * The verifier's example tables: every ordering row of RULES §8 (rows 1–49, one entry per
- * alternative of a row) and one example per rule R1–R48 (a violation where the rule can be
- * violated, its valid example where it cannot; R46–R48 are issue #20's, each named after the AG-UI
- * conformance stream it carries). Shared by the step test and the cross-check
- * against the official verifier.
+ * alternative of a row) and one example per rule R1–R45 (a violation where the rule can be
+ * violated, its valid example where it cannot), plus issue #20's rules (docs/rules.md R7a, A16 and
+ * R22's role check), each named after the AG-UI conformance stream it carries. Shared by the step
+ * test and the cross-check against the official verifier.
  */
 import type { Event } from "../../../src/protocol/events";
 import type { ProtocolErrorCode } from "../../../src/operators/ProtocolError";
@@ -311,31 +311,31 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   { name: "R45 (valid, known gap)", events: [RS(), TCS("t1", "s1"), TCE("t1"), TMS("t1", "s2"), TME("t1"), RF()] },
   // Issue #20 part B: the AG-UI conformance streams (spec/draft/conformance/streams/, spec/1.1/…), by their ids.
   {
-    name: "R46 (conformance: run-finished-wrong-run-id-fatal)",
+    name: "R7a (conformance: run-finished-wrong-run-id-fatal)",
     events: [RS(), RF({ runId: "r-other", outcome: outcome.success() })],
-    reject: x(1, "run-lifecycle", "R46", "must agree on their runId", `"r-other"`, `"${RUN}"`),
+    reject: x(1, "run-lifecycle", "R7a", "must agree on their runId", `"r-other"`, `"${RUN}"`),
   },
   {
-    name: "R46 (conformance: run-finished-wrong-thread-id-fatal)",
+    name: "R7a (conformance: run-finished-wrong-thread-id-fatal)",
     events: [RS(), ev.runFinished("t-other", RUN, { outcome: outcome.success() })],
-    reject: x(1, "run-lifecycle", "R46", "carry the input's threadId", `"t-other"`, `"${THREAD}"`),
+    reject: x(1, "run-lifecycle", "R7a", "carry the input's threadId", `"t-other"`, `"${THREAD}"`),
   },
   {
-    name: "R46 (conformance: second-run-on-another-thread-fatal)",
+    name: "R7a (conformance: second-run-on-another-thread-fatal)",
     events: [RS(), RF(), ev.runStarted("t-other", "r2"), ev.runFinished("t-other", "r2")],
-    reject: x(2, "run-lifecycle", "R46", "carries the input's threadId", "the thread of the stream's first run"),
+    reject: x(2, "run-lifecycle", "R7a", "carries the input's threadId", "the thread of the stream's first run"),
   },
-  { name: "R46 (valid: runs of one thread, each closed under its own runId)", events: [RS(), RF(), RS({ runId: "r2" }), RF({ runId: "r2" }), RE(), RS({ runId: "r3" }), RF({ runId: "r3" })] },
+  { name: "R7a (valid: runs of one thread, each closed under its own runId)", events: [RS(), RF(), RS({ runId: "r2" }), RF({ runId: "r2" }), RE(), RS({ runId: "r3" }), RF({ runId: "r3" })] },
   {
-    name: "R47 (conformance: duplicate-interrupt-id-fatal)",
+    name: "A16 (conformance: duplicate-interrupt-id-fatal)",
     events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i-dup", reason: "approval", message: "first" }, { id: "i-dup", reason: "approval", message: "second" }]) })],
-    reject: x(1, "run-lifecycle", "R47", `two interrupts carrying the id "i-dup"`),
+    reject: x(1, "run-lifecycle", "A16", `two interrupts carrying the id "i-dup"`),
   },
-  { name: "R47 (valid: distinct ids)", events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i1", reason: "approval" }, { id: "i2", reason: "approval" }]) })] },
+  { name: "A16 (valid: distinct ids)", events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i1", reason: "approval" }, { id: "i2", reason: "approval" }]) })] },
   {
-    name: "R48 (conformance: reasoning-message-wrong-role-fatal)",
+    name: "R22 (conformance: reasoning-message-wrong-role-fatal)",
     events: [RS(), RST("r"), withField(RMS("r"), "role", "assistant"), RMC("r", undefined, "thinking"), RME("r"), REND("r"), RF()],
-    reject: x(2, "field-sanity", "R48", `role "assistant"`, `expected "reasoning"`),
+    reject: x(2, "reasoning", "R22", `role "assistant"`, `expected "reasoning"`),
   },
 ];
 

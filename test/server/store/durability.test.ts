@@ -127,7 +127,7 @@ test("a reloaded Session rebuilt from an interrupted thread's connect stream wai
  * for `session.connect()` (the client round): a run that adds no message of its own.
  */
 async function reload(threadId: string, events: readonly Event[]) {
-  // the thread the page reloads: a Session refuses a RUN_STARTED of another thread (R46)
+  // the thread the page reloads: a Session refuses a RUN_STARTED of another thread (R7a)
   const session = new Session(new ReplayTransport(events), { threadId });
   const updates: Update<unknown>[] = await lastValueFrom(session.resume([]).pipe(toArray()));
   const problems = updates.filter((update) => update.kind === "error");
