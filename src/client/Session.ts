@@ -320,7 +320,7 @@ export class Session<S = unknown> {
 
   /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
-    return followRun(events, this.store, { debug: this.options.debug, newId: this.newId, notify: (update) => this.views.notifyUpdate(update) });
+    return followRun(events, this.store, { debug: this.options.debug, newId: this.newId, threadId: this.threadId, notify: (update) => this.views.notifyUpdate(update) });
   }
 
   /** The input of one run of an exchange (`runInput`: A21, A5), with the run's options over the session's. */

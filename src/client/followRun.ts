@@ -18,13 +18,15 @@ import type { Update } from "./Update";
  * How `followRun` checks and reports.
  *
  * @example
- * const options: FollowRunOptions<Board> = { debug: undefined, newId: () => crypto.randomUUID(), notify: (update) => views.notifyUpdate(update) };
+ * const options: FollowRunOptions<Board> = { debug: undefined, newId: () => crypto.randomUUID(), threadId: "board-1", notify: (update) => views.notifyUpdate(update) };
  */
 export interface FollowRunOptions<S> {
   /** Logs every event before it is checked (`SessionOptions.debug`). */
   readonly debug: DebugOption | undefined;
   /** Mints the ids the THINKING_* mapping needs. */
   readonly newId: () => string;
+  /** The thread the session sent: a RUN_STARTED or RUN_FINISHED on another is a violation, reported in-band and not applied (R7a). */
+  readonly threadId?: string;
   /** Hears of every update, before the subscriber does (the session's views). */
   readonly notify: (update: Update<S>) => void;
 }
@@ -41,8 +43,8 @@ export function followRun<S>(events: Observable<Event | DecodeWarning | Connecti
     followConnection((segment) =>
       segment.pipe(
         debugEvents(options.debug, "client"),
-        // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report" }), fused into one subscriber
-        normalizeAndVerify({ newId: options.newId }),
+        // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report", threadId }), fused into one subscriber
+        normalizeAndVerify(options.threadId === undefined ? { newId: options.newId } : { newId: options.newId, threadId: options.threadId }),
         applyEvents({ state }),
       ),
     ),

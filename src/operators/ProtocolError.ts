@@ -3,11 +3,11 @@ import { DecodeWarning } from "../wire/DecodeWarning";
 
 /** One code per rule family; the exact rule is in `ProtocolError.rule`. */
 export type ProtocolErrorCode =
-  | "run-lifecycle" // R1–R7
+  | "run-lifecycle" // R1–R7, R7a (run identity), A16 (interrupt ids unique within an outcome)
   | "field-sanity" // R8–R13
   | "text-message" // R14–R17
   | "tool-call" // R18–R21
-  | "reasoning" // R22
+  | "reasoning" // R22, REASONING_MESSAGE_START.role included
   | "thinking" // R23
   | "step" // R25–R29
   | "subagent" // R30–R36

@@ -7,7 +7,7 @@ import { initialNormalizerState } from "./normalize/normalizeStep";
 import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
 
 /**
- * Exactly `normalizeChunks({ mode: "report", newId })` followed by `verifyEvents({ mode: "report" })`,
+ * Exactly `normalizeChunks({ mode: "report", newId })` followed by `verifyEvents({ mode: "report", threadId })`,
  * with one subscriber instead of the two operators' chain of subscribers: the same items in the same
  * order (each normalized event verified, a rejected one replaced by a `Diagnostic`; in-band reports
  * from upstream, such as the decoder's `DecodeWarning`s, passed on untouched), the same fresh state per subscription, completion, errors and
@@ -18,11 +18,11 @@ import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
  * @example
  * transport.run(input).pipe(normalizeAndVerify({ newId }), applyEvents({ state }));
  */
-export function normalizeAndVerify(options: { readonly newId?: () => string } = {}): OperatorFunction<Event | InBandReport, Event | InBandReport> {
-  const newId = options.newId;
+export function normalizeAndVerify(options: { readonly newId?: () => string; readonly threadId?: string } = {}): OperatorFunction<Event | InBandReport, Event | InBandReport> {
+  const { newId, threadId } = options;
   return (source) =>
     new Observable<Event | InBandReport>((subscriber) => {
-      const verifier = initialVerifierState();
+      const verifier = initialVerifierState(threadId === undefined ? {} : { threadId });
       const verify = (event: Event): void => {
         let error: ReturnType<typeof verifyEvent>;
         try {

@@ -3,16 +3,21 @@ import { defer, map, type Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
 import { verifyEvent } from "./verify/verifyStep";
-import { initialVerifierState } from "./verify/VerifierState";
+import { initialVerifierState, type VerifierExpectations } from "./verify/VerifierState";
 
 /** Options of `verifyEvents()`. */
 export interface VerifyEventsOptions {
   /** `strict` (the default) errors the stream at the first violation; `report` emits a Diagnostic instead and goes on. */
   readonly mode?: VerificationMode;
+  /**
+   * The thread the consumer sent (RunAgentInput.threadId). Every RUN_STARTED and RUN_FINISHED of
+   * the stream must name it (R7a); without it, the first RUN_STARTED's thread is the stream's.
+   */
+  readonly threadId?: string;
 }
 
 /**
- * Checks every event against the ordering rules of RULES §1 (R1–R45) and passes the valid ones
+ * Checks every event against the ordering rules of RULES §1 (R1–R45, R7a) and passes the valid ones
  * on unchanged, in order. Each subscription verifies with its own fresh state; completion and
  * unsubscription pass straight through to the source.
  *
@@ -36,18 +41,20 @@ export interface VerifyEventsOptions {
  * //          output  -a-d-c-|   d = Diagnostic(ProtocolError R15); c is checked as if b never came
  * events$.pipe(verifyEvents({ mode: "report" }));
  */
-export function verifyEvents(options?: { readonly mode?: "strict" }): OperatorFunction<Event, Event>;
-export function verifyEvents(options: { readonly mode: "report" }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
+export function verifyEvents(options?: { readonly mode?: "strict"; readonly threadId?: string }): OperatorFunction<Event, Event>;
+export function verifyEvents(options: { readonly mode: "report"; readonly threadId?: string }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(
   options: VerifyEventsOptions = {},
 ): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
-  return options.mode === "report" ? reportViolations : failOnViolation;
+  const expect = options.threadId === undefined ? {} : { threadId: options.threadId };
+  if (options.mode === "report") return (source: Observable<Event | InBandReport>) => reportViolations(source, expect);
+  return (source: Observable<Event>) => failOnViolation(source, expect);
 }
 
-function failOnViolation(source: Observable<Event>): Observable<Event> {
+function failOnViolation(source: Observable<Event>, expect: VerifierExpectations): Observable<Event> {
   return defer(() => {
-    const state = initialVerifierState();
+    const state = initialVerifierState(expect);
     return source.pipe(
       map((event) => {
         const error = verifyEvent(state, event); // updates `state` in place when it accepts
@@ -59,9 +66,9 @@ function failOnViolation(source: Observable<Event>): Observable<Event> {
   });
 }
 
-function reportViolations(source: Observable<Event | InBandReport>): Observable<Event | InBandReport> {
+function reportViolations(source: Observable<Event | InBandReport>, expect: VerifierExpectations): Observable<Event | InBandReport> {
   return defer(() => {
-    const state = initialVerifierState();
+    const state = initialVerifierState(expect);
     return source.pipe(
       map((item): Event | InBandReport => {
         if (isInBandReport(item)) return item;

@@ -53,16 +53,34 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
 }
 
 /**
+ * Options of `enumOf`.
+ *
+ * @example
+ * const options: EnumOptions = { malformed: ["assistant", "user"] };
+ */
+export interface EnumOptions {
+  /**
+   * Strings the protocol knows as members of a wider set that this position does not take (the
+   * message roles other than `reasoning` on REASONING_MESSAGE_START): such a value is a malformed
+   * known value and fails, where a string the protocol does not know at all is unrecognised.
+   */
+  readonly malformed?: readonly string[];
+}
+
+/**
  * A closed set of string values (a role, a subtype, a status). A string outside the set is
- * unrecognised material, stripped by the container (1.1); anything that is not a string is a
- * malformed value and fails.
+ * unrecognised material, stripped by the container (1.1), unless `options.malformed` names it;
+ * anything that is not a string is a malformed value and fails.
  *
  * @example
  * const Status = enumOf("ResumeStatus", ["resolved", "cancelled"]);
+ * const Role = enumOf("REASONING_MESSAGE_START.role", ["reasoning"], { malformed: ["assistant", "user"] }); // "assistant" fails, "narrator" is stripped
  */
-export function enumOf<const V extends readonly [string, ...string[]]>(name: string, values: V): t.Type<V[number], V[number], unknown> {
+export function enumOf<const V extends readonly [string, ...string[]]>(name: string, values: V, options: EnumOptions = {}): t.Type<V[number], V[number], unknown> {
   const known: ReadonlySet<string> = new Set(values);
+  const malformed: ReadonlySet<string> = new Set(options.malformed);
   const listed = values.join(", ");
+  const expected = values.length === 1 ? JSON.stringify(values[0]) : `${name} (one of ${listed})`;
   const is = (u: unknown): u is V[number] => typeof u === "string" && known.has(u);
   return guardDecode(
     new t.Type<V[number], V[number], unknown>(
@@ -71,6 +89,9 @@ export function enumOf<const V extends readonly [string, ...string[]]>(name: str
       (u, context) => {
         if (is(u)) return t.success(u);
         if (typeof u !== "string") return t.failure(u, context, `expected ${name} (one of ${listed})`);
+        if (malformed.has(u)) {
+          return t.failure(u, context, `expected ${expected} (${JSON.stringify(u)} is known to the protocol but not allowed here: a malformed value, not an unrecognised one)`);
+        }
         return unrecognised(context, `unknown value ${JSON.stringify(u)} (${name} is one of ${listed})`);
       },
       t.identity,
@@ -79,14 +100,13 @@ export function enumOf<const V extends readonly [string, ...string[]]>(name: str
 }
 
 /**
- * An array of `codec` values. An unrecognised element is dropped and the list survives (1.1);
- * with `atomic`, an unrecognised element makes the whole list unrecognised instead (a JSON Patch:
- * applying the other operations without it could build a value the producer never had).
+ * An array of `codec` values. An unrecognised element is dropped and the list survives (1.1), a
+ * JSON Patch included (revised: an unknown op used to make the whole patch unrecognised).
  *
  * @example
  * const Parts = list(InputContent); // [{ type: "hologram" }, { type: "text", text: "hi" }] → [{ type: "text", text: "hi" }]
  */
-export function list<C extends t.Mixed>(codec: C, options: { readonly atomic?: boolean } = {}): t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
+export function list<C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
   const array = t.array(codec);
   return guardDecode(
     new t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown>(
@@ -105,10 +125,6 @@ export function list<C extends t.Mixed>(codec: C, options: { readonly atomic?: b
           if (result._tag === "Left") {
             (errors ??= []).push(...result.left);
           } else if (isUnrecognised(result.right)) {
-            if (options.atomic) {
-              rollBack(mark);
-              return propagate();
-            }
             out ??= u.slice(0, i);
             noteRemoved(pointerOf(elementContext));
           } else if (out !== undefined) out.push(result.right);

@@ -99,11 +99,12 @@ export const JsonPatchOperation: NamedUnionCodec<JsonPatchOperation> = JsonPatch
 
 /**
  * An RFC 6902 patch: operations applied in order, all or nothing. An operation with an unknown `op`
- * makes the whole patch unrecognised (decision): the event that carries it is dropped with a
- * warning and the target is left as it was, since applying the rest without it could build a
- * value the producer never had.
+ * is an unrecognised union member, dropped from the list with a warning naming its path, and the
+ * rest of the patch applies (AG-UI 1.1 processing model; conformance stream
+ * `state-delta-unknown-op-dropped`: `{count: 1}`, then `[increment, replace /count 5]` gives
+ * `{count: 5}`). Revised: the whole patch used to be dropped (docs/architecture.md).
  */
-export const JsonPatch = list(JsonPatchOperation, { atomic: true });
+export const JsonPatch = list(JsonPatchOperation);
 export type JsonPatch = t.TypeOf<typeof JsonPatch>;
 
 const TokenUsageCodec = struct(

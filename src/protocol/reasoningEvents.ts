@@ -8,6 +8,7 @@
  */
 import * as t from "io-ts";
 import { enumOf } from "./codec";
+import type { MessageRole } from "./messages";
 import type { NamedStructCodec } from "./namedCodec";
 import { attributed, baseFields, event } from "./eventFields";
 
@@ -22,9 +23,24 @@ const ReasoningStartEventCodec = event("REASONING_START", { messageId: t.string 
 export interface ReasoningStartEvent extends t.TypeOf<typeof ReasoningStartEventCodec> {}
 export const ReasoningStartEvent: NamedStructCodec<ReasoningStartEvent> = ReasoningStartEventCodec;
 
+/**
+ * The message roles REASONING_MESSAGE_START does not take. The schema pins its role to
+ * `reasoning`, so one of these is a malformed known value and fails decoding (AG-UI 1.1 conformance
+ * stream `reasoning-message-wrong-role-fatal`); a role the protocol does not know at all is
+ * unrecognised, and takes the event with it (a required member), with a warning.
+ */
+const notReasoning: { readonly [R in Exclude<MessageRole, "reasoning">]: R } = {
+  developer: "developer",
+  system: "system",
+  assistant: "assistant",
+  user: "user",
+  tool: "tool",
+  activity: "activity",
+};
+
 const ReasoningMessageStartEventCodec = event(
   "REASONING_MESSAGE_START",
-  { messageId: t.string, role: enumOf("REASONING_MESSAGE_START.role", ["reasoning"]) },
+  { messageId: t.string, role: enumOf("REASONING_MESSAGE_START.role", ["reasoning"], { malformed: Object.values(notReasoning) }) },
   attributed,
 );
 /**

@@ -64,6 +64,20 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: st
     official: { accepted: true },
     reason: "as R22 (a reasoning message outside any block), per owner",
   },
+  "R7a (conformance: run-finished-wrong-run-id-fatal)": {
+    official: { accepted: true },
+    reason: "1.0.0 keeps no run identity; the draft specification (basic/run-input, Identity) has a run's two boundary events agree on their runId",
+  },
+  "R7a (conformance: run-finished-wrong-thread-id-fatal)": { official: { accepted: true }, reason: "as R7a: both boundary events carry the input's threadId" },
+  "R7a (conformance: second-run-on-another-thread-fatal)": { official: { accepted: true }, reason: "as R7a: every run of the stream carries the input's threadId" },
+  "A16 (conformance: duplicate-interrupt-id-fatal)": {
+    official: { accepted: true },
+    reason: "1.0.0 does not scan interrupt ids; the draft specification (patterns/interrupt-resume) makes a duplicate fatal, since one resume entry would answer both",
+  },
+  "R22 (conformance: reasoning-message-wrong-role-fatal)": {
+    official: { accepted: true },
+    reason: "1.0.0's verifyEvents does not read roles: its schema stage (enforceEvents, before the verifier) is where the wrong role fails, as our decoder does on the wire",
+  },
 };
 
 const expectedVerdict = (c: (typeof ALL_CASES)[number]): Verdict => (c.reject ? { rejectedAt: c.reject.at } : { accepted: true });
@@ -135,7 +149,7 @@ describe("RULES §9 differences in handling", () => {
   });
 
   test("§9.6: both accept several runs per stream and RUN_ERROR after RUN_FINISHED", () => {
-    const events = [RS(), RF(), RE("late"), RS({ runId: "r2" }), RF()];
+    const events = [RS(), RF(), RE("late"), RS({ runId: "r2" }), RF({ runId: "r2" })];
     expect(verdict(events, official)).toEqual({ accepted: true });
     expect(verdict(events, ours)).toEqual({ accepted: true });
   });

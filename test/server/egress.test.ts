@@ -40,7 +40,7 @@ describe("checkEgress agrees with the client's decoder", () => {
     ["null", null, "got null"],
     ["an array", [ev.textMessageEnd("m1")], "expected an event object"],
     ["a missing type", { messageId: "m1" }, 'a string "type"'],
-    ["a STATE_DELTA with op frobnicate", { type: "STATE_DELTA", delta: [{ op: "frobnicate", path: "/a" }] }, 'STATE_DELTA event dropped: /delta/0/op holds unknown op "frobnicate"'],
+    ["a STATE_DELTA with op frobnicate", { type: "STATE_DELTA", delta: [{ op: "frobnicate", path: "/a" }] }, 'a client strips part of it: STATE_DELTA: removed /delta/0: /delta/0/op holds unknown op "frobnicate"'],
     ["a member of the wrong type", { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: 42 }, "at /delta: expected string, got 42"],
     ["a member the type does not declare", { ...ev.textMessageEnd("m1"), extra: 1 }, 'a client strips part of it: TEXT_MESSAGE_END: removed unknown property /extra (TEXT_MESSAGE_END has no member "extra")'],
     [

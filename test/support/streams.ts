@@ -22,7 +22,11 @@ export const RS = (options: { runId?: string; input?: Message[] } = {}): EventOf
   const runId = options.runId ?? RUN;
   return ev.runStarted(THREAD, runId, options.input ? { input: runAgentInput(THREAD, runId, { messages: options.input }) } : undefined);
 };
-export const RF = (options?: EventOptions<"RUN_FINISHED">): EventOf<"RUN_FINISHED"> => ev.runFinished(THREAD, RUN, options);
+/** RUN_FINISHED of run `runId` (default RUN): a run's RUN_STARTED and RUN_FINISHED agree on the runId (R7a). */
+export const RF = (options: EventOptions<"RUN_FINISHED"> & { runId?: string } = {}): EventOf<"RUN_FINISHED"> => {
+  const { runId = RUN, ...rest } = options;
+  return ev.runFinished(THREAD, runId, rest);
+};
 export const RE = (message = "boom", options?: EventOptions<"RUN_ERROR">): EventOf<"RUN_ERROR"> => ev.runError(message, options);
 export const STS = (name: string, tag?: string) => tagged(ev.stepStarted(name), tag);
 export const STF = (name: string, tag?: string) => tagged(ev.stepFinished(name), tag);

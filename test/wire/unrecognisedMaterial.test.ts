@@ -77,21 +77,22 @@ describe("A1: an unrecognised union member never aborts; it is stripped with a w
     expect(warnings).toEqual([]); // the Left is the report
   });
 
-  test("an unknown patch op drops the whole delta, not just the op: a patch applies all or nothing (decision)", () => {
-    const { result } = decode({ type: "STATE_DELTA", delta: [{ op: "add", path: "/a", value: 1 }, { op: "increment", path: "/a" }] });
-    expect(isLeft(result) && result.left.code).toBe("dropped");
-    expect(isLeft(result) && result.left.message).toContain("/delta/1/op");
+  test("an unknown patch op is dropped from the patch with a warning, and the other ops stay (revised: the whole delta used to be dropped)", () => {
+    const { result, warnings } = decode({ type: "STATE_DELTA", delta: [{ op: "add", path: "/a", value: 1 }, { op: "increment", path: "/a" }] });
+    expect(isRight(result) && result.right).toEqual({ type: "STATE_DELTA", delta: [{ op: "add", path: "/a", value: 1 }] });
+    expect(warnings.map((w) => [w.code, w.path])).toEqual([["unknown-member", "/delta/1"]]);
+    expect(warnings[0].message).toContain('unknown op "increment"');
   });
 
   test("in a stream the dropped event leaves only its warning, and the stream goes on", async () => {
     const body =
       'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n' +
-      'data: {"type":"STATE_DELTA","delta":[{"op":"increment","path":"/n"}]}\n\n' +
+      'data: {"type":"REASONING_ENCRYPTED_VALUE","subtype":"image","entityId":"e","encryptedValue":"z"}\n\n' +
       'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"paused"}}\n\n';
     const items = await lastValueFrom(from([body]).pipe(decodeSse({ warnings: true }), toArray()));
     expect(items.map((item) => (item instanceof DecodeWarning ? `warning ${item.index} ${item.eventType} ${JSON.stringify(item.path)}` : item.type))).toEqual([
       "RUN_STARTED",
-      'warning 1 STATE_DELTA ""',
+      'warning 1 REASONING_ENCRYPTED_VALUE ""',
       'warning 2 RUN_FINISHED "/outcome"',
       "RUN_FINISHED",
     ]);

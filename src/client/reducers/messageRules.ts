@@ -2,11 +2,11 @@
 import * as E from "fp-ts/Either";
 import { activityReplaces, textMessageRole } from "../../protocol/defaults";
 import type { EventOf } from "../../protocol/events";
-import type { ActivityMessage, Message, ReasoningMessage } from "../../protocol/messages";
+import type { ActivityMessage, Message, ReasoningMessage, ToolCall } from "../../protocol/messages";
 import { applyPatch } from "../../patch/apply";
 import { cloneJson, isJsonRecord } from "../../patch/json";
 import { ClientError } from "../ClientError";
-import type { MessageChange, ReasoningUpdate } from "../Update";
+import type { MessageChange, ReasoningUpdate, Update } from "../Update";
 import type { MessageList } from "./MessageList";
 import { editToolCall, messageUpdate, tagOf, withMetadata, type Emit } from "./ruleHelpers";
 
@@ -52,7 +52,14 @@ export function textMessageContinue(
   );
 }
 
-/** A11 ACTIVITY_SNAPSHOT, case by case on what holds the id and on `replace` (absent: true). */
+/**
+ * A11 ACTIVITY_SNAPSHOT, case by case on what holds the id and on `replace` (absent: true). One
+ * exception to "a replace overwrites a message of another role" (decision, issue #20): an assistant
+ * message holding tool calls (a TOOL_CALL_START may have merged its call into it, A4) is not
+ * overwritten, since that would delete the calls with no trace. The snapshot is refused in-band
+ * (`protocol` error, code `message-id-taken`, as for the other id clashes across kinds) and the
+ * message and its calls stay as they were; nothing of the event is applied.
+ */
 export function activitySnapshot(list: MessageList, event: EventOf<"ACTIVITY_SNAPSHOT">, emit: Emit): void {
   const replace = activityReplaces(event);
   const content = cloneJsonObject(event.content);
@@ -80,9 +87,27 @@ export function activitySnapshot(list: MessageList, event: EventOf<"ACTIVITY_SNA
     list.replace(index, withMetadata(base, event.metadata, event, emit));
   } else {
     if (!replace) return;
+    if (existing.role === "assistant" && existing.toolCalls !== undefined && existing.toolCalls.length > 0) {
+      emit(refusedOverToolCalls(event, existing.toolCalls));
+      return;
+    }
     list.replace(index, withMetadata(fresh, event.metadata, event, emit));
   }
   emit(messageUpdate(list, index, { kind: "activity" }));
+}
+
+/** The in-band refusal of an ACTIVITY_SNAPSHOT that would replace an assistant message and the tool calls it holds (A11, decision). */
+function refusedOverToolCalls(event: EventOf<"ACTIVITY_SNAPSHOT">, calls: readonly ToolCall[]): Update<never> {
+  const ids = calls.map((call) => call.id).join(", ");
+  return {
+    kind: "error",
+    error: new ClientError(
+      "protocol",
+      `ACTIVITY_SNAPSHOT "${event.messageId}" would replace the assistant message with that id, which holds tool call${calls.length === 1 ? "" : "s"} ${ids}; ` +
+        `the snapshot was not applied (a replace never deletes a tool call); expected an activity id apart from the assistant message's`,
+      { code: "message-id-taken", event },
+    ),
+  };
 }
 
 /** A12 ACTIVITY_DELTA: metadata first (it sticks), then the patch, atomically; a failing patch is a `patch` error. */

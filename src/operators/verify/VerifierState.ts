@@ -86,7 +86,7 @@ export interface OwnerMaps {
 
 /** The per-run part of the state, replaced wholesale by a RUN_STARTED that follows a terminal (R6). */
 export interface RunScope {
-  /** `runId` of the current run, for error messages. */
+  /** `runId` of the current run: RUN_FINISHED must name it (R7a), and error messages do. */
   runId: string | undefined;
   /** Open text message ids, in the order they opened. */
   readonly openTextMessages: Set<string>;
@@ -114,6 +114,19 @@ export interface RunScope {
 }
 
 /**
+ * The thread every run of the stream carries (R7a): the one the consumer sent, when it said so,
+ * else the first RUN_STARTED's.
+ *
+ * @example
+ * initialVerifierState({ threadId: "t1" }).thread; // { threadId: "t1", source: "input" }
+ */
+export interface StreamThread {
+  readonly threadId: string;
+  /** `input`: the thread the consumer's RunAgentInput named; `stream`: the first RUN_STARTED of the stream. */
+  readonly source: "input" | "stream";
+}
+
+/**
  * The verifier's whole state. Treat it as owned by `verifyStep`: read it (for instance to see
  * what is still open), never write it. `verifyStep` mutates it in place once an event has passed
  * every check, and leaves it untouched when it rejects one.
@@ -121,6 +134,19 @@ export interface RunScope {
 export interface VerifierState {
   phase: RunPhase;
   run: RunScope;
+  /** The stream's thread; `undefined` until the first RUN_STARTED when the consumer named none (R7a). Never reset. */
+  thread: StreamThread | undefined;
+}
+
+/**
+ * What the verifier may be told before the first event.
+ *
+ * @example
+ * initialVerifierState({ threadId: input.threadId }); // a RUN_STARTED on another thread is refused (R7a)
+ */
+export interface VerifierExpectations {
+  /** The thread the consumer sent (RunAgentInput.threadId): every run of the stream must carry it. */
+  readonly threadId?: string;
 }
 
 /**
@@ -148,12 +174,14 @@ export function emptyRunScope(runId?: string): RunScope {
 }
 
 /**
- * The state before the first event of a stream: no run yet, nothing open.
+ * The state before the first event of a stream: no run yet, nothing open; with `expect.threadId`,
+ * the thread every RUN_STARTED and RUN_FINISHED of the stream must name (R7a).
  *
  * @example
- * let state = initialVerifierState();
+ * let state = initialVerifierState({ threadId: "t1" });
  * const result = verifyStep(state, ev.runStarted("t1", "r1")); // Right(state), phase "running"
  */
-export function initialVerifierState(): VerifierState {
-  return { phase: "before", run: emptyRunScope() };
+export function initialVerifierState(expect: VerifierExpectations = {}): VerifierState {
+  const { threadId } = expect;
+  return { phase: "before", run: emptyRunScope(), thread: threadId === undefined ? undefined : { threadId, source: "input" } };
 }

@@ -1,15 +1,15 @@
 /**
- * R8–R13, field sanity: members that decoding would have rejected, checked again for in-process
- * producers that hand objects straight to the verifier (`verifyStep` runs these before the
- * ordering rules).
+ * R8–R13 (and R22's role check), field sanity: members that decoding would have rejected, checked again for
+ * in-process producers that hand objects straight to the verifier (`verifyStep` runs these before
+ * the ordering rules).
  */
 import type { Event, EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
 import { describeValue, fail, quote } from "./report";
 
 /**
- * R8–R13: members that decoding would have rejected, checked again for in-process producers that
- * hand objects straight to the verifier. Members are read through `Reflect.get` as `unknown`
+ * R8–R13, R22's role: members that decoding would have rejected, checked again for in-process producers
+ * that hand objects straight to the verifier. Members are read through `Reflect.get` as `unknown`
  * because such producers may break the static types.
  *
  * @example
@@ -37,6 +37,8 @@ export function checkFieldSanity(event: Event): ProtocolError | undefined {
       return checkMessageTags(event, event.messages, "messages");
     case "RUN_STARTED":
       return event.input === undefined ? undefined : checkMessageTags(event, read(event.input, "messages"), "input.messages");
+    case "REASONING_MESSAGE_START":
+      return checkReasoningRole(event);
     default:
       return undefined;
   }
@@ -98,6 +100,23 @@ function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | und
   const interrupts = read(outcome, "interrupts");
   if (read(outcome, "type") !== "interrupt" || !Array.isArray(interrupts)) return undefined;
   return nullTagIn(event, interrupts, "R13", (id) => `RUN_FINISHED interrupt ${id}`);
+}
+
+/**
+ * R22 (docs/rules.md#R22): REASONING_MESSAGE_START's role is `reasoning`, the one value the schema allows. Decoding
+ * fails on a known role of other messages (a malformed known value: conformance stream
+ * `reasoning-message-wrong-role-fatal`) and drops the event on an unknown one; an in-process
+ * producer gets neither, so any other value is refused here.
+ */
+function checkReasoningRole(event: EventOf<"REASONING_MESSAGE_START">): ProtocolError | undefined {
+  const role = read(event, "role");
+  if (role === "reasoning") return undefined;
+  return fail(
+    "reasoning",
+    "R22",
+    event,
+    `REASONING_MESSAGE_START ${quote(event.messageId)} with role ${describeValue(role)}; expected "reasoning" (the only role of a reasoning message)`,
+  );
 }
 
 /** R9: no message of a snapshot or input echo carries `subagentRunId: null`. */

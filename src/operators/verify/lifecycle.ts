@@ -1,9 +1,11 @@
 /**
- * The run lifecycle (RULES §1.2, R1–R7): where an event may stand relative to the runs of the
- * stream, what RUN_STARTED resets, and what must be closed before RUN_FINISHED.
+ * The run lifecycle (RULES §1.2, R1–R7, R7a, and A16's duplicate check; docs/rules.md#R7a): where an event may stand
+ * relative to the runs of the stream, what RUN_STARTED resets, the identity a run's two boundary
+ * events share, and what RUN_FINISHED needs (its interrupt ids unique, everything closed).
  */
 import type { Event, EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
+import { read } from "./fieldSanity";
 import { fail, list, quote } from "./report";
 import { seedOwners } from "./snapshots";
 import { listSteps } from "./steps";
@@ -49,29 +51,57 @@ export function checkRunLifecycle(state: VerifierState, event: Event): ProtocolE
 }
 
 /**
- * RUN_STARTED (already placed by `checkRunLifecycle`): a run that follows a terminal starts with a
- * clean scope (R6), whose owners its input echo seeds (R44).
+ * RUN_STARTED (already placed by `checkRunLifecycle`): refused on another thread than the stream's
+ * (R7a); a run that follows a terminal starts with a clean scope (R6), whose owners its input echo
+ * seeds (R44).
  *
  * @example
  * runStarted(state, ev.runStarted("t", "r2")); // state.phase "running", state.run fresh
  */
 export function runStarted(state: VerifierState, event: EventOf<"RUN_STARTED">): ProtocolError | undefined {
+  const { thread } = state;
+  if (thread !== undefined && event.threadId !== thread.threadId) {
+    const whose = thread.source === "input" ? "the thread the client sent" : "the thread of the stream's first run";
+    return fail(
+      "run-lifecycle",
+      "R7a",
+      event,
+      `RUN_STARTED of run ${quote(event.runId)} names thread ${quote(event.threadId)}, but every run of the stream carries the input's threadId ${quote(thread.threadId)} (${whose}); ` +
+        `expected RUN_STARTED with threadId ${quote(thread.threadId)}`,
+    );
+  }
   // Before the first run the scope is still clean.
   const scope = state.phase === "before" ? state.run : emptyRunScope();
   scope.runId = event.runId;
   seedOwners(scope, event.input?.messages, "input");
   state.phase = "running";
   state.run = scope;
+  state.thread ??= { threadId: event.threadId, source: "stream" };
   return undefined;
 }
 
 /**
- * RUN_FINISHED: refused while anything of the run is still open (R7, R22, R34).
+ * RUN_FINISHED: refused when it names another run or thread than the open run's (R7a), when its
+ * interrupt outcome holds two interrupts with one id (A16), and while anything of the run is still
+ * open (R7, R22, R34). A refused RUN_FINISHED leaves the run open, so a stream that ends there is
+ * a truncated run (E8): a run never ends on another run's terminal event.
  *
  * @example
  * runFinished(state, ev.runFinished("t", "r")); // ProtocolError R7 while a text message is open
  */
 export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
+  const identity = checkRunIdentity(state, event);
+  if (identity) return identity;
+  const duplicate = duplicateInterruptId(event);
+  if (duplicate !== undefined) {
+    return fail(
+      "run-lifecycle",
+      "A16",
+      event,
+      `RUN_FINISHED's interrupt outcome holds two interrupts carrying the id ${quote(duplicate)}; expected interrupt ids unique within an outcome ` +
+        `(a resume entry answers an interrupt by its id, so one answer would cover both)`,
+    );
+  }
   const open = openAtRunEnd(state.run);
   if (open) return fail("run-lifecycle", "R7", event, `RUN_FINISHED while ${open}`);
   state.phase = "finished";
@@ -86,6 +116,48 @@ export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">
  */
 export function runError(state: VerifierState): ProtocolError | undefined {
   state.phase = "errored";
+  return undefined;
+}
+
+/**
+ * R7a (docs/rules.md#R7a): a run's RUN_STARTED and RUN_FINISHED carry one identity: the stream's thread (the input's
+ * threadId) and the same runId. RUN_ERROR carries no identity on the wire (1.0.0 and the draft
+ * specification alike), so it has nothing to compare.
+ */
+function checkRunIdentity(state: VerifierState, event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
+  const runId = state.run.runId;
+  const threadId = state.thread?.threadId;
+  if (event.threadId !== threadId) {
+    return fail(
+      "run-lifecycle",
+      "R7a",
+      event,
+      `RUN_FINISHED names thread ${quote(event.threadId)}, but run ${quote(runId)} is on thread ${quote(threadId)}: a run's RUN_STARTED and RUN_FINISHED carry the input's threadId; ` +
+        `expected RUN_FINISHED with threadId ${quote(threadId)} (not applied: the run has not ended)`,
+    );
+  }
+  if (event.runId !== runId) {
+    return fail(
+      "run-lifecycle",
+      "R7a",
+      event,
+      `RUN_FINISHED names run ${quote(event.runId)}, but the open run is ${quote(runId)}: a run's RUN_STARTED and RUN_FINISHED must agree on their runId; ` +
+        `expected RUN_FINISHED with runId ${quote(runId)} (not applied: the run has not ended)`,
+    );
+  }
+  return undefined;
+}
+
+/** A16 (docs/rules.md#A16): the first id that two interrupts of an interrupt outcome share, or `undefined`. Ids are read as `unknown`: in-process producers may break the types. */
+function duplicateInterruptId(event: EventOf<"RUN_FINISHED">): unknown {
+  const outcome = event.outcome;
+  if (outcome?.type !== "interrupt" || !Array.isArray(outcome.interrupts) || outcome.interrupts.length < 2) return undefined;
+  const seen = new Set<unknown>();
+  for (const interrupt of outcome.interrupts) {
+    const id: unknown = read(interrupt, "id");
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
   return undefined;
 }
 

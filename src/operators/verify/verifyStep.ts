@@ -3,7 +3,7 @@
  * the ProtocolError that rejects it. The operator `verifyEvents()` and the server's emitters both
  * call it, the server synchronously before each send. This file is the entry points and the
  * dispatch; each rule family is a pure check over the verifier state in a file of its own, in
- * RULES §1 order: `lifecycle.ts` (R1–R7), `fieldSanity.ts` (R8–R13), `text.ts` (R14–R16),
+ * RULES §1 order: `lifecycle.ts` (R1–R7, R7a, A16's unique interrupt ids), `fieldSanity.ts` (R8–R13, R22's role), `text.ts` (R14–R16),
  * `toolCalls.ts` (R18–R21, R39, R42), `reasoning.ts` (R22, R40), `thinking.ts` (R23),
  * `activity.ts` (R24, R41), `steps.ts` (R25–R29), `subagents.ts` (R30–R34), `snapshots.ts` (R43,
  * R44); `spans.ts` and `ownership.ts` hold the checks the families share (R37, R38).
@@ -28,7 +28,7 @@ export { initialVerifierState, type VerifierState } from "./VerifierState";
 type Result = E.Either<ProtocolError, VerifierState>;
 
 /**
- * Checks `event` against the ordering rules R1–R45 given `state`, the verifier state after every
+ * Checks `event` against the ordering rules R1–R45 and R7a given `state`, the verifier state after every
  * earlier accepted event of the stream.
  *
  * - Accepted: `Right(state)`. To keep the work O(1) per event (O(size of the event) for snapshots

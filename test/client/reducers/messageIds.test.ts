@@ -102,6 +102,25 @@ describe("B4: a TOOL_CALL_RESULT whose messageId is taken", () => {
   });
 });
 
+describe("issue #20: an ACTIVITY_SNAPSHOT on an assistant message that holds tool calls (A11 exception)", () => {
+  const merged = [RS, ev.textMessageStart("a"), ev.textMessageEnd("a"), ev.toolCallStart("c", "f", { parentMessageId: "a" }), ev.toolCallEnd("c")];
+  const call = { id: "c", type: "function", function: { name: "f", arguments: "" } };
+
+  test("replace (the default): refused in-band, nothing of the event applied, the message and its call kept", () => {
+    const { state, updates } = applied(...merged, ev.activitySnapshot("a", "PLAN", { steps: [] }, { metadata: { k: 1 } }));
+    expect(state.messages.snapshot()).toEqual([{ id: "a", role: "assistant", content: "", toolCalls: [call] }]);
+    const last = updates[updates.length - 1];
+    expect(last.kind === "error" && [last.error.kind, last.error.code, last.error.event]).toEqual(["protocol", "message-id-taken", expect.objectContaining({ type: "ACTIVITY_SNAPSHOT" })]);
+    expect(updates.filter((u) => u.kind === "message" && u.change.kind === "activity")).toEqual([]);
+  });
+
+  test("replace: false leaves it untouched as before, with no error", () => {
+    const { state, updates } = applied(...merged, ev.activitySnapshot("a", "PLAN", {}, { replace: false }));
+    expect(state.messages.snapshot()).toEqual([{ id: "a", role: "assistant", content: "", toolCalls: [call] }]);
+    expect(updates.some((u) => u.kind === "error")).toBe(false);
+  });
+});
+
 describe("B5: the same input gives the same result as SSE and as objects (defaults in one place)", () => {
   // What a peer sends, without the members that have defaults (as JSON, where they may be omitted).
   const wire = [

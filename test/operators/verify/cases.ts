@@ -1,15 +1,16 @@
 /**
  * The verifier's example tables: every ordering row of RULES §8 (rows 1–49, one entry per
  * alternative of a row) and one example per rule R1–R45 (a violation where the rule can be
- * violated, its valid example where it cannot). Shared by the step test and the cross-check
- * against the official verifier.
+ * violated, its valid example where it cannot), plus issue #20's rules (docs/rules.md R7a, A16 and
+ * R22's role check), each named after the AG-UI conformance stream it carries. Shared by the step
+ * test and the cross-check against the official verifier.
  */
 import type { Event } from "../../../src/protocol/events";
 import type { ProtocolErrorCode } from "../../../src/operators/ProtocolError";
-import { outcome } from "../../../src/protocol/build";
+import { ev, outcome } from "../../../src/protocol/build";
 import {
   AD, AS, CUS, MS, RAW, RE, REND, REV, RF, RMC, RME, RMS, RS, RST, SAE, SAF, SAS, SD, SS, STF, STS,
-  TCA, TCE, TCR, TCS, TMC, TME, TMS, msg, withField, withoutField,
+  TCA, TCE, TCR, TCS, TMC, TME, TMS, RUN, THREAD, msg, withField, withoutField,
 } from "../../support/streams";
 
 export interface Rejection {
@@ -308,6 +309,34 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   { name: "R43 (reasoning role)", events: [RS(), MS(msg("r", "s1", "reasoning")), RMS("r", "s2")], reject: x(2, "ownership", "R43") },
   { name: "R44", events: [RS({ input: [msg("m", "s1")] }), TMS("m", "s2")], reject: x(1, "ownership", "R44") },
   { name: "R45 (valid, known gap)", events: [RS(), TCS("t1", "s1"), TCE("t1"), TMS("t1", "s2"), TME("t1"), RF()] },
+  // Issue #20 part B: the AG-UI conformance streams (spec/draft/conformance/streams/, spec/1.1/…), by their ids.
+  {
+    name: "R7a (conformance: run-finished-wrong-run-id-fatal)",
+    events: [RS(), RF({ runId: "r-other", outcome: outcome.success() })],
+    reject: x(1, "run-lifecycle", "R7a", "must agree on their runId", `"r-other"`, `"${RUN}"`),
+  },
+  {
+    name: "R7a (conformance: run-finished-wrong-thread-id-fatal)",
+    events: [RS(), ev.runFinished("t-other", RUN, { outcome: outcome.success() })],
+    reject: x(1, "run-lifecycle", "R7a", "carry the input's threadId", `"t-other"`, `"${THREAD}"`),
+  },
+  {
+    name: "R7a (conformance: second-run-on-another-thread-fatal)",
+    events: [RS(), RF(), ev.runStarted("t-other", "r2"), ev.runFinished("t-other", "r2")],
+    reject: x(2, "run-lifecycle", "R7a", "carries the input's threadId", "the thread of the stream's first run"),
+  },
+  { name: "R7a (valid: runs of one thread, each closed under its own runId)", events: [RS(), RF(), RS({ runId: "r2" }), RF({ runId: "r2" }), RE(), RS({ runId: "r3" }), RF({ runId: "r3" })] },
+  {
+    name: "A16 (conformance: duplicate-interrupt-id-fatal)",
+    events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i-dup", reason: "approval", message: "first" }, { id: "i-dup", reason: "approval", message: "second" }]) })],
+    reject: x(1, "run-lifecycle", "A16", `two interrupts carrying the id "i-dup"`),
+  },
+  { name: "A16 (valid: distinct ids)", events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i1", reason: "approval" }, { id: "i2", reason: "approval" }]) })] },
+  {
+    name: "R22 (conformance: reasoning-message-wrong-role-fatal)",
+    events: [RS(), RST("r"), withField(RMS("r"), "role", "assistant"), RMC("r", undefined, "thinking"), RME("r"), REND("r"), RF()],
+    reject: x(2, "reasoning", "R22", `role "assistant"`, `expected "reasoning"`),
+  },
 ];
 
 export const ALL_CASES: readonly VerifierCase[] = [...ROWS, ...RULE_EXAMPLES];

@@ -287,7 +287,7 @@ export function buildStream(choices: readonly number[]): Stream {
       while (pending.length) pending.splice(pick(pending.length), 1)[0]();
       // Deleting any END, STF or SAF/SAE of this run leaves it open at RUN_FINISHED (R7).
       for (const slot of closers) slot.deletable = true;
-      emit(RF(), false, true); // a duplicate RF is R3
+      emit(RF({ runId: `r${runNumber}` }), false, true); // a duplicate RF is R3; its runId is its RUN_STARTED's (R7a)
     }
     // Deleting RS exposes the run's first inner event after the previous terminal (R1, R3, R4);
     // an empty run (RS straight to its terminal) would leave a valid stream, so it is not deleted.

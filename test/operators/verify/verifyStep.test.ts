@@ -1,6 +1,6 @@
 /**
  * Table-driven tests of the pure verifier step and of both operator modes over the same tables:
- * RULES §8 rows 1–49 and one example per rule R1–R45 (see cases.ts).
+ * RULES §8 rows 1–49 and one example per rule R1–R45 (and issue #20's R7a, A16, R22 role) (see cases.ts).
  */
 import * as E from "fp-ts/Either";
 import { from, lastValueFrom, toArray } from "rxjs";
@@ -30,7 +30,7 @@ const describeCase = (c: VerifierCase) => `${c.name}: ${labels(c.events)} → ${
 
 describe.each([
   ["RULES §8 rows 1–49", ROWS],
-  ["one example per rule R1–R45", RULE_EXAMPLES],
+  ["one example per rule R1–R45 (and issue #20's R7a, A16, R22 role)", RULE_EXAMPLES],
 ])("verifyStep: %s", (_title, cases) => {
   test.each(cases.map((c) => [describeCase(c), c] as const))("%s", (_name, c) => {
     const outcome = runSteps(c.events);
@@ -102,6 +102,25 @@ describe("verifyStep details", () => {
     const ids = Array.from({ length: 13 }, (_, i) => `m${i}`);
     const result = verifyStep(stateAfter([RS(), ...ids.map((id) => TMS(id))]), RF());
     expect(E.isLeft(result) && result.left.message).toContain("m0, m1, m2, m3, m4, m5, m6, m7, m8, m9 and 3 more");
+  });
+
+  test("R7a: with the thread the client sent, a RUN_STARTED on another thread is refused and changes nothing", () => {
+    const state = initialVerifierState({ threadId: "t-sent" });
+    const before = snapshot(state);
+    const result = verifyStep(state, RS());
+    expect(E.isLeft(result) && [result.left.rule, result.left.message]).toEqual([
+      "R7a",
+      expect.stringContaining(`names thread "t1", but every run of the stream carries the input's threadId "t-sent" (the thread the client sent)`),
+    ]);
+    expect(snapshot(state)).toEqual(before);
+    expect(E.isRight(verifyStep(initialVerifierState({ threadId: "t1" }), RS()))).toBe(true);
+  });
+
+  test("R7a: RUN_ERROR carries no identity, so it ends any run; the next run is still held to the stream's thread", () => {
+    const state = stateAfter([RS(), RE("x")]);
+    const result = verifyStep(state, RS({ runId: "r2" }));
+    expect(E.isRight(result)).toBe(true);
+    expect(state.thread).toEqual({ threadId: "t1", source: "stream" });
   });
 
   test("R7 names the first failing category only", () => {

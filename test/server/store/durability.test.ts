@@ -56,7 +56,7 @@ test("a client that joins while the agent waits mid-message gets the history, th
   const prelude = connect.findIndex((frame) => frame.cursor !== undefined) + 1;
   expect(connect.slice(prelude)).toEqual(live.slice(live.findIndex((stored) => stored.cursor === connect[prelude - 1].cursor) + 1));
 
-  const reloaded = await reload(events);
+  const reloaded = await reload("thread-1", events);
   expect(reloaded.messages).toEqual([
     { id: "u1", role: "user", content: "What is the answer?" },
     { id: "a-1", role: "assistant", content: "The answer is 42." },
@@ -116,7 +116,7 @@ test("a reloaded Session rebuilt from an interrupted thread's connect stream wai
   const joined = await openConnect(store, "thread-3");
   if (joined === undefined) throw new Error("expected the thread to be known");
   const events = (await lastValueFrom(joined.frames.pipe(toArray()))).map((frame) => frame.event);
-  const reloaded = await reload(events);
+  const reloaded = await reload("thread-3", events);
   expect(reloaded.interrupts).toEqual([{ id: "c-2", reason: "approve", message: "Delete the board?" }]);
   expect(reloaded.messages.map((message) => message.id)).toEqual(["u1", "c-1"]);
   expect(reloaded.updates[reloaded.updates.length - 1]).toEqual({ kind: "done", end: { kind: "interrupted", interrupts: reloaded.interrupts } });
@@ -126,8 +126,9 @@ test("a reloaded Session rebuilt from an interrupted thread's connect stream wai
  * A fresh Session on the connect stream, as a reloaded page would hold it. `resume([])` stands in
  * for `session.connect()` (the client round): a run that adds no message of its own.
  */
-async function reload(events: readonly Event[]) {
-  const session = new Session(new ReplayTransport(events), { threadId: "reloaded" });
+async function reload(threadId: string, events: readonly Event[]) {
+  // the thread the page reloads: a Session refuses a RUN_STARTED of another thread (R7a)
+  const session = new Session(new ReplayTransport(events), { threadId });
   const updates: Update<unknown>[] = await lastValueFrom(session.resume([]).pipe(toArray()));
   const problems = updates.filter((update) => update.kind === "error");
   expect(problems).toEqual([]);
