@@ -1,7 +1,9 @@
 /**
  * A real `redis-server` child on a free 127.0.0.1 port, without persistence (`--save "" --appendonly
- * no`), for the Redis suite's global setup and for tests that need a server of their own to kill.
- * A missing `redis-server` is an error that says how to install it: the suite never skips.
+ * no`), for the Redis suite's global setup and for tests that need a server of their own to kill;
+ * or, for the restart tests, with an append-only file fsynced on every write in a directory of the
+ * test's own, started again on the same port and directory. A missing `redis-server` is an error
+ * that says how to install it: the suite never skips.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
@@ -33,17 +35,30 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Options of `startRedisServer`. */
+export interface RedisServerOptions {
+  /** The port (default: a free one); a restart passes the port of the server it replaces. */
+  readonly port?: number;
+  /**
+   * Persist in this directory with `--appendonly yes --appendfsync always` (every write is on disk
+   * before it is answered, and a SIGTERM flushes the rest), so that a server started again on the
+   * same directory has everything the stopped one answered. Default: no persistence.
+   */
+  readonly appendOnlyDir?: string;
+}
+
 /**
- * Starts `redis-server` on a free loopback port and resolves once it accepts connections (its
- * "Ready to accept connections" line), within 10 s.
+ * Starts `redis-server` on a loopback port and resolves once it accepts connections (its "Ready
+ * to accept connections" line), within 10 s.
  *
  * @example
  * const server = await startRedisServer();
  * process.env.REDIS_URL = server.url;
  */
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--loglevel", "notice"];
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort());
+  const persistence = options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes", "--loglevel", "notice"];
   const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {

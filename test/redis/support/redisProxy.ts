@@ -1,0 +1,108 @@
+/**
+ * A TCP proxy on 127.0.0.1 between a store's clients and a real `redis-server`, for the tests of a
+ * Redis that goes away mid-append (issue #20 A4): it passes bytes both ways untouched, and can
+ * drop every connection at once (a network cut), lose the reply to a command after Redis ran it
+ * (the connection drops as the reply arrives: the "lost reply"), and count the connections that
+ * closed with a request unanswered (an append in flight at a restart). The target may restart on
+ * the same port: new connections go to whatever listens there then.
+ */
+import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
+
+/** A running proxy. */
+export interface RedisProxy {
+  /** `redis://127.0.0.1:<proxy port>`. */
+  readonly url: string;
+  /** Connections closed (by either side) while a request sent through them had no reply yet. */
+  readonly unansweredAtClose: number;
+  /** Replies lost on purpose so far (`loseReplyTo`). */
+  readonly lostReplies: number;
+  /** Destroys every open connection now, both sides (new ones are accepted as before). */
+  cutAll(): void;
+  /**
+   * The next request whose bytes contain `marker` goes to Redis; when Redis's reply to it starts to
+   * arrive, the connection is destroyed instead of passing it on (Redis ran the command; the client
+   * never hears so). Each call arms one loss.
+   */
+  loseReplyTo(marker: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a proxy in front of `127.0.0.1:targetPort`.
+ *
+ * @example
+ * const proxy = await startRedisProxy(server.port);
+ * const client = await connectClient("a", proxy.url);
+ * proxy.loseReplyTo("RUN_FINISHED");
+ */
+export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
+  const sockets = new Set<Socket>();
+  const armed: string[] = [];
+  let unansweredAtClose = 0;
+  let lostReplies = 0;
+  const server: Server = createServer((client) => {
+    const upstream = connect(targetPort, "127.0.0.1");
+    sockets.add(client);
+    sockets.add(upstream);
+    /** A request went up since the last reply bytes came down. */
+    let awaiting = false;
+    /** This connection's next reply is to be lost. */
+    let losing = false;
+    let closed = false;
+    const drop = (): void => {
+      if (!closed) {
+        closed = true;
+        if (awaiting) unansweredAtClose++;
+      }
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on("close", drop);
+    upstream.on("close", drop);
+    client.on("error", drop);
+    upstream.on("error", drop);
+    client.on("data", (chunk: Buffer) => {
+      if (upstream.destroyed) return;
+      awaiting = true;
+      const index = armed.findIndex((marker) => chunk.includes(marker));
+      if (index >= 0 && !losing) {
+        armed.splice(index, 1);
+        losing = true;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => {
+      if (losing) {
+        lostReplies++;
+        drop(); // the reply (and anything pipelined behind it) never reaches the client
+        return;
+      }
+      awaiting = false;
+      client.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo; // a TCP listener's address is an AddressInfo
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    get unansweredAtClose() {
+      return unansweredAtClose;
+    },
+    get lostReplies() {
+      return lostReplies;
+    },
+    cutAll: () => {
+      for (const socket of [...sockets]) socket.destroy();
+    },
+    loseReplyTo: (marker) => {
+      armed.push(marker);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of [...sockets]) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
