@@ -8,54 +8,29 @@
 import { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
 import { checkBatch, isTerminal } from "../server/store/checkBatch";
-import type { StoreClock } from "../server/store/StoreClock";
 import { StoreError } from "../server/store/StoreError";
 import type { ThreadFold } from "../server/store/ThreadFold";
 import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore";
 import type { StoreScript } from "./commands/EVAL";
 import { encodeEvent } from "./entries";
-import type { ThreadKeys } from "./keys";
-import type { RedisCalls } from "./RedisCalls";
-import type { RedisConnection } from "./RedisPort";
-import type { LocalFeed } from "./tailState";
 import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
-import type { ScriptContext } from "./scripts/prelude";
-
-/**
- * What a writer needs of its store: the connection and its calls, the thread's keys, the script
- * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
- *
- * @example
- * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released });
- */
-export interface WriterEnvironment {
-  readonly connection: RedisConnection;
-  readonly calls: RedisCalls;
-  readonly keys: ThreadKeys;
-  readonly context: () => ScriptContext;
-  readonly lease: number;
-  /** The lease key's TTL: the lease itself on Redis's clock, the thread's TTL on an injected clock. */
-  readonly leaseTtl: number;
-  readonly maxEvents: number;
-  readonly snapshotEvery: number;
-  readonly timers: StoreClock;
-  readonly watchSignals: (listener: (kind: "stop" | "end") => void) => () => void;
-  /** Where each logged batch goes for this instance's tails of the thread (released when the run is no longer live here). */
-  readonly feed: LocalFeed;
-  /** Called once when the run is no longer live here (the store stops tracking the writer). */
-  readonly released: () => void;
-}
+import { untilAnswered, type RetryLimits } from "./untilAnswered";
+import type { WriterEnvironment } from "./WriterEnvironment";
+import { misplacedBatch, runEnded } from "./writerErrors";
 
 /**
  * A RunWriter on Redis, made by `redisStore().beginRun` once the RUN_STARTED is logged. While an
  * append is pending, a later one waits for it and then goes (a batch re-sent whole after NOSCRIPT
  * must not land after the next; `recordRun` never has two pending anyway: it batches meanwhile);
- * each resolves once Redis logged its batch. After a failure whose outcome is unknown (the
- * connection dropped with the batch in flight), every later call rejects with that same
- * `unavailable` error: the run's fold could no longer be trusted, and the run ends ABANDONED in
- * Redis when its lease runs out.
+ * each resolves once Redis logged its batch. An append or renewal whose outcome is unknown (the
+ * connection dropped with it in flight, Redis restarting) is sent again (`untilAnswered`) until
+ * Redis answers, for as long as the run's lease would last: each batch names its first sequence
+ * number, so Redis answers a batch it already logged with the cursors it gave it, and logs nothing
+ * twice. Only when the lease is up without an answer (or Redis answers with an error) does the
+ * call reject; every later call then rejects with that same error (the run's fold could no longer
+ * be trusted), and the run ends ABANDONED in Redis when its lease runs out.
  *
  * @example
  * const writer = await store.beginRun(input);
@@ -76,6 +51,11 @@ export class RedisRunWriter implements RunWriter {
   private readonly unwatch: () => void;
   /** The last append called, settled: the next one starts after it. */
   private appending: Promise<unknown> = Promise.resolve();
+  /** A call is retried while the run's lease lasts and the writer is neither failed nor released. */
+  private readonly retryLimits: RetryLimits = {
+    remainingMs: () => this.deadline - this.env.timers.now(),
+    wanted: () => this.failure === undefined,
+  };
 
   constructor(
     readonly threadId: string,
@@ -128,13 +108,16 @@ export class RedisRunWriter implements RunWriter {
     const terminal = isTerminal(events[events.length - 1]);
     const checkpoint = this.checkpointDue;
     this.checkpointDue = undefined;
-    const request = { runId: this.runId, lease: this.env.lease, leaseTtl: this.env.leaseTtl, terminal, checkpoint, maxEvents: this.env.maxEvents, events: encoded };
-    const reply = parseAppendReply(await this.guard(this.script(appendScript, appendArguments(request))));
+    const firstSeq = this.lastSeq + 1;
+    const request = { runId: this.runId, lease: this.env.lease, leaseTtl: this.env.leaseTtl, terminal, checkpoint, maxEvents: this.env.maxEvents, firstSeq, events: encoded };
+    const args = appendArguments(request);
+    const reply = parseAppendReply(await this.guard(untilAnswered(() => this.script(appendScript, args), this.retryLimits)));
     if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
     if (reply.kind === "ended") {
       this.end();
       throw this.ended(reply.abandoned);
     }
+    if (reply.kind === "misplaced") throw this.misplaced(firstSeq, events.length, reply.next);
     for (let i = 0; i < events.length; i++) this.fold.apply(events[i], reply.cursors[i]);
     this.env.feed.offer(events.map((event, i) => ({ cursor: reply.cursors[i], seq: reply.firstSeq + i, event })));
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
@@ -159,7 +142,8 @@ export class RedisRunWriter implements RunWriter {
   async renewLease(): Promise<boolean> {
     if (this.failure !== undefined) throw this.failure;
     if (!this.live) return false;
-    const reply = parseRenewReply(await this.guard(this.script(renewScript, renewArguments(this.runId, this.env.lease, this.env.leaseTtl))));
+    const args = renewArguments(this.runId, this.env.lease, this.env.leaseTtl);
+    const reply = parseRenewReply(await this.guard(untilAnswered(() => this.script(renewScript, args), this.retryLimits)));
     if (!reply.live) {
       this.end();
       return false;
@@ -184,7 +168,7 @@ export class RedisRunWriter implements RunWriter {
     return calls.script(connection, script, keys, context(), args, { runId: this.runId });
   }
 
-  /** A failed call leaves the run's state in Redis unknown: remember it, so that every later call fails alike. */
+  /** A call that failed for good leaves the run's state in Redis unknown: remember it, so that every later call fails alike. */
   private async guard<T>(call: Promise<T>): Promise<T> {
     try {
       return await call;
@@ -236,11 +220,14 @@ export class RedisRunWriter implements RunWriter {
     });
   }
 
+  /** The log is not where this writer's answers put it: the fold can no longer be trusted. */
+  private misplaced(firstSeq: number, count: number, next: number): StoreError {
+    this.failure ??= misplacedBatch({ threadId: this.threadId, runId: this.runId, firstSeq, count, next });
+    this.env.feed.release();
+    return this.failure;
+  }
+
   private ended(abandoned: boolean): StoreError {
-    const how = abandoned ? " (it was ended ABANDONED: its lease ran out)" : "";
-    return new StoreError("run-ended", `expected run "${this.runId}" of thread "${this.threadId}" to be live, but it is over${how}`, {
-      threadId: this.threadId,
-      runId: this.runId,
-    });
+    return runEnded(this.threadId, this.runId, abandoned);
   }
 }

@@ -35,21 +35,23 @@ test("begin: arguments in ARGV order; started, active, retry", () => {
   expect(refusal(() => parseBeginReply(["maybe"]))).toBe('unavailable: expected one of "ok", "active", "retry" as the begin script\'s status, but Redis answered "maybe"');
 });
 
-test("append: the checkpoint (or three empty strings), the bound, then type/JSON pairs; logged or ended", () => {
+test("append: the checkpoint (or three empty strings), the bound, the first sequence number, then type/JSON pairs; logged, ended or misplaced", () => {
   const events = [
     { type: "STEP_STARTED", json: "{a}" },
     { type: "STEP_FINISHED", json: "{b}" },
   ];
-  expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, events })).toEqual([
-    "r1", "1000", "1000", "0", "", "", "", "50", "STEP_STARTED", "{a}", "STEP_FINISHED", "{b}",
+  expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, firstSeq: 3, events })).toEqual([
+    "r1", "1000", "1000", "0", "", "", "", "50", "3", "STEP_STARTED", "{a}", "STEP_FINISHED", "{b}",
   ]);
-  expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 2, terminal: true, maxEvents: 9, checkpoint: { cursor: "4-0", seq: 4, json: "{c}" }, events: [] })).toEqual([
-    "r1", "1", "2", "1", "4-0", "4", "{c}", "9",
+  expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 2, terminal: true, maxEvents: 9, checkpoint: { cursor: "4-0", seq: 4, json: "{c}" }, firstSeq: 5, events: [] })).toEqual([
+    "r1", "1", "2", "1", "4-0", "4", "{c}", "9", "5",
   ]);
   expect(parseAppendReply(["ok", "1", "7", ["9-0", "9-1"]])).toEqual({ kind: "logged", stopRequested: true, firstSeq: 7, cursors: ["9-0", "9-1"] });
   expect(parseAppendReply(["ok", "0", "0", []])).toEqual({ kind: "logged", stopRequested: false, firstSeq: 0, cursors: [] });
   expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true });
   expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false });
+  expect(parseAppendReply(["misplaced", "12"])).toEqual({ kind: "misplaced", next: 12 });
+  expect(refusal(() => parseAppendReply(["maybe"]))).toBe('unavailable: expected one of "ok", "ended", "misplaced" as the append script\'s status, but Redis answered "maybe"');
   expect(refusal(() => parseAppendReply(["ok", "0", "0", "9-0"]))).toContain("expected an array as the reply of the appended events' cursors");
 });
 

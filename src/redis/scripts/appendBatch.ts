@@ -3,7 +3,9 @@
  * never one per event. It refuses when the run is over (ending it ABANDONED first if its lease ran
  * out), logs the events, renews the lease or ends the run at a terminal, keeps a checkpoint of the
  * compacted thread the producer sends along, trims the stream past its bound, and answers with the
- * cursors and whether a stop was asked for.
+ * cursors and whether a stop was asked for. Idempotent: each batch names the sequence number of
+ * its first event, so a batch sent again after its reply was lost (the connection dropped with it
+ * in flight) is answered with the cursors it was first given instead of being logged twice.
  */
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
@@ -38,23 +40,38 @@ export interface AppendRequest {
   readonly checkpoint?: Checkpoint;
   /** Past this many entries the stream is trimmed up to the kept snapshot (0: never). */
   readonly maxEvents: number;
+  /** The sequence number in the thread the batch's first event gets: one more than the last the producer was answered. */
+  readonly firstSeq: number;
   readonly events: readonly EncodedEvent[];
 }
 
 /**
  * How the script answered: `logged` (the cursors and the first sequence number, and whether a
- * stop of the run was asked for), or `ended` (nothing logged: the run is over; `abandoned` when
- * it was ended ABANDONED).
+ * stop of the run was asked for; also the answer to a batch sent again whole, with the cursors it
+ * was first given), `ended` (nothing logged: the run is over; `abandoned` when it was ended
+ * ABANDONED), or `misplaced` (nothing logged: the batch does not start where the thread's log
+ * ends, nor is it the last batch logged sent again: `next` is the sequence number the log is at).
  *
  * @example
  * parseAppendReply(["ok", "0", "4", ["1718000000000-4"]]); // { kind: "logged", stopRequested: false, firstSeq: 4, cursors: ["1718000000000-4"] }
  */
 export type AppendReply =
   | { readonly kind: "logged"; readonly stopRequested: boolean; readonly firstSeq: number; readonly cursors: readonly string[] }
-  | { readonly kind: "ended"; readonly abandoned: boolean };
+  | { readonly kind: "ended"; readonly abandoned: boolean }
+  | { readonly kind: "misplaced"; readonly next: number };
 
 /**
- * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, checkpoint cursor, seq, JSON, maxEvents, then type/JSON pairs).
+ * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, checkpoint cursor, seq, JSON,
+ * maxEvents, the batch's first sequence number, then type/JSON pairs).
+ *
+ * The last batch logged is remembered in `meta.batch` as `"<first seq> <count> <first id> <last
+ * id> <runId>"` (one field per thread, rewritten by each append: no key or field per event). A
+ * batch of the same run, first sequence number and size is that batch sent again: it is answered
+ * with its cursors (read back with XRANGE, their types checked against the batch's) before
+ * anything else, even after the run ended with it (a terminal whose reply was lost). Since a
+ * run's appends wait for each other, only its last batch can be sent again. Any other batch must
+ * start where the log ends (`meta.seq`); one that overlaps what is logged, or leaves a gap, is
+ * answered `misplaced`.
  *
  * @example
  * await calls.script(port, appendScript, keys, context, appendArguments(request));
@@ -63,16 +80,37 @@ export const appendScript: StoreScript = {
   name: "append",
   source: `${PRELUDE}
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
-local max_events = tonumber(ARGV[12])
+local max_events, first = tonumber(ARGV[12]), tonumber(ARGV[13])
+local count = (#ARGV - 13) / 2
+local function stop_flag()
+  if redis.call('HGET', META, 'stop') == run_id then return '1' end
+  return '0'
+end
 abandon_if_due()
+local last = redis.call('HGET', META, 'batch')
+if last then
+  local b_first, b_count, b_from, b_to, b_run = string.match(last, '^(%d+) (%d+) (%S+) (%S+) (.*)$')
+  if b_run == run_id and tonumber(b_first) == first and tonumber(b_count) == count then
+    local entries = redis.call('XRANGE', EVENTS, b_from, b_to)
+    local ids = {}
+    for i, entry in ipairs(entries) do
+      if entry[2][2] ~= ARGV[12 + 2 * i] then return {'misplaced', redis.call('HGET', META, 'seq')} end
+      ids[i] = entry[1]
+    end
+    if #ids ~= count then return {'misplaced', redis.call('HGET', META, 'seq')} end
+    return {'ok', stop_flag(), tostring(first), ids}
+  end
+end
 if redis.call('HGET', META, 'live') ~= run_id then
   if redis.call('HGET', META, 'abandoned') == run_id then return {'ended', 'abandoned'} end
   return {'ended', 'over'}
 end
+local next_seq = redis.call('HGET', META, 'seq') or '0'
+if tonumber(next_seq) ~= first then return {'misplaced', next_seq} end
 local events = {}
-for i = 13, #ARGV, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
-local first = redis.call('HGET', META, 'seq') or '0'
+for i = 14, #ARGV, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
 local ids = log(events)
+redis.call('HSET', META, 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[#ids] .. ' ' .. run_id)
 if terminal then
   end_live(run_id)
 else
@@ -84,9 +122,7 @@ if max_events > 0 and redis.call('XLEN', EVENTS) > max_events then
   if kept then redis.call('XTRIM', EVENTS, 'MINID', kept) end
 end
 touch()
-local stop = '0'
-if redis.call('HGET', META, 'stop') == run_id then stop = '1' end
-return {'ok', stop, first, ids}
+return {'ok', stop_flag(), next_seq, ids}
 `,
 };
 
@@ -107,6 +143,7 @@ export function appendArguments(request: AppendRequest): string[] {
     checkpoint === undefined ? "" : String(checkpoint.seq),
     checkpoint?.json ?? "",
     String(request.maxEvents),
+    String(request.firstSeq),
     ...batchArguments(request.events),
   ];
 }
@@ -121,7 +158,8 @@ export function parseAppendReply(reply: unknown): AppendReply {
   const parts = replyArray(reply, "the append script");
   const status = replyString(parts[0], "the append script's status");
   if (status === "ended") return { kind: "ended", abandoned: parts[1] === "abandoned" };
-  if (status !== "ok") throw unexpectedReply(status, 'one of "ok", "ended" as the append script\'s status');
+  if (status === "misplaced") return { kind: "misplaced", next: Number(replyString(parts[1], "the log's next sequence number")) };
+  if (status !== "ok") throw unexpectedReply(status, 'one of "ok", "ended", "misplaced" as the append script\'s status');
   const cursors = replyArray(parts[3], "the appended events' cursors").map((id) => replyString(id, "an appended event's cursor"));
   return { kind: "logged", stopRequested: parts[1] === "1", firstSeq: Number(replyString(parts[2], "the batch's first sequence number")), cursors };
 }

@@ -1,8 +1,9 @@
 /**
- * Failure behaviour: a redis-server of the test's own, killed (SIGKILL) in the middle of a run. The
- * run fails with StoreError `unavailable` (recordRun's output errors with it), its tails error
- * alike, every other operation rejects alike, and nothing hangs: each failure arrives within the
- * store's command timeout.
+ * Failure behaviour: a redis-server of the test's own, killed (SIGKILL) in the middle of a run and
+ * never started again. The run's writer sends its batch again while the run's lease lasts (Redis
+ * might come back), then fails with StoreError `unavailable` (recordRun's output errors with it);
+ * its tails error alike, every other operation rejects alike within the store's command timeout,
+ * and nothing hangs.
  */
 import { lastValueFrom, Subject, toArray } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
@@ -16,6 +17,8 @@ import { startRedisServer, type RedisServer } from "../support/redisServer";
 import { until } from "../support/until";
 
 const TIMEOUT = 1000;
+/** The lease: how long a writer sends a batch again before it gives up (from its last answer). */
+const LEASE = 3000;
 let server: RedisServer;
 let client: TestClient;
 let store: RedisStore;
@@ -23,7 +26,7 @@ let store: RedisStore;
 beforeEach(async () => {
   server = await startRedisServer();
   client = await connectClient("failure", server.url);
-  store = redisStore({ client, prefix: "failure:", timeout: TIMEOUT });
+  store = redisStore({ client, prefix: "failure:", timeout: TIMEOUT, lease: LEASE });
 });
 
 afterEach(async () => {
@@ -32,8 +35,8 @@ afterEach(async () => {
   await server.stop();
 });
 
-/** Awaits `promise` expecting a StoreError `unavailable`; returns it and how long the rejection took. */
-async function unavailableWithin(promise: Promise<unknown>): Promise<{ error: StoreError; ms: number }> {
+/** Awaits `promise` expecting a StoreError `unavailable` within `bound` ms; returns it and how long the rejection took. */
+async function unavailableWithin(promise: Promise<unknown>, bound = TIMEOUT + 1500): Promise<{ error: StoreError; ms: number }> {
   const start = Date.now();
   const outcome = await promise.then(
     (value) => new Error(`expected a rejection, but it resolved with ${JSON.stringify(value)}`),
@@ -42,7 +45,7 @@ async function unavailableWithin(promise: Promise<unknown>): Promise<{ error: St
   const ms = Date.now() - start;
   if (!StoreError.isInstance(outcome)) throw outcome;
   expect(outcome.code).toBe("unavailable");
-  expect(ms).toBeLessThan(TIMEOUT + 1500);
+  expect(ms).toBeLessThan(bound);
   return { error: outcome, ms };
 }
 
@@ -64,8 +67,9 @@ test("Redis killed mid-run: the run's output, its tail and every operation fail 
 
   await server.kill();
   source.next(ev.textMessageContent("m1", "after the crash"));
-  const failed = await unavailableWithin(output);
-  expect(failed.error.message).toMatch(/^expected Redis to answer the append script for thread "t1", but /);
+  // Sent again until the lease (renewed by the last append) is up, plus the last attempt's timeout.
+  const failed = await unavailableWithin(output, LEASE + TIMEOUT + 1500);
+  expect(failed.error.message).toMatch(/^expected Redis to answer the append script for thread "t1", but .+ \(sent again \d+ times over \d+ ms, until the run's lease was up\)$/);
   expect(failed.error.threadId).toBe("t1");
   expect(recorded.map((s) => s.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]); // what was logged before
   const tailed = await tail;
@@ -79,14 +83,16 @@ test("Redis killed mid-run: the run's output, its tail and every operation fail 
   await unavailableWithin(lastValueFrom(store.tail("t1", writer.started.cursor)));
 });
 
-test("a client that does not queue commands while disconnected fails them at once", async () => {
+test("a client that does not queue commands while disconnected fails each attempt at once: the writer gives up when the lease is up, not a timeout later", async () => {
   const eager = await connectClient("failure-eager", server.url, { disableOfflineQueue: true });
-  const eagerStore = redisStore({ client: eager, prefix: "failure:", timeout: TIMEOUT });
+  const lease = 500;
+  const eagerStore = redisStore({ client: eager, prefix: "failure:", timeout: TIMEOUT * 4, lease });
   try {
     const writer = await eagerStore.beginRun(runAgentInput("t3", "r1"));
     await server.kill();
-    const { ms } = await unavailableWithin(writer.append([ev.stepStarted("s")]));
-    expect(ms).toBeLessThan(TIMEOUT); // no waiting for the deadline
+    const { ms, error } = await unavailableWithin(writer.append([ev.stepStarted("s")]), TIMEOUT * 4);
+    expect(ms).toBeLessThan(lease + 500); // no attempt waited for the command timeout
+    expect(error.message).toMatch(/\(sent again \d+ times over \d+ ms, until the run's lease was up\)$/);
   } finally {
     await eagerStore.close();
     eager.destroy();

@@ -1,10 +1,11 @@
 /**
  * Redis down mid-run, over HTTP (issue #11 §5, failure behaviour): two instances on a redis-server
  * of the test's own, which is killed (SIGKILL) while an agent on A streams and a second client
- * follows the run through B. The run fails with a clear error on A's stderr (`onRunError`, naming
- * the run, the thread and the command), both clients see a transport failure and a failed `done`
- * naming the 503 the store's failure answers — never a hang: every step is bounded by the store's
- * command timeout — and the instances stay up and answer.
+ * follows the run through B. A's writer sends its batch again while the run's lease lasts (Redis
+ * might come back), then the run fails with a clear error on A's stderr (`onRunError`, naming the
+ * run, the thread and the command), both clients see a transport failure and a failed `done`
+ * naming the 503 the store's failure answers — never a hang: every step is bounded by the lease
+ * and the store's command timeout — and the instances stay up and answer.
  */
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
@@ -17,6 +18,8 @@ import { startRedisServer, type RedisServer } from "../support/redisServer";
 
 /** The store's command timeout in the instances. */
 const TIMEOUT_MS = 1000;
+/** Their lease: how long A's writer sends a batch again before the run fails. */
+const LEASE_MS = 2000;
 /** Reconnect attempts of the clients. */
 const ATTEMPTS = 2;
 
@@ -44,7 +47,7 @@ function follow(updates: ReturnType<Session<Board>["send"]>, into: Update<Board>
 test("Redis killed mid-run: the run fails with a clear error, both clients see a transport failure within the timeouts, the instances stay up", async () => {
   const redis = await startRedisServer();
   server = redis;
-  const config = { redisUrl: redis.url, prefix: "down:", timeoutMs: TIMEOUT_MS, typingDelayMs: 5, researchDelayMs: 30 };
+  const config = { redisUrl: redis.url, prefix: "down:", timeoutMs: TIMEOUT_MS, leaseMs: LEASE_MS, typingDelayMs: 5, researchDelayMs: 30 };
   const [a, b] = await Promise.all([startInstance({ ...config, name: "A" }), startInstance({ ...config, name: "B" })]);
   const reconnect = { delay: 0, count: ATTEMPTS };
 
@@ -69,8 +72,9 @@ test("Redis killed mid-run: the run fails with a clear error, both clients see a
   await redis.kill();
   const ends = await Promise.all([runnerDone, watcherDone]);
 
-  // Each reconnect's /connect answers 503 once the store gives up (within its timeout): bounded.
-  const bound = (ATTEMPTS + 1) * (TIMEOUT_MS + 1000);
+  // The runner's stream waits while A's writer retries (the lease and one timeout); then each
+  // reconnect's /connect answers 503 once the store gives up (within its timeout): bounded.
+  const bound = LEASE_MS + TIMEOUT_MS + (ATTEMPTS + 1) * (TIMEOUT_MS + 1000);
   for (const [who, updates, endedAt] of [["runner", runnerUpdates, ends[0]], ["watcher", watcherUpdates, ends[1]]] as const) {
     const errors = updates.filter((update) => update.kind === "error");
     expect({ who, errors: errors.map((update) => update.kind === "error" && update.error.kind) }).toEqual({ who, errors: ["transport"] });

@@ -1,0 +1,32 @@
+/** What a run's writer (RedisRunWriter.ts) needs of its store (docs/durability.md §8). */
+import type { StoreClock } from "../server/store/StoreClock";
+import type { ThreadKeys } from "./keys";
+import type { RedisCalls } from "./RedisCalls";
+import type { RedisConnection } from "./RedisPort";
+import type { ScriptContext } from "./scripts/prelude";
+import type { LocalFeed } from "./tailState";
+
+/**
+ * What a writer needs of its store: the connection and its calls, the thread's keys, the script
+ * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
+ *
+ * @example
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released });
+ */
+export interface WriterEnvironment {
+  readonly connection: RedisConnection;
+  readonly calls: RedisCalls;
+  readonly keys: ThreadKeys;
+  readonly context: () => ScriptContext;
+  readonly lease: number;
+  /** The lease key's TTL: the lease itself on Redis's clock, the thread's TTL on an injected clock. */
+  readonly leaseTtl: number;
+  readonly maxEvents: number;
+  readonly snapshotEvery: number;
+  readonly timers: StoreClock;
+  readonly watchSignals: (listener: (kind: "stop" | "end") => void) => () => void;
+  /** Where each logged batch goes for this instance's tails of the thread (released when the run is no longer live here). */
+  readonly feed: LocalFeed;
+  /** Called once when the run is no longer live here (the store stops tracking the writer). */
+  readonly released: () => void;
+}
