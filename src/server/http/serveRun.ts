@@ -15,6 +15,7 @@ import { errorResponse } from "./errorResponse";
 import { checkAccess, type HandlerContext } from "./HandlerContext";
 import type { RunFunction, Routed } from "./HandlerOptions";
 import { readJsonRequest } from "./readJsonRequest";
+import { RecordingBacklog } from "./RecordingBacklog";
 import { RunPace } from "./RunPace";
 import { sharedTurns } from "./fairTurns";
 import { eventStreamResponse, storeFailure } from "./streamResponse";
@@ -74,10 +75,10 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
  * (an `Agent`: it closes what is open and ends RUN_FINISHED cancelled), or for a run function as
  * its `signal` plus `endOnStop`. A run function's events are normalized and strictly verified
  * before they are logged. The producer's `ready` follows the response while one reads it
- * (`RunPace`). A recording that fails after the response started aborts the agent as a stop does
- * (`ctx.signal` / `signal`, with a reason that says why) and is reported to `onRunError`; its
- * clients see the log's end (a RUN_ERROR `ABANDONED` or `RUN_TOO_LARGE`) or a body cut short (a
- * store down).
+ * (`RunPace`), and waits while the store is far behind (`RecordingBacklog`: Redis restarting). A
+ * recording that fails after the response started aborts the agent as a stop does (`ctx.signal` /
+ * `signal`, with a reason that says why) and is reported to `onRunError`; its clients see the
+ * log's end (a RUN_ERROR `ABANDONED` or `RUN_TOO_LARGE`) or a body cut short (a store down).
  */
 async function serveStoredRun(request: Request, input: RunAgentInput, chosen: RunFunction | undefined, context: HandlerContext, store: ThreadStore): Promise<Response> {
   const { threadId, runId } = input;
@@ -90,10 +91,12 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
   const stop = new AbortController();
   const stopWatch = writer.stopRequested.subscribe(() => stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")));
   const pace = new RunPace(context.stream.turns ?? sharedTurns);
+  const backlog = new RecordingBacklog(input); // the producer waits while the store is far behind (RECORDING_BACKLOG)
+  const ready = backlog.pace(pace.ready);
   const events =
     chosen === undefined && context.driver !== undefined
-      ? context.driver(input, { ready: pace.ready, stop: stop.signal })
-      : (chosen ?? context.runDefault)(input, { request, ready: pace.ready, signal: stop.signal }).pipe(
+      ? context.driver(input, { ready, stop: stop.signal })
+      : (chosen ?? context.runDefault)(input, { request, ready, signal: stop.signal }).pipe(
           normalizeChunks(),
           verifyEvents(),
           endOnStop(stop.signal, threadId, runId),
@@ -102,7 +105,7 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
     stopWatch.unsubscribe();
     pace.end();
   };
-  events.pipe(debugEvents(context.debug, "server"), recordRun(writer)).subscribe({
+  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer), backlog.logged()).subscribe({
     error: (error: unknown) => {
       // Nothing more of this run can be logged (its clients read the log): the agent stops rather
       // than generate into nothing. recordRun errors before it lets the source go, so the reason

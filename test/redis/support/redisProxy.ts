@@ -3,8 +3,9 @@
  * Redis that goes away mid-append (issue #20 A4): it passes bytes both ways untouched, and can
  * drop every connection at once (a network cut), lose the reply to a command after Redis ran it
  * (the connection drops as the reply arrives: the "lost reply"), and count the connections that
- * closed with a request unanswered (an append in flight at a restart). The target may restart on
- * the same port: new connections go to whatever listens there then.
+ * closed with a request unanswered (an append in flight at a restart), and play a Redis that is down
+ * (`down()`: every connection cut, new ones closed at once, until `up()`). The target may restart
+ * on the same port: new connections go to whatever listens there then.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 
@@ -16,6 +17,11 @@ export interface RedisProxy {
   readonly unansweredAtClose: number;
   /** Replies lost on purpose so far (`loseReplyTo`). */
   readonly lostReplies: number;
+  /** Connections closed at once because the proxy was `down()`: a reconnecting client's attempts. */
+  readonly refused: number;
+  /** Cuts every connection and closes each new one at once, as a Redis that is down, until `up()`. */
+  down(): void;
+  up(): void;
   /** Destroys every open connection now, both sides (new ones are accepted as before). */
   cutAll(): void;
   /**
@@ -40,7 +46,14 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
   const armed: string[] = [];
   let unansweredAtClose = 0;
   let lostReplies = 0;
+  let isDown = false;
+  let refused = 0;
   const server: Server = createServer((client) => {
+    if (isDown) {
+      refused++;
+      client.destroy();
+      return;
+    }
     const upstream = connect(targetPort, "127.0.0.1");
     sockets.add(client);
     sockets.add(upstream);
@@ -92,6 +105,16 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     },
     get lostReplies() {
       return lostReplies;
+    },
+    get refused() {
+      return refused;
+    },
+    down: () => {
+      isDown = true;
+      for (const socket of [...sockets]) socket.destroy();
+    },
+    up: () => {
+      isDown = false;
     },
     cutAll: () => {
       for (const socket of [...sockets]) socket.destroy();
