@@ -13,7 +13,7 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 export interface RedisProxy {
   /** `redis://127.0.0.1:<proxy port>`. */
   readonly url: string;
-  /** Connections closed (by either side) while a request sent through them had no reply yet. */
+  /** Connections Redis had answered on, closed (by either side) while a request sent through them had no reply yet. */
   readonly unansweredAtClose: number;
   /** Replies lost on purpose so far (`loseReplyTo`). */
   readonly lostReplies: number;
@@ -59,13 +59,15 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     sockets.add(upstream);
     /** A request went up since the last reply bytes came down. */
     let awaiting = false;
+    /** Redis answered on this connection (a reconnect attempt refused by a Redis that is down never is). */
+    let answered = false;
     /** This connection's next reply is to be lost. */
     let losing = false;
     let closed = false;
     const drop = (): void => {
       if (!closed) {
         closed = true;
-        if (awaiting) unansweredAtClose++;
+        if (awaiting && answered) unansweredAtClose++;
       }
       client.destroy();
       upstream.destroy();
@@ -93,6 +95,7 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
         return;
       }
       awaiting = false;
+      answered = true;
       client.write(chunk);
     });
   });
