@@ -37,7 +37,7 @@ afterAll(async () => {
 function startTailServer(): Promise<TailServer> {
   const child: ChildProcess = fork(path.join(__dirname, "support", "tailServer.ts"), [JSON.stringify({ idleWriteTimeoutMs: IDLE_WRITE_TIMEOUT_MS })], {
     cwd: path.join(__dirname, "..", ".."),
-    execArgv: ["--expose-gc", "-r", "ts-node/register/transpile-only"],
+    execArgv: ["--expose-gc", ...(process.env.LOAD_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE}`] : []), "-r", "ts-node/register/transpile-only"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {

@@ -9,7 +9,7 @@ import { checkAccess, type HandlerContext } from "./HandlerContext";
 import { readJsonRequest } from "./readJsonRequest";
 import { notResumable } from "./serveStop";
 import { eventStreamResponse, storeFailure } from "./streamResponse";
-import { refuseOverBudget, tailStreamOptions } from "./tailLimits";
+import { connectStreamOptions, refuseOverBudget } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
 
 /**
@@ -59,6 +59,6 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   if (stream === undefined) {
     return errorResponse(404, { error: "not-found", message: `expected a thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
   }
-  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, ...tailStreamOptions(context.tails), signal: request.signal, slowConsumer: "end" });
+  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, ...connectStreamOptions(context.tails), signal: request.signal, slowConsumer: "end" });
   return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true" });
 }

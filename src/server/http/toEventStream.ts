@@ -6,8 +6,9 @@ import { excerpt } from "../../protocol/describeFailure";
 import { systemClock, type StoreClock } from "../store/StoreClock";
 import { encodeFrame } from "./encodeFrame";
 import { sharedTurns, type FairTurns, type StreamTurn } from "./fairTurns";
-import { FrameQueue } from "./FrameQueue";
+import { FrameQueue, MAX_CHUNK_BYTES } from "./FrameQueue";
 import { IdleWriteError } from "./IdleWriteError";
+import { nextMacrotask } from "./nextMacrotask";
 import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
 import type { Frame, TailFrames } from "./TailFrames";
 
@@ -81,6 +82,19 @@ export interface EventStreamOptions {
   readonly idleWriteTimeoutMs?: number;
   /** The clock of the idle-write timer (default `systemClock`). */
   readonly clock?: StoreClock;
+  /**
+   * Gathers frames that keep arriving into fewer, larger chunks (default `false`): a read that had
+   * to wait for a frame then waits one macrotask at a time while more arrive, until the source
+   * pauses for a turn, 64 KiB are queued or it ended (at most 16 turns). Many readers of one
+   * source (a store's tails) then cost one socket write per chunk each, not one per event.
+   */
+  readonly gatherWrites?: boolean;
+  /**
+   * Turns a read waits for before it takes a chunk (default none): the writes of streams that
+   * share them (a process's `/connect` tails) then take a bounded part of each event-loop turn, and
+   * the runs and their own responses keep the rest.
+   */
+  readonly writeTurns?: FairTurns;
 }
 
 /** The default high-water mark, in events. */
@@ -88,6 +102,9 @@ export const DEFAULT_HIGH_WATER_MARK = 16;
 
 /** The default send-buffer cap: 16 MiB of queued events per response. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** The most macrotasks a gathering read waits (`gatherWrites`): a bound on the latency it adds to a source that never pauses. */
+const MAX_GATHER_TURNS = 16;
 
 
 /**
@@ -130,6 +147,8 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
   const queue = new FrameQueue(pool);
   let subscription: Subscription | undefined;
   let turn: StreamTurn | undefined;
+  /** This stream's place among `writeTurns`, from the first read until the body ends. */
+  let writeTurn: StreamTurn | undefined;
   let started = false;
   /** The source completed or failed; what is queued is all there will be. */
   let finished = false;
@@ -139,6 +158,8 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
   let terminated = false;
   /** The pending read waiting for a frame. */
   let wake: (() => void) | undefined;
+  /** A read is being answered (the reader is not idle). */
+  let reading = false;
   /** Producers waiting in `ready()`. */
   let waiters: (() => void)[] = [];
   /** The body's controller, to error it when the reader is idle (no read is pending to hand it to). */
@@ -166,7 +187,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
 
   /** Frames wait and no read is pending: from now the reader has `idleMs` to ask for them. */
   const watchIdle = (): void => {
-    if (idleMs === undefined || cancelIdle !== undefined || closed || wake !== undefined) return;
+    if (idleMs === undefined || cancelIdle !== undefined || closed || reading) return;
     cancelIdle = clock.setTimer(idleMs, () => {
       cancelIdle = undefined;
       const reason = new IdleWriteError(idleMs);
@@ -237,6 +258,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
     queue.clear();
     unwatchIdle();
     turn?.leave();
+    writeTurn?.leave();
     signal?.removeEventListener("abort", onAbort);
     if (!finished) stopping.abort(reason);
     subscription?.unsubscribe();
@@ -246,6 +268,15 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
   function onAbort(): void {
     close(signal?.reason ?? new DOMException("the client went away", "AbortError"));
   }
+
+  /** `gatherWrites`: waits while frames keep arriving, until the source pauses for a turn, a chunk is full or the stream ends. */
+  const gather = async (): Promise<void> => {
+    for (let waits = 0; waits < MAX_GATHER_TURNS && !finished && !closed && queue.bytes < MAX_CHUNK_BYTES; waits++) {
+      const queued = queue.length;
+      await nextMacrotask();
+      if (queue.length === queued) return;
+    }
+  };
 
   const start = (): void => {
     started = true;
@@ -271,14 +302,25 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
         body = controller;
       },
       async pull(controller) {
+        reading = true;
         unwatchIdle();
         if (!started && !closed) start();
-        while (queue.length === 0 && !finished && !closed) await new Promise<void>((resolve) => (wake = resolve));
+        let waited = false;
+        while (queue.length === 0 && !finished && !closed) {
+          waited = true;
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+        if (waited && options.gatherWrites === true) await gather();
+        writeTurn ??= options.writeTurns?.join();
+        const turnToWrite = closed ? undefined : writeTurn?.pause();
+        if (turnToWrite !== undefined) await turnToWrite;
+        reading = false;
         if (queue.length > 0) {
           controller.enqueue(queue.takeChunk());
           release();
         }
         if (closed || (finished && queue.length === 0)) {
+          writeTurn?.leave();
           try {
             controller.close();
           } catch {

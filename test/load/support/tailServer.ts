@@ -92,4 +92,5 @@ async function main(): Promise<void> {
   process.send?.({ url });
 }
 
+process.on("SIGTERM", () => process.exit(0)); // a normal exit, so that a --cpu-prof profile is written
 void main();
