@@ -17,13 +17,16 @@ export type TailCommand =
   /** Collects garbage, then answers with `process.memoryUsage()`. */
   | { readonly cmd: "memory" };
 
-/** The answer to `memory`: `process.memoryUsage()` after a full collection, and the streams open. */
+/** The answer to `memory`: `process.memoryUsage()` after a full collection, the streams open, and the CPU time used so far. */
+
 export interface TailMemory {
   readonly rss: number;
   readonly heapUsed: number;
   readonly external: number;
   readonly arrayBuffers: number;
   readonly streams: number;
+  /** User + system CPU time of the process since it started, in ms (a figure a busy machine's scheduling does not inflate). */
+  readonly cpuMs: number;
 }
 
 /** Threads whose run may start writing: opened by `go`, waited on by the agent. */
@@ -77,9 +80,11 @@ async function main(): Promise<void> {
         process.send?.({ reply: "go" });
         return;
       case "memory": {
+        const cpu = process.cpuUsage();
         collectGarbage();
         const usage = process.memoryUsage();
-        const answer: TailMemory = { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, streams: sharedTurns.streams };
+        const cpuMs = (cpu.user + cpu.system) / 1000;
+        const answer: TailMemory = { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, streams: sharedTurns.streams, cpuMs };
         process.send?.({ reply: "memory", memory: answer });
         return;
       }
