@@ -18,7 +18,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise
  * - The Response's status and headers are written and flushed at once (an SSE client sees the
  *   headers before the first event), then its body is copied chunk by chunk: while `res.write`
  *   returns false no further chunk is pulled from the body, until `drain`. So a slow client slows
- *   the run instead of filling memory.
+ *   the run instead of filling memory. A body that fails meanwhile (an idle-write timeout) cuts
+ *   the connection at once, with what the socket still held for the client.
  * - The socket closing before the response ended aborts the Request's signal and cancels the body
  *   reader; with `createHandler` either one unsubscribes the run, which aborts the agent.
  * - A handler that throws before answering becomes a 500 with a JSON body.
@@ -113,11 +114,19 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     reader.cancel().catch(() => undefined);
   };
   signal.addEventListener("abort", cancel, { once: true });
+  // A body can fail while a write waits for `drain` (an idle-write timeout: the client took nothing):
+  // then the wait ends with the body's error, which cuts the connection, instead of lasting as long as the socket.
+  const failed = reader.closed.then(
+    () => new Promise<never>(() => undefined), // ended well: the next read says so
+    (error: unknown) => ({ error }),
+  );
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || signal.aborted) break;
-      if (!res.write(value)) await drained(res, signal);
+      if (res.write(value)) continue;
+      const failure = await Promise.race([drained(res, signal), failed]);
+      if (failure !== undefined) throw failure.error instanceof Error ? failure.error : new Error(`the response body failed: ${String(failure.error)}`);
     }
   } finally {
     signal.removeEventListener("abort", cancel);

@@ -22,6 +22,7 @@ export {
   createHandler,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_IDLE_WRITE_TIMEOUT_MS,
   type RunFunction,
   type RunSource,
   type RunRequest,
@@ -33,6 +34,8 @@ export {
 } from "./http/createHandler";
 export { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready } from "./http/toEventStream";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
+export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, type Frame } from "./http/TailFrames";
+export { IdleWriteError } from "./http/IdleWriteError";
 export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./http/fairTurns";
 export type { HttpErrorBody, HttpErrorCode } from "./http/errorResponse";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";

@@ -10,6 +10,7 @@ import { errorResponse } from "./errorResponse";
 import type { FairTurns } from "./fairTurns";
 import type { Authorize, HandlerOptions, RunFunction, ThreadAccess } from "./HandlerOptions";
 import type { BodyLimits } from "./readJsonRequest";
+import type { TailLimits } from "./tailLimits";
 import type { Ready } from "./toEventStream";
 
 /**
@@ -21,6 +22,8 @@ import type { Ready } from "./toEventStream";
 export interface HandlerContext {
   readonly limits: BodyLimits;
   readonly stream: { readonly highWaterMark: number; readonly maxBufferedBytes: number; readonly turns: FairTurns | undefined };
+  /** What bounds the store-backed responses: shared frames, their budget, the idle-write timeout. */
+  readonly tails: TailLimits;
   /** Extra headers on every answer. */
   readonly headers: Readonly<Record<string, string>>;
   /** The source's default run function (an Agent through the driver, or the run function itself). */

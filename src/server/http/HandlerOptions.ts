@@ -5,8 +5,10 @@ import type { RunAgentInput } from "../../protocol/input";
 import type { AgentCapabilities } from "../../protocol/capabilities";
 import type { DebugOption } from "../../operators/logEvents";
 import type { Agent } from "../Agent";
+import type { StoreClock } from "../store/StoreClock";
 import type { ThreadStore } from "../store/ThreadStore";
 import type { FairTurns } from "./fairTurns";
+import type { TailFrames } from "./TailFrames";
 import type { Ready } from "./toEventStream";
 
 /** What a run function is told besides the input. */
@@ -115,6 +117,24 @@ export interface HandlerOptions {
   readonly maxBufferedBytes?: number;
   /** How the responses of this process share the event loop (default `sharedTurns`). See `fairTurns`. */
   readonly turns?: FairTurns;
+  /**
+   * With a store: the budget of bytes queued to the process's tails (default 256 MiB,
+   * `DEFAULT_MAX_TAIL_BYTES`), every frame counted once however many tails queue it (frames are
+   * shared: see `tailFrames`). Past it a new `POST {url}/connect` is answered 503 `capacity` with
+   * `Retry-After`; a run's own response is never refused by it.
+   */
+  readonly maxTailBytes?: number;
+  /** The pool the budget counts (default `sharedTailFrames`, one per process). Inject one to observe or isolate it. */
+  readonly tailFrames?: TailFrames;
+  /**
+   * With a store: a response (a `/connect` tail or a run's own) whose client took nothing for this
+   * long, in ms, while events waited for it is closed (default 30 000; `Infinity` turns it off).
+   * The run goes on; the client reconnects with its `Last-Event-ID` and reads the rest from the
+   * store. Without it, a socket that never reads holds its queue until the connection dies.
+   */
+  readonly idleWriteTimeoutMs?: number;
+  /** The clock of the handler's timers (default `systemClock`): the idle-write timeout. Tests pass a manual one. */
+  readonly clock?: StoreClock;
   /** Extra headers on every answer, errors included (for example CORS headers). */
   readonly headers?: Readonly<Record<string, string>>;
   /**

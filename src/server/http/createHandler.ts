@@ -1,5 +1,6 @@
 /** Serves one agent (or several) over HTTP as a fetch-style handler: `Request` in, SSE `Response` out (DESIGN §4, §6). */
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonDepth";
+import { systemClock } from "../store/StoreClock";
 import { run } from "../run";
 import type { HandlerContext } from "./HandlerContext";
 import type { FetchHandler, HandlerOptions, RunFunction, RunSource } from "./HandlerOptions";
@@ -8,6 +9,7 @@ import { capabilitiesOf, serveCapabilities } from "./serveCapabilities";
 import { serveConnect } from "./serveConnect";
 import { serveRun } from "./serveRun";
 import { serveStop } from "./serveStop";
+import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
 
 export type { Authorize, FetchHandler, HandlerOptions, Routed, RunFunction, RunRequest, RunSource, ThreadAccess } from "./HandlerOptions";
@@ -20,6 +22,13 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * more than a `RunAgentInput` of a real conversation needs.
  */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * The default idle-write timeout: 30 s in which a store-backed response's client took nothing
+ * while events waited for it. Far longer than any reading client stalls; short enough that
+ * sockets that never read give their queues back soon.
+ */
+export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
 
 /**
  * Makes a fetch-style handler that runs `source` for each `POST` whose JSON body is a
@@ -59,6 +68,12 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
       turns: options.turns,
     },
+    tails: {
+      frames: options.tailFrames ?? sharedTailFrames,
+      maxBytes: options.maxTailBytes ?? DEFAULT_MAX_TAIL_BYTES,
+      idleWriteTimeoutMs: finiteOrNone(options.idleWriteTimeoutMs ?? DEFAULT_IDLE_WRITE_TIMEOUT_MS),
+      clock: options.clock ?? systemClock,
+    },
     headers: options.headers ?? {},
     runDefault,
     driver: typeof source === "function" ? undefined : (input, { ready, stop }) => run(source, input, { ready, stop, maxJsonDepth }),
@@ -87,6 +102,11 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       }
     }
   };
+}
+
+/** A finite timeout, or `undefined` for none (`Infinity` turns a timeout off; a timer would fire at once). */
+function finiteOrNone(ms: number): number | undefined {
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
 /** The default `onRunError`: one line on stderr naming the thread and the run. */

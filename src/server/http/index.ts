@@ -3,6 +3,7 @@ export {
   createHandler,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_IDLE_WRITE_TIMEOUT_MS,
   type FetchHandler,
   type HandlerOptions,
   type RunFunction,
@@ -18,6 +19,8 @@ export { capabilitiesOf } from "./serveCapabilities";
 export { endOnStop } from "./endOnStop";
 export { closeOpenSpans } from "./closeOpenSpans";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./SlowConsumerError";
+export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, type Frame } from "./TailFrames";
+export { IdleWriteError } from "./IdleWriteError";
 export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./fairTurns";
 export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./errorResponse";
 export { acceptsEventStream } from "./acceptsEventStream";

@@ -9,6 +9,7 @@ import { checkAccess, type HandlerContext } from "./HandlerContext";
 import { readJsonRequest } from "./readJsonRequest";
 import { notResumable } from "./serveStop";
 import { eventStreamResponse, storeFailure } from "./streamResponse";
+import { connectStreamOptions, refuseOverBudget } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
 
 /**
@@ -22,10 +23,11 @@ const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial
  * `Last-Event-ID` header, if any): 404 `not-found` for a thread the store does not know (only an
  * authorized caller can learn that), else the SSE stream: `id:` on every frame that carries a
  * cursor, the mode in the `AGUI-Connect-Mode` header (`resume` or `snapshot`), and `AGUI-Resumable:
- * true`. A tail the store
- * can no longer follow (evicted, unavailable) ends the body without a terminal event, so the
- * client reconnects; a reader too slow for the send-buffer cap is cut the same way. Without a
- * store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
+ * true`. Past the budget of bytes queued to tails (`maxTailBytes`): 503 `capacity`, asked after
+ * `authorize` and before the store. A tail the store can no longer follow (evicted, unavailable)
+ * ends the body without a terminal event, so the client reconnects; a reader too slow for the
+ * send-buffer cap is cut the same way, and one that took nothing for `idleWriteTimeoutMs` is cut
+ * off (the body errors). Without a store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
  *
  * @example
  * if (routeOf(request.url) === "connect") return serveConnect(request, context);
@@ -45,6 +47,8 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   const { threadId, runId } = body;
   const refused = await checkAccess(context, request, runId === undefined ? { action: "connect", threadId } : { action: "connect", threadId, runId });
   if (refused) return refused;
+  const overBudget = refuseOverBudget(context.tails, headers);
+  if (overBudget) return overBudget;
   const lastEventId = request.headers.get("last-event-id") || undefined; // an empty header is no cursor
   let stream: ConnectStream | undefined;
   try {
@@ -55,6 +59,6 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   if (stream === undefined) {
     return errorResponse(404, { error: "not-found", message: `expected a thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
   }
-  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, signal: request.signal, slowConsumer: "end" });
+  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, ...connectStreamOptions(context.tails), signal: request.signal, slowConsumer: "end" });
   return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true" });
 }

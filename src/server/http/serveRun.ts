@@ -19,6 +19,7 @@ import { RecordingBacklog } from "./RecordingBacklog";
 import { RunPace } from "./RunPace";
 import { sharedTurns } from "./fairTurns";
 import { eventStreamResponse, storeFailure } from "./streamResponse";
+import { tailStreamOptions } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
 
 /**
@@ -121,7 +122,7 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
       pace.attach(ready, gone);
       return concat(of(writer.started), store.tail(threadId, writer.started.cursor)).pipe(cutOnStoreFailure());
     },
-    { ...context.stream, signal: request.signal, slowConsumer: "end" },
+    { ...context.stream, ...tailStreamOptions(context.tails), signal: request.signal, slowConsumer: "end" },
   );
   return eventStreamResponse(body, context.headers, { [RESUMABLE_HEADER]: "true" });
 }

@@ -1,0 +1,104 @@
+/** What `toEventStream` takes: its source (events, or a factory handed the pace) and the options of its pacing and ending. */
+import type { Observable } from "rxjs";
+import type { Event } from "../../protocol/events";
+import type { StoreClock } from "../store/StoreClock";
+import type { FairTurns } from "./fairTurns";
+import type { TailFrames } from "./TailFrames";
+
+/**
+ * Resolves when the stream can take more events: its queue is under the high-water mark.
+ *
+ * @example
+ * for await (const token of model) { await ready(); subscriber.next(ev.textMessageContent("m1", token)); }
+ */
+export type Ready = () => Promise<void>;
+
+/**
+ * An event and the SSE `id:` to send with it (a store's cursor: `StoredEvent` and `ConnectFrame`
+ * fit); without a cursor the frame has no `id:`.
+ *
+ * @example
+ * const frame: CursorFrame = { event: ev.textMessageContent("m1", "Hi"), cursor: "c7" };
+ */
+export interface CursorFrame {
+  readonly event: Event;
+  readonly cursor?: string;
+}
+
+/**
+ * What the factory form of `toEventStream`'s source is handed: the pace to follow and the signal
+ * that says the stream is over.
+ *
+ * @example
+ * const source: EventSource = (ready, signal) => run(agent, input, { ready, signal });
+ */
+export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Event | CursorFrame>;
+
+/**
+ * How the stream paces and ends.
+ *
+ * @example
+ * const options: EventStreamOptions = { signal: request.signal, slowConsumer: "end", frames: sharedTailFrames, idleWriteTimeoutMs: 30_000 };
+ */
+export interface EventStreamOptions {
+  /**
+   * Queued events at or above which `ready()` waits for the reader (default 16). Each read takes
+   * the queued frames as one chunk (up to 64 KiB of them), so this is also the most events one
+   * chunk carries while the producer respects `ready()`.
+   */
+  readonly highWaterMark?: number;
+  /**
+   * The send-buffer cap (default 16 MiB): the most bytes of encoded events queued for a reader that
+   * does not keep up. An event that would take the queue past it stops the run (the source's signal
+   * aborts with a `SlowConsumerError`, the source is unsubscribed) and the stream ends with what was
+   * queued and one final RUN_ERROR (code `SLOW_CONSUMER`). Sizes are the encoded frames' UTF-8
+   * bytes, what the queue holds in memory (a frame shared with other responses counts in each).
+   * `ready()` also waits while half the cap is queued, so a producer that awaits it never reaches
+   * the cap with events smaller than half of it.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Aborting it (the request's signal: the client went away) unsubscribes and ends the stream. */
+  readonly signal?: AbortSignal;
+  /**
+   * How the streams of this process share the event loop (default `sharedTurns`): once a stream's
+   * time slice is used up, its next `ready()` resolves in a later macrotask, so concurrent runs
+   * interleave instead of one streaming to its end while the others wait.
+   */
+  readonly turns?: FairTurns;
+  /**
+   * What a reader too slow for `maxBufferedBytes` gets: `fail` (the default) ends the stream with
+   * one final RUN_ERROR `SLOW_CONSUMER`; `end` ends it after what was queued, without a terminal
+   * event, so that a client that can resume (the frames carry `id:`) reconnects and reads the rest
+   * at its own pace from where the run is kept. Either way the source is let go and the factory's
+   * signal aborts with the `SlowConsumerError`.
+   */
+  readonly slowConsumer?: "fail" | "end";
+  /**
+   * Where the frames come from (default: encoded for this stream alone): a pool shared by the
+   * responses that may queue the same event (a store's tails), which encodes each event once and
+   * counts its bytes once (`TailFrames`).
+   */
+  readonly frames?: TailFrames;
+  /**
+   * Closes the stream when frames waited and its reader asked for none of them for this long, in
+   * ms (default: never): the body errors with an `IdleWriteError` (the runtime cuts the
+   * connection), the queue is dropped and the source let go, its signal aborted with that error.
+   * A reader that is waiting, or has nothing queued for it, is never idle.
+   */
+  readonly idleWriteTimeoutMs?: number;
+  /** The clock of the idle-write timer (default `systemClock`). */
+  readonly clock?: StoreClock;
+  /**
+   * Gathers frames that keep arriving into fewer, larger chunks (default `false`): a read that had
+   * to wait for a frame then waits one macrotask at a time while more arrive, until the source
+   * pauses for a turn, 64 KiB are queued or it ended (at most 16 turns). Many readers of one
+   * source (a store's tails) then cost one socket write per chunk each, not one per event.
+   */
+  readonly gatherWrites?: boolean;
+  /**
+   * Turns a read waits for before it takes a chunk (default none): the writes of streams that
+   * share them (a process's `/connect` tails) then take a bounded part of each event-loop turn, and
+   * the runs and their own responses keep the rest.
+   */
+  readonly writeTurns?: FairTurns;
+}

@@ -1,0 +1,74 @@
+/** The encoded frames waiting for one response's reader, taken in bounded chunks (docs/http.md, "Backpressure"). */
+import type { Frame, TailFrames } from "./TailFrames";
+
+/** The most bytes one read takes from the queue (one frame more if a single frame is larger): 64 KiB. */
+export const MAX_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A response's queue of frames and their total size in bytes. Frames from a `TailFrames` pool are
+ * released to it as they leave the queue (taken or dropped); others are the queue's own.
+ *
+ * @example
+ * const queue = new FrameQueue(sharedTailFrames);
+ * queue.push(sharedTailFrames.take(stored.event, stored.cursor));
+ * controller.enqueue(queue.takeChunk());
+ */
+export class FrameQueue {
+  private frames: Frame[] = [];
+  private size = 0;
+
+  constructor(private readonly pool: TailFrames | undefined) {}
+
+  /** Frames queued. */
+  get length(): number {
+    return this.frames.length;
+  }
+
+  /** Bytes queued. */
+  get bytes(): number {
+    return this.size;
+  }
+
+  push(frame: Frame): void {
+    this.frames.push(frame);
+    this.size += frame.bytes.byteLength;
+  }
+
+  /**
+   * Takes the first frames, up to `MAX_CHUNK_BYTES` in all (at least one frame), as one chunk.
+   * Bounded chunks keep what the writer holds small while the queue is long, and let a large
+   * queue's memory go back frame by frame instead of after one huge write. A chunk of one frame is
+   * that frame's own bytes, shared with every response that queued it (read-only: Node's socket
+   * writes it as it is, and a default `ReadableStream` neither copies nor transfers a chunk);
+   * several frames are copied into one new chunk, so a socket write carries many small frames.
+   */
+  takeChunk(): Uint8Array {
+    const frames = this.frames;
+    let count = 0;
+    let size = 0;
+    while (count < frames.length && (count === 0 || size + frames[count].bytes.byteLength <= MAX_CHUNK_BYTES)) size += frames[count++].bytes.byteLength;
+    const taken = count === frames.length ? frames : frames.splice(0, count);
+    if (taken === frames) this.frames = [];
+    this.size -= size;
+    let chunk: Uint8Array;
+    if (taken.length === 1) chunk = taken[0].bytes;
+    else {
+      chunk = new Uint8Array(size);
+      let at = 0;
+      for (const frame of taken) {
+        chunk.set(frame.bytes, at);
+        at += frame.bytes.byteLength;
+      }
+    }
+    if (this.pool !== undefined) for (const frame of taken) this.pool.release(frame);
+    return chunk;
+  }
+
+  /** Drops every queued frame (the reader went away). */
+  clear(): void {
+    const dropped = this.frames;
+    this.frames = [];
+    this.size = 0;
+    if (this.pool !== undefined) for (const frame of dropped) this.pool.release(frame);
+  }
+}
