@@ -54,14 +54,14 @@ function pausedTail(port: number, threadId: string): Promise<{ socket: Socket; c
 }
 
 test("a /connect client that stops reading is cut off after the idle-write timeout, and its queue is let go; the run goes on", async () => {
-  const store = memoryStore({ maxBytes: 128 * 1024 * 1024 });
+  const store = memoryStore({ maxBytes: 256 * 1024 * 1024 }); // a run of 24 MB counts 48 MB (its log and its fold): within maxRunBytes
   const pool = tailFrames();
   const clock = new ManualClock();
   served = await serve(createHandler(() => new Observable(), { store, tailFrames: pool, clock }));
   const writer = await store.beginRun(inputFor("t1", "r1"));
   await writer.append([ev.textMessageStart("m1")]);
   const tail = await pausedTail(served.port, "t1");
-  // 24 MB for a client that reads nothing: the kernel's buffers take a few, the tail's queue the rest (its cap is 16 MiB)
+  // 24 MB for a client that reads nothing: the kernel's buffers take a few, then the tail's queue fills to PARK_BYTES and the store is let go
   for (let i = 0; i < 24; i++) await writer.append(Array.from({ length: 250 }, () => ev.textMessageContent("m1", "z".repeat(4000))));
   // wait until the server's writes stopped: the queue no longer shrinks
   let last = -1;
@@ -70,7 +70,7 @@ test("a /connect client that stops reading is cut off after the idle-write timeo
     last = pool.queuedBytes;
     return settled;
   }, "the tail's queue to stop draining into its socket");
-  expect(pool.queuedBytes).toBeGreaterThan(4_000_000);
+  expect(pool.queuedBytes).toBeGreaterThan(0);
   expect(await openConnections(served)).toBe(1);
   clock.advance(30_000);
   expect(pool.queuedBytes).toBe(0);

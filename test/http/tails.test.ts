@@ -28,13 +28,18 @@ async function liveRun(store: MemoryStore, threadId: string): Promise<RunWriter>
   return writer;
 }
 
-/** Opens a `/connect` tail and reads its first chunk (the prelude); the reader is handed back unread further. */
+/** Opens a `/connect` tail and reads its prelude, through its last frame (the one with an `id:`); the reader is handed back unread further. */
 async function openTail(handler: (request: Request) => Promise<Response>, threadId: string): Promise<ReadableStreamDefaultReader<Uint8Array>> {
   const response = await handler(post("/connect", { threadId }));
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
-  const first = await reader.read();
-  expect(new TextDecoder().decode(first.value)).toContain('"RUN_STARTED"');
+  let prelude = "";
+  while (!/(^|\n)id: /.test(prelude)) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`expected a prelude ending with a cursor, but the tail ended after ${JSON.stringify(prelude)}`);
+    prelude += new TextDecoder().decode(value);
+  }
+  expect(prelude).toContain('"RUN_STARTED"');
   return reader;
 }
 

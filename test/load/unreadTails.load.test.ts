@@ -17,6 +17,8 @@ import { bounded, loadAgent, mb, summarize } from "./support/loadClient";
 const TAILS = 500;
 const DELTAS = 6000;
 const DELTA_BYTES = 1000;
+/** The model's pace: a pause of this many ms after every tenth delta (600 pauses: a run of about 7 s alone, as in the issue's scenario). */
+const EVERY_MS = 10;
 /** The idle-write timeout given to the server: longer than the scenario, so that what is measured is sharing, not tails being closed. */
 const IDLE_WRITE_TIMEOUT_MS = 600_000;
 
@@ -74,7 +76,7 @@ function startTailServer(): Promise<TailServer> {
 function openThreadRun(threadId: string): Promise<IncomingMessage> {
   const body = JSON.stringify({ threadId, runId: `run-${threadId}`, messages: [{ id: "u1", role: "user", content: "go" }] });
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server!.url}agent?deltas=${DELTAS}&size=${DELTA_BYTES}`, { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } }, resolve);
+    const req = httpRequest(`${server!.url}agent?deltas=${DELTAS}&size=${DELTA_BYTES}&every=${EVERY_MS}`, { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } }, resolve);
     req.on("error", reject);
     req.end(body);
   });
@@ -182,10 +184,9 @@ test(`${TAILS} tails that never read, on a run of ${(DELTAS * DELTA_BYTES) / 1e6
   console.log(`unread tails\n${JSON.stringify(figures, null, 2)}`);
   expect(rssGrowth).toBeLessThan(200 * 1024 * 1024);
   expect(heldGrowth).toBeLessThan(200 * 1024 * 1024);
-  // The issue asks for 1.5× its time alone; that is not reached (docs/http.md, "Readers that never
-  // read": the store's per-tail, per-event delivery remains). These bounds hold with room on a busy
-  // 2-core machine and fail by far before the frames were shared (100 tails: 40× the time alone;
-  // 500: not done in 90 s).
-  expect(crowd.ms).toBeLessThan(25 * alone.ms);
+  // The honest client within 1.5× its time alone (issue #20 A2): the run is paced as a model's,
+  // so what the tails cost shows as delay, and the tails cost little once they are let go
+  // (PARK_BYTES) and their frames go out uncopied (docs/http.md, "Readers that never read").
+  expect(crowd.ms).toBeLessThan(1.5 * alone.ms);
   expect(figures.serverCpuWithTailsMs).toBeLessThan(15 * figures.serverCpuAloneMs);
 });

@@ -64,6 +64,22 @@ export class FrameQueue {
     return chunk;
   }
 
+  /**
+   * Takes the first frames, up to `MAX_CHUNK_BYTES` in all (at least one), each as its own shared
+   * bytes: nothing is copied, for a writer that gathers many chunks into one socket write itself.
+   */
+  takeFrames(): Uint8Array[] {
+    const frames = this.frames;
+    let count = 0;
+    let size = 0;
+    while (count < frames.length && (count === 0 || size + frames[count].bytes.byteLength <= MAX_CHUNK_BYTES)) size += frames[count++].bytes.byteLength;
+    const taken = count === frames.length ? frames : frames.splice(0, count);
+    if (taken === frames) this.frames = [];
+    this.size -= size;
+    if (this.pool !== undefined) for (const frame of taken) this.pool.release(frame);
+    return taken.map((frame) => frame.bytes);
+  }
+
   /** Drops every queued frame (the reader went away). */
   clear(): void {
     const dropped = this.frames;

@@ -59,6 +59,13 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   if (stream === undefined) {
     return errorResponse(404, { error: "not-found", message: `expected a thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
   }
-  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), { ...context.stream, ...connectStreamOptions(context.tails), signal: request.signal, slowConsumer: "end" });
+  const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), {
+    ...context.stream,
+    ...connectStreamOptions(context.tails),
+    signal: request.signal,
+    slowConsumer: "end",
+    // A tail whose reader stopped reading is let go and followed again from its last cursor when it reads (PARK_BYTES).
+    resumeAfter: (cursor) => store.tail(threadId, cursor).pipe(cutOnStoreFailure()),
+  });
   return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true" });
 }

@@ -24,6 +24,12 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 /** The most macrotasks a gathering read waits (`gatherWrites`): a bound on the latency it adds to a source that never pauses. */
 const MAX_GATHER_TURNS = 16;
 
+/**
+ * Bytes of frames left unread at which a stream with `resumeAfter` lets its source go (four
+ * chunks): a reader that stopped reading (a paused socket) then costs nothing per event, while one
+ * that reads, even slowly, seldom reaches it between two reads.
+ */
+export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
 
 /**
  * Streams the events as SSE frames (`data: <json>\n\n`, UTF-8; `id: <cursor>\n` first for a
@@ -84,6 +90,8 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
   let body: ReadableStreamDefaultController<Uint8Array> | undefined;
   /** Cancels the idle-write timer; set while frames wait and no read is pending. */
   let cancelIdle: (() => void) | undefined;
+  /** The cursor after which the source was let go because the reader stopped reading (`resumeAfter`), while it is. */
+  let parkedAfter: string | undefined;
 
   const notify = (): void => {
     const resolve = wake;
@@ -150,7 +158,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
     finish();
   };
   const push = (item: Event | CursorFrame): void => {
-    if (finished || closed) return;
+    if (finished || closed || parkedAfter !== undefined) return; // parked: the source sends the rest again after `parkedAfter`
     const event = "type" in item ? item : item.event;
     const cursor = "type" in item ? undefined : item.cursor;
     let frame: Frame;
@@ -169,6 +177,36 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
     queue.push(frame);
     watchIdle();
     notify();
+    if (options.resumeAfter !== undefined && cursor !== undefined && !terminated && queue.bytes >= PARK_BYTES) park(cursor);
+  };
+  /** The reader is not reading: let the source go after `cursor` (the last queued frame's); `pull` picks it up again. */
+  const park = (cursor: string): void => {
+    parkedAfter = cursor;
+    subscription?.unsubscribe();
+    subscription = undefined; // unset during a synchronous subscribe: `follow` lets it go when that returns
+  };
+  /** Subscribes `events$`: what it sends is queued, its end ends the stream; it is let go at once if the stream stopped or parked meanwhile. */
+  const follow = (events$: Observable<Event | CursorFrame>): void => {
+    // While parked, what the source says is for later: its events and its end come again after `parkedAfter`.
+    const followed = events$.subscribe({
+      next: push,
+      error: (error: unknown) => (parkedAfter === undefined ? fail(error) : undefined),
+      complete: () => (parkedAfter === undefined ? finish() : undefined),
+    });
+    if (finished || closed || parkedAfter !== undefined) followed.unsubscribe();
+    else subscription = followed;
+  };
+  /** The reader took what waited: follow the source again from where it was let go. */
+  const unpark = (cursor: string): void => {
+    parkedAfter = undefined;
+    let events$: Observable<CursorFrame>;
+    try {
+      events$ = (options.resumeAfter ?? never)(cursor);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    follow(events$);
   };
   const close = (reason: unknown): void => {
     if (closed) return;
@@ -206,9 +244,8 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
       fail(error); // a factory that throws is a failed run, reported in-band like any other
       return;
     }
-    subscription = events$.subscribe({ next: push, error: fail, complete: finish });
-    // The source may have finished (or been closed) while subscribing, before `subscription` was set.
-    if (finished || closed) subscription.unsubscribe();
+    // The source may finish, be closed or park while subscribing, before `subscription` is set.
+    follow(events$);
   };
 
   if (signal?.aborted) closed = true;
@@ -223,6 +260,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
         reading = true;
         unwatchIdle();
         if (!started && !closed) start();
+        if (parkedAfter !== undefined && queue.length === 0 && !finished && !closed) unpark(parkedAfter);
         let waited = false;
         while (queue.length === 0 && !finished && !closed) {
           waited = true;
@@ -234,7 +272,8 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
         if (turnToWrite !== undefined) await turnToWrite;
         reading = false;
         if (queue.length > 0) {
-          controller.enqueue(queue.takeChunk());
+          if (options.gatherWrites === true) for (const c of queue.takeFrames()) controller.enqueue(c);
+          else controller.enqueue(queue.takeChunk());
           release();
         }
         if (closed || (finished && queue.length === 0)) {
@@ -252,4 +291,8 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
     // is the producer's pace.
     { highWaterMark: 0 },
   );
+}
+
+function never(cursor: string): Observable<CursorFrame> {
+  throw new Error(`expected a resumeAfter to pick the source up after cursor ${JSON.stringify(cursor)}, but the stream has none`);
 }

@@ -4,9 +4,12 @@
  * 127.0.0.1. Started with `fork(…, [optionsJson], { execArgv: ["--expose-gc", …] })`; it sends
  * `{ url }` when it listens and answers IPC commands (`TailCommand`).
  *
- * The agent (query `deltas`, `size`) waits after its RUN_STARTED until the parent says `go` for
- * its thread, so that every tail can join the live run first; then it writes `deltas` deltas of
- * `size` bytes, awaiting `ctx.ready()` before each (paced by its own client, as a model loop is).
+ * The agent (query `deltas`, `size`, `every`) waits after its RUN_STARTED until the parent says
+ * `go` for its thread, so that every tail can join the live run first; then it writes `deltas`
+ * deltas of `size` bytes, awaiting `ctx.ready()` before each (paced by its own client, as a model
+ * loop is), and, with `every` > 0, waits `every` ms after each tenth delta, as a model streaming at
+ * its own speed does (so the run's time alone is the model's, as in issue #20's scenario, not the
+ * CPU's).
  */
 import { createHandler, memoryStore, run, sharedTurns, type Agent, type HandlerOptions } from "../../../src/server";
 import { serve } from "../../../src/node/serve";
@@ -50,6 +53,7 @@ function numberParam(url: URL, name: string, fallback: number): number {
 function agentFor(url: URL): Agent {
   const count = numberParam(url, "deltas", 6000);
   const text = "x".repeat(numberParam(url, "size", 1000));
+  const every = Number(url.searchParams.get("every") ?? 0);
   return {
     async run(ctx) {
       await gateOf(ctx.threadId).opened;
@@ -57,6 +61,7 @@ function agentFor(url: URL): Agent {
       for (let i = 0; i < count; i++) {
         await ctx.ready();
         message.delta(text);
+        if (every > 0 && i % 10 === 9) await new Promise<void>((resolve) => setTimeout(resolve, every));
       }
       message.end();
     },
