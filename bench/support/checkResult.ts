@@ -3,6 +3,7 @@
  * time counts: a lane that built nothing, or something else, throws `BenchCheckError` and the
  * bench fails loudly (non-zero exit) instead of printing a figure for an empty pipeline.
  */
+import type { JsonPatchOperation } from "../../src/protocol/common";
 import type { Message } from "../../src/protocol/messages";
 
 /** What a client holds once a workload's stream is applied, and what a decoder must have read. */
@@ -155,4 +156,35 @@ export function tally(events: readonly { readonly type: string }[]): Record<stri
   const types: Record<string, number> = {};
   for (const event of events) types[event.type] = (types[event.type] ?? 0) + 1;
   return types;
+}
+
+/**
+ * Applies `ops` to `document` in place, by RFC 6902 for `add`, `replace` and `remove` (`-` appends):
+ * the checker's own few lines, so that a publish's delta is checked by something other than the
+ * library's `applyPatch`. Throws on another operation or a path that does not resolve.
+ *
+ * @example
+ * applyOpsInPlace(mirror, [{ op: "replace", path: "/tasks/3/done", value: true }]);
+ */
+export function applyOpsInPlace(document: unknown, ops: readonly JsonPatchOperation[]): void {
+  for (const op of ops) {
+    if (op.op !== "add" && op.op !== "replace" && op.op !== "remove") throw new Error(`expected add, replace or remove, but got ${op.op} at ${op.path}`);
+    const segments = op.path.split("/").slice(1).map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const last = segments.pop();
+    if (last === undefined) throw new Error(`expected a path below the root, but got ${JSON.stringify(op.path)}`);
+    let parent: unknown = document;
+    for (const segment of segments) parent = isRecord(parent) ? parent[segment] : Array.isArray(parent) ? parent[Number(segment)] : undefined;
+    if (Array.isArray(parent)) {
+      const index = last === "-" ? parent.length : Number(last);
+      if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new Error(`expected an index within 0..${parent.length} at ${op.path}, but got ${last}`);
+      if (op.op === "add") parent.splice(index, 0, op.value);
+      else if (op.op === "remove") parent.splice(index, 1);
+      else parent[index] = op.value;
+    } else if (isRecord(parent)) {
+      if (op.op === "remove") delete parent[last];
+      else parent[last] = op.value;
+    } else {
+      throw new Error(`expected an object or an array at ${op.path}'s parent, but got ${describe(parent)}`);
+    }
+  }
 }

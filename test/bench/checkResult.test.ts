@@ -8,7 +8,7 @@ import { EMPTY, from } from "rxjs";
 import { encodeSse } from "../../src/wire/encodeSse";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
-import { BenchCheckError, checkEventCount, checkEventTypes, checkThread, firstDifference, tally, type Thread } from "../../bench/support/checkResult";
+import { applyOpsInPlace, BenchCheckError, checkEventCount, checkEventTypes, checkThread, firstDifference, tally, type Thread } from "../../bench/support/checkResult";
 import { RUN, THREAD, USER, WORKLOADS } from "../../bench/support/clientWorkloads";
 import { compareAsync } from "../../bench/support/measure";
 import { runOfficialAgent } from "../../bench/support/officialLane";
@@ -102,6 +102,25 @@ describe("the lanes build exactly the expected thread", () => {
     const { body, expected } = bodyOf(name.startsWith("state") ? 2 : 20, name);
     checkThread(`session on ${name}`, sessionThread(body), expected);
     checkThread(`official on ${name}`, await runOfficialAgent(new TextEncoder().encode(body)), expected);
+  });
+});
+
+describe("applyOpsInPlace (the state bench's own applier of published deltas)", () => {
+  it("adds, appends, replaces and removes in arrays and objects, by RFC 6902", () => {
+    const document = { tasks: [{ done: false }, { done: true }], "a/b": 1 };
+    applyOpsInPlace(document, [
+      { op: "replace", path: "/tasks/0/done", value: true },
+      { op: "add", path: "/tasks/-", value: { done: false } },
+      { op: "add", path: "/tasks/1", value: { done: null } },
+      { op: "remove", path: "/tasks/2" },
+      { op: "remove", path: "/a~1b" },
+    ]);
+    expect(document).toEqual({ tasks: [{ done: true }, { done: null }, { done: false }] });
+  });
+
+  it("refuses an operation it does not apply and an index out of range", () => {
+    expect(() => applyOpsInPlace({ a: 1 }, [{ op: "move", from: "/a", path: "/b" }])).toThrow("expected add, replace or remove, but got move at /b");
+    expect(() => applyOpsInPlace({ tasks: [] }, [{ op: "add", path: "/tasks/3", value: 1 }])).toThrow("expected an index within 0..0 at /tasks/3, but got 3");
   });
 });
 
