@@ -41,7 +41,7 @@ import { checkEventCount, checkEventTypes, checkThread, type Thread } from "../s
 import { THREAD, USER, WORKLOADS, type Workload } from "../support/clientWorkloads";
 import { compare, compareAsync, type Comparison } from "../support/measure";
 import { OFFICIAL_KNOWN_DIFFERENCES, runOfficialAgent } from "../support/officialLane";
-import { fmt, printTable } from "../support/table";
+import { fmt, fmtRatio, printTable } from "../support/table";
 
 const SIZES = [1_000, 10_000, 50_000];
 
@@ -172,7 +172,7 @@ export default async function clientSuite(): Promise<void> {
   const sessionMs = new Map<string, number>();
   const floorMs = new Map<string, number>();
   const textRatio = new Map<number, number>();
-  const asRate = (ratio: number) => `${fmt(1 / ratio)}×`;
+  const asRate = (ratio: number) => fmtRatio(1 / ratio);
   for (const workload of WORKLOADS) {
     const reach = reachOf(workload);
     const sizes = [...new Set([...(reach.extra ?? []), ...SIZES])].sort((a, b) => a - b);

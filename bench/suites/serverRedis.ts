@@ -12,6 +12,10 @@
  *   (another store instance with its own client) with `Last-Event-ID`; the time from the
  *   reconnect request to its first replayed frame (p50/p99), 200 times.
  *
+ * Before a store's cases are timed, one planned run is read whole through its server and decoded:
+ * it must be the planned events (type and delta text, in order); every timed run's frames are
+ * counted against its plan. A mismatch throws and the bench exits non-zero.
+ *
  * The pieces are exported (`StoreFactory`, `memoryStoreFactory`, `redisStoreFactory`, `benchRedis`,
  * `measureServer`) so that the createHandler suite can list the Redis store beside its others.
  */
@@ -25,6 +29,8 @@ import type { ThreadStore } from "../../src/server/store/ThreadStore";
 import { startRedisServer } from "../../test/redis/support/redisServer";
 import { collectGarbage } from "../support/measure";
 import { fmt, printTable } from "../support/table";
+import { checkSameRun, readEvents } from "../support/answerChecks";
+import { postSse } from "../support/sseReading";
 import { openRun, percentile, readRun, RunPlans, type Plan } from "../support/storedRunPlans";
 
 /** A store as a server instance holds it, and how to let it go. */
@@ -267,6 +273,9 @@ export default async function run(): Promise<void> {
       // An embedded store is not shared: its reconnects go back to the instance that has the thread.
       const servedB = factory === memoryStoreFactory ? servedA : await serveRuns(plans, b.store);
       try {
+        const checked = plans.add(`check-${factory.name}-${Date.now().toString(36)}`, "r1", 2_000, 100, 0);
+        checkSameRun(`${factory.name}: one run read whole`, await readEvents(await postSse(`${servedA.url}agent`, runAgentInput(checked.threadId, checked.runId))), checked.events);
+        plans.remove(checked);
         for (const c of CASES) {
           await measureServer(c, `${servedA.url}agent`, plans); // warm-up: the JIT has seen the whole path
           const before = factory === memoryStoreFactory ? 0 : await cpu.read();
