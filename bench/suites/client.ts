@@ -48,7 +48,7 @@ const SIZES = [1_000, 10_000, 50_000];
 /**
  * How far the official client is run, per workload: every size up to `max`, and the `extra`
  * sizes (rows of their own, all lanes measured) where even 1,000 takes too long. Measured on the
- * development machine (2 cores, loaded), one run: text 10k 1.3 s, 20k 1.4–1.9 s, 50k 12–14 s;
+ * development machine (2 cores, loaded), one run: text 10k 1.3 s, 20k 1.4–1.9 s, 50k over 3 minutes (12–14 s on the machine of issue #20);
  * chat 1k 1.4 s, 5k 6 s; state and state-wide about 150 ms per delta (a 1,000-delta run:
  * 125 s); tools 1k 8–9 s, 3k 98 s; mixed 1k 0.9 s, 3k 4.7 s.
  */

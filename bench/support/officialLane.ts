@@ -3,7 +3,9 @@
  * `@ag-ui/client` 1.0.0 with an in-memory `fetch` (the agent's own `fetch` option) that answers
  * with the workload's SSE bytes. Everything after the network runs as in an app: the HTTP event
  * stream, `parseSSEStream`, chunk transformation, verification, `defaultApplyEvents` and
- * `processApplyEvents` writing each mutation back to `agent.messages` / `agent.state`.
+ * `processApplyEvents` writing each mutation back to `agent.messages` / `agent.state`. Run it
+ * without NODE_ENV set, as `npm run bench` does: with `development` or `test` the official client
+ * also clones and freezes the inputs of every subscriber call, which is slower still.
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Thread } from "./checkResult";
