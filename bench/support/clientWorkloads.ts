@@ -9,9 +9,21 @@ import type { Event } from "../../src/protocol/events";
 import type { AssistantMessage, Message, UserMessage } from "../../src/protocol/messages";
 import { tally, type Expected } from "./checkResult";
 
+/**
+ * The thread and run of every generated stream.
+ *
+ * @example
+ * ev.runStarted(THREAD, RUN);
+ */
 export const THREAD = "t";
 export const RUN = "r";
-/** The message every lane's client sends (or starts with) before the stream is applied; its content is text, as the official client's types want. */
+/**
+ * The message every lane's client sends (or starts with) before the stream is applied; its content
+ * is text, as the official client's types want.
+ *
+ * @example
+ * new Session(transport, { threadId: THREAD }).send(USER);
+ */
 export const USER: UserMessage & { readonly content: string } = { id: "u-1", role: "user", content: "go" };
 
 /** One generated stream and its expected outcome. */
