@@ -231,8 +231,24 @@ async function instanceMemory(factory: StoreFactory): Promise<{ perRun: number; 
   const tailed = heap();
   for (const writer of writers) await writer.append([ev.textMessageEnd("m1"), ev.runFinished(writer.threadId, writer.runId)]);
   for (const tail of tails) tail.unsubscribe();
-  await opened.close();
+  await within(opened.close(), 30_000, `${factory.name}: closing the instance after the memory count`);
   return { perRun: (runs - before) / 1000, perTail: (tailed - runs) / 1000 };
+}
+
+/**
+ * Settles as `promise` does, or rejects once `ms` have passed: a store that cannot close fails the
+ * bench loudly instead of leaving it waiting forever.
+ */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Redis's CPU seconds so far (INFO cpu: used_cpu_user + used_cpu_sys). */
@@ -305,10 +321,13 @@ export default async function run(): Promise<void> {
       } finally {
         await servedA.close();
         if (servedB !== servedA) await servedB.close();
-        await a.close();
-        await b.close();
+        await within(a.close(), 30_000, `${factory.name}: closing instance A`);
+        await within(b.close(), 30_000, `${factory.name}: closing instance B`);
       }
     }
+    // Printed before the memory count, so that these figures survive whatever happens there.
+    printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
+    printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
     for (const factory of factories) {
       const { perRun, perTail } = await instanceMemory(factory);
       memoryRows.push([factory.name, fmt(perRun), fmt(perTail)]);
@@ -317,8 +336,6 @@ export default async function run(): Promise<void> {
     await cpu.close();
     await redis.stop();
   }
-  printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
-  printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
   printTable("An instance's heap: 1,000 live runs (a user message, an open text message of 20 deltas), then one tail of each", memoryRows);
   console.log("Latency in the saturated cases (1 run, 20 runs) is queueing: the producer runs ahead of its appends, whose batches grow to thousands of events; the paced case shows the latency a store adds.");
   console.log(`Redis connections per instance (CLIENT LIST, after every case): A (ran every run) ${connections[0]}, B (served reconnects only) ${connections[1]}: its client, the tail reader, and the signal subscription once it runs a run`);
