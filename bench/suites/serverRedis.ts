@@ -189,7 +189,8 @@ async function measureReconnects(producer: string, other: string, plans: RunPlan
     const lastId = stream.lastId;
     await stream.cut();
     const seen = plan.emittedCount();
-    await plans.whenEmitted(plan, seen + 3); // there is something after the cursor to replay
+    // There is something after the cursor to replay; a run that stopped emitting fails loudly.
+    await within(plans.whenEmitted(plan, seen + 3), 30_000, `reconnect ${i}: the run (${plan.emittedCount()} of ${plan.events.length} events emitted) emitting 3 more after the cut`);
     const target = i % 2 === 0 ? other : producer;
     const sent = performance.now();
     stream = await openRun(`${target}/connect`, { threadId: plan.threadId }, lastId);
@@ -280,6 +281,7 @@ export default async function run(): Promise<void> {
   const reconnectRows: string[][] = [["store", "reconnects", "p50 ms", "p99 ms", "max ms"]];
   const memoryRows: string[][] = [["store", "heap per live run B", "heap per tail B"]];
   let connections: number[] = [];
+  const failures: unknown[] = [];
   try {
     const results = new Map<string, ServerResult>();
     for (const factory of factories) {
@@ -315,8 +317,15 @@ export default async function run(): Promise<void> {
             cpuSeconds === undefined ? "-" : fmt((cpuSeconds * 1e6) / result.events, 1),
           ]);
         }
-        const samples = await measureReconnects(`${servedA.url}agent`, `${servedB.url}agent`, plans, 200);
-        reconnectRows.push([factory === memoryStoreFactory ? "memoryStore (same instance)" : "redisStore (A → B, alternating)", fmt(samples.length), fmt(percentile(samples, 0.5), 2), fmt(percentile(samples, 0.99), 2), fmt(samples[samples.length - 1], 2)]);
+        const label = factory === memoryStoreFactory ? "memoryStore (same instance)" : "redisStore (A → B, alternating)";
+        try {
+          const samples = await measureReconnects(`${servedA.url}agent`, `${servedB.url}agent`, plans, 200);
+          reconnectRows.push([label, fmt(samples.length), fmt(percentile(samples, 0.5), 2), fmt(percentile(samples, 0.99), 2), fmt(samples[samples.length - 1], 2)]);
+        } catch (error) {
+          // Printed in the table and thrown at the end (non-zero exit), after the figures that did measure.
+          failures.push(error);
+          reconnectRows.push([label, "FAILED", String(error instanceof Error ? error.message : error), "-", "-"]);
+        }
         if (a.connections !== undefined && b.connections !== undefined) connections = [await a.connections(), await b.connections()];
       } finally {
         await servedA.close();
@@ -328,6 +337,7 @@ export default async function run(): Promise<void> {
     // Printed before the memory count, so that these figures survive whatever happens there.
     printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
     printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
+    if (failures.length > 0) throw new AggregateError(failures, `serverRedis: ${failures.length} measurement(s) failed (see the tables above)`);
     for (const factory of factories) {
       const { perRun, perTail } = await instanceMemory(factory);
       memoryRows.push([factory.name, fmt(perRun), fmt(perTail)]);
