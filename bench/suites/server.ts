@@ -18,11 +18,10 @@
  *
  * A store is added to every table by one entry in `STORE_VARIANTS` (see `StoreVariant`).
  */
-import { filter, firstValueFrom, lastValueFrom, map, of, timeout, toArray } from "rxjs";
+import { filter, firstValueFrom, map, timeout } from "rxjs";
 import { runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import type { Message } from "../../src/protocol/messages";
-import { decodeSseFrames } from "../../src/wire/decodeSseFrames";
 import { serve, type Served } from "../../src/node/serve";
 import { success, type Agent } from "../../src/server/Agent";
 import { createHandler } from "../../src/server/http/createHandler";
@@ -31,6 +30,7 @@ import type { ThreadStore } from "../../src/server/store/ThreadStore";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { isConnectionNotice } from "../../src/client/transports/ConnectionNotice";
 import { collectGarbage } from "../support/measure";
+import { checkPrelude, firstEvents, readEvents } from "../support/answerChecks";
 import { cuttingFetch, postSse, quantile, readAll, timeFrames } from "../support/sseReading";
 import { fmt, printTable } from "../support/table";
 import { benchRedis, redisStoreFactory, type BenchStore } from "./serverRedis";
@@ -102,6 +102,8 @@ const ROUNDS = 5;
 const HISTORY_RUNS = 500;
 const CONNECTS = 200;
 const RECONNECTS = 100;
+/** Frames a reconnecting client reads before its connection is cut. */
+const CUT_AFTER = 200;
 
 const TOKENS = [" The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", "."];
 
@@ -125,7 +127,27 @@ async function served(agent: Agent, store: ThreadStore | undefined): Promise<Ser
   return { ...server, agentUrl: `${server.url}agent` };
 }
 
-/** One measurement: `c.runs` concurrent runs read to their end; events/s over all of them. */
+/**
+ * Before a configuration's time counts: one run of the case read whole and decoded must be exactly
+ * what `streaming` writes (RUN_STARTED, one message of the TOKENS in turn, RUN_FINISHED).
+ */
+async function checkAnswer(c: ThroughputCase, store: ThreadStore | undefined, label: string): Promise<void> {
+  const server = await served(streaming(c.deltas), store);
+  try {
+    const events = await readEvents(await postSse(server.agentUrl, runAgentInput(`check-${label}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })));
+    const types = events.map((event) => event.type);
+    const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? event.delta : "")).join("");
+    const expectedText = Array.from({ length: c.deltas }, (_, i) => TOKENS[i % TOKENS.length]).join("");
+    const shape = [types[0], types[1], types[types.length - 2], types[types.length - 1]].join(",");
+    if (events.length !== c.deltas + 4 || shape !== "RUN_STARTED,TEXT_MESSAGE_START,TEXT_MESSAGE_END,RUN_FINISHED" || text !== expectedText) {
+      throw new Error(`${c.name} with ${label}: expected ${c.deltas + 4} events (RUN_STARTED, TEXT_MESSAGE_START, ${c.deltas} deltas of ${expectedText.length} characters, TEXT_MESSAGE_END, RUN_FINISHED), but got ${events.length} (${shape}, ${text.length} characters)`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+/** One measurement: `c.runs` concurrent runs read to their end; events/s over all of them (each answer's frames counted and checked). */
 async function throughputOnce(c: ThroughputCase, store: ThreadStore | undefined, round: number): Promise<number> {
   const server = await served(streaming(c.deltas), store);
   try {
@@ -155,6 +177,8 @@ async function throughput(prepared: readonly Prepared[]): Promise<void> {
   const rows: string[][] = [["case", "events", "no store ev/s", ...prepared.flatMap(({ variant }) => [`${variant.name} ev/s`, "× no store"])]];
   const targets: string[][] = [["target", "measured", "ok"]];
   for (const c of THROUGHPUT_CASES) {
+    await checkAnswer(c, undefined, "no store");
+    for (const { variant, backend } of prepared) await checkAnswer(c, await backend.open(), variant.name);
     const baseline: number[] = [];
     const stored = prepared.map((): number[] => []);
     for (let round = 0; round < ROUNDS; round++) {
@@ -213,12 +237,6 @@ async function buildThread(url: string, threadId: string): Promise<number> {
   return snapshot.messages.length;
 }
 
-/** A whole SSE answer's events (parsed: only for setting up, never in a timed path). */
-async function readEvents(response: Response): Promise<Event[]> {
-  const frames = await lastValueFrom(of(await response.text()).pipe(decodeSseFrames(), toArray()));
-  return frames.map((frame) => JSON.parse(frame.data) as Event); // our own server's frames
-}
-
 async function connectLatency(prepared: readonly Prepared[]): Promise<void> {
   const rows: string[][] = [["store", "thread", "prelude", "→ first event p50 ms", "p99 ms", "→ last prelude event p50 ms", "p99 ms"]];
   for (const { variant, backend } of prepared) {
@@ -228,7 +246,8 @@ async function connectLatency(prepared: readonly Prepared[]): Promise<void> {
     try {
       const threadId = "history";
       const messages = await buildThread(server.agentUrl, threadId);
-      const measure = async (what: string) => {
+      const measure = async (what: string, expectedMessages: number, fourth: Event["type"]) => {
+        checkPrelude(`${variant.name}, ${what}`, await firstEvents(await postSse(`${server.agentUrl}/connect`, { threadId }), 4), expectedMessages, fourth);
         const first: number[] = [];
         const last: number[] = [];
         let bytes = 0;
@@ -241,12 +260,13 @@ async function connectLatency(prepared: readonly Prepared[]): Promise<void> {
         }
         rows.push([variant.name, `${fmt(messages)} messages, ${what}`, `${fmt(bytes / 1024, 0)} kB`, fmt(quantile(first, 0.5)), fmt(quantile(first, 0.99)), fmt(quantile(last, 0.5)), fmt(quantile(last, 0.99))]);
       };
-      await measure("idle");
+      await measure("idle", messages, "RUN_FINISHED");
       // A run in flight: its prelude re-opens the message it is writing; the connect is cut after it.
       const live = await postSse(server.agentUrl, runAgentInput(threadId, "live", { messages: [{ id: "q-live", role: "user", content: "One more?" }] }));
       const reader = live.body?.getReader();
       await reader?.read();
-      await measure("run in flight");
+      // The live run's question and its answer so far ("Thinking about it") joined the thread.
+      await measure("run in flight", messages + 2, "TEXT_MESSAGE_START");
       release();
       await reader?.cancel();
     } finally {
@@ -278,7 +298,7 @@ async function reconnectLatency(prepared: readonly Prepared[]): Promise<void> {
     try {
       const latencies: number[] = [];
       for (let i = 0; i < RECONNECTS; i++) {
-        const cutting = cuttingFetch(200);
+        const cutting = cuttingFetch(CUT_AFTER);
         const transport = new HttpTransport(server.agentUrl, { fetch: cutting.fetch, reconnect: { delay: () => [0] } });
         let reconnecting = false;
         const replayed = await firstValueFrom(
@@ -288,8 +308,12 @@ async function reconnectLatency(prepared: readonly Prepared[]): Promise<void> {
               return reconnecting && !isConnectionNotice(item) && "type" in item;
             }),
             map((item) => {
-              // The cursor is in the log, so the answer continues the run: a RUN_STARTED would be the snapshot path.
-              if ("type" in item && item.type === "RUN_STARTED") throw new Error(`reconnect ${i}: expected the events after the cursor, but got a snapshot`);
+              // The cursor is in the log, so the answer continues the run right after the 200 frames
+              // delivered (RUN_STARTED, TEXT_MESSAGE_START, 198 deltas): the 199th delta comes next.
+              const expected = TOKENS[(CUT_AFTER - 2) % TOKENS.length];
+              if (!("type" in item) || item.type !== "TEXT_MESSAGE_CONTENT" || item.delta !== expected) {
+                throw new Error(`reconnect ${i}: expected the delta ${JSON.stringify(expected)} right after the cursor, but got ${JSON.stringify(item).slice(0, 120)}`);
+              }
               return performance.now();
             }),
             timeout({ first: 10_000, with: () => Promise.reject(new Error(`reconnect ${i}: no replayed event within 10 s`)) }),

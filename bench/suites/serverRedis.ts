@@ -12,6 +12,10 @@
  *   (another store instance with its own client) with `Last-Event-ID`; the time from the
  *   reconnect request to its first replayed frame (p50/p99), 200 times.
  *
+ * Before a store's cases are timed, one planned run is read whole through its server and decoded:
+ * it must be the planned events (type and delta text, in order); every timed run's frames are
+ * counted against its plan. A mismatch throws and the bench exits non-zero.
+ *
  * The pieces are exported (`StoreFactory`, `memoryStoreFactory`, `redisStoreFactory`, `benchRedis`,
  * `measureServer`) so that the createHandler suite can list the Redis store beside its others.
  */
@@ -25,6 +29,8 @@ import type { ThreadStore } from "../../src/server/store/ThreadStore";
 import { startRedisServer } from "../../test/redis/support/redisServer";
 import { collectGarbage } from "../support/measure";
 import { fmt, printTable } from "../support/table";
+import { checkSameRun, readEvents } from "../support/answerChecks";
+import { postSse } from "../support/sseReading";
 import { openRun, percentile, readRun, RunPlans, type Plan } from "../support/storedRunPlans";
 
 /** A store as a server instance holds it, and how to let it go. */
@@ -183,7 +189,8 @@ async function measureReconnects(producer: string, other: string, plans: RunPlan
     const lastId = stream.lastId;
     await stream.cut();
     const seen = plan.emittedCount();
-    await plans.whenEmitted(plan, seen + 3); // there is something after the cursor to replay
+    // There is something after the cursor to replay; a run that stopped emitting fails loudly.
+    await within(plans.whenEmitted(plan, seen + 3), 30_000, `reconnect ${i}: the run (${plan.emittedCount()} of ${plan.events.length} events emitted) emitting 3 more after the cut`);
     const target = i % 2 === 0 ? other : producer;
     const sent = performance.now();
     stream = await openRun(`${target}/connect`, { threadId: plan.threadId }, lastId);
@@ -225,8 +232,24 @@ async function instanceMemory(factory: StoreFactory): Promise<{ perRun: number; 
   const tailed = heap();
   for (const writer of writers) await writer.append([ev.textMessageEnd("m1"), ev.runFinished(writer.threadId, writer.runId)]);
   for (const tail of tails) tail.unsubscribe();
-  await opened.close();
+  await within(opened.close(), 30_000, `${factory.name}: closing the instance after the memory count`);
   return { perRun: (runs - before) / 1000, perTail: (tailed - runs) / 1000 };
+}
+
+/**
+ * Settles as `promise` does, or rejects once `ms` have passed: a store that cannot close fails the
+ * bench loudly instead of leaving it waiting forever.
+ */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Redis's CPU seconds so far (INFO cpu: used_cpu_user + used_cpu_sys). */
@@ -258,6 +281,7 @@ export default async function run(): Promise<void> {
   const reconnectRows: string[][] = [["store", "reconnects", "p50 ms", "p99 ms", "max ms"]];
   const memoryRows: string[][] = [["store", "heap per live run B", "heap per tail B"]];
   let connections: number[] = [];
+  const failures: unknown[] = [];
   try {
     const results = new Map<string, ServerResult>();
     for (const factory of factories) {
@@ -267,6 +291,9 @@ export default async function run(): Promise<void> {
       // An embedded store is not shared: its reconnects go back to the instance that has the thread.
       const servedB = factory === memoryStoreFactory ? servedA : await serveRuns(plans, b.store);
       try {
+        const checked = plans.add(`check-${factory.name}-${Date.now().toString(36)}`, "r1", 2_000, 100, 0);
+        checkSameRun(`${factory.name}: one run read whole`, await readEvents(await postSse(`${servedA.url}agent`, runAgentInput(checked.threadId, checked.runId))), checked.events);
+        plans.remove(checked);
         for (const c of CASES) {
           await measureServer(c, `${servedA.url}agent`, plans); // warm-up: the JIT has seen the whole path
           const before = factory === memoryStoreFactory ? 0 : await cpu.read();
@@ -290,16 +317,27 @@ export default async function run(): Promise<void> {
             cpuSeconds === undefined ? "-" : fmt((cpuSeconds * 1e6) / result.events, 1),
           ]);
         }
-        const samples = await measureReconnects(`${servedA.url}agent`, `${servedB.url}agent`, plans, 200);
-        reconnectRows.push([factory === memoryStoreFactory ? "memoryStore (same instance)" : "redisStore (A → B, alternating)", fmt(samples.length), fmt(percentile(samples, 0.5), 2), fmt(percentile(samples, 0.99), 2), fmt(samples[samples.length - 1], 2)]);
+        const label = factory === memoryStoreFactory ? "memoryStore (same instance)" : "redisStore (A → B, alternating)";
+        try {
+          const samples = await measureReconnects(`${servedA.url}agent`, `${servedB.url}agent`, plans, 200);
+          reconnectRows.push([label, fmt(samples.length), fmt(percentile(samples, 0.5), 2), fmt(percentile(samples, 0.99), 2), fmt(samples[samples.length - 1], 2)]);
+        } catch (error) {
+          // Printed in the table and thrown at the end (non-zero exit), after the figures that did measure.
+          failures.push(error);
+          reconnectRows.push([label, "FAILED", String(error instanceof Error ? error.message : error), "-", "-"]);
+        }
         if (a.connections !== undefined && b.connections !== undefined) connections = [await a.connections(), await b.connections()];
       } finally {
         await servedA.close();
         if (servedB !== servedA) await servedB.close();
-        await a.close();
-        await b.close();
+        await within(a.close(), 30_000, `${factory.name}: closing instance A`);
+        await within(b.close(), 30_000, `${factory.name}: closing instance B`);
       }
     }
+    // Printed before the memory count, so that these figures survive whatever happens there.
+    printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
+    printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
+    if (failures.length > 0) throw new AggregateError(failures, `serverRedis: ${failures.length} measurement(s) failed (see the tables above)`);
     for (const factory of factories) {
       const { perRun, perTail } = await instanceMemory(factory);
       memoryRows.push([factory.name, fmt(perRun), fmt(perTail)]);
@@ -308,8 +346,6 @@ export default async function run(): Promise<void> {
     await cpu.close();
     await redis.stop();
   }
-  printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
-  printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
   printTable("An instance's heap: 1,000 live runs (a user message, an open text message of 20 deltas), then one tail of each", memoryRows);
   console.log("Latency in the saturated cases (1 run, 20 runs) is queueing: the producer runs ahead of its appends, whose batches grow to thousands of events; the paced case shows the latency a store adds.");
   console.log(`Redis connections per instance (CLIENT LIST, after every case): A (ran every run) ${connections[0]}, B (served reconnects only) ${connections[1]}: its client, the tail reader, and the signal subscription once it runs a run`);

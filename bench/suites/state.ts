@@ -9,10 +9,18 @@
  * against its own baseline and shares nothing with the caller (the worst case for the diff walk).
  * The push and removal cases alternate with their inverse (pop, re-insertion) so the state stays
  * the same size; each publish is still exactly one change.
+ *
+ * Every lane is checked before its time counts: each publish must be a one-operation delta, and
+ * the deltas of every publish (the timed ones included), applied by the checker's own applier to
+ * a fresh copy of the generated board, must give the edited state; `JSON.stringify` must write the
+ * whole state, `structuredClone` copy it, and `applyPatch` give the board with that one title
+ * changed (built by the generator, not by a patch) while leaving the input untouched.
  */
 import { isLeft } from "fp-ts/Either";
 import { applyPatch } from "../../src/patch/apply";
 import { StateManager } from "../../src/server/StateManager";
+import type { JsonPatchOperation } from "../../src/protocol/common";
+import { applyOpsInPlace, firstDifference } from "../support/checkResult";
 import { compare, type Comparison } from "../support/measure";
 import { fmt, printTable } from "../support/table";
 
@@ -46,25 +54,43 @@ function board(count: number): Board {
   return { name: "Quarterly planning", version: 1, tasks };
 }
 
-/** One publish case on a fresh board: the edit is applied in place, then the state is published (one-op delta). */
+/** Throws unless `actual` equals `expected` as JSON values, naming the lane. */
+function checkEqual(lane: string, actual: unknown, expected: unknown): void {
+  const difference = firstDifference(actual, expected, "state");
+  if (difference !== undefined) throw new Error(`${lane}: ${difference}`);
+}
+
+/**
+ * One publish case on a fresh board: the edit is applied in place, then the state is published
+ * (one-op delta). Checked once before timing and over every timed publish after.
+ */
 function publishCase(name: string, edit: (state: Board, i: number) => void): Comparison {
   const state = board(TASKS);
   const states = new StateManager();
   states.publish(state);
+  // The generator's own copy, moved forward only by the published deltas.
+  const mirror = board(TASKS);
+  const published: (readonly JsonPatchOperation[])[] = [];
+  const check = () => {
+    for (const delta of published.splice(0)) applyOpsInPlace(mirror, delta);
+    checkEqual(`${name}: the published deltas applied to the board`, mirror, state);
+  };
   let i = 0;
-  return compare(
-    "JSON.stringify(state)",
-    () => JSON.stringify(state),
-    name,
-    () => {
-      edit(state, i++);
-      const decision = states.publish(state);
-      if (decision.kind !== "delta" || decision.delta.length !== 1) {
-        throw new Error(`${name}: expected a one-op delta, got ${JSON.stringify(decision).slice(0, 200)}`);
-      }
-      return decision;
-    },
-  );
+  const publishOne = () => {
+    edit(state, i++);
+    const decision = states.publish(state);
+    if (decision.kind !== "delta" || decision.delta.length !== 1) {
+      throw new Error(`${name}: expected a one-op delta, got ${JSON.stringify(decision).slice(0, 200)}`);
+    }
+    published.push(decision.delta);
+    return decision;
+  };
+  publishOne();
+  check();
+  checkEqual("JSON.stringify(state)", JSON.parse(JSON.stringify(state)), state);
+  const comparison = compare("JSON.stringify(state)", () => JSON.stringify(state), name, publishOne);
+  check();
+  return comparison;
 }
 
 const TASKS = 10_000;
@@ -106,16 +132,26 @@ export default async function run(): Promise<void> {
   );
 
   const delta = [{ op: "replace" as const, path: `/tasks/${middle}/title`, value: "renamed" }];
-  const applying = compare(
-    "structuredClone(state)",
-    () => structuredClone(state),
-    "applyPatch (one op, structural sharing)",
-    () => {
-      const result = applyPatch(state, delta);
-      if (isLeft(result)) throw result.left;
-      return result.right;
-    },
-  );
+  const renamed = board(TASKS);
+  renamed.tasks[middle].title = "renamed";
+  const original = board(TASKS);
+  let patched: unknown;
+  let cloned: unknown;
+  const applyOnce = () => {
+    const result = applyPatch(state, delta);
+    if (isLeft(result)) throw result.left;
+    return (patched = result.right);
+  };
+  const checkApplying = () => {
+    checkEqual("applyPatch", patched, renamed);
+    checkEqual("applyPatch's input", state, original);
+    checkEqual("structuredClone", cloned, original);
+  };
+  applyOnce();
+  cloned = structuredClone(state);
+  checkApplying();
+  const applying = compare("structuredClone(state)", () => (cloned = structuredClone(state)), "applyPatch (one op, structural sharing)", applyOnce);
+  checkApplying();
   printTable("Applying a one-op STATE_DELTA to that state, timed in alternation with a structuredClone of it", [
     ["case", "ms/op", "ops/s", "speed-up vs structuredClone"],
     [applying.baseline.name, fmt(applying.baseline.msPerOp, 3), fmt(applying.baseline.opsPerSecond), "1.00"],

@@ -16,6 +16,9 @@
  *
  * Redis: `REDIS_URL` if set, else a `redis-server` started on a free loopback port (no
  * persistence); without either the Redis cases are skipped, and the suite says so.
+ *
+ * Every tail's events are checked against the generated ones (count, order, types, delta text):
+ * a case whose store lost or altered an event throws and the bench exits non-zero.
  */
 import { Observable } from "rxjs";
 import { createClient } from "redis";
@@ -91,16 +94,33 @@ function paced(events: readonly Event[], chunk: number, pauseMs: number, emitted
   });
 }
 
-/** Runs one case: every run recorded through `writing`, tailed through `reading`. */
+/**
+ * Runs one case: every run recorded through `writing`, tailed through `reading`. Each tail's
+ * events are checked against the run's generated events (type, and delta text) as they arrive,
+ * and its count after: a store that loses, reorders or alters an event fails the suite.
+ */
 async function runCase(c: Case, writing: ThreadStore, reading: ThreadStore, tailsReady: (count: number) => Promise<void>, tag: string): Promise<Result> {
   const writers = await Promise.all(Array.from({ length: c.runs }, (_, r) => writing.beginRun(runAgentInput(`bench-${tag}-${c.name}-${r}-${Date.now().toString(36)}`, "r1"))));
+  const planned = writers.map((writer) => runEvents(writer.threadId, writer.runId, c.eventsPerRun));
   const emitted = writers.map(() => new Array<number>(c.eventsPerRun));
   const delivered = writers.map(() => new Array<number>(c.eventsPerRun));
+  const received = writers.map(() => ({ count: 1, mismatches: 0, first: "" })); // the tail starts after RUN_STARTED, event 0
   const tails = writers.map(
     (writer, r) =>
       new Promise<void>((resolve, reject) => {
-        let index = 1; // the tail starts after RUN_STARTED, event 0
-        reading.tail(writer.threadId, writer.started.cursor).subscribe({ next: () => (delivered[r][index++] = performance.now()), error: reject, complete: resolve });
+        const got = received[r];
+        reading.tail(writer.threadId, writer.started.cursor).subscribe({
+          next: ({ event }) => {
+            const index = got.count++;
+            delivered[r][index] = performance.now();
+            const expected = planned[r][index];
+            if (expected === undefined || event.type !== expected.type || (event.type === "TEXT_MESSAGE_CONTENT" && expected.type === "TEXT_MESSAGE_CONTENT" && event.delta !== expected.delta)) {
+              if (got.mismatches++ === 0) got.first = `event ${index}: expected ${JSON.stringify(expected)}, but got ${JSON.stringify(event)}`;
+            }
+          },
+          error: reject,
+          complete: resolve,
+        });
       }),
   );
   await tailsReady(c.runs);
@@ -109,11 +129,15 @@ async function runCase(c: Case, writing: ThreadStore, reading: ThreadStore, tail
   const recorded = writers.map(
     (writer, r) =>
       new Promise<void>((resolve, reject) => {
-        paced(runEvents(writer.threadId, writer.runId, c.eventsPerRun), c.chunk, c.pauseMs, emitted[r]).pipe(recordRun(writer)).subscribe({ error: reject, complete: resolve });
+        paced(planned[r], c.chunk, c.pauseMs, emitted[r]).pipe(recordRun(writer)).subscribe({ error: reject, complete: resolve });
       }),
   );
   await Promise.all([...recorded, ...tails]);
   const seconds = (performance.now() - start) / 1000;
+  received.forEach((got, r) => {
+    if (got.mismatches > 0) throw new Error(`${tag} ${c.name}, run ${r}: ${got.mismatches} events differ from the generated ones; the first at ${got.first}`);
+    if (got.count !== c.eventsPerRun) throw new Error(`${tag} ${c.name}, run ${r}: expected the tail to deliver ${c.eventsPerRun - 1} events after RUN_STARTED, but it delivered ${got.count - 1}`);
+  });
   const latencies: number[] = [];
   for (let r = 0; r < c.runs; r++) for (let i = 1; i < c.eventsPerRun; i++) latencies.push(delivered[r][i] - emitted[r][i]);
   latencies.sort((a, b) => a - b);

@@ -125,3 +125,70 @@ export function compare(
   };
   return { baseline: result(baselineName, baselineTimes), candidate: result(candidateName, candidateTimes), ratio: median(ratios) };
 }
+
+/** Options of `compareAsync`. */
+export interface AsyncCompareOptions<T> {
+  /** Time spent on the candidate's samples, after its warm-up (default 1,000 ms). */
+  readonly minTimeMs?: number;
+  /** At least this many samples (default 5; 3 when one call takes more than a second). */
+  readonly minSamples?: number;
+  /** At most this many samples (default 30). */
+  readonly maxSamples?: number;
+  /** Called with every result of the candidate, the warm-up's included, outside the timed span: throw to fail the comparison. */
+  readonly check?: (result: T) => void;
+}
+
+/**
+ * `compare` for an asynchronous candidate (the synchronous baseline stays as it is): after one
+ * checked warm-up call each, samples alternate a batch of the baseline (at least ~20 ms, so the
+ * timer's resolution does not matter) and one awaited call of the candidate; the ratio is the
+ * median of the per-sample ratios of their per-call times, as in `compare`.
+ *
+ * @example
+ * const { ratio } = await compareAsync("floor", () => floor(body), "official", () => runOfficialAgent(bytes), { check: (thread: Thread) => checkThread("official", thread, expected) });
+ */
+export async function compareAsync<T>(
+  baselineName: string,
+  baseline: () => unknown,
+  candidateName: string,
+  candidate: () => Promise<T>,
+  options: AsyncCompareOptions<T> = {},
+): Promise<Comparison> {
+  const { minTimeMs = 1_000, maxSamples = 30 } = options;
+  let sink: unknown;
+  let start = now();
+  sink = baseline();
+  const baselineOnce = now() - start;
+  start = now();
+  const first = await candidate();
+  const candidateOnce = now() - start;
+  options.check?.(first);
+  const minSamples = options.minSamples ?? (candidateOnce > 1_000 ? 3 : 5);
+  const baselineBatch = Math.max(1, Math.round(20 / Math.max(baselineOnce, 1e-3)));
+  const baselineTimes: number[] = [];
+  const candidateTimes: number[] = [];
+  const ratios: number[] = [];
+  let spent = 0;
+  while ((spent < minTimeMs || ratios.length < minSamples) && ratios.length < maxSamples) {
+    collectGarbage();
+    start = now();
+    for (let i = 0; i < baselineBatch; i++) sink = baseline();
+    const b = (now() - start) / baselineBatch;
+    collectGarbage();
+    start = now();
+    const result = await candidate();
+    const c = now() - start;
+    options.check?.(result);
+    spent += c;
+    baselineTimes.push(b);
+    candidateTimes.push(c);
+    ratios.push(c / b);
+  }
+  if (sink === Symbol.for("never")) console.log(sink);
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const result = (name: string, times: number[]): Measurement => {
+    const msPerOp = median(times);
+    return { name, msPerOp, opsPerSecond: 1000 / msPerOp, samples: times.length };
+  };
+  return { baseline: result(baselineName, baselineTimes), candidate: result(candidateName, candidateTimes), ratio: median(ratios) };
+}

@@ -14,3 +14,14 @@ export function fmt(value: number, digits = 2): string {
   if (value >= 1000) return Math.round(value).toLocaleString("en-US");
   return value.toFixed(digits);
 }
+
+/**
+ * A ratio for a table cell with a `×`: two decimals, or two significant digits below 0.1 (so that
+ * a client at 1/300 of the floor does not print as 0.00×).
+ *
+ * @example
+ * fmtRatio(0.0031); // "0.0031×"
+ */
+export function fmtRatio(value: number): string {
+  return `${value >= 0.1 ? fmt(value) : value.toPrecision(2)}×`;
+}
