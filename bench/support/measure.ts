@@ -118,12 +118,7 @@ export function compare(
     ratios.push(c / b);
   }
   if (sink === Symbol.for("never")) console.log(sink);
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
-  const result = (name: string, times: number[]): Measurement => {
-    const msPerOp = median(times);
-    return { name, msPerOp, opsPerSecond: 1000 / msPerOp, samples: times.length };
-  };
-  return { baseline: result(baselineName, baselineTimes), candidate: result(candidateName, candidateTimes), ratio: median(ratios) };
+  return comparison(baselineName, baselineTimes, candidateName, candidateTimes, ratios);
 }
 
 /** Options of `compareAsync`. */
@@ -185,6 +180,11 @@ export async function compareAsync<T>(
     ratios.push(c / b);
   }
   if (sink === Symbol.for("never")) console.log(sink);
+  return comparison(baselineName, baselineTimes, candidateName, candidateTimes, ratios);
+}
+
+/** The medians of alternated samples: each side's time per operation, and the median of the per-sample ratios. */
+function comparison(baselineName: string, baselineTimes: number[], candidateName: string, candidateTimes: number[], ratios: number[]): Comparison {
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   const result = (name: string, times: number[]): Measurement => {
     const msPerOp = median(times);

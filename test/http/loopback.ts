@@ -36,3 +36,15 @@ export function within<T>(ms: number, promise: Promise<T>, what: string): Promis
   });
   return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
 }
+
+/** Reads a body (or a reader already taken from one) to its end, returning its text. */
+export async function readAll(source: ReadableStream<Uint8Array> | ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  const reader = "getReader" in source ? source.getReader() : source;
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+  }
+}

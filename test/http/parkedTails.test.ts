@@ -13,6 +13,7 @@ import { PARK_BYTES } from "../../src/server/http/toEventStream";
 import { memoryStore, type MemoryStore } from "../../src/server/store/memory/memoryStore";
 import type { Cursor, StoredEvent, ThreadStore } from "../../src/server/store/ThreadStore";
 import { inputFor } from "./durable/support";
+import { readAll } from "./loopback";
 
 const never: RunFunction = () => new Observable<Event>(() => undefined);
 
@@ -45,15 +46,6 @@ function connect(threadId: string): Request {
   return new Request("http://localhost/agent/connect", { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream" }, body: JSON.stringify({ threadId }) });
 }
 
-async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    text += decoder.decode(value, { stream: true });
-  }
-}
 
 test("a tail that stops reading lets the store go past PARK_BYTES, then follows it again from its last cursor: every event once, in order", async () => {
   const memory = memoryStore();

@@ -11,23 +11,12 @@ import { createHandler, type RunFunction } from "../../src/server/http/createHan
 import { SlowConsumerError } from "../../src/server/http/SlowConsumerError";
 import { DEFAULT_MAX_BUFFERED_BYTES, toEventStream } from "../../src/server/http/toEventStream";
 import type { Agent } from "../../src/server/Agent";
-import { parseSseBody, validBody } from "./loopback";
+import { parseSseBody, readAll, validBody } from "./loopback";
 
 const CAP = 64 * 1024;
 const DELTA = "x".repeat(1000);
 const post = () => new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody });
 
-/** Reads a body to its end, returning its text. */
-async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    text += decoder.decode(value, { stream: true });
-  }
-}
 
 /** What an unpaced agent saw: the signal's reason and what its next write threw. */
 interface Seen {

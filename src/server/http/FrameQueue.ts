@@ -43,24 +43,16 @@ export class FrameQueue {
    * several frames are copied into one new chunk, so a socket write carries many small frames.
    */
   takeChunk(): Uint8Array {
-    const frames = this.frames;
-    let count = 0;
+    const taken = this.take();
+    if (taken.length === 1) return taken[0];
     let size = 0;
-    while (count < frames.length && (count === 0 || size + frames[count].bytes.byteLength <= MAX_CHUNK_BYTES)) size += frames[count++].bytes.byteLength;
-    const taken = count === frames.length ? frames : frames.splice(0, count);
-    if (taken === frames) this.frames = [];
-    this.size -= size;
-    let chunk: Uint8Array;
-    if (taken.length === 1) chunk = taken[0].bytes;
-    else {
-      chunk = new Uint8Array(size);
-      let at = 0;
-      for (const frame of taken) {
-        chunk.set(frame.bytes, at);
-        at += frame.bytes.byteLength;
-      }
+    for (const bytes of taken) size += bytes.byteLength;
+    const chunk = new Uint8Array(size);
+    let at = 0;
+    for (const bytes of taken) {
+      chunk.set(bytes, at);
+      at += bytes.byteLength;
     }
-    if (this.pool !== undefined) for (const frame of taken) this.pool.release(frame);
     return chunk;
   }
 
@@ -69,6 +61,19 @@ export class FrameQueue {
    * bytes: nothing is copied, for a writer that gathers many chunks into one socket write itself.
    */
   takeFrames(): Uint8Array[] {
+    return this.take();
+  }
+
+  /** Drops every queued frame (the reader went away). */
+  clear(): void {
+    const dropped = this.frames;
+    this.frames = [];
+    this.size = 0;
+    if (this.pool !== undefined) for (const frame of dropped) this.pool.release(frame);
+  }
+
+  /** The first frames' bytes, up to `MAX_CHUNK_BYTES` in all (at least one frame), released to the pool as they leave. */
+  private take(): Uint8Array[] {
     const frames = this.frames;
     let count = 0;
     let size = 0;
@@ -78,13 +83,5 @@ export class FrameQueue {
     this.size -= size;
     if (this.pool !== undefined) for (const frame of taken) this.pool.release(frame);
     return taken.map((frame) => frame.bytes);
-  }
-
-  /** Drops every queued frame (the reader went away). */
-  clear(): void {
-    const dropped = this.frames;
-    this.frames = [];
-    this.size = 0;
-    if (this.pool !== undefined) for (const frame of dropped) this.pool.release(frame);
   }
 }
