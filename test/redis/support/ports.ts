@@ -71,7 +71,12 @@ export function deafPort(client: NodeRedisClient): RedisPort {
   };
 }
 
-/** A port that hands some commands another command's reply (`misdirect`). */
+/**
+ * A port that hands some commands another command's reply (`misdirect`).
+ *
+ * @example
+ * const port: MisdirectingPort = misdirectingPort(client);
+ */
 export interface MisdirectingPort extends RedisPort {
   /**
    * The next command on the caller's connection whose arguments contain `marker` runs on Redis,
