@@ -111,7 +111,9 @@ export class RedisRunWriter implements RunWriter {
     const firstSeq = this.lastSeq + 1;
     const request = { runId: this.runId, lease: this.env.lease, leaseTtl: this.env.leaseTtl, terminal, checkpoint, maxEvents: this.env.maxEvents, firstSeq, events: encoded };
     const args = appendArguments(request);
-    const reply = parseAppendReply(await this.guard(untilAnswered(() => this.script(appendScript, args), this.retryLimits)));
+    // Parsed inside the attempt: a reply of another shape was meant for another command (a client
+    // whose replies got out of step), so it says nothing of this batch, which is sent again.
+    const reply = await this.guard(untilAnswered(() => this.script(appendScript, args).then(parseAppendReply), this.retryLimits));
     if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
     if (reply.kind === "ended") {
       this.end();
@@ -143,7 +145,7 @@ export class RedisRunWriter implements RunWriter {
     if (this.failure !== undefined) throw this.failure;
     if (!this.live) return false;
     const args = renewArguments(this.runId, this.env.lease, this.env.leaseTtl);
-    const reply = parseRenewReply(await this.guard(untilAnswered(() => this.script(renewScript, args), this.retryLimits)));
+    const reply = await this.guard(untilAnswered(() => this.script(renewScript, args).then(parseRenewReply), this.retryLimits));
     if (!reply.live) {
       this.end();
       return false;

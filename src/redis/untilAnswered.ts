@@ -24,6 +24,15 @@ export const RETRY_BACKOFF = { firstMs: 25, maxMs: 500 } as const;
 const NOT_YET = new Set(["LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN"]);
 
 /**
+ * Error replies Redis gives only to a command of another kind than the scripts' EVAL and EVALSHA
+ * (a `CLIENT SETINFO` that Redis before 7.2 does not know): received for a script, they are the
+ * reply to another command, handed to this one by a client whose replies got out of step with its
+ * commands (node-redis, reconnecting while Redis restarts, was seen handing its own handshake's
+ * replies to commands it had queued), so what became of the script is unknown.
+ */
+const NOT_A_SCRIPT_REPLY = /^ERR unknown (?:sub)?command\b/;
+
+/**
  * What `untilAnswered` may do: how many more milliseconds it may retry for (asked at the first
  * failure), and whether the call is still wanted (a closed store's writer stops retrying).
  *
@@ -65,25 +74,29 @@ export async function untilAnswered<T>(attempt: () => Promise<T>, limits: RetryL
 
 /**
  * Whether a failed call left its outcome unknown: a failure that carries no error reply (a lost
- * connection, a refused one, the command's deadline) or a reply saying Redis is not ready yet.
+ * connection, a refused one, the command's deadline, a reply of a shape the script never gives), a
+ * reply saying Redis is not ready yet, or one only another kind of command gets (`ERR unknown
+ * subcommand`: a reply handed to the wrong command).
  * An error reply is told by its RESP error code (an upper-case word starting the message, as
  * `ERR`, `NOSCRIPT`, `LOADING`) on the error or its causes; a client's own errors start otherwise.
  *
  * @example
  * isUnanswered(new Error("Socket closed unexpectedly")); // true
+ * isUnanswered(new Error("ERR unknown subcommand 'SETINFO'. Try CLIENT HELP.")); // true
  * isUnanswered(new Error("ERR user_script:12: Script attempted to access nonexistent global variable")); // false
  */
 export function isUnanswered(error: unknown): boolean {
-  const code = replyErrorCode(error);
-  return code === undefined || NOT_YET.has(code);
+  const reply = errorReply(error);
+  if (reply === undefined) return true;
+  return NOT_YET.has(reply.code) || NOT_A_SCRIPT_REPLY.test(reply.message);
 }
 
-/** The RESP error code of the first error reply in `error`'s cause chain, if there is one. */
-function replyErrorCode(error: unknown): string | undefined {
+/** The first error reply in `error`'s cause chain (its RESP code and its message), if there is one. */
+function errorReply(error: unknown): { readonly code: string; readonly message: string } | undefined {
   for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
     const message: unknown = "message" in current ? current.message : undefined;
     const code = typeof message === "string" ? /^([A-Z][A-Z0-9_]+)(?: |$)/.exec(message)?.[1] : undefined;
-    if (code !== undefined) return code;
+    if (code !== undefined && typeof message === "string") return { code, message };
     current = "cause" in current ? current.cause : undefined;
   }
   return undefined;

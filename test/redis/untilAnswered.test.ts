@@ -17,6 +17,16 @@ test("a lost connection, a deadline, a refused connection or a Redis still loadi
   expect(isUnanswered(unavailable(new Error("WRONGTYPE Operation against a key holding the wrong kind of value")))).toBe(false);
 });
 
+test("a reply meant for another command (a client whose replies got out of step) leaves the outcome unknown; the script's own refusals do not", () => {
+  // node-redis handed queued script calls its handshake's replies after reconnecting to a restarted Redis 7.0
+  expect(isUnanswered(unavailable(new Error("ERR unknown subcommand 'SETINFO'. Try CLIENT HELP.")))).toBe(true);
+  expect(isUnanswered(unavailable(new Error("ERR unknown command 'FOO', with args beginning with: ")))).toBe(true);
+  // a reply of another shape: the parse failure carries no error reply
+  expect(isUnanswered(new StoreError("unavailable", 'expected an array as the reply of the append script, but Redis answered "OK"'))).toBe(true);
+  expect(isUnanswered(unavailable(new Error("ERR Error running script (call to f_1234): @user_script:1: user_script:1: unknown command")))).toBe(false);
+  expect(isUnanswered(unavailable(new Error("ERR wrong number of arguments for 'evalsha' command")))).toBe(false);
+});
+
 test("a call whose outcome is unknown is made again until it resolves; an answer fails at once", async () => {
   let calls = 0;
   const limits = { remainingMs: () => 10_000, wanted: () => true };

@@ -2,8 +2,9 @@
  * A graceful Redis restart under live runs (issue #20 A4; docs/durability.md §8, "Failure
  * behaviour"): a `redis-server` of the test's own with `--appendonly yes --appendfsync always`,
  * reached through a TCP proxy, under 20 paced task-board runs served by `createHandler` over real
- * HTTP with the default lease. The server is stopped with SIGTERM mid-runs and started again on the
- * same port and directory within 2 s. Every run ends as its uncut version: the same updates,
+ * HTTP with the default lease. Mid-runs the server stops answering (the proxy withholds its replies)
+ * until an append was sent to it, is stopped with SIGTERM, and is started again on the same port and
+ * directory within 2 s. Every run ends as its uncut version: the same updates,
  * messages and state on its client, the same events in Redis, each once (sequence numbers without
  * a gap or a repeat), none `ABANDONED`, and nothing reported to `onRunError`.
  */
@@ -74,6 +75,11 @@ test(`a graceful Redis restart (SIGTERM, appendfsync always) of under 2 s during
   );
   await until(() => seen.every((count) => count >= MID_RUN_UPDATES), "every run is well under way");
 
+  // Redis stops answering first, and goes away once an append was sent to it: without this, a
+  // busy machine's paced runs may have nothing in flight at the SIGTERM, and no reply is lost.
+  const relay = proxy;
+  relay.withholdReplies();
+  await until(() => relay.withheldRequests > 0, "an append sent to a Redis that no longer answers");
   const stoppedAt = Date.now();
   await redis.stop(); // SIGTERM: Redis flushes its append-only file and exits
   redis = await startRedisServer({ port: redis.port, appendOnlyDir: dir });

@@ -70,3 +70,55 @@ export function deafPort(client: NodeRedisClient): RedisPort {
     subscribe: (name, channel, _listener, signal) => inner.subscribe(name, channel, () => undefined, signal),
   };
 }
+
+/**
+ * A port that hands some commands another command's reply (`misdirect`).
+ *
+ * @example
+ * const port: MisdirectingPort = misdirectingPort(client);
+ */
+export interface MisdirectingPort extends RedisPort {
+  /**
+   * The next command on the caller's connection whose arguments contain `marker` runs on Redis,
+   * but its caller gets `reply` instead of Redis's answer: resolved with it, or rejected with it
+   * when it is an Error. Each call arms one.
+   */
+  misdirect(marker: string, reply: unknown): void;
+  /** Replies handed out instead so far. */
+  readonly misdirected: number;
+}
+
+/**
+ * A client whose replies got out of step with its commands, as node-redis 5 was seen after
+ * reconnecting to a restarting Redis: a queued script call was handed the reply to the client's own
+ * handshake (`OK` to `CLIENT SETNAME`, `ERR unknown subcommand 'SETINFO'` from Redis 7.0), while
+ * the script itself had run.
+ *
+ * @example
+ * const port = misdirectingPort(client);
+ * port.misdirect("TEXT_MESSAGE_START", "OK");
+ */
+export function misdirectingPort(client: NodeRedisClient): MisdirectingPort {
+  const inner = nodeRedisPort(client);
+  const armed: { marker: string; reply: unknown }[] = [];
+  let misdirected = 0;
+  return {
+    misdirect: (marker, reply) => {
+      armed.push({ marker, reply });
+    },
+    get misdirected() {
+      return misdirected;
+    },
+    send: async (args, signal) => {
+      const index = armed.findIndex(({ marker }) => args.some((arg) => arg.includes(marker)));
+      if (index < 0) return inner.send(args, signal);
+      const [{ reply }] = armed.splice(index, 1);
+      await inner.send(args, signal); // Redis runs it; its answer goes elsewhere
+      misdirected++;
+      if (reply instanceof Error) throw reply;
+      return reply;
+    },
+    connect: (name, signal) => inner.connect(name, signal),
+    subscribe: (name, channel, listener, signal) => inner.subscribe(name, channel, listener, signal),
+  };
+}

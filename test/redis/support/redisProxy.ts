@@ -4,8 +4,9 @@
  * drop every connection at once (a network cut), lose the reply to a command after Redis ran it
  * (the connection drops as the reply arrives: the "lost reply"), and count the connections that
  * closed with a request unanswered (an append in flight at a restart), and play a Redis that is down
- * (`down()`: every connection cut, new ones closed at once, until `up()`). The target may restart
- * on the same port: new connections go to whatever listens there then.
+ * (`down()`: every connection cut, new ones closed at once, until `up()`), and hold back every reply
+ * on the connections open now (`withholdReplies()`: a Redis that stops answering before it goes
+ * away). The target may restart on the same port: new connections go to whatever listens there then.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 
@@ -19,11 +20,19 @@ export interface RedisProxy {
   readonly lostReplies: number;
   /** Connections closed at once because the proxy was `down()`: a reconnecting client's attempts. */
   readonly refused: number;
+  /** Requests sent up on a connection whose replies are withheld (`withholdReplies`): each is unanswered when it closes. */
+  readonly withheldRequests: number;
   /** Cuts every connection and closes each new one at once, as a Redis that is down, until `up()`. */
   down(): void;
   up(): void;
   /** Destroys every open connection now, both sides (new ones are accepted as before). */
   cutAll(): void;
+  /**
+   * From now on, the connections open now pass no reply down (Redis runs what is sent on them; the
+   * client never hears): a request sent on one is in flight until it closes. New connections
+   * (a client reconnecting to a restarted Redis) pass replies as before.
+   */
+  withholdReplies(): void;
   /**
    * The next request whose bytes contain `marker` goes to Redis; when Redis's reply to it starts to
    * arrive, the connection is destroyed instead of passing it on (Redis ran the command; the client
@@ -48,6 +57,9 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
   let lostReplies = 0;
   let isDown = false;
   let refused = 0;
+  let withheldRequests = 0;
+  /** Per open connection: stop passing its replies down. */
+  const withholders = new Set<() => void>();
   const server: Server = createServer((client) => {
     if (isDown) {
       refused++;
@@ -64,7 +76,14 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     /** This connection's next reply is to be lost. */
     let losing = false;
     let closed = false;
+    /** Its replies are held back (`withholdReplies`). */
+    let withholding = false;
+    const withhold = (): void => {
+      withholding = true;
+    };
+    withholders.add(withhold);
     const drop = (): void => {
+      withholders.delete(withhold);
       if (!closed) {
         closed = true;
         if (awaiting && answered) unansweredAtClose++;
@@ -81,6 +100,7 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     client.on("data", (chunk: Buffer) => {
       if (upstream.destroyed) return;
       awaiting = true;
+      if (withholding) withheldRequests++;
       const index = armed.findIndex((marker) => chunk.includes(marker));
       if (index >= 0 && !losing) {
         armed.splice(index, 1);
@@ -89,6 +109,7 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
       upstream.write(chunk);
     });
     upstream.on("data", (chunk: Buffer) => {
+      if (withholding) return; // Redis answered; the client never hears it
       if (losing) {
         lostReplies++;
         drop(); // the reply (and anything pipelined behind it) never reaches the client
@@ -112,6 +133,9 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     get refused() {
       return refused;
     },
+    get withheldRequests() {
+      return withheldRequests;
+    },
     down: () => {
       isDown = true;
       for (const socket of [...sockets]) socket.destroy();
@@ -121,6 +145,9 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     },
     cutAll: () => {
       for (const socket of [...sockets]) socket.destroy();
+    },
+    withholdReplies: () => {
+      for (const withhold of withholders) withhold();
     },
     loseReplyTo: (marker) => {
       armed.push(marker);
