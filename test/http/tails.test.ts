@@ -98,6 +98,9 @@ describe("the tail budget (maxTailBytes)", () => {
     const again = await handler(post("/connect", { threadId: "t2" }));
     expect(again.status).toBe(200);
     await again.body!.cancel();
+    // the run on t3 outlives its response (a store detaches): stop it, so that no heartbeat of it outlives the test
+    expect(await store.stop("t3", "r1")).toBe("stopping");
+    await until(() => store.stats().liveRuns === 1, "the stopped run to end (the one on t2 stays live)");
   });
 });
 
