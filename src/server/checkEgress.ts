@@ -1,5 +1,5 @@
 /**
- * Strict egress (our rule S10, docs/server.md): every event the run sends must reach a client
+ * Strict egress (our rule docs/rules.md#S10, docs/server.md): every event the run sends must reach a client
  * exactly as it was sent. The check uses the codecs the client decodes with (`eventCodecs`, whose
  * `is` is the decoder's own fast path), so whatever the client would refuse, strip or rewrite is
  * refused here with a `ProtocolError` before anything is sent.
