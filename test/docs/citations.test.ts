@@ -111,6 +111,18 @@ describe("citations of the project's documents", () => {
     expect(citationsIn("src").length).toBeGreaterThanOrEqual(SRC_CITATION_FLOOR);
   });
 
+  test("every link to an anchor inside docs/ and README.md lands on one", () => {
+    const pages = [...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`), "README.md"];
+    const broken = pages.flatMap((page) =>
+      [...readFileSync(join(ROOT, page), "utf8").matchAll(/\]\((?:(?:docs\/)?([\w-]+)\.md)?#([^)\s]+)\)/g)]
+        // README's links to its own headings are left to the reader; every other link is checked.
+        .filter((m) => !(page === "README.md" && m[1] === undefined))
+        .filter((m) => !anchorsOf(m[1] ?? page.replace(/^docs\//, "").replace(/\.md$/, ""))?.has(decodeURIComponent(m[2])))
+        .map((m) => `${page}: ${m[0]}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
   test("every rule id the library reports as data (a ProtocolError's `rule`, a finding's `rule`) has an anchor in docs/rules.md", () => {
     const ids = new Set(
       sourceFiles(join(ROOT, "src")).flatMap((path) =>
