@@ -11,7 +11,7 @@
  * - `normalize`: `normalizeChunks()` rejected a chunk (rule `C*`, docs/rules.md#chunks);
  * - `verify`: `verifyEvents()` rejected an event (rule `R*`, docs/rules.md#order);
  * - `apply`: the client could not apply an accepted event (rule: the error's code or kind, e.g. `patch`);
- * - `run-end`: the stream ended without RUN_FINISHED or RUN_ERROR (rule `E8`).
+ * - `run-end`: the stream ended without RUN_FINISHED or RUN_ERROR (rule `E8`, docs/rules.md#E8).
  */
 export type Stage = "http" | "transport" | "sse" | "decode" | "normalize" | "verify" | "apply" | "run-end";
 

@@ -16,7 +16,7 @@ import { findUnsendable } from "./findUnsendable";
 export const EGRESS_RULE = "S10";
 
 /**
- * Why `event` must not be sent, as a `ProtocolError` (code `field-sanity`, rule `S10`), or
+ * Why `event` must not be sent, as a `ProtocolError` (code `field-sanity`, rule `S10`, docs/rules.md#S10), or
  * `undefined` when a client decodes it as it is. Refused: anything but an object with one of the
  * 36 types; a member the codec rejects (`STATE_DELTA` with op `frobnicate`, an interrupt that is
  * `42`); a `null` or missing member the decoder would fill in or drop (send the builder's output:
