@@ -1,5 +1,5 @@
 /**
- * The client pipeline end to end (DESIGN §5), against a raw floor and the official client, on the
+ * The client pipeline end to end (docs/client.md#session-and-updates), against a raw floor and the official client, on the
  * same SSE bytes in the same process. Workloads (bench/support/clientWorkloads.ts) at N = 1,000,
  * 10,000 and 50,000: `text`, `chat`, `state`, `state-wide`, `tools`, `mixed`.
  *

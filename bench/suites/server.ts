@@ -1,5 +1,5 @@
 /**
- * The HTTP server with and without a thread store (DESIGN §6, docs/durability.md), over real
+ * The HTTP server with and without a thread store (docs/durability.md#stores-and-routes), over real
  * loopback HTTP: `createHandler` → `agui-rx/node` → SSE → a reading client that counts frames.
  *
  * - **Throughput**: events/s of an Agent streaming text deltas (awaiting `ctx.ready()` before

@@ -1,5 +1,5 @@
 /**
- * Shared state on the server and the client (DESIGN §4, §5): `StateManager.publish` for one small
+ * Shared state on the server and the client (docs/server.md#run-and-context, docs/client.md#session-and-updates): `StateManager.publish` for one small
  * change on a board of 10,000 tasks (about 1 MB of JSON), as a ratio to one `JSON.stringify` of the
  * same state (the cost a publish cannot avoid: the snapshot's size decides; target ≤ 3×), and
  * `applyPatch` of a one-operation delta against a `structuredClone` of the state (what a naive

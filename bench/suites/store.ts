@@ -1,5 +1,5 @@
 /**
- * The thread stores under load (DESIGN §6, docs/durability.md): events appended through
+ * The thread stores under load (docs/durability.md#stores-and-routes): events appended through
  * `recordRun` and delivered to a tail, through `redisStore()` on a real redis-server against
  * `memoryStore()` in the same run, ratio printed. Cases:
  *

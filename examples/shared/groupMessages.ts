@@ -8,7 +8,7 @@ export type Block =
   | { readonly kind: "subagent"; readonly key: string; readonly subagentRunId: string; readonly messages: readonly Message[] };
 
 /**
- * Groups messages that carry `subagentRunId` under their subagent (seed 001: the view groups by
+ * Groups messages that carry `subagentRunId` under their subagent (docs/seeds.md#seed-001: the view groups by
  * the producer's id and titles the group from the registry); everything else stays in order.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Which thread a page talks on, and the bearer token it talks with (DESIGN §6): both kept in the
+ * Which thread a page talks on, and the bearer token it talks with (docs/durability.md#stores-and-routes): both kept in the
  * tab's session storage, so a reload comes back to the same thread (and `connect()` joins it),
  * while another tab starts its own. The thread belongs to the token (examples/task-board/access.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * How a thread id names its owner in the task-board example (DESIGN §6, `authorize`): it starts
+ * How a thread id names its owner in the task-board example (docs/durability.md#stores-and-routes, `authorize`): it starts
  * with a digest of the owner's bearer token. Shared by the pages (which make their thread ids)
  * and the server's access check (examples/task-board/access.ts); web APIs only.
  */

@@ -1,5 +1,5 @@
 /**
- * Who may use which thread in the task-board example (DESIGN §6, `authorize`): every thread
+ * Who may use which thread in the task-board example (docs/durability.md#stores-and-routes, `authorize`): every thread
  * belongs to a bearer token. A thread's id starts with a digest of its owner's token, so the
  * decision needs nothing but the request and the id: it cannot depend on whether the thread
  * exists, and an unknown thread and another token's thread answer alike (403).

@@ -42,7 +42,7 @@ const CLEAR_PREFIX = "clear:";
  * 1. streams a short assistant message saying what it is about to do;
  * 2. per `add`/`done`: a tool call (`add_task {title}` → `{id}`, `complete_task {id}` → `{ok}`)
  *    whose handle edits the board and publishes it while the call is open, so two additions send
- *    a STATE_SNAPSHOT and then a STATE_DELTA (seed 000: once per change, not once per run);
+ *    a STATE_SNAPSHOT and then a STATE_DELTA (docs/seeds.md#seed-000: once per change, not once per run);
  * 3. per `research`: a `research` step in which a `researcher` subagent streams its notes;
  * 4. per `clear` on a non-empty board: ends the run with an interrupt (reason `confirmation`);
  *    the next run, resumed with `{ approved: true }`, clears the board (anything else keeps it)

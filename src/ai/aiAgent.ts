@@ -1,4 +1,4 @@
-/** `aiAgent`: an `Agent` whose run is one `streamText` call of the Vercel AI SDK over the run's thread and tools (DESIGN §7). */
+/** `aiAgent`: an `Agent` whose run is one `streamText` call of the Vercel AI SDK over the run's thread and tools (docs/ai.md#model-agents). */
 import { stepCountIs, streamText, type LanguageModel, type StopCondition, type SystemModelMessage, type ToolSet } from "ai";
 import type { Context } from "../protocol/input";
 import type { StateSpec } from "../protocol/stateSpec";

@@ -1,4 +1,4 @@
-/** The run's client-provided tools (`ctx.tools`, JSON Schema) as AI SDK tools without `execute` (DESIGN §7, frontend tools). */
+/** The run's client-provided tools (`ctx.tools`, JSON Schema) as AI SDK tools without `execute` (docs/ai.md#model-agents, frontend tools). */
 import { jsonSchema, type JSONSchema7, type Tool as SdkTool, type ToolSet } from "ai";
 import type { Tool } from "../protocol/input";
 import { AgentError } from "../server/AgentError";

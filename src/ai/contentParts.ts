@@ -1,4 +1,4 @@
-/** AG-UI content parts (WIRE §4.2: text, image/audio/video/document, legacy binary) as the AI SDK's prompt parts. */
+/** AG-UI content parts (docs/wire.md#4.2: text, image/audio/video/document, legacy binary) as the AI SDK's prompt parts. */
 import type { FilePart, JSONValue, TextPart, ToolResultPart } from "ai";
 import type { ContentSource, InputContent } from "../protocol/messages";
 import { AgentError } from "../server/AgentError";

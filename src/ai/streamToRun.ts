@@ -1,4 +1,4 @@
-/** `streamToRun`: reads `streamText`'s full stream into a run through `applyPart`, holding the open spans between parts (DESIGN §7). */
+/** `streamToRun`: reads `streamText`'s full stream into a run through `applyPart`, holding the open spans between parts (docs/ai.md#model-agents). */
 import type { TextStreamPart, ToolSet } from "ai";
 import { AgentError } from "../server/AgentError";
 import type { SuccessOutcome } from "../server/Agent";

@@ -1,4 +1,4 @@
-/** The run's AG-UI messages (WIRE §4.1) as the AI SDK's prompt: instructions and `ModelMessage[]` (docs/ai.md, "Messages"). */
+/** The run's AG-UI messages (docs/wire.md#4.1) as the AI SDK's prompt: instructions and `ModelMessage[]` (docs/ai.md, "Messages"). */
 import type { AssistantContent, ModelMessage, SystemModelMessage, ToolCallPart, ToolModelMessage, ToolResultPart } from "ai";
 import type { AssistantMessage, Message, ReasoningMessage, ToolMessage, UserMessage } from "../protocol/messages";
 import { AgentError } from "../server/AgentError";

@@ -1,4 +1,4 @@
-/** The AI SDK's per-step usage as one AG-UI `TokenUsage` entry (WIRE §4.12): counts the SDK did not report stay absent. */
+/** The AI SDK's per-step usage as one AG-UI `TokenUsage` entry (docs/wire.md#4.12): counts the SDK did not report stay absent. */
 import type { LanguageModel, LanguageModelUsage } from "ai";
 import type { TokenUsage } from "../protocol/common";
 

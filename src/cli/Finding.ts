@@ -8,10 +8,10 @@
  * - `transport`: the request or the body failed, or timed out (rule `network`, `timeout`);
  * - `sse`: the SSE framing failed (rule: the `DecodeError` code, e.g. `frame-too-large`);
  * - `decode`: a frame's data is not an event (rule: `json`, `unknown-type`, `invalid-event`, `not-an-event`, …);
- * - `normalize`: `normalizeChunks()` rejected a chunk (rule `C*`, RULES §2);
- * - `verify`: `verifyEvents()` rejected an event (rule `R*`, RULES §1);
+ * - `normalize`: `normalizeChunks()` rejected a chunk (rule `C*`, docs/rules.md#chunks);
+ * - `verify`: `verifyEvents()` rejected an event (rule `R*`, docs/rules.md#order);
  * - `apply`: the client could not apply an accepted event (rule: the error's code or kind, e.g. `patch`);
- * - `run-end`: the stream ended without RUN_FINISHED or RUN_ERROR (rule `E8`).
+ * - `run-end`: the stream ended without RUN_FINISHED or RUN_ERROR (rule `E8`, docs/rules.md#E8).
  */
 export type Stage = "http" | "transport" | "sse" | "decode" | "normalize" | "verify" | "apply" | "run-end";
 

@@ -37,7 +37,7 @@ const SEVERITY_OF_KIND: Readonly<Record<string, Severity>> = { warning: "warning
  * `normalizeChunks()` and `verifyEvents()` in report mode, whose diagnostics become findings at
  * the index of the frame being processed; the accepted events are then applied as a client would
  * (`applyEvents()`), and what fails there (a patch that does not apply) is a finding too. A stream
- * with no RUN_FINISHED or RUN_ERROR is reported as truncated (E8).
+ * with no RUN_FINISHED or RUN_ERROR is reported as truncated (docs/rules.md#E8).
  *
  * @example
  * const { findings } = await checkBody(of('data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m9","delta":"x"}\n\n'));
@@ -135,7 +135,7 @@ function streamFailure(error: unknown, index: number): Finding {
 /**
  * The apply pass: the accepted events through the client's reducer. Protocol errors cannot occur
  * (only accepted events come here), RUN_ERROR is how the run ended rather than a finding, and a
- * missing terminal event was reported as E8 already.
+ * missing terminal event was reported as docs/rules.md#E8 already.
  */
 function applyFindings(accepted: readonly { readonly index: number; readonly event: Event }[]): Finding[] {
   const findings: Finding[] = [];

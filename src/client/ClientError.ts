@@ -1,4 +1,4 @@
-/** The client's one error class: every problem a run reports, fatal or not, as data (seed 001, RULES §5). */
+/** The client's one error class: every problem a run reports, fatal or not, as data (docs/seeds.md#seed-001, docs/rules.md#run-end). */
 import { ProtocolError } from "../operators/ProtocolError";
 import { PatchError } from "../patch/PatchError";
 import { DecodeError } from "../wire/DecodeError";
@@ -8,14 +8,14 @@ import type { DecodeWarning } from "../wire/DecodeWarning";
  * What went wrong, by layer. Open: new transports and checks may add kinds, so a `switch` over it
  * wants a `default` branch.
  *
- * - non-fatal (E4): `protocol` (an event broke an ordering rule and was not applied), `patch` (a
+ * - non-fatal (docs/rules.md#E4): `protocol` (an event broke an ordering rule and was not applied), `patch` (a
  *   state or activity patch did not apply; the target is unchanged), `state` (the state does not
  *   decode with the session's StateSpec; `rawState` is still exact), `warning` (nothing is wrong
  *   with what was applied, but something was left out or may be misread: `code` says what —
  *   `unknown-property` / `unknown-member` (material the protocol does not describe was stripped,
  *   AG-UI 1.1; the message names the event and the JSON Pointer), `protocol-version` (the agent
  *   declares a protocol version newer than this client's, or one it cannot interpret));
- * - fatal (E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, too deep,
+ * - fatal (docs/rules.md#E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, too deep,
  *   truncated stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not
  *   start: another run is active, interrupts are not covered or have expired, or the tools are
  *   invalid), `tool` (the client-tool loop cannot go on: `code` is `tool-roundtrips` (the runs
@@ -104,7 +104,7 @@ export class ClientError extends Error {
   /**
    * Any thrown value as a ClientError: a ClientError as is; a DecodeError as `json` (code `json`)
    * or `decode`; a ProtocolError (a strict operator upstream) as `protocol`; a PatchError as
-   * `patch`; an `AbortError` as `transport` with code `abort` (E11); anything else as `transport`,
+   * `patch`; an `AbortError` as `transport` with code `abort` (docs/rules.md#E11); anything else as `transport`,
    * since it came from below the event layer.
    *
    * @example
@@ -117,7 +117,7 @@ export class ClientError extends Error {
     }
     if (error instanceof ProtocolError) return new ClientError("protocol", error.message, { cause: error, code: error.rule, event: error.event });
     if (error instanceof PatchError) return new ClientError("patch", error.message, { cause: error });
-    // E11: an abort (fetch's AbortError, an aborted signal) is a transport failure with code "abort"
+    // docs/rules.md#E11: an abort (fetch's AbortError, an aborted signal) is a transport failure with code "abort"
     if (error instanceof Error && error.name === "AbortError") {
       return new ClientError("transport", `the run was aborted: ${error.message}`, { cause: error, code: "abort" });
     }

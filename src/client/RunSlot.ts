@@ -1,5 +1,5 @@
 /**
- * A session's one run at a time (seed 001: one `send` is one run, DESIGN §5): which exchange or
+ * A session's one run at a time (docs/seeds.md#seed-001: one `send` is one run, docs/client.md#session-and-updates): which exchange or
  * joined run is active, its run id once known (for `stop()`), and its end at its `done` or at
  * unsubscription, whichever comes first.
  */

@@ -1,4 +1,4 @@
-/** A conversation on one thread: runs, and everything they built, readable and observable (seed 001, DESIGN §5). */
+/** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
 import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
@@ -29,7 +29,7 @@ export type { RunOptions, SessionOptions } from "./SessionOptions";
 /**
  * A client session on one thread. `send` and `resume` are cold: each subscription runs one
  * exchange (transport → `normalizeChunks` → `verifyEvents` (report mode) → `applyEvents` per run)
- * and emits its Update stream, which never errors and ends with exactly one `done` (seed 001).
+ * and emits its Update stream, which never errors and ends with exactly one `done` (docs/seeds.md#seed-001).
  * Messages, state, pending interrupts and the subagent registry live on the session across runs.
  *
  * - Client tools (`tools` holding `ClientTool`s): when a run ends `success` leaving calls to them,
@@ -38,18 +38,18 @@ export type { RunOptions, SessionOptions } from "./SessionOptions";
  *   subscription still has one `done`, last. `runningToolCalls` lists the calls executing now,
  *   which a view can answer (`respond`). Bounded by `maxToolRoundtrips`.
  *
- * - `send(text)` appends the user message first (E10), so the agent's first message is at index 1.
+ * - `send(text)` appends the user message first (docs/rules.md#E10), so the agent's first message is at index 1.
  *   A send refused before any event with an answer that proves nothing was recorded (403, 409,
  *   422, 429, a 503 from the store) takes it back out: a `messages` update, and `done` failed
  *   with the message as `unsent`; after a network failure it stays, and the error says so.
  * - One run at a time: subscribing while a run is active yields `error` (`config`) and `done`
  *   failed in that subscription only; the active run is untouched.
- * - Pre-flight (I5): with interrupts pending, the run's `resume` must answer every one (the
+ * - Pre-flight (docs/rules.md#I5): with interrupts pending, the run's `resume` must answer every one (the
  *   error lists the uncovered ids) and none may have expired, unless it is cancelled (the error
  *   says "expired"); nothing is sent then.
- * - The input carries the threadId, a new runId, the messages minus activity messages (A21),
+ * - The input carries the threadId, a new runId, the messages minus activity messages (docs/rules.md#A21),
  *   the tools, context and forwardedProps (per run, else per session), the raw state, `resume`,
- *   and `protocolVersion: "1.0"` (A5, as the official 1.0.0 client declares).
+ *   and `protocolVersion: "1.0"` (docs/rules.md#A5, as the official 1.0.0 client declares).
  * - Material the decoder stripped (AG-UI 1.1) and a RUN_STARTED declaring a newer or
  *   uninterpretable protocol version are `error` updates of kind `warning`, where they happened;
  *   they never end the run.
@@ -57,7 +57,7 @@ export type { RunOptions, SessionOptions } from "./SessionOptions";
  *   are immutable snapshots; `messages$`, `state$`, `rawState$`, `interrupts$`, `subagents$`,
  *   `running$` replay the current value on subscription and emit each change (Angular's async
  *   pipe); `subscribe(listener)` + `getSnapshot()` fit React's `useSyncExternalStore`.
- * - Durable threads (DESIGN §6): the constructor hydrates from stored `messages`, `rawState` and
+ * - Durable threads (docs/durability.md#stores-and-routes): the constructor hydrates from stored `messages`, `rawState` and
  *   `interrupts`; `connect()` joins the thread on the server (its history, state, pending
  *   interrupts and the live tail of a run in progress), `stop()` cancels the active run there. A
  *   run whose stream is cut and resumed by the transport stays one run: no event twice, none
@@ -194,7 +194,7 @@ export class Session<S = unknown> {
 
   /**
    * Answers the pending interrupts and runs the agent once; cold. `answers` must cover every
-   * pending interrupt (I4, I5).
+   * pending interrupt (docs/rules.md#I4, docs/rules.md#I5).
    *
    * @example
    * session.resume([{ interruptId: "i1", status: "resolved", payload: { approved: true } }]).subscribe(render);
@@ -204,7 +204,7 @@ export class Session<S = unknown> {
   }
 
   /**
-   * Joins the thread on the server (DESIGN §6), cold: its history (MESSAGES_SNAPSHOT, which
+   * Joins the thread on the server (docs/durability.md#stores-and-routes), cold: its history (MESSAGES_SNAPSHOT, which
    * replaces what the session held), state, pending interrupts, and while a run is in progress
    * the rest of it, live, through its end; for an idle thread the stream ends at once with `done`
    * (`success`, or `interrupted` when the thread waits on interrupts). A page calls it after a
@@ -323,7 +323,7 @@ export class Session<S = unknown> {
     return followRun(events, this.store, { debug: this.options.debug, newId: this.newId, threadId: this.threadId, notify: (update) => this.views.notifyUpdate(update) });
   }
 
-  /** The input of one run of an exchange (`runInput`: A21, A5), with the run's options over the session's. */
+  /** The input of one run of an exchange (`runInput`: docs/rules.md#A21, docs/rules.md#A5), with the run's options over the session's. */
   private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, tools: readonly Tool[]): RunAgentInput {
     const { options } = this;
     return runInput({
@@ -343,7 +343,7 @@ export class Session<S = unknown> {
   }
 }
 
-/** A refused run: the error, then `done` failed (E3). */
+/** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {
   const updates: Update<S>[] = [
     { kind: "error", error },

@@ -1,4 +1,4 @@
-/** What a Session is built with, and what one run may override (DESIGN §5, docs/client.md). */
+/** What a Session is built with, and what one run may override (docs/client.md#session-and-updates). */
 import type { Context, Tool } from "../protocol/input";
 import type { StateSpec } from "../protocol/stateSpec";
 import type { DebugOption } from "../operators/logEvents";
@@ -25,7 +25,7 @@ export interface SessionOptions<S> extends Hydration {
   readonly forwardedProps?: unknown;
   /** Mints run ids and the ids of sent user messages; `crypto.randomUUID()` by default. */
   readonly newId?: () => string;
-  /** The time used by the resume pre-flight (I5); `Date.now` by default. */
+  /** The time used by the resume pre-flight (docs/rules.md#I5); `Date.now` by default. */
   readonly now?: () => number;
   /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
   readonly debug?: DebugOption;

@@ -1,5 +1,5 @@
 /**
- * The view side of a Session (DESIGN §5): which update changes which view, the replaying
+ * The view side of a Session (docs/client.md#session-and-updates): which update changes which view, the replaying
  * observables for Angular's async pipe, and the `subscribe` / `getSnapshot` pair for React's
  * `useSyncExternalStore`. Kept apart from running runs, so that the run logic (reconnects, the
  * client-tool loop) reads without the view plumbing.

@@ -1,16 +1,16 @@
-/** What a run tells a view: the Update stream, the RunEnd and the subagent registry's entries (seed 001, RULES A23). */
+/** What a run tells a view: the Update stream, the RunEnd and the subagent registry's entries (docs/seeds.md#seed-001, docs/rules.md#A23). */
 import type { Interrupt } from "../protocol/outcomes";
 import type { Message, ReasoningMessage, UserMessage } from "../protocol/messages";
 import type { ClientError } from "./ClientError";
 
-/** How a message changed (RULES A23). One event, one change. */
+/** How a message changed (docs/rules.md#A23). One event, one change. */
 export type MessageChange =
   | { readonly kind: "started" }
   | { readonly kind: "content"; readonly delta: string }
   | { readonly kind: "ended" }
   | { readonly kind: "toolCallStarted"; readonly toolCallId: string }
   | { readonly kind: "toolCallArgs"; readonly toolCallId: string; readonly delta: string }
-  /** `args` is the call's arguments parsed as JSON; `{}` when they do not parse (A6). */
+  /** `args` is the call's arguments parsed as JSON; `{}` when they do not parse (docs/rules.md#A6). */
   | { readonly kind: "toolCallEnded"; readonly toolCallId: string; readonly args: unknown }
   | { readonly kind: "toolResult"; readonly toolCallId: string }
   | { readonly kind: "activity" }
@@ -34,15 +34,15 @@ export interface Subagent {
   readonly status: SubagentStatus;
 }
 
-/** How a subagent's lifecycle moved (RULES A18, I12, I13). */
+/** How a subagent's lifecycle moved (docs/rules.md#A18, docs/rules.md#I12, docs/rules.md#I13). */
 export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | "failed";
 
 /**
- * How a run ended. Closed on purpose (seed 001): a `switch` over it needs no `default`, and a new
- * way to end is a wire change. 1.0.0's cancelled outcome was one, and added the fourth kind (E2).
+ * How a run ended. Closed on purpose (docs/seeds.md#seed-001): a `switch` over it needs no `default`, and a new
+ * way to end is a wire change. 1.0.0's cancelled outcome was one, and added the fourth kind (docs/rules.md#E2).
  *
  * - `success`: RUN_FINISHED with a success (or absent) outcome; `result` is RUN_FINISHED.result,
- *   `pendingToolCallIds` the outcome's list of tool calls left for the client (1.0.0, WIRE §4.10),
+ *   `pendingToolCallIds` the outcome's list of tool calls left for the client (1.0.0, docs/wire.md#4.10),
  *   when it carried one;
  * - `interrupted`: RUN_FINISHED with an interrupt outcome; the interrupts wait on the session;
  * - `cancelled`: RUN_FINISHED with a cancelled outcome: the run was stopped, which is not a failure
@@ -50,7 +50,7 @@ export type SubagentChange = "started" | "resumed" | "finished" | "suspended" | 
  * - `failed`: RUN_ERROR, a truncated stream, bad bytes, a transport failure or a refused start.
  *
  * @example
- * // whether to re-enable the input box (seed 001's prompt_again)
+ * // whether to re-enable the input box (docs/seeds.md#seed-001's prompt_again)
  * function promptAgain(end: RunEnd): boolean {
  *   switch (end.kind) {
  *     case "success": return true;
@@ -85,7 +85,7 @@ export interface MessageUpdate {
   readonly message: Message;
 }
 
-/** A MESSAGES_SNAPSHOT merged into the list (A10), or a refused send took its message back out (`RunEnd.unsent`): re-render everything. */
+/** A MESSAGES_SNAPSHOT merged into the list (docs/rules.md#A10), or a refused send took its message back out (`RunEnd.unsent`): re-render everything. */
 export interface MessagesUpdate {
   readonly kind: "messages";
   readonly messages: readonly Message[];
@@ -98,7 +98,7 @@ export interface StateUpdate<S> {
   readonly rawState: unknown;
 }
 
-/** Reasoning text, kept apart from answers (A13); the reasoning message is in the list too. */
+/** Reasoning text, kept apart from answers (docs/rules.md#A13); the reasoning message is in the list too. */
 export interface ReasoningUpdate {
   readonly kind: "reasoning";
   readonly index: number;
@@ -132,7 +132,7 @@ export interface ErrorUpdate {
 /**
  * The run's connection was lost and is being resumed (`reconnecting`: attempt `attempt` is about to
  * be made) or is back (`connected`: attempt `attempt` answered, the run's events go on). Nothing is
- * lost or applied twice in between (DESIGN §6): a view may show "reconnecting…" and nothing else.
+ * lost or applied twice in between (docs/durability.md#stores-and-routes): a view may show "reconnecting…" and nothing else.
  */
 export interface ConnectionUpdate {
   readonly kind: "connection";
@@ -167,7 +167,7 @@ export interface DoneUpdate {
 }
 
 /**
- * What a view reacts to, one per applied event (RULES A23). Open for extension (seed: a view
+ * What a view reacts to, one per applied event (docs/rules.md#A23). Open for extension (seed: a view
  * model, not a wire type): give a `switch (update.kind)` a `default` branch.
  *
  * @example

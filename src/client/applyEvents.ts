@@ -22,17 +22,17 @@ export interface ApplyEventsOptions<S> {
 
 /**
  * Applies one run's events to a client state and emits the Update stream with the run-end contract
- * of seed 001 / RULES §5, whatever the source does:
+ * of docs/seeds.md#seed-001 / docs/rules.md#run-end, whatever the source does:
  *
- * - every event yields its updates (`applyEvent`, RULES §3, A23); a `Diagnostic` (report mode)
+ * - every event yields its updates (`applyEvent`, docs/rules.md#apply, docs/rules.md#A23); a `Diagnostic` (report mode)
  *   becomes an `error` update of kind `protocol` at its position, a `DecodeWarning` (material the
- *   decoder stripped) one of kind `warning`, and the run goes on (E4);
- * - the run ends at its first terminal event (E9): RUN_FINISHED → `done` success or interrupted,
+ *   decoder stripped) one of kind `warning`, and the run goes on (docs/rules.md#E4);
+ * - the run ends at its first terminal event (docs/rules.md#E9): RUN_FINISHED → `done` success or interrupted,
  *   RUN_ERROR → `error` (kind `run`) then `done` failed; the source is then unsubscribed;
- * - the source completing before a terminal event (a truncated stream, E8) → `error` of kind
+ * - the source completing before a terminal event (a truncated stream, docs/rules.md#E8) → `error` of kind
  *   `decode` then `done` failed; the source erroring (bad bytes, HTTP, network: anything) → an
  *   `error` (`ClientError.from`) then `done` failed;
- * - exactly one `done`, always last; the output never errors; what was applied stays applied (E6).
+ * - exactly one `done`, always last; the output never errors; what was applied stays applied (docs/rules.md#E6).
  *
  * Per-event cost is `applyEvent`'s (proportional to the event). Each subscription applies to the
  * given state (or a fresh one), so subscribe once per run.
@@ -57,7 +57,7 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
         subscriber.next({ kind: "done", end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code } });
         subscriber.complete();
       };
-      // The source is unsubscribed as soon as the run has ended (E9); a synchronous source that is still
+      // The source is unsubscribed as soon as the run has ended (docs/rules.md#E9); a synchronous source that is still
       // emitting is ignored until its subscribe call returns, then unsubscribed.
       let subscription: Subscription | undefined;
       const stop = (): void => {

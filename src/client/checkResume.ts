@@ -1,4 +1,4 @@
-/** The client's resume pre-flight (RULES I4, I5): what must hold before a run may start on a thread with pending interrupts. */
+/** The client's resume pre-flight (docs/rules.md#I4, docs/rules.md#I5): what must hold before a run may start on a thread with pending interrupts. */
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import { ClientError } from "./ClientError";
 

@@ -1,4 +1,4 @@
-/** One run's checking and applying across the reconnects of its stream (DESIGN §6): connection notices become updates, and a snapshot answer gets a pipeline of its own. */
+/** One run's checking and applying across the reconnects of its stream (docs/durability.md#stores-and-routes): connection notices become updates, and a snapshot answer gets a pipeline of its own. */
 import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { DecodeWarning } from "../wire/DecodeWarning";

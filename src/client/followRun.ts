@@ -1,5 +1,5 @@
 /**
- * The client side of the pipeline for one run (DESIGN §1, §5): transport items through
+ * The client side of the pipeline for one run (docs/architecture.md#shape, docs/client.md#session-and-updates): transport items through
  * `normalizeChunks` and `verifyEvents` (report mode, fused) into the session's reducer, across
  * the transport's reconnects (`followConnection`), each update handed to `notify` before it goes on.
  */
@@ -25,7 +25,7 @@ export interface FollowRunOptions<S> {
   readonly debug: DebugOption | undefined;
   /** Mints the ids the THINKING_* mapping needs. */
   readonly newId: () => string;
-  /** The thread the session sent: a RUN_STARTED or RUN_FINISHED on another is a violation, reported in-band and not applied (R7a). */
+  /** The thread the session sent: a RUN_STARTED or RUN_FINISHED on another is a violation, reported in-band and not applied (docs/rules.md#R7a). */
   readonly threadId?: string;
   /** Hears of every update, before the subscriber does (the session's views). */
   readonly notify: (update: Update<S>) => void;

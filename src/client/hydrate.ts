@@ -1,4 +1,4 @@
-/** A Session's starting point (DESIGN §6): stored messages, state and interrupts, checked before they are used. */
+/** A Session's starting point (docs/durability.md#stores-and-routes): stored messages, state and interrupts, checked before they are used. */
 import * as E from "fp-ts/Either";
 import type * as t from "io-ts";
 import { list } from "../protocol/codec";

@@ -1,4 +1,4 @@
-/** What `Session.connect()` reads from its transport (DESIGN §6): a thread's connect stream, with the run it names and whether the thread is known at all. */
+/** What `Session.connect()` reads from its transport (docs/durability.md#stores-and-routes): a thread's connect stream, with the run it names and whether the thread is known at all. */
 import { catchError, defer, EMPTY, Observable, tap, throwError } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { DecodeWarning } from "../wire/DecodeWarning";

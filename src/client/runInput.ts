@@ -1,4 +1,4 @@
-/** The RunAgentInput a session sends (RULES A21, A5): the conversation without activity messages, and the protocol version it speaks. */
+/** The RunAgentInput a session sends (docs/rules.md#A21, docs/rules.md#A5): the conversation without activity messages, and the protocol version it speaks. */
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message } from "../protocol/messages";
 import type { ResumeEntry } from "../protocol/outcomes";
@@ -19,13 +19,13 @@ export interface RunInputParts {
   readonly context: readonly Context[];
   /** `undefined` is sent as `{}`. */
   readonly forwardedProps: unknown;
-  /** Present only on a resume (RULES I4). */
+  /** Present only on a resume (docs/rules.md#I4). */
   readonly resume: readonly ResumeEntry[] | undefined;
 }
 
 /**
- * The outgoing RunAgentInput: activity messages left out (A21), arrays copied so the input never
- * aliases the session's lists, `protocolVersion` declared (A5, as `@ag-ui/client` 1.0.0 does).
+ * The outgoing RunAgentInput: activity messages left out (docs/rules.md#A21), arrays copied so the input never
+ * aliases the session's lists, `protocolVersion` declared (docs/rules.md#A5, as `@ag-ui/client` 1.0.0 does).
  *
  * @example
  * runInput({ ...parts, messages: [user, activity] }).messages; // [user]

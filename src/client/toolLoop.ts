@@ -1,5 +1,5 @@
 /**
- * The client-tool loop of one exchange (DESIGN §7, docs/tools.md § the loop): a run ends
+ * The client-tool loop of one exchange (docs/tools.md#frontend-tools, docs/tools.md § the loop): a run ends
  * `success` leaving calls to client tools, the loop executes them, appends their tool messages and
  * starts the follow-up run, until a run leaves none, as one Update stream with one `done`.
  */

@@ -52,7 +52,7 @@ export function withdrawRefusedSend<S>(options: RefusedSendOptions): MonoTypeOpe
           if (update.kind === "error" && verdict === undefined && !options.heard()) {
             const { error } = update;
             if (provesNotRecorded(error)) {
-              // the list is put back first, so that the `error` still comes right before its `done` (E3)
+              // the list is put back first, so that the `error` still comes right before its `done` (docs/rules.md#E3)
               const messages = options.withdraw();
               if (messages !== undefined) {
                 verdict = { kind: "withdrawn" };

@@ -1,25 +1,25 @@
-/** A stream that breaks an AG-UI ordering or chunk rule (RULES.md §1, §2). */
+/** A stream that breaks an AG-UI ordering or chunk rule (docs/rules.md#order, docs/rules.md#chunks). */
 import { DecodeWarning } from "../wire/DecodeWarning";
 
 /** One code per rule family; the exact rule is in `ProtocolError.rule`. */
 export type ProtocolErrorCode =
-  | "run-lifecycle" // R1–R7, R7a (run identity), A16 (interrupt ids unique within an outcome)
-  | "field-sanity" // R8–R13
-  | "text-message" // R14–R17
-  | "tool-call" // R18–R21
-  | "reasoning" // R22, REASONING_MESSAGE_START.role included
-  | "thinking" // R23
-  | "step" // R25–R29
-  | "subagent" // R30–R36
-  | "ownership" // R37–R45
-  | "chunk"; // C1–C13
+  | "run-lifecycle" // docs/rules.md#R1 to docs/rules.md#R7, docs/rules.md#R7a (run identity), docs/rules.md#A16 (interrupt ids unique within an outcome)
+  | "field-sanity" // docs/rules.md#R8 to docs/rules.md#R13
+  | "text-message" // docs/rules.md#R14 to docs/rules.md#R17
+  | "tool-call" // docs/rules.md#R18 to docs/rules.md#R21
+  | "reasoning" // docs/rules.md#R22, REASONING_MESSAGE_START.role included
+  | "thinking" // docs/rules.md#R23
+  | "step" // docs/rules.md#R25 to docs/rules.md#R29
+  | "subagent" // docs/rules.md#R30 to docs/rules.md#R36
+  | "ownership" // docs/rules.md#R37 to docs/rules.md#R45
+  | "chunk"; // docs/rules.md#C1 to docs/rules.md#C13
 
 /** Registry symbols, so every copy of the package brands its errors and diagnostics with the same keys. */
 const PROTOCOL_ERROR: unique symbol = Symbol.for("agui-rx/ProtocolError");
 const DIAGNOSTIC: unique symbol = Symbol.for("agui-rx/Diagnostic");
 
 /**
- * A protocol violation: `code` names the rule family, `rule` the RULES.md id (`"R15"`, `"C3"`),
+ * A protocol violation: `code` names the rule family, `rule` the id of its anchor in docs/rules.md (`"R15"`, `"C3"`),
  * `event` the offending event, and the message says what was expected and what arrived.
  */
 export class ProtocolError extends Error {

@@ -1,4 +1,4 @@
-/** A debug log of a run's events, usable on either end (issue #15 item 6; DESIGN §1: the operators are public). */
+/** A debug log of a run's events, usable on either end (issue #15 item 6; docs/architecture.md#shape: the operators are public). */
 import { defer, identity, tap, type MonoTypeOperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { isDecodeWarning } from "../wire/DecodeWarning";

@@ -1,4 +1,4 @@
-/** The chunk normalizer as an RxJS operator (RULES §2, WIRE §5.3 and §7). */
+/** The chunk normalizer as an RxJS operator (docs/rules.md#chunks, docs/wire.md#5.3 and §7). */
 import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
@@ -20,21 +20,21 @@ export interface NormalizeChunksOptions {
  * Expands `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` into explicit
  * START / CONTENT (ARGS) / END events and maps the deprecated `THINKING_*` events to
  * `REASONING_*`, so that what comes out contains no chunk and no thinking event. Every other event
- * passes through unchanged and in order, preceded by the ENDs it closes. The rules are RULES §2:
+ * passes through unchanged and in order, preceded by the ENDs it closes. The rules are docs/rules.md#chunks:
  *
  * - one lane per owner (the `subagentRunId`; untagged = the parent), so concurrent subagents
  *   never mix; a chunk without an id continues the parent first, then the only open stream of its
- *   kind; two candidates make it ambiguous (C3);
+ *   kind; two candidates make it ambiguous (docs/rules.md#C3);
  * - an END is synthesized, with the id and the opener's tag and never metadata, when another id or
  *   kind arrives in the lane, when an explicit event of the same lane arrives, when
  *   SUBAGENT_FINISHED/ERROR names the lane, and for all lanes (in the order their streams opened)
  *   at RUN_STARTED, RUN_FINISHED, RUN_ERROR and MESSAGES_SNAPSHOT; never when the source simply
- *   ends (C11);
+ *   ends (docs/rules.md#C11);
  * - a chunk with no delta that carries metadata (continuing) or a rawEvent becomes an empty-delta
- *   CONTENT/ARGS (C8); a continuation that contradicts its opener's role, name, toolCallName or
- *   parentMessageId is rejected (C6);
+ *   CONTENT/ARGS (docs/rules.md#C8); a continuation that contradicts its opener's role, name, toolCallName or
+ *   parentMessageId is rejected (docs/rules.md#C6);
  * - a reasoning message opened while its owner has no reasoning block open gets one of its own,
- *   named after it, opened before its START and ended right after its END (R22: a reasoning
+ *   named after it, opened before its START and ended right after its END (docs/rules.md#R22: a reasoning
  *   message opens only inside a block of its owner; `@ag-ui/client`'s transformChunks does not
  *   bracket).
  *

@@ -1,6 +1,6 @@
 /**
  * The server's state encoding as an operator: every STATE_SNAPSHOT on the stream goes through the
- * StateManager decision (RULES S5), so a producer may snapshot on every change and still send
+ * StateManager decision (docs/rules.md#S5), so a producer may snapshot on every change and still send
  * small deltas.
  */
 import { Observable, type OperatorFunction } from "rxjs";
@@ -17,7 +17,7 @@ import { StateManager } from "../server/StateManager";
  *   smaller, passes through when it is not, and is dropped when the state did not change.
  * - STATE_DELTA: passes through and moves the baseline forward; one that does not apply to the
  *   baseline makes the next snapshot pass whole.
- * - RUN_STARTED: forgets the baseline (a new run starts with a snapshot, seed 000 rule 1).
+ * - RUN_STARTED: forgets the baseline (a new run starts with a snapshot, docs/seeds.md#seed-000-rule-1).
  * - Anything else passes through.
  *
  * @example

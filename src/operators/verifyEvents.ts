@@ -1,4 +1,4 @@
-/** The ordering verifier as an RxJS operator (RULES §1, §1.12). */
+/** The ordering verifier as an RxJS operator (docs/rules.md#order, docs/rules.md#violations). */
 import { defer, map, type Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
@@ -11,20 +11,20 @@ export interface VerifyEventsOptions {
   readonly mode?: VerificationMode;
   /**
    * The thread the consumer sent (RunAgentInput.threadId). Every RUN_STARTED and RUN_FINISHED of
-   * the stream must name it (R7a); without it, the first RUN_STARTED's thread is the stream's.
+   * the stream must name it (docs/rules.md#R7a); without it, the first RUN_STARTED's thread is the stream's.
    */
   readonly threadId?: string;
 }
 
 /**
- * Checks every event against the ordering rules of RULES §1 (R1–R45, R7a) and passes the valid ones
+ * Checks every event against the ordering rules of docs/rules.md#order (docs/rules.md#R1 to docs/rules.md#R45, docs/rules.md#R7a) and passes the valid ones
  * on unchanged, in order. Each subscription verifies with its own fresh state; completion and
  * unsubscription pass straight through to the source.
  *
  * - **strict** (the default; the server's mode): the first violation errors the stream with its
  *   `ProtocolError` (`code`, `rule`, `event`), and the source is unsubscribed. Events before it
  *   were already delivered.
- * - **report** (the client `Session` uses this mode, seed 001): the offending event is not passed on;
+ * - **report** (the client `Session` uses this mode, docs/seeds.md#seed-001): the offending event is not passed on;
  *   a `Diagnostic` carrying the `ProtocolError` is emitted in its place and the stream goes on,
  *   verifying the next event against the state from before the rejected one. In-band reports
  *   arriving from upstream (the chunk normalizer's `Diagnostic`s, the decoder's `DecodeWarning`s)
@@ -38,7 +38,7 @@ export interface VerifyEventsOptions {
  * events$.pipe(verifyEvents());
  *
  * // report:  source  -a-b-c-|
- * //          output  -a-d-c-|   d = Diagnostic(ProtocolError R15); c is checked as if b never came
+ * //          output  -a-d-c-|   d = Diagnostic(ProtocolError docs/rules.md#R15); c is checked as if b never came
  * events$.pipe(verifyEvents({ mode: "report" }));
  */
 export function verifyEvents(options?: { readonly mode?: "strict"; readonly threadId?: string }): OperatorFunction<Event, Event>;

@@ -1,7 +1,7 @@
 /**
  * RFC 6902 JSON Patch, applied immutably: atomic, with structural sharing, and safe against
- * prototype pollution. This is what a client uses for STATE_DELTA (RULES A9) and ACTIVITY_DELTA
- * (A12), and what the server's StateManager uses to move its baseline forward.
+ * prototype pollution. This is what a client uses for STATE_DELTA (docs/rules.md#A9) and ACTIVITY_DELTA
+ * (docs/rules.md#A12), and what the server's StateManager uses to move its baseline forward.
  */
 import { isLeft, left, right, type Either } from "fp-ts/Either";
 import type { JsonPatchOperation } from "../protocol/common";

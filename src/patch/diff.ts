@@ -1,6 +1,6 @@
 /**
  * An RFC 6902 diff of two JSON documents in near-linear time, built for the server's state
- * encoding (RULES S5): small patches for the changes agents make (a field, a push, a removal), and
+ * encoding (docs/rules.md#S5): small patches for the changes agents make (a field, a push, a removal), and
  * an early `undefined` ("send the snapshot") as soon as the patch stops paying for itself.
  */
 import type { JsonPatchOperation } from "../protocol/common";
@@ -12,7 +12,7 @@ export interface DiffOptions {
   /**
    * Give up (return `undefined`) as soon as the serialized patch would be this long or longer,
    * in UTF-16 code units as `JSON.stringify(patch).length` counts them. Pass the serialized
-   * snapshot's length to get "a delta only if strictly smaller" (RULES S5). Equal documents give
+   * snapshot's length to get "a delta only if strictly smaller" (docs/rules.md#S5). Equal documents give
    * `[]` whatever the budget: "nothing changed" is not a patch that competes with a snapshot.
    */
   readonly maxSize?: number;

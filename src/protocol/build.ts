@@ -123,7 +123,7 @@ export const ev = {
 
 /**
  * Returns a copy of `event` attributed to the subagent invocation `subagentRunId`.
- * Only the 24 attributable event types accept it (WIRE §1.5).
+ * Only the 24 attributable event types accept it (docs/wire.md#1.5).
  *
  * @example
  * withSubagentRunId(ev.textMessageStart("m1"), "sub-1") // { …, subagentRunId: "sub-1" }

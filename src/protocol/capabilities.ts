@@ -1,5 +1,5 @@
 /**
- * What an agent says it can do (`GET {url}/capabilities`, DESIGN §6): `AgentCapabilities` as
+ * What an agent says it can do (`GET {url}/capabilities`, docs/durability.md#stores-and-routes): `AgentCapabilities` as
  * `@ag-ui/core` 1.0.0 types it, one io-ts codec per part. Every member is optional; unknown ones
  * are stripped when decoding, as everywhere in this library (AG-UI 1.1), except under `custom`,
  * the extension point.

@@ -3,7 +3,7 @@ import * as t from "io-ts";
 import { list, NonNegativeInteger, Present, struct, taggedUnion } from "./codec";
 import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 
-/** Open-by-key extra information (WIRE §1.3): a JSON object, never `null` or an array. */
+/** Open-by-key extra information (docs/wire.md#1.3): a JSON object, never `null` or an array. */
 export const Metadata = t.UnknownRecord;
 export type Metadata = t.TypeOf<typeof Metadata>;
 
@@ -122,7 +122,7 @@ const TokenUsageCodec = struct(
   },
 );
 /**
- * Token counts for one (provider, model) pair (WIRE §4.12). An unreported count is omitted, not zero.
+ * Token counts for one (provider, model) pair (docs/wire.md#4.12). An unreported count is omitted, not zero.
  *
  * @example
  * const usage: TokenUsage = { provider: "openai", model: "gpt-4o", inputTokens: 120, outputTokens: 48 };

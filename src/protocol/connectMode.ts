@@ -1,4 +1,4 @@
-/** The response headers of a server that keeps threads (DESIGN §6): how a connect answer relates to what the client had, and that a stream can be resumed. Here so both ends agree on the names. */
+/** The response headers of a server that keeps threads (docs/durability.md#stores-and-routes): how a connect answer relates to what the client had, and that a stream can be resumed. Here so both ends agree on the names. */
 
 /**
  * `resume`: the stream continues a run after the client's `Last-Event-ID` (the events after it,

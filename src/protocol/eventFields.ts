@@ -1,12 +1,12 @@
-/** What every event codec is made of (WIRE §1.2, §1.5): the base members and the `event` builder. */
+/** What every event codec is made of (docs/wire.md#1.2, docs/wire.md#1.5): the base members and the `event` builder. */
 import * as t from "io-ts";
 import { struct, type StructCodec } from "./codec";
 import { Metadata } from "./common";
 
-/** Members every event may carry (WIRE §1.2). */
+/** Members every event may carry (docs/wire.md#1.2). */
 export const baseFields = { timestamp: t.number, rawEvent: t.unknown, metadata: Metadata };
 
-/** Members of an event that may be attributed to a subagent (WIRE §1.5). */
+/** Members of an event that may be attributed to a subagent (docs/wire.md#1.5). */
 export const attributed = { ...baseFields, subagentRunId: t.string };
 
 /**

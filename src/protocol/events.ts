@@ -1,5 +1,5 @@
 /**
- * The 36 AG-UI event types (WIRE §2, §3): the 31 of `@ag-ui/core` 1.0.0 and the five deprecated
+ * The 36 AG-UI event types (docs/wire.md#2, docs/wire.md#3): the 31 of `@ag-ui/core` 1.0.0 and the five deprecated
  * `THINKING_*`, declared by group in `lifecycleEvents.ts`, `messageEvents.ts`, `stateEvents.ts` and
  * `reasoningEvents.ts`, and brought together here as `Event`.
  *
@@ -109,7 +109,7 @@ export const eventCodecs = {
 
 /**
  * Any AG-UI event, discriminated by `type`: a `switch (event.type)` narrows without casts.
- * As a codec it decodes by the member codecs (an unknown `type` fails, seed 001; unknown members
+ * As a codec it decodes by the member codecs (an unknown `type` fails, docs/seeds.md#seed-001; unknown members
  * are stripped, AG-UI 1.1); prefer `decodeEvent` for readable errors and the stripping warnings.
  *
  * @example
@@ -176,7 +176,7 @@ export type EventType = Event["type"];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
 
 /**
- * All 36 event types, in WIRE.md §2 order.
+ * All 36 event types, in docs/wire.md#2 order.
  *
  * @example
  * EVENT_TYPES.includes("CUSTOM") // true
@@ -207,7 +207,7 @@ export type ThinkingEvent = EventOf<(typeof THINKING_EVENT_TYPES)[number]>;
 export type ChunkEvent = EventOf<"TEXT_MESSAGE_CHUNK" | "TOOL_CALL_CHUNK" | "REASONING_MESSAGE_CHUNK">;
 
 /**
- * Events that may carry an optional `subagentRunId` attribution (24 types, WIRE §1.5).
+ * Events that may carry an optional `subagentRunId` attribution (24 types, docs/wire.md#1.5).
  *
  * @example
  * const attributed: AttributableEvent = { type: "STEP_STARTED", stepName: "plan", subagentRunId: "sub-1" };
@@ -219,7 +219,7 @@ export type AttributableEvent = Exclude<
 
 /**
  * Event types that must never carry `subagentRunId`: run-scoped ones, MESSAGES_SNAPSHOT (its
- * messages carry their own) and the deprecated THINKING_* (WIRE §1.5).
+ * messages carry their own) and the deprecated THINKING_* (docs/wire.md#1.5).
  *
  * @example
  * UNATTRIBUTABLE_EVENT_TYPES.has("RUN_FINISHED") // true

@@ -1,5 +1,5 @@
 /**
- * The request body of a run (WIRE §4.4, §4.5, §4.7). As in `events.ts`, each type is `t.TypeOf` of
+ * The request body of a run (docs/wire.md#4.4, docs/wire.md#4.5, docs/wire.md#4.7). As in `events.ts`, each type is `t.TypeOf` of
  * its codec with a named interface as its face (the module-private `<Name>Codec` is the codec as
  * built; the codec exported as `<Name>` decodes the interface).
  */

@@ -1,5 +1,5 @@
 /**
- * The lifecycle events (WIRE §3.1, §3.8): a run's start and end, its steps, and its subagent
+ * The lifecycle events (docs/wire.md#3.1, docs/wire.md#3.8): a run's start and end, its steps, and its subagent
  * invocations.
  *
  * Each event is three declarations (see `events.ts`): `<Name>EventCodec`, the codec as built
@@ -14,7 +14,7 @@ import { attributed, baseFields, event } from "./eventFields";
 import { RunAgentInput } from "./input";
 import { RunFinishedOutcome, SubagentFinishedOutcome } from "./outcomes";
 
-// Lifecycle (WIRE §3.1)
+// Lifecycle (docs/wire.md#3.1)
 const RunStartedEventCodec = event("RUN_STARTED", { threadId: t.string, runId: t.string }, {
   ...baseFields, parentRunId: t.string, input: RunAgentInput, protocolVersion: t.string,
 });
@@ -69,7 +69,7 @@ const StepFinishedEventCodec = event("STEP_FINISHED", { stepName: t.string }, at
 export interface StepFinishedEvent extends t.TypeOf<typeof StepFinishedEventCodec> {}
 export const StepFinishedEvent: NamedStructCodec<StepFinishedEvent> = StepFinishedEventCodec;
 
-// Subagents (WIRE §3.8): here `subagentRunId` is the invocation's identity, so it is required.
+// Subagents (docs/wire.md#3.8): here `subagentRunId` is the invocation's identity, so it is required.
 const SubagentStartedEventCodec = event("SUBAGENT_STARTED", { subagentRunId: t.string, name: t.string }, {
   ...baseFields, description: t.string, parentSubagentRunId: t.string, parentToolCallId: t.string, parentMessageId: t.string,
 });

@@ -1,5 +1,5 @@
 /**
- * The streamed text message and tool call events (WIRE §3.2, §3.3).
+ * The streamed text message and tool call events (docs/wire.md#3.2, docs/wire.md#3.3).
  *
  * Each event is three declarations (see `events.ts`): `<Name>EventCodec`, the codec as built
  * (module-private); the interface `<Name>Event`, `t.TypeOf` of it, the name an editor shows; and the
@@ -12,7 +12,7 @@ import { DEFAULT_TEXT_ROLE } from "./defaults";
 import { attributed, event } from "./eventFields";
 import { InputContent, TextMessageRole } from "./messages";
 
-// Text (WIRE §3.2)
+// Text (docs/wire.md#3.2)
 const TextMessageStartEventCodec = event(
   "TEXT_MESSAGE_START",
   { messageId: t.string, role: withDefault(TextMessageRole, DEFAULT_TEXT_ROLE) },
@@ -51,7 +51,7 @@ const TextMessageChunkEventCodec = event("TEXT_MESSAGE_CHUNK", {}, {
   ...attributed, messageId: t.string, role: TextMessageRole, delta: t.string, name: t.string,
 });
 /**
- * Shorthand for START/CONTENT/END, expanded by `normalizeChunks()` (WIRE §5.3).
+ * Shorthand for START/CONTENT/END, expanded by `normalizeChunks()` (docs/wire.md#5.3).
  *
  * @example
  * ev.textMessageChunk({ messageId: "m1", delta: "Hi" })
@@ -59,7 +59,7 @@ const TextMessageChunkEventCodec = event("TEXT_MESSAGE_CHUNK", {}, {
 export interface TextMessageChunkEvent extends t.TypeOf<typeof TextMessageChunkEventCodec> {}
 export const TextMessageChunkEvent: NamedStructCodec<TextMessageChunkEvent> = TextMessageChunkEventCodec;
 
-// Tool calls (WIRE §3.3)
+// Tool calls (docs/wire.md#3.3)
 const ToolCallStartEventCodec = event("TOOL_CALL_START", { toolCallId: t.string, toolCallName: t.string }, {
   ...attributed, parentMessageId: t.string,
 });
@@ -96,7 +96,7 @@ const ToolCallChunkEventCodec = event("TOOL_CALL_CHUNK", {}, {
   ...attributed, toolCallId: t.string, toolCallName: t.string, parentMessageId: t.string, delta: t.string,
 });
 /**
- * Shorthand for START/ARGS/END, expanded by `normalizeChunks()` (WIRE §5.3).
+ * Shorthand for START/ARGS/END, expanded by `normalizeChunks()` (docs/wire.md#5.3).
  *
  * @example
  * ev.toolCallChunk({ toolCallId: "tc1", toolCallName: "search", delta: "{}" })

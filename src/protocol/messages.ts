@@ -1,5 +1,5 @@
 /**
- * Messages of the seven roles, tool calls and user content parts (WIRE §4.1–§4.3). As in
+ * Messages of the seven roles, tool calls and user content parts (docs/wire.md#4.1 to docs/wire.md#4.3). As in
  * `events.ts`, each type is `t.TypeOf` of its codec with a named interface as its face: the
  * module-private `<Name>Codec` is the codec as built, and the codec exported as `<Name>` decodes
  * the interface `<Name>` (`NamedStructCodec`, `NamedUnionCodec`).
@@ -11,7 +11,7 @@ import { Metadata } from "./common";
 
 const lenientMetadata = { nullIsError: [] as string[] };
 
-// ─── Content sources and parts (WIRE §4.3) ───
+// ─── Content sources and parts (docs/wire.md#4.3) ───
 
 const DataSourceCodec = struct("DataSource", { type: t.literal("data"), value: t.string, mimeType: t.string }, {});
 /**
@@ -144,7 +144,7 @@ const InputContentCodec = taggedUnion("InputContent", "type", {
 });
 export const InputContent: NamedUnionCodec<InputContent> = InputContentCodec;
 
-// ─── Tool calls (WIRE §4.2) ───
+// ─── Tool calls (docs/wire.md#4.2) ───
 
 const FunctionCallCodec = struct("ToolCall.function", { name: t.string, arguments: t.string }, {});
 /**
@@ -170,7 +170,7 @@ const ToolCallCodec = struct(
 export interface ToolCall extends t.TypeOf<typeof ToolCallCodec> {}
 export const ToolCall: NamedStructCodec<ToolCall> = ToolCallCodec;
 
-// ─── Messages (WIRE §4.1) ───
+// ─── Messages (docs/wire.md#4.1) ───
 
 const base = { id: t.string };
 const baseOptional = { subagentRunId: t.string, metadata: Metadata };

@@ -1,5 +1,5 @@
 /**
- * The named faces of the protocol codecs (DESIGN §3, docs/architecture.md "How the public types
+ * The named faces of the protocol codecs (docs/architecture.md#protocol-layer "How the public types
  * are named"): the types that let a codec decode a named interface, so editors and errors show
  * `RunStartedEvent` rather than the codec's generics.
  */

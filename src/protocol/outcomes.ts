@@ -1,5 +1,5 @@
 /**
- * Interrupts, resume entries and the two outcome kinds (WIRE §4.8–§4.11). As in `events.ts`, each
+ * Interrupts, resume entries and the two outcome kinds (docs/wire.md#4.8 to docs/wire.md#4.11). As in `events.ts`, each
  * type is `t.TypeOf` of its codec with a named interface as its face (the module-private
  * `<Name>Codec` is the codec as built; the codec exported as `<Name>` decodes the interface).
  */
@@ -43,7 +43,7 @@ const ResumeEntryCodec = struct(
 export interface ResumeEntry extends t.TypeOf<typeof ResumeEntryCodec> {}
 export const ResumeEntry: NamedStructCodec<ResumeEntry> = ResumeEntryCodec;
 
-// ─── RUN_FINISHED.outcome (WIRE §4.10) ───
+// ─── RUN_FINISHED.outcome (docs/wire.md#4.10) ───
 
 const RunSuccessOutcomeCodec = struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) });
 /**
@@ -94,7 +94,7 @@ const RunFinishedOutcomeCodec = taggedUnion("RunFinishedOutcome", "type", {
 });
 export const RunFinishedOutcome: NamedUnionCodec<RunFinishedOutcome> = RunFinishedOutcomeCodec;
 
-// ─── SUBAGENT_FINISHED.outcome (WIRE §4.11) ───
+// ─── SUBAGENT_FINISHED.outcome (docs/wire.md#4.11) ───
 
 const SubagentSuccessOutcomeCodec = struct("subagent success outcome", { type: t.literal("success") }, {});
 /**

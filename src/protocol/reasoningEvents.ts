@@ -1,5 +1,5 @@
 /**
- * The reasoning events (WIRE §3.7) and the deprecated `THINKING_*` (WIRE §3.9, §7) that
+ * The reasoning events (docs/wire.md#3.7) and the deprecated `THINKING_*` (docs/wire.md#3.9, docs/wire.md#7) that
  * `normalizeChunks()` maps onto them.
  *
  * Each event is three declarations (see `events.ts`): `<Name>EventCodec`, the codec as built
@@ -12,7 +12,7 @@ import type { MessageRole } from "./messages";
 import type { NamedStructCodec } from "./namedCodec";
 import { attributed, baseFields, event } from "./eventFields";
 
-// Reasoning (WIRE §3.7)
+// Reasoning (docs/wire.md#3.7)
 const ReasoningStartEventCodec = event("REASONING_START", { messageId: t.string }, attributed);
 /**
  * Opens a reasoning span `messageId`.
@@ -106,7 +106,7 @@ const ReasoningEncryptedValueEventCodec = event(
 export interface ReasoningEncryptedValueEvent extends t.TypeOf<typeof ReasoningEncryptedValueEventCodec> {}
 export const ReasoningEncryptedValueEvent: NamedStructCodec<ReasoningEncryptedValueEvent> = ReasoningEncryptedValueEventCodec;
 
-// Deprecated thinking events (Baseline only, WIRE §7); decoded, mapped to reasoning, never emitted.
+// Deprecated thinking events (Baseline only, docs/wire.md#7); decoded, mapped to reasoning, never emitted.
 const ThinkingStartEventCodec = event("THINKING_START", {}, { ...baseFields, title: t.string });
 /**
  * Deprecated: opens a thinking span (`normalizeChunks()` maps it to REASONING_START).

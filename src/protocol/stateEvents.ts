@@ -1,5 +1,5 @@
 /**
- * The snapshot, activity and special events (WIRE §3.4–§3.6).
+ * The snapshot, activity and special events (docs/wire.md#3.4 to docs/wire.md#3.6).
  *
  * Each event is three declarations (see `events.ts`): `<Name>EventCodec`, the codec as built
  * (module-private); the interface `<Name>Event`, `t.TypeOf` of it, the name an editor shows; and the
@@ -13,8 +13,8 @@ import { DEFAULT_ACTIVITY_REPLACE } from "./defaults";
 import { attributed, baseFields, event } from "./eventFields";
 import { Message } from "./messages";
 
-// State and message snapshots (WIRE §3.4)
-// `snapshot`, `event` and `value` may be `null` but must be present (1.0.0 rejects a missing one; WIRE §3.4, §3.6).
+// State and message snapshots (docs/wire.md#3.4)
+// `snapshot`, `event` and `value` may be `null` but must be present (1.0.0 rejects a missing one; docs/wire.md#3.4, docs/wire.md#3.6).
 const StateSnapshotEventCodec = event("STATE_SNAPSHOT", { snapshot: Present }, attributed);
 /**
  * Replaces the whole run state (`null` allowed, but present).
@@ -37,7 +37,7 @@ export const StateDeltaEvent: NamedStructCodec<StateDeltaEvent> = StateDeltaEven
 
 const MessagesSnapshotEventCodec = event("MESSAGES_SNAPSHOT", { messages: list(Message) }, baseFields);
 /**
- * The producer's complete view of the conversation; merged by id (WIRE §3.4).
+ * The producer's complete view of the conversation; merged by id (docs/wire.md#3.4).
  *
  * @example
  * ev.messagesSnapshot([{ id: "m1", role: "user", content: "Hi" }])
@@ -45,7 +45,7 @@ const MessagesSnapshotEventCodec = event("MESSAGES_SNAPSHOT", { messages: list(M
 export interface MessagesSnapshotEvent extends t.TypeOf<typeof MessagesSnapshotEventCodec> {}
 export const MessagesSnapshotEvent: NamedStructCodec<MessagesSnapshotEvent> = MessagesSnapshotEventCodec;
 
-// Activity (WIRE §3.5)
+// Activity (docs/wire.md#3.5)
 const ActivitySnapshotEventCodec = event(
   "ACTIVITY_SNAPSHOT",
   { messageId: t.string, activityType: t.string, content: JsonObject, replace: withDefault(t.boolean, DEFAULT_ACTIVITY_REPLACE) },
@@ -70,7 +70,7 @@ const ActivityDeltaEventCodec = event("ACTIVITY_DELTA", { messageId: t.string, a
 export interface ActivityDeltaEvent extends t.TypeOf<typeof ActivityDeltaEventCodec> {}
 export const ActivityDeltaEvent: NamedStructCodec<ActivityDeltaEvent> = ActivityDeltaEventCodec;
 
-// Special (WIRE §3.6)
+// Special (docs/wire.md#3.6)
 const RawEventCodec = event("RAW", { event: Present }, { ...attributed, source: t.string });
 /**
  * Passes an event from a foreign system through, untouched.

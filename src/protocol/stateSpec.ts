@@ -3,7 +3,7 @@ import * as t from "io-ts";
 
 /**
  * The shared state's type on both ends: `codec` decodes the wire value into `S`, and
- * `defaultValue` stands for "no state yet" (`null`, absent or `{}` on the wire, seed 000).
+ * `defaultValue` stands for "no state yet" (`null`, absent or `{}` on the wire, docs/seeds.md#seed-000).
  */
 export interface StateSpec<S> {
   readonly codec: t.Type<S, unknown, unknown>;

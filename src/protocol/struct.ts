@@ -17,7 +17,7 @@ import {
   unrecognised,
 } from "./unrecognised";
 
-/** Optional keys whose `null` is an error rather than "absent" (WIRE §1.4: both revisions reject them). */
+/** Optional keys whose `null` is an error rather than "absent" (docs/wire.md#1.4: both revisions reject them). */
 const NULL_IS_AN_ERROR = ["subagentRunId", "metadata"] as const;
 
 /**

@@ -21,7 +21,7 @@ export interface TaggedUnionOptions {
   /**
    * What an unknown tag (a string naming no member) is: `unrecognised` (the default, 1.1) leaves
    * it to the container to strip; `error` fails, naming the tag (the event union: an unknown event
-   * type fails the run, seed 001).
+   * type fails the run, docs/seeds.md#seed-001).
    */
   readonly unknownTag?: "unrecognised" | "error";
 }

@@ -1,4 +1,4 @@
-/** Maps the deprecated `THINKING_*` events to their `REASONING_*` equivalents (WIRE §7). */
+/** Maps the deprecated `THINKING_*` events to their `REASONING_*` equivalents (docs/wire.md#7). */
 import type { Event, ThinkingEvent } from "./events";
 
 /**
@@ -23,8 +23,8 @@ export interface ThinkingIds {
 export interface ThinkingStep {
   /**
    * Sent before `event`: the REASONING_MESSAGE_END of a thinking message still open at
-   * THINKING_END. R23 lets THINKING_END end the message with the step; in REASONING_* terms the
-   * message must be ended explicitly, or it would still be open at RUN_FINISHED (R7, R22).
+   * THINKING_END. docs/rules.md#R23 lets THINKING_END end the message with the step; in REASONING_* terms the
+   * message must be ended explicitly, or it would still be open at RUN_FINISHED (docs/rules.md#R7, docs/rules.md#R22).
    */
   readonly closing?: Event;
   readonly event: Event;
@@ -36,7 +36,7 @@ export interface ThinkingStep {
  * message; `newId` mints an id where the thinking event implies a fresh one. Pure: the caller keeps
  * `ids` between calls. `title` is dropped (no equivalent); timestamps and metadata carry over.
  *
- * A valid thinking sequence (R23) maps to a valid reasoning one (R22): THINKING_TEXT_MESSAGE_START
+ * A valid thinking sequence (docs/rules.md#R23) maps to a valid reasoning one (docs/rules.md#R22): THINKING_TEXT_MESSAGE_START
  * needs an active THINKING_START, so every REASONING_MESSAGE_START lands inside the REASONING_START
  * the step became; a THINKING_END that finds its message still open ends it first (`closing`).
  *

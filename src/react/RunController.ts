@@ -62,7 +62,7 @@ export interface RunSource {
  * session (`RunController.of(session)` hands out one per session). Starting a run while one is
  * active detaches from the active one first, like `switchMap`: the latest request wins.
  * `connect()` joins the thread (after a reload: the history, then a run in progress as the
- * active run). `stop()` cancels the run: on a server that keeps threads (DESIGN §6) through
+ * active run). `stop()` cancels the run: on a server that keeps threads (docs/durability.md#stores-and-routes) through
  * `session.stop()`, after which the run ends with `done` cancelled (status `idle`, and what was
  * streaming when Stop was pressed goes to `cutOff`); elsewhere by unsubscribing, which aborts the
  * request and with it the server's run, as `detach()` does (no `done` follows: the status returns
@@ -229,7 +229,7 @@ interface ActiveRun {
 function statusAfter(end: RunEnd): RunStatus {
   switch (end.kind) {
     case "success":
-    case "cancelled": // a stopped run is not a failure (E2); the `done` branch in `start` adds what it cut off
+    case "cancelled": // a stopped run is not a failure (docs/rules.md#E2); the `done` branch in `start` adds what it cut off
       return "idle";
     case "interrupted":
       return "interrupted";

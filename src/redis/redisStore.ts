@@ -1,5 +1,5 @@
 /**
- * The `ThreadStore` on Redis Streams (DESIGN §6, docs/durability.md, "Redis"): one stream per
+ * The `ThreadStore` on Redis Streams (docs/durability.md#stores-and-routes, "Redis"): one stream per
  * thread with the entry id as cursor, the compacted thread kept beside it, a heartbeat key per live
  * run, every decision about a run taken inside one Lua script (so several instances sharing one
  * Redis agree), one blocking reader per instance for every tail, and stops through pub/sub.
@@ -123,7 +123,7 @@ class RedisThreadStore implements RedisStore {
       const loaded = await this.loader.load(threadId, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);
       const { fold, last } = loaded.kind === "snapshot" ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last } : { fold: new ThreadFold(threadId), last: "" };
-      // Folded with its input (A15: the input's messages join the thread); logged without it. The
+      // Folded with its input (docs/rules.md#A15: the input's messages join the thread); logged without it. The
       // cursor is Redis's to give: the script keeps it beside the snapshot.
       fold.apply({ ...started, input }, "");
       const request = {

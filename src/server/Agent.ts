@@ -1,4 +1,4 @@
-/** The one extension point of the server: an agent is a typed state plus one async method (seed 002). */
+/** The one extension point of the server: an agent is a typed state plus one async method (docs/seeds.md#seed-002). */
 import type { Interrupt, RunFinishedOutcome } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
 import type { RunContext } from "./RunContext";
@@ -12,7 +12,7 @@ import type { RunContext } from "./RunContext";
 export type SuccessOutcome = Extract<RunFinishedOutcome, { type: "success" }> & { readonly result?: unknown };
 
 /**
- * A run that pauses for outside input; the interrupts go to `RUN_FINISHED.outcome` (RULES I1, I14).
+ * A run that pauses for outside input; the interrupts go to `RUN_FINISHED.outcome` (docs/rules.md#I1, docs/rules.md#I14).
  *
  * @example
  * const paused: InterruptOutcome = interrupted(interrupt({ reason: "input_required" }));

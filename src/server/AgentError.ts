@@ -17,7 +17,7 @@ export const DEFAULT_ERROR_CODE = "AGENT_ERROR";
 export const PROTOCOL_ERROR_CODE = "PROTOCOL";
 
 /**
- * The RUN_ERROR code for a `RunAgentInput.state` that does not decode into the agent's state type (RULES S4).
+ * The RUN_ERROR code for a `RunAgentInput.state` that does not decode into the agent's state type (docs/rules.md#S4).
  *
  * @example
  * if (event.type === "RUN_ERROR" && event.code === SERIALIZATION_ERROR_CODE) session.resetState();

@@ -1,6 +1,6 @@
 /**
  * What an agent's `run` receives: the request, the typed shared state, and the writers that emit
- * events through the run's verified chain (seed 002, DESIGN §4). The handles it opens depend on
+ * events through the run's verified chain (docs/seeds.md#seed-002, docs/server.md#run-and-context). The handles it opens depend on
  * its port (`RunPort.ts`), not on it; the subagent context is `SubagentRunContext.ts`, which this
  * file reaches only through the factory each context is made with.
  */
@@ -25,7 +25,7 @@ import { RunReaders } from "./RunReaders";
  * ctx.subagent("researcher", { description: "finds sources", parentToolCallId: call.id });
  */
 export interface SubagentOptions {
-  /** The invocation id; a fresh one by default. Pass a suspended subagent's old id to resume it (RULES I12). */
+  /** The invocation id; a fresh one by default. Pass a suspended subagent's old id to resume it (docs/rules.md#I12). */
   readonly id?: string;
   readonly description?: string;
   /** The tool call of the parent that started this subagent. */
@@ -36,7 +36,7 @@ export interface SubagentOptions {
 
 /**
  * The context of one run. Readers describe the request; writers emit events that go through the
- * chunk normalizer, the strict ordering verifier (RULES §1) and the state encoding (S5) before
+ * chunk normalizer, the strict ordering verifier (docs/rules.md#order) and the state encoding (docs/rules.md#S5) before
  * they are sent. **A write that would break an ordering rule throws a `ProtocolError` right there
  * and sends nothing**; after the run was cancelled every write throws the abort reason.
  *
@@ -70,7 +70,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
   // lastToolResults, newId()) come from RunReaders; the shared state (state, stateMut,
   // publishState(), updateState(), setState()) from StateAccess beneath it.
 
-  // ---- token usage (WIRE §4.12) ----------------------------------------------------------------
+  // ---- token usage (docs/wire.md#4.12) ----------------------------------------------------------------
 
   /**
    * Adds model token counts to the run's usage, which the driver puts on the terminal event
@@ -97,11 +97,11 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * Sends any event, attributed to this context's subagent when it is attributable and carries no
    * `subagentRunId` yet. The escape hatch for what has no typed writer (CUSTOM, RAW,
    * MESSAGES_SNAPSHOT, …). Refused with a `ProtocolError`, nothing sent:
-   * - anything a client would refuse, strip or rewrite (rule S10: strict egress, checked with the
+   * - anything a client would refuse, strip or rewrite (rule docs/rules.md#S10: strict egress, checked with the
    *   codecs clients decode with): `{ type: "NOPE" }`, a bare string, a STATE_DELTA with op
    *   `frobnicate`, a member the type does not declare, a `null` for an absent member, a BigInt,
    *   nesting deeper than `RunOptions.maxJsonDepth`;
-   * - RUN_STARTED, RUN_FINISHED and RUN_ERROR (rule S1): the driver owns the run's lifecycle.
+   * - RUN_STARTED, RUN_FINISHED and RUN_ERROR (rule docs/rules.md#S1): the driver owns the run's lifecycle.
    *
    * @example
    * ctx.emit(ev.custom("highlight", { line: 3 }));
@@ -154,7 +154,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
   /**
    * Sends a tool result (TOOL_CALL_RESULT) for a call that is not open in this run: the resumed
    * run of a tool-bound interrupt answers the original call this way, without re-sending its
-   * START/ARGS/END (RULES I8). Returns the result's message id.
+   * START/ARGS/END (docs/rules.md#I8). Returns the result's message id.
    *
    * @example
    * if (ctx.resumeFor("approve")?.status === "resolved") ctx.toolResult("call-1", "sent");
@@ -167,7 +167,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
 
   /**
    * Opens a reasoning message inside a reasoning block of its own, both with one id
-   * (REASONING_START, REASONING_MESSAGE_START: R22 wants the block), and returns its handle. If the
+   * (REASONING_START, REASONING_MESSAGE_START: docs/rules.md#R22 wants the block), and returns its handle. If the
    * message is refused (a reasoning message of that id is already open), the block just sent is
    * ended before the error is thrown, so nothing is left open.
    *
@@ -282,7 +282,7 @@ export interface SubagentContext<S = unknown> extends RunContext<S>, Closable {
   readonly isOpen: boolean;
   /**
    * Ends the subagent (SUBAGENT_FINISHED) with an optional result and outcome: success by
-   * default, or `outcome.suspended(interruptIds)` when it waits on interrupts (RULES I10).
+   * default, or `outcome.suspended(interruptIds)` when it waits on interrupts (docs/rules.md#I10).
    *
    * @example
    * sub.finish(undefined, outcome.suspended([pending.id]));

@@ -117,7 +117,7 @@ export class RunCore<S> {
   }
 
   /**
-   * The egress check (`checkEgress`, rule S10): throws a `ProtocolError` for an event a client
+   * The egress check (`checkEgress`, rule docs/rules.md#S10): throws a `ProtocolError` for an event a client
    * would refuse, strip or rewrite. Called for every event whose content comes from outside the
    * typed writers (`ctx.emit`, state, activity content, results, outcomes); an event an `ev.*`
    * builder made from typed arguments needs none, which keeps the streaming hot path (deltas) at
@@ -178,7 +178,7 @@ export class RunCore<S> {
 
   /**
    * Publishes the working state as a STATE_SNAPSHOT; the state encoding turns it into a delta or
-   * nothing (RULES S5). The snapshot is a private copy of the codec's output, so later edits of
+   * nothing (docs/rules.md#S5). The snapshot is a private copy of the codec's output, so later edits of
    * `stateMut` never reach an event already sent.
    */
   publishState(tag: string | undefined): void {

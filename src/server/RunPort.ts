@@ -1,5 +1,5 @@
 /**
- * The port a run context lends its handles (DESIGN §4): the run's core seen from one context's
+ * The port a run context lends its handles (docs/server.md#run-and-context): the run's core seen from one context's
  * scope. Handles depend on the `RunPort` interface only, never on `RunContext`, so the context
  * imports its handles and nothing imports back; `ScopedRunPort` is the one implementation, which
  * the context uses for its own writes and state too.
@@ -23,10 +23,10 @@ export interface RunPort<S> {
   /**
    * Sends an event a typed writer built (no egress check), attributed to the context's subagent
    * when it is attributable and untagged; throws a `ProtocolError` and sends nothing when it
-   * breaks an ordering rule, and for RUN_STARTED / RUN_FINISHED / RUN_ERROR (S1).
+   * breaks an ordering rule, and for RUN_STARTED / RUN_FINISHED / RUN_ERROR (docs/rules.md#S1).
    */
   send(event: Event): void;
-  /** `send` after the egress check (S10), for an event whose content comes from outside the typed writers. */
+  /** `send` after the egress check (docs/rules.md#S10), for an event whose content comes from outside the typed writers. */
   emit(event: Event): void;
   /** The run's id source. */
   readonly newId: IdSource;

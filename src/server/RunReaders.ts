@@ -1,4 +1,4 @@
-/** The reading half of a run context (seed 002, DESIGN §4): the request, the run's signal and pace, its ids, and (from `StateAccess`) the shared state. */
+/** The reading half of a run context (docs/seeds.md#seed-002, docs/server.md#run-and-context): the request, the run's signal and pace, its ids, and (from `StateAccess`) the shared state. */
 import type { Context, RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage } from "../protocol/messages";
 import type { ResumeEntry } from "../protocol/outcomes";
@@ -60,7 +60,7 @@ export abstract class RunReaders<S> extends StateAccess<S> {
   get forwardedProps(): unknown {
     return this.core.input.forwardedProps;
   }
-  /** The answers to the previous run's interrupts (RULES I4); empty when this run is not a resume. */
+  /** The answers to the previous run's interrupts (docs/rules.md#I4); empty when this run is not a resume. */
   get resume(): readonly ResumeEntry[] {
     return this.core.input.resume ?? [];
   }

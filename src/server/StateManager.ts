@@ -1,5 +1,5 @@
 /**
- * The snapshot-or-delta decision for shared state (RULES S5, seed 000), apart from any run, for
+ * The snapshot-or-delta decision for shared state (docs/rules.md#S5, docs/seeds.md#seed-000), apart from any run, for
  * transports, tests and the `selectStateEncoding()` operator.
  */
 import { isRight } from "fp-ts/Either";

@@ -1,4 +1,4 @@
-/** The context of one subagent invocation (DESIGN §4, RULES §1.9): the implementation of `SubagentContext`. */
+/** The context of one subagent invocation (docs/server.md#run-and-context, docs/rules.md#subagents): the implementation of `SubagentContext`. */
 import { ev } from "../protocol/build";
 import type { SubagentFinishedOutcome } from "../protocol/outcomes";
 import { RunContext, type SubagentContext, type SubagentFactory } from "./RunContext";
@@ -37,7 +37,7 @@ export class SubagentRunContext<S = unknown> extends RunContext<S> implements Su
 
   /**
    * Ends the subagent (SUBAGENT_FINISHED) with an optional result and outcome: success by
-   * default, or `outcome.suspended(interruptIds)` when it waits on interrupts (RULES I10).
+   * default, or `outcome.suspended(interruptIds)` when it waits on interrupts (docs/rules.md#I10).
    *
    * @example
    * sub.finish(undefined, outcome.suspended([pending.id]));

@@ -1,6 +1,6 @@
 /**
  * The client tool calls a run leaves unanswered, for the success outcome's `pendingToolCallIds`
- * (WIRE §4.10, docs/tools.md § the server's side): read off the events the run sends.
+ * (docs/wire.md#4.10, docs/tools.md § the server's side): read off the events the run sends.
  */
 import type { Event } from "../protocol/events";
 import type { Tool } from "../protocol/input";
@@ -19,7 +19,7 @@ import type { Tool } from "../protocol/input";
 export class UnansweredToolCalls {
   private readonly offered: ReadonlySet<string>;
   private readonly unanswered = new Set<string>();
-  /** Results may precede their call (RULES R21): such a call is answered when it starts. */
+  /** Results may precede their call (docs/rules.md#R21): such a call is answered when it starts. */
   private readonly answered = new Set<string>();
 
   constructor(tools: readonly Tool[]) {

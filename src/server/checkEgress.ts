@@ -1,5 +1,5 @@
 /**
- * Strict egress (our rule S10, docs/server.md): every event the run sends must reach a client
+ * Strict egress (our rule docs/rules.md#S10, docs/server.md): every event the run sends must reach a client
  * exactly as it was sent. The check uses the codecs the client decodes with (`eventCodecs`, whose
  * `is` is the decoder's own fast path), so whatever the client would refuse, strip or rewrite is
  * refused here with a `ProtocolError` before anything is sent.
@@ -16,7 +16,7 @@ import { findUnsendable } from "./findUnsendable";
 export const EGRESS_RULE = "S10";
 
 /**
- * Why `event` must not be sent, as a `ProtocolError` (code `field-sanity`, rule `S10`), or
+ * Why `event` must not be sent, as a `ProtocolError` (code `field-sanity`, rule `S10`, docs/rules.md#S10), or
  * `undefined` when a client decodes it as it is. Refused: anything but an object with one of the
  * 36 types; a member the codec rejects (`STATE_DELTA` with op `frobnicate`, an interrupt that is
  * `42`); a `null` or missing member the decoder would fill in or drop (send the builder's output:

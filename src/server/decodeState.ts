@@ -1,4 +1,4 @@
-/** Reads `RunAgentInput.state` into the agent's state type before the agent runs (RULES S4, seed 000). */
+/** Reads `RunAgentInput.state` into the agent's state type before the agent runs (docs/rules.md#S4, docs/seeds.md#seed-000). */
 import * as E from "fp-ts/Either";
 import * as t from "io-ts";
 import { describeFailure, excerpt } from "../protocol/describeFailure";

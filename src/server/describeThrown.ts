@@ -1,6 +1,6 @@
 /**
  * What the driver says about anything an agent produced that is not a good outcome: a thrown or
- * rejected value of any kind, or a resolved value that is not a `RunOutcome` (RULES S1, S3). Both
+ * rejected value of any kind, or a resolved value that is not a `RunOutcome` (docs/rules.md#S1, docs/rules.md#S3). Both
  * functions never throw, whatever they are handed (a BigInt, a cycle, a throwing getter, a revoked
  * proxy, an object without a prototype), so formatting a message can never keep a run from its one
  * terminal event.

@@ -1,4 +1,4 @@
-/** The interrupt builder (RULES I2): one pending interrupt for an agent's interrupt outcome. */
+/** The interrupt builder (docs/rules.md#I2): one pending interrupt for an agent's interrupt outcome. */
 import type { Interrupt } from "../protocol/outcomes";
 import { randomIds } from "./ids";
 
@@ -14,7 +14,7 @@ export type InterruptFields = Omit<Interrupt, "id" | "expiresAt"> & {
 };
 
 /**
- * Builds one interrupt (RULES I2). `id` defaults to a random UUID; `expiresAt` may be a `Date`
+ * Builds one interrupt (docs/rules.md#I2). `id` defaults to a random UUID; `expiresAt` may be a `Date`
  * (sent as ISO-8601); absent members are left out, never sent as `null`. Inside a subagent, use
  * `sub.interrupt(…)`, which also sets `subagentRunId`.
  *

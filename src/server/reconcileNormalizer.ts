@@ -2,7 +2,7 @@
  * Keeps the run's chunk normalizer in step with what was actually sent when the verifier rejects
  * part of an expansion (RunCore.write). The normalizer commits its state when it accepts an event,
  * but the verifier may then refuse one of the events it expanded to (a chunk that opens a message
- * another owner already holds, R38): the events before it are sent, that one and the rest are
+ * another owner already holds, docs/rules.md#R38): the events before it are sent, that one and the rest are
  * not, and the normalizer must not believe otherwise, or a later event would synthesize an END for
  * a stream no one opened (and the driver's closing would fail the run).
  */
@@ -20,7 +20,7 @@ type StreamKind = keyof NormalizerState["open"];
  * the normalizer; `verifier` is the verifier's state, which holds what was sent.
  *
  * - A START the normalizer synthesized for `input` (a chunk) is forgotten; so is the block it
- *   opened around a reasoning message (R22), unless that block's REASONING_START was sent and only
+ *   opened around a reasoning message (docs/rules.md#R22), unless that block's REASONING_START was sent and only
  *   the message's refused: then the stream is kept as the block alone, to be ended like any other.
  * - An END it synthesized that was not sent because an earlier event was refused re-opens its
  *   stream (lane order aside), with its block if the block's REASONING_END went unsent with it. The

@@ -1,4 +1,4 @@
-/** The run driver (seed 002): RUN_STARTED, the agent, exactly one terminal event, all through one verified chain. */
+/** The run driver (docs/seeds.md#seed-002): RUN_STARTED, the agent, exactly one terminal event, all through one verified chain. */
 import * as E from "fp-ts/Either";
 import { Observable } from "rxjs";
 import { ev } from "../protocol/build";
@@ -140,7 +140,7 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOption
     }
 
     // `fail` and `finish` are the agent promise's handlers: neither may throw, whatever the agent
-    // handed them (RULES S1: exactly one terminal event), so every read of a foreign value is guarded.
+    // handed them (docs/rules.md#S1: exactly one terminal event), so every read of a foreign value is guarded.
     const fail = (error: unknown): void => {
       if (ended || core.controller.signal.aborted) return;
       try {

@@ -1,7 +1,7 @@
 /**
  * The stream-control fields of an SSE body (HTML "event stream" interpretation): `id:` and
  * `retry:`, reported in-band by `decodeSseFrames({ controls: true })` and `decodeSse({ controls:
- * true })`, which a reconnecting client needs (DESIGN §6: Last-Event-ID, the reconnection time).
+ * true })`, which a reconnecting client needs (docs/durability.md#stores-and-routes: Last-Event-ID, the reconnection time).
  */
 
 /**

@@ -1,4 +1,4 @@
-/** One Server-Sent Events frame as the reader hands it on (WIRE §6): what lies between two blank lines. */
+/** One Server-Sent Events frame as the reader hands it on (docs/wire.md#6): what lies between two blank lines. */
 
 /**
  * One dispatched SSE event block: its joined `data:` lines and, when the block had them, `id:` and `event:`.

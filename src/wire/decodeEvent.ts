@@ -29,7 +29,7 @@ export interface DecodeEventOptions {
  * declare, an unrecognised union member or enum value (an outcome type, a content part type, a role,
  * a patch op) — `options.onWarning` hears of each. `metadata`, `rawEvent` and the other free-form
  * values pass through untouched. A malformed known value stays an error (`invalid-event`); so does
- * an unknown `type`, whose message quotes it (seed 001). A value nested deeper than `maxDepth` is a
+ * an unknown `type`, whose message quotes it (docs/seeds.md#seed-001). A value nested deeper than `maxDepth` is a
  * `too-deep` error naming the path and the limit. When unrecognised material sits in a required
  * member the whole event is dropped: `Left` with code `dropped` (not a defect; see DecodeErrorCode).
  *

@@ -108,7 +108,7 @@ function decodeFrame(frame: SseFrame, decoding: EventDecoding): Event | DecodeEr
   return decodeEventValue(json, decoding);
 }
 
-/** The error for a body that ended inside a frame: the frame is lost (A7). */
+/** The error for a body that ended inside a frame: the frame is lost (docs/rules.md#A7). */
 function truncated(data: string): DecodeError {
   const quoted = data.length > QUOTED ? `${data.slice(0, QUOTED)}…` : data;
   return new DecodeError(

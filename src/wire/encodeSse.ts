@@ -1,7 +1,7 @@
 import type { Event } from "../protocol/events";
 
 /**
- * Encodes one event as one SSE frame, exactly `data: <compact JSON>\n\n` (WIRE §6.3): one `data:`
+ * Encodes one event as one SSE frame, exactly `data: <compact JSON>\n\n` (docs/wire.md#6.3): one `data:`
  * line, LF line ends, no `event:`/`id:` fields, no comments. JSON escapes every line break inside
  * strings, so one line always suffices. The event is written as it is (keys in insertion order,
  * `undefined` members dropped); the `ev.*` builders already guarantee no `null` for an absent

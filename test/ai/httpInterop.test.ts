@@ -88,7 +88,7 @@ test("a tool-using run: the official HttpAgent ends with the messages our Sessio
   const session = new Session(new HttpTransport(await endpoint(aiAgent({ model: weatherModel(), tools: { get_weather } }))), { threadId: "thread-1", tools: [PICK_COLOR] });
   const updates: Update[] = await lastValueFrom(session.send(USER).pipe(toArray()));
   expect(updates.filter((update) => update.kind === "error")).toEqual([]);
-  // The client tool's call is left for the application (a plain Tool): the end names it (WIRE §4.10).
+  // The client tool's call is left for the application (a plain Tool): the end names it (docs/wire.md#4.10).
   expect(updates.at(-1)).toEqual({ kind: "done", end: { kind: "success", pendingToolCallIds: ["call-2"] } });
 
   // Ids minted by the server are random per run; compare the shapes with the ids mapped in order.

@@ -1,4 +1,4 @@
-/** DESIGN §8 / STYLE §4: no import cycles in src/, `import type` included. */
+/** docs/architecture.md#conventions / STYLE §4: no import cycles in src/, `import type` included. */
 import * as path from "node:path";
 import { importCycles, importGraph, importSpecifiers, sourceFiles, type ImportGraph } from "./importGraph";
 

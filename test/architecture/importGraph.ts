@@ -1,7 +1,7 @@
 /**
  * The import graph of the sources, read with the TypeScript parser (no type-check): every
  * `import`, `import type`, `export … from`, `import()` and `require()` with a relative specifier,
- * resolved to a file. Type-only imports count: DESIGN §8 allows no cycle, `import type` included.
+ * resolved to a file. Type-only imports count: docs/architecture.md#conventions allows no cycle, `import type` included.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";

@@ -82,7 +82,7 @@ describe("applyEvents (marbles)", () => {
     expect(state.messages.snapshot()).toEqual([{ id: "m", role: "assistant", content: "x" }]);
   });
 
-  it("surfaces the success outcome's pendingToolCallIds on the done (WIRE §4.10), and leaves them out when the outcome has none", () => {
+  it("surfaces the success outcome's pendingToolCallIds on the done (docs/wire.md#4.10), and leaves them out when the outcome has none", () => {
     scheduler().run(({ cold, expectObservable }) => {
       const listed = ev.runFinished("t", "r", { outcome: { type: "success", pendingToolCallIds: ["c1", "c2"] }, result: { n: 1 } });
       const plain = ev.runFinished("t", "r", { outcome: { type: "success" } });

@@ -1,5 +1,5 @@
 /**
- * Reasoning is bracketed like any other span (issue #14 A4, RULES R22, AG-UI 1.1 reasoning): the
+ * Reasoning is bracketed like any other span (issue #14 A4, docs/rules.md#R22, AG-UI 1.1 reasoning): the
  * client's verifier reports a broken bracket in-band and goes on (report mode); the server's
  * emitters, which run the same verifier strictly, refuse it at the call site.
  */

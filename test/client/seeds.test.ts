@@ -5,7 +5,7 @@ import type { RunEnd } from "../../src/client/Update";
 import type { SubagentChange, SubagentStatus } from "../../src/client/Update";
 import { collect, errorsOf, expectRunEndContract, replaySession, sse } from "./support";
 
-describe("seed 001: subagent", () => {
+describe("docs/seeds.md#seed-001: subagent", () => {
   it("reports the lifecycle, keeps the registry across the run and names each message's owner", async () => {
     const tagged = <E extends Parameters<typeof withSubagentRunId>[0]>(event: E) => withSubagentRunId(event, "sub-1");
     const session = replaySession([
@@ -40,7 +40,7 @@ describe("seed 001: subagent", () => {
   });
 });
 
-describe("seed 001: the ways a run ends (three, plus 1.0.0's cancelled, E2)", () => {
+describe("docs/seeds.md#seed-001: the ways a run ends (three, plus 1.0.0's cancelled, E2)", () => {
   /** Whether to re-enable the input box: the decision RunEnd exists for. */
   function promptAgain(end: RunEnd): boolean {
     switch (end.kind) {
@@ -63,7 +63,7 @@ describe("seed 001: the ways a run ends (three, plus 1.0.0's cancelled, E2)", ()
   });
 });
 
-describe("seed 001: success means the agent said so", () => {
+describe("docs/seeds.md#seed-001: success means the agent said so", () => {
   it("reports the failed patch, applies the later delta and still ends success", async () => {
     const session = replaySession([
       ev.runStarted("thread-1", "run-1"),
@@ -83,7 +83,7 @@ describe("seed 001: success means the agent said so", () => {
   });
 });
 
-describe("seed 001: an event this build does not know", () => {
+describe("docs/seeds.md#seed-001: an event this build does not know", () => {
   it("ends the run failed, names the type and keeps what came before", async () => {
     const events: Event[] = [
       ev.runStarted("thread-1", "run-1"),

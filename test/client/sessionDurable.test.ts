@@ -1,5 +1,5 @@
 /**
- * The Session's durable-thread members (DESIGN §6) against scripted transports: hydration from
+ * The Session's durable-thread members (docs/durability.md#stores-and-routes) against scripted transports: hydration from
  * stored messages, state and interrupts; connect() (a joined run, an unknown thread, refusals);
  * stop(); and followConnection (connection updates, a restart for a snapshot answer, a synchronous
  * transport let go).

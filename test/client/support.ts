@@ -43,7 +43,7 @@ export function endOf<S>(updates: readonly Update<S>[]) {
   return last.end;
 }
 
-/** The run-end contract (seed 001): exactly one done, last; failed preceded by an error. */
+/** The run-end contract (docs/seeds.md#seed-001): exactly one done, last; failed preceded by an error. */
 export function expectRunEndContract<S>(updates: readonly Update<S>[]): void {
   const dones = updates.filter((update) => update.kind === "done");
   expect(dones).toHaveLength(1);

@@ -1,7 +1,7 @@
 /**
  * Against the official client: for a corpus of valid streams, `session.messages` and `rawState`
  * equal what `@ag-ui/client` 1.0.0 builds with `transformChunks`, `verifyEvents` and
- * `defaultApplyEvents` from the same events, except for the deliberate differences of RULES §9
+ * `defaultApplyEvents` from the same events, except for the deliberate differences of docs/rules.md#differences
  * listed in DIFFERENCES (each one asserted as it is, so that it cannot drift silently).
  */
 import { AbstractAgent, defaultApplyEvents, transformChunks, verifyEvents as officialVerify } from "@ag-ui/client";
@@ -166,7 +166,7 @@ describe("apply: ours vs @ag-ui/client 1.0.0 on the same events", () => {
 });
 
 /**
- * RULES §9: where we differ on purpose. Each difference is asserted on both sides.
+ * docs/rules.md#differences: where we differ on purpose. Each difference is asserted on both sides.
  * 1. verification failure: official aborts the run; we report a protocol error, skip the event, go on;
  * 2. failed state patch: official warns; we emit a patch error (state unchanged on both sides);
  * 3. RUN_ERROR: official applies it and resolves; we end with error(run) + done failed;
@@ -175,7 +175,7 @@ describe("apply: ours vs @ag-ui/client 1.0.0 on the same events", () => {
  * (5, unknown event type, cannot be fed to their in-process pipeline: see seeds.test.ts; 7 and 8
  * are not differences in our implementation, 9 is the registry, tested in Session.test.ts.)
  */
-describe("deliberate differences (RULES §9)", () => {
+describe("deliberate differences (docs/rules.md#differences)", () => {
   it("1: a verification failure aborts theirs; ours skips the event and keeps going", async () => {
     const events = [rs, ev.textMessageContent("ghost", "x"), ev.textMessageStart("m1"), ev.textMessageEnd("m1"), rf];
     await expect(official(events)).rejects.toThrow();

@@ -72,7 +72,7 @@ const differences: readonly {
 }[] = [
   {
     what: "a null subagentRunId on a continuation",
-    why: "RULES C1: null reads as the parent; our output is strict and never carries null (DESIGN §3)",
+    why: "docs/rules.md#C1: null reads as the parent; our output is strict and never carries null (docs/architecture.md#protocol-layer)",
     input: [txc({ messageId: "p1", delta: "A" }), { ...txc({ delta: "B" }), subagentRunId: null } as unknown as Event], // null on purpose
     official: (o) => expect(o.events[2]).toStrictEqual({ type: "TEXT_MESSAGE_CONTENT", messageId: "p1", delta: "B", subagentRunId: null }),
     ours: (o) => expect(o.events[2]).toStrictEqual(TMC("p1", "B")),
@@ -93,7 +93,7 @@ const differences: readonly {
   },
   {
     what: "THINKING_* events",
-    why: "WIRE §7: the official client maps them in a middleware before transformChunks, which passes them through; ours maps them here, as explicit parent events (C10 b)",
+    why: "docs/wire.md#7: the official client maps them in a middleware before transformChunks, which passes them through; ours maps them here, as explicit parent events (C10 b)",
     input: [txc({ messageId: "p1", delta: "A" }), { type: "THINKING_START" }, RF()],
     official: (o) => expect(o.events).toStrictEqual([TMS("p1"), TMC("p1", "A"), { type: "THINKING_START" }, TME("p1"), RF()]),
     ours: (o) => expect(o.events).toStrictEqual([TMS("p1"), TMC("p1", "A"), TME("p1"), { type: "REASONING_START", messageId: "id-1" }, RF()]),
@@ -101,7 +101,7 @@ const differences: readonly {
   {
     what: "a reasoning chunk message is bracketed by a block of its own id",
     why:
-      "RULES R22 (revised, issue #14 A4): a reasoning message opens only inside a reasoning block of its owner, and the normalizer's output must itself be valid (RULES §2). " +
+      "docs/rules.md#R22 (revised, issue #14 A4): a reasoning message opens only inside a reasoning block of its owner, and the normalizer's output must itself be valid (docs/rules.md#chunks). " +
       "So a REASONING_MESSAGE_CHUNK opening a message whose owner has no block open gets REASONING_START (the message's id, its tag) before the START and REASONING_END right after the END; " +
       "inside an open block of its owner only the message is added. 1.0.0's transformChunks emits the message alone (its verifier does not require the block)",
     input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), RST("b"), rxc({ messageId: "r2", delta: "c" }), RF()],
@@ -120,7 +120,7 @@ const differences: readonly {
   },
   {
     what: "a rejected chunk",
-    why: "RULES §1.12 (decision): in report mode the chunk is reported in-band and dropped, and the lanes stay as they were; the official client only fails the run (our strict mode, compared above)",
+    why: "docs/rules.md#violations (decision): in report mode the chunk is reported in-band and dropped, and the lanes stay as they were; the official client only fails the run (our strict mode, compared above)",
     input: [txc({ messageId: "m1", delta: "A" }), tlc({ toolCallId: "t1", delta: "{" })],
     official: (o) => expect(o).toStrictEqual({ events: [TMS("m1"), TMC("m1", "A")], failed: true }),
     ours: (o) => expect(o).toStrictEqual({ events: [TMS("m1"), TMC("m1", "A")], failed: true }),

@@ -118,7 +118,7 @@ describe("normalizeStep properties", () => {
   });
 });
 
-describe("the normalizer's output is itself valid (RULES §2), reasoning blocks included (R22)", () => {
+describe("the normalizer's output is itself valid (docs/rules.md#chunks), reasoning blocks included (R22)", () => {
   // Ids are scoped by owner so that no tagged event names another owner's id (an ownership fault of the
   // input, R38); untagged events may name any owner's id, which the verifier then attributes to that owner.
   const base = fc.constantFrom("a", "b");

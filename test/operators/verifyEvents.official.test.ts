@@ -1,6 +1,6 @@
 /**
  * Cross-check against the official verifier of `@ag-ui/client` 1.0.0: on every example of the
- * tables (RULES §8 rows 1–49, R1–R45) our strict verifier and theirs accept the same streams and
+ * tables (docs/rules.md#edge-cases rows 1–49, R1–R45) our strict verifier and theirs accept the same streams and
  * reject the others at the same event, except for the differences listed below, which must hold
  * exactly as listed. Generated streams are cross-checked the same way.
  */
@@ -53,7 +53,7 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: st
   "R22 (a reasoning message outside any block)": {
     official: { accepted: true },
     reason:
-      "1.0.0 checks reasoning spans and messages each on its own, not that a message opens inside a span; RULES R22 (revised, issue #14 A4) asks for it, " +
+      "1.0.0 checks reasoning spans and messages each on its own, not that a message opens inside a span; docs/rules.md#R22 (revised, issue #14 A4) asks for it, " +
       "and REASONING_MESSAGE_CHUNK stays legal because our normalizer brackets what it synthesizes",
   },
   "R22 (a message in another owner's block)": { official: { accepted: true }, reason: "as R22 (a reasoning message outside any block), per owner" },
@@ -135,8 +135,8 @@ describe("our strict verifier and @ag-ui/client 1.0.0's verifyEvents", () => {
   });
 });
 
-describe("RULES §9 differences in handling", () => {
-  test("§9.1: where the official verifier errors the run, report mode emits a Diagnostic and goes on (seed 001)", () => {
+describe("docs/rules.md#differences differences in handling", () => {
+  test("§9.1: where the official verifier errors the run, report mode emits a Diagnostic and goes on (docs/seeds.md#seed-001)", () => {
     const events = [RS(), TMS("m1"), TMC("m9"), TME("m1"), RF()];
     expect(verdict(events, official)).toEqual({ rejectedAt: 2 });
     const output: unknown[] = [];

@@ -22,7 +22,7 @@ const diagnostic = (code: string, rule: string, event: Event) => ({
 });
 
 // a: RUN_STARTED, m: TEXT_MESSAGE_START(m1), c: CONTENT(m1), e: END(m1), f: RUN_FINISHED,
-// b: CONTENT(m9) (never opened, R15), s: STATE_SNAPSHOT inside an open tool call (seed 000)
+// b: CONTENT(m9) (never opened, R15), s: STATE_SNAPSHOT inside an open tool call (docs/seeds.md#seed-000)
 const v = {
   a: RS(),
   m: TMS("m1"),
@@ -45,7 +45,7 @@ describe("verifyEvents strict (the default)", () => {
     });
   });
 
-  test("state events anywhere, even inside an open tool call, are accepted (seed 000)", () => {
+  test("state events anywhere, even inside an open tool call, are accepted (docs/seeds.md#seed-000)", () => {
     newScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-a-t-g-s-u-f-|", v);
       expectObservable(source.pipe(verifyEvents({ mode: "strict" }))).toBe("-a-t-g-s-u-f-|", v);

@@ -1,4 +1,4 @@
-// The event vocabulary against WIRE.md §1.5 and §2, written out here by hand.
+// The event vocabulary against docs/wire.md#1.5 and docs/wire.md#2, written out here by hand.
 import { isLeft, isRight } from "fp-ts/Either";
 import {
   EVENT_TYPES,
@@ -11,7 +11,7 @@ import {
 import { decodeEvent } from "../../src/wire/decodeEvent";
 import { ALL_EVENTS } from "./samples";
 
-/** WIRE §2, column `subagentRunId`: "O". */
+/** docs/wire.md#2, column `subagentRunId`: "O". */
 const MAY_CARRY = [
   "STEP_STARTED",
   "STEP_FINISHED",
@@ -38,9 +38,9 @@ const MAY_CARRY = [
   "REASONING_END",
   "REASONING_ENCRYPTED_VALUE",
 ];
-/** WIRE §2: "R (identity)". */
+/** docs/wire.md#2: "R (identity)". */
 const MUST_CARRY = ["SUBAGENT_STARTED", "SUBAGENT_FINISHED", "SUBAGENT_ERROR"];
-/** WIRE §1.5: the nine types that must not carry it. */
+/** docs/wire.md#1.5: the nine types that must not carry it. */
 const NEVER_CARRY = [
   "RUN_STARTED",
   "RUN_FINISHED",
@@ -71,7 +71,7 @@ test("THINKING_EVENT_TYPES are the five deprecated types", () => {
   expect(THINKING_EVENT_TYPES).toHaveLength(5);
 });
 
-describe("subagentRunId (WIRE §1.5)", () => {
+describe("subagentRunId (docs/wire.md#1.5)", () => {
   test.each(MAY_CARRY)("%s declares it optional", (type) => {
     const codec = eventCodecs[type as EventType];
     expect(Object.keys(codec.optional)).toContain("subagentRunId");

@@ -1,4 +1,4 @@
-// The legacy THINKING_* → REASONING_* mapper (WIRE §7), one row per case, plus a whole sequence.
+// The legacy THINKING_* → REASONING_* mapper (docs/wire.md#7), one row per case, plus a whole sequence.
 import type { Event, ThinkingEvent } from "../../src/protocol/events";
 import { isThinkingEvent, mapThinkingEvent, type ThinkingIds } from "../../src/protocol/thinking";
 import { ev } from "../../src/protocol/build";

@@ -1,5 +1,5 @@
 /**
- * The driver's `pendingToolCallIds` (WIRE §4.10): client tool calls an agent leaves unanswered end
+ * The driver's `pendingToolCallIds` (docs/wire.md#4.10): client tool calls an agent leaves unanswered end
  * the run with them on the success outcome; an agent's own list (what `agui-rx/ai` sends) wins and
  * agrees with what the driver would have found.
  */
@@ -46,7 +46,7 @@ describe("the driver sets pendingToolCallIds", () => {
     expect(await outcomeOf(agent)).toEqual({ type: "success", pendingToolCallIds: ["left"] });
   });
 
-  test("a result sent before its call starts (RULES R21) answers it", async () => {
+  test("a result sent before its call starts (docs/rules.md#R21) answers it", async () => {
     const agent = agentOf((ctx) => {
       ctx.toolResult("early", "done");
       ctx.toolCall("get_time", { id: "early" }).end();

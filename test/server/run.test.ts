@@ -285,7 +285,7 @@ describe("interrupts and resume", () => {
         );
       }
       const payload = Approval.is(answer.payload) ? answer.payload : { approved: false };
-      // A tool-bound interrupt is answered with the result alone (RULES I8).
+      // A tool-bound interrupt is answered with the result alone (docs/rules.md#I8).
       ctx.toolResult("call-1", payload.approved ? "sent" : "not sent");
       ctx.say(payload.approved ? "Sent." : "Not sent.");
       return success();

@@ -8,7 +8,7 @@ import { stateSpec } from "../../src/protocol/stateSpec";
 import { AgentError, createRunContext, run, success, type Agent } from "../../src/server";
 import { collect, expectAccepted, types } from "./support";
 
-describe("seed 002: Agent trait", () => {
+describe("docs/seeds.md#seed-002: Agent trait", () => {
   test("Greeter: the driver adds RUN_STARTED and RUN_FINISHED around the agent's message", async () => {
     const greeter: Agent = {
       async run(ctx) {
@@ -117,7 +117,7 @@ describe("seed 002: Agent trait", () => {
   });
 });
 
-describe("seed 000: shared state", () => {
+describe("docs/seeds.md#seed-000: shared state", () => {
   const Doc = t.type({ step: t.number, notes: t.array(t.string) });
   const docSpec = stateSpec(Doc, { step: 0, notes: [] });
 

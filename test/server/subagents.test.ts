@@ -100,7 +100,7 @@ describe("subagents", () => {
           sub.finish(undefined, outcome.suspended([pending.id]));
           return interrupted(pending);
         }
-        const sub = ctx.subagent("payments", { id: "id-1" }); // the old id: a continuation (RULES I12)
+        const sub = ctx.subagent("payments", { id: "id-1" }); // the old id: a continuation (docs/rules.md#I12)
         sub.toolResult("tc-1", answer.status === "resolved" ? "transferred" : "cancelled");
         sub.finish();
         return success();

@@ -1,5 +1,5 @@
 /**
- * Compact stream notation for tests (RULES §0.4): `RS()`, `TMS("m1", "s1")`, `STF("tools")` …
+ * Compact stream notation for tests (docs/rules.md#notation): `RS()`, `TMS("m1", "s1")`, `STF("tools")` …
  * return real events built with `ev.*`. The optional `tag` is the `subagentRunId`; leaving it out
  * means the parent agent, and `""` is a real subagent id. `label(event)` prints an event back in
  * the same notation, for test names and failure messages.

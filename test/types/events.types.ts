@@ -103,7 +103,7 @@ ev.textMessageStart("m", { role: "user" });
 // @ts-expect-error REASONING_MESSAGE_START's role is the literal "reasoning"
 export const wrongReasoningRole: EventOf<"REASONING_MESSAGE_START"> = { type: "REASONING_MESSAGE_START", messageId: "r", role: "assistant" };
 
-// Attribution only where WIRE §1.5 allows it.
+// Attribution only where docs/wire.md#1.5 allows it.
 // @ts-expect-error RUN_STARTED is run-scoped and cannot be attributed
 withSubagentRunId(ev.runStarted("t", "r"), "s");
 // @ts-expect-error MESSAGES_SNAPSHOT is attributed per message, not as an event

@@ -1,4 +1,4 @@
-// What an editor shows for the public types (issue 15, DESIGN §3): hovering `Event`, `Message`,
+// What an editor shows for the public types (issue 15, docs/architecture.md#protocol-layer): hovering `Event`, `Message`,
 // `decodeEvent`, a narrowed event, `Update` or `RunAgentInput` prints a short, named type, and a
 // wrong event literal is reported with the event's name, never with io-ts codec generics. Measured
 // with TypeScript's language service, untruncated, against the sources and against the bundled

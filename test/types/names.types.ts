@@ -1,4 +1,4 @@
-// Type-level tests for the named faces of the protocol types (DESIGN §3, docs/architecture.md "How
+// Type-level tests for the named faces of the protocol types (docs/architecture.md#protocol-layer "How
 // the public types are named"). Not run by jest: test/types/typecheck.test.ts compiles the whole
 // project, so every line here must typecheck and every `@ts-expect-error` must hold.
 import type { Either } from "fp-ts/Either";

@@ -1,4 +1,4 @@
-// decodeEvent's leniency table (DESIGN §3, WIRE §1.4), its errors, and that it never throws.
+// decodeEvent's leniency table (docs/architecture.md#protocol-layer, docs/wire.md#1.4), its errors, and that it never throws.
 import * as fc from "fast-check";
 import { isLeft, type Either } from "fp-ts/Either";
 import { EVENT_TYPES, type Event } from "../../src/protocol/events";

@@ -1,4 +1,4 @@
-// encodeSse writes exactly `data: <compact JSON>\n\n` (WIRE §6.3).
+// encodeSse writes exactly `data: <compact JSON>\n\n` (docs/wire.md#6.3).
 import { ev } from "../../src/protocol/build";
 import { encodeSse } from "../../src/wire/encodeSse";
 import { ALL_EVENTS, AWKWARD_TEXT } from "../protocol/samples";

@@ -118,7 +118,7 @@ describe("A1: a malformed value of a known member stays fatal", () => {
     expect(warnings).toEqual([]);
   });
 
-  test("an unknown event type stays fatal and named (seed 001, which 1.1 does not override here)", () => {
+  test("an unknown event type stays fatal and named (docs/seeds.md#seed-001, which 1.1 does not override here)", () => {
     const { result } = decode({ type: "TELEPATHY_START" });
     expect(isLeft(result) && [result.left.code, result.left.message]).toEqual(["unknown-type", 'unknown event type "TELEPATHY_START"']);
   });

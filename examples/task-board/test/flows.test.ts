@@ -39,7 +39,7 @@ describe("task board flows", () => {
       { type: "STATE_SNAPSHOT", snapshot: { tasks: [{ id: 1, title: "buy milk", done: false }] } },
       { type: "STATE_DELTA", delta: [{ op: "add", path: "/tasks/-", value: { id: 2, title: "call mom", done: false } }] },
     ]);
-    // Each publish happens while its add_task call is open (seed 000): ARGS, state, END, RESULT.
+    // Each publish happens while its add_task call is open (docs/seeds.md#seed-000): ARGS, state, END, RESULT.
     const sequence = types(events);
     const firstCall = sequence.indexOf("TOOL_CALL_START");
     expect(sequence.slice(firstCall, firstCall + 5)).toEqual(["TOOL_CALL_START", "TOOL_CALL_ARGS", "STATE_SNAPSHOT", "TOOL_CALL_END", "TOOL_CALL_RESULT"]);

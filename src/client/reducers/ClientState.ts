@@ -30,9 +30,9 @@ export class ClientState<S = unknown> {
   rawState: unknown;
   /** `rawState` decoded into S; `undefined` while it does not decode. */
   state: S | undefined;
-  /** Interrupts of the last interrupted run, until a later RUN_FINISHED replaces them (I3). */
+  /** Interrupts of the last interrupted run, until a later RUN_FINISHED replaces them (docs/rules.md#I3). */
   interrupts: readonly Interrupt[] = [];
-  /** Subagent invocations by id, across runs (A18). */
+  /** Subagent invocations by id, across runs (docs/rules.md#A18). */
   readonly subagents = new Map<string, Subagent>();
   private subagentCache: readonly Subagent[] | undefined;
 
@@ -52,7 +52,7 @@ export class ClientState<S = unknown> {
 
   /**
    * A state typed by `spec`: the raw state starts as the encoded default, and "no state yet" on
-   * the wire (`null`, `{}`) reads as the default (seed 000).
+   * the wire (`null`, `{}`) reads as the default (docs/seeds.md#seed-000).
    */
   static typed<S>(spec: StateSpec<S>, initialRaw?: unknown): ClientState<S> {
     const decode = (raw: unknown): E.Either<ClientError, S> => {

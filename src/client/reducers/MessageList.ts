@@ -3,7 +3,7 @@ import type { Message } from "../../protocol/messages";
 
 /**
  * An ordered list of messages plus two indexes: message id → position of the first message with
- * that id (RULES §3: "the first match wins"), and tool call id → id of the assistant message that
+ * that id (docs/rules.md#apply: "the first match wins"), and tool call id → id of the assistant message that
  * first held it. Messages are immutable values: an edit replaces one array slot with a new object,
  * so unchanged messages keep their identity. `snapshot()` is a frozen copy, rebuilt on the first
  * read after a change, never per event.
@@ -90,7 +90,7 @@ export class MessageList {
     this.cached = undefined;
   }
 
-  /** Replaces the whole list (MESSAGES_SNAPSHOT, A10); rebuilds the indexes. */
+  /** Replaces the whole list (MESSAGES_SNAPSHOT, docs/rules.md#A10); rebuilds the indexes. */
   reset(messages: readonly Message[]): void {
     this.items = messages.slice();
     this.positions.clear();

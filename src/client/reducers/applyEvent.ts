@@ -1,4 +1,4 @@
-/** The client reducer: one verified, normalized event applied to the client state (RULES §3, A23). */
+/** The client reducer: one verified, normalized event applied to the client state (docs/rules.md#apply, docs/rules.md#A23). */
 import * as E from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
 import { compareProtocolVersion, PROTOCOL_VERSION } from "../../protocol/version";
@@ -18,7 +18,7 @@ const NONE: readonly never[] = [];
 
 /**
  * Applies `event` to `state` in place and returns the updates it causes, in order: at most one
- * update for the event itself (A23) plus the diagnostics it produced (a failed state or activity
+ * update for the event itself (docs/rules.md#A23) plus the diagnostics it produced (a failed state or activity
  * patch, a state that does not decode, a refused metadata key, a message id already taken, a
  * RUN_STARTED declaring a newer or uninterpretable protocol version: a `warning`); a terminal
  * event also yields its interrupts and the `done` update (RUN_ERROR an `error` of kind `run`
@@ -99,7 +99,7 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
     }
     case "RUN_STARTED": {
       if (event.protocolVersion !== undefined) checkProtocolVersion(event.protocolVersion, event, emit);
-      // A15: the input's messages the client does not have yet, before anything the run streams
+      // docs/rules.md#A15: the input's messages the client does not have yet, before anything the run streams
       let appended = false;
       const refuse = (key: string) => emit(refusedKey(key, event));
       for (const message of event.input?.messages ?? []) {
@@ -117,11 +117,11 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
         for (const interrupt of state.interrupts) emit({ kind: "interrupt", interrupt });
         emit(done({ kind: "interrupted", interrupts: state.interrupts }));
       } else if (outcome?.type === "cancelled") {
-        // 1.0.0's third outcome: stopped (e.g. by a stop request), not failed (E2). Pending interrupts stay as they were, as on RUN_ERROR.
+        // 1.0.0's third outcome: stopped (e.g. by a stop request), not failed (docs/rules.md#E2). Pending interrupts stay as they were, as on RUN_ERROR.
         emit(done({ kind: "cancelled" }));
       } else {
         state.interrupts = NONE;
-        // WIRE §4.10: the calls left for the client, as the outcome names them (the Session's tool loop reads them)
+        // docs/wire.md#4.10: the calls left for the client, as the outcome names them (the Session's tool loop reads them)
         const pendingToolCallIds = outcome?.type === "success" ? outcome.pendingToolCallIds : undefined;
         emit(
           done({
@@ -134,7 +134,7 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       break;
     }
     case "RUN_ERROR": {
-      // A17: nothing changes; the run ends failed with the agent's message and code
+      // docs/rules.md#A17: nothing changes; the run ends failed with the agent's message and code
       emit({ kind: "error", error: new ClientError("run", event.message, { code: event.code, event }) });
       emit(done(event.code === undefined ? { kind: "failed", message: event.message } : { kind: "failed", message: event.message, code: event.code }));
       break;
@@ -147,14 +147,14 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       break;
     }
     default:
-      // STEP_*, CUSTOM, RAW, REASONING_START/END change nothing (A13, A18); chunks and THINKING_* are normalized away upstream
+      // STEP_*, CUSTOM, RAW, REASONING_START/END change nothing (docs/rules.md#A13, docs/rules.md#A18); chunks and THINKING_* are normalized away upstream
       break;
   }
   return out ?? NONE;
 }
 
 /**
- * A5: a RUN_STARTED declaring a version newer than ours, or one that is not a `MAJOR.MINOR`, gets
+ * docs/rules.md#A5: a RUN_STARTED declaring a version newer than ours, or one that is not a `MAJOR.MINOR`, gets
  * a `warning` (one per run: a run has one RUN_STARTED); the run goes on under the processing model.
  */
 function checkProtocolVersion<S>(declared: string, event: Event, emit: (update: Update<S>) => void): void {

@@ -1,4 +1,4 @@
-/** A message that arrives whole (MESSAGES_SNAPSHOT, the RUN_STARTED echo) made into the session's own copy (RULES A10, A15, A20). */
+/** A message that arrives whole (MESSAGES_SNAPSHOT, the RUN_STARTED echo) made into the session's own copy (docs/rules.md#A10, docs/rules.md#A15, docs/rules.md#A20). */
 import type { Message } from "../../protocol/messages";
 import { cloneJson, isJsonRecord } from "../../patch/json";
 import { UNSAFE_METADATA_KEYS } from "./mergeMetadata";
@@ -6,7 +6,7 @@ import { UNSAFE_METADATA_KEYS } from "./mergeMetadata";
 /**
  * A deep copy of `message` that shares nothing with the event, with the metadata keys that could
  * reach an object prototype (`__proto__`, `constructor`, `prototype`) left out of its metadata and
- * of its tool calls' metadata: the same rule metadata merged from events follows (A20), so a key
+ * of its tool calls' metadata: the same rule metadata merged from events follows (docs/rules.md#A20), so a key
  * refused on TEXT_MESSAGE_START is refused inside a snapshot too. `onRefused` hears of each key
  * left out. Cost: that of the copy.
  *

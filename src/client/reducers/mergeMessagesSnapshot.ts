@@ -1,4 +1,4 @@
-/** MESSAGES_SNAPSHOT as a merge (RULES A10, official behaviour; §9 item 7). */
+/** MESSAGES_SNAPSHOT as a merge (docs/rules.md#A10, official behaviour; §9 item 7). */
 import type { Message } from "../../protocol/messages";
 import { cloneJson } from "../../patch/json";
 

@@ -1,4 +1,4 @@
-/** Metadata merge (RULES A20): shallow, per key, last write wins, values cloned, unsafe keys refused. */
+/** Metadata merge (docs/rules.md#A20): shallow, per key, last write wins, values cloned, unsafe keys refused. */
 import type { Metadata } from "../../protocol/common";
 import { cloneJson, setMember } from "../../patch/json";
 

@@ -1,4 +1,4 @@
-/** The message rules of RULES §3 (A1–A3, A11–A14): each takes the list and one event and returns at most one update; tool calls are in toolCallRules.ts. */
+/** The message rules of docs/rules.md#apply (docs/rules.md#A1 to docs/rules.md#A3, docs/rules.md#A11 to docs/rules.md#A14): each takes the list and one event and returns at most one update; tool calls are in toolCallRules.ts. */
 import * as E from "fp-ts/Either";
 import { activityReplaces, textMessageRole } from "../../protocol/defaults";
 import type { EventOf } from "../../protocol/events";
@@ -10,7 +10,7 @@ import type { MessageChange, ReasoningUpdate, Update } from "../Update";
 import type { MessageList } from "./MessageList";
 import { editToolCall, messageUpdate, tagOf, withMetadata, type Emit } from "./ruleHelpers";
 
-/** Replaces the text content of a non-activity message; content that is not a string counts as "" (A2). */
+/** Replaces the text content of a non-activity message; content that is not a string counts as "" (docs/rules.md#A2). */
 function appendText(message: Exclude<Message, ActivityMessage>, delta: string): Exclude<Message, ActivityMessage> {
   // Copy, then set: V8 clones `{ ...message }` on a fast path that `{ ...message, content }` misses (10× slower per delta).
   const copy = { ...message };
@@ -18,7 +18,7 @@ function appendText(message: Exclude<Message, ActivityMessage>, delta: string): 
   return copy;
 }
 
-/** A1 TEXT_MESSAGE_START: create (role defaulting to assistant) unless an id exists (then reuse it as it is), merge metadata. */
+/** docs/rules.md#A1 TEXT_MESSAGE_START: create (role defaulting to assistant) unless an id exists (then reuse it as it is), merge metadata. */
 export function textMessageStart(list: MessageList, event: EventOf<"TEXT_MESSAGE_START">, emit: Emit): void {
   let index = list.indexOf(event.messageId);
   if (index < 0) {
@@ -34,7 +34,7 @@ export function textMessageStart(list: MessageList, event: EventOf<"TEXT_MESSAGE
   emit(messageUpdate(list, index, { kind: "started" }));
 }
 
-/** A2 TEXT_MESSAGE_CONTENT, A3 TEXT_MESSAGE_END (and RMC/RME on a non-reasoning message). */
+/** docs/rules.md#A2 TEXT_MESSAGE_CONTENT, docs/rules.md#A3 TEXT_MESSAGE_END (and RMC/RME on a non-reasoning message). */
 export function textMessageContinue(
   list: MessageList,
   event: EventOf<"TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END">,
@@ -53,9 +53,9 @@ export function textMessageContinue(
 }
 
 /**
- * A11 ACTIVITY_SNAPSHOT, case by case on what holds the id and on `replace` (absent: true). One
+ * docs/rules.md#A11 ACTIVITY_SNAPSHOT, case by case on what holds the id and on `replace` (absent: true). One
  * exception to "a replace overwrites a message of another role" (decision, issue #20): an assistant
- * message holding tool calls (a TOOL_CALL_START may have merged its call into it, A4) is not
+ * message holding tool calls (a TOOL_CALL_START may have merged its call into it, docs/rules.md#A4) is not
  * overwritten, since that would delete the calls with no trace. The snapshot is refused in-band
  * (`protocol` error, code `message-id-taken`, as for the other id clashes across kinds) and the
  * message and its calls stay as they were; nothing of the event is applied.
@@ -96,7 +96,7 @@ export function activitySnapshot(list: MessageList, event: EventOf<"ACTIVITY_SNA
   emit(messageUpdate(list, index, { kind: "activity" }));
 }
 
-/** The in-band refusal of an ACTIVITY_SNAPSHOT that would replace an assistant message and the tool calls it holds (A11, decision). */
+/** The in-band refusal of an ACTIVITY_SNAPSHOT that would replace an assistant message and the tool calls it holds (docs/rules.md#A11, decision). */
 function refusedOverToolCalls(event: EventOf<"ACTIVITY_SNAPSHOT">, calls: readonly ToolCall[]): Update<never> {
   const ids = calls.map((call) => call.id).join(", ");
   return {
@@ -110,7 +110,7 @@ function refusedOverToolCalls(event: EventOf<"ACTIVITY_SNAPSHOT">, calls: readon
   };
 }
 
-/** A12 ACTIVITY_DELTA: metadata first (it sticks), then the patch, atomically; a failing patch is a `patch` error. */
+/** docs/rules.md#A12 ACTIVITY_DELTA: metadata first (it sticks), then the patch, atomically; a failing patch is a `patch` error. */
 export function activityDelta(list: MessageList, event: EventOf<"ACTIVITY_DELTA">, emit: Emit): void {
   const index = list.indexOf(event.messageId);
   if (index < 0) return;
@@ -139,7 +139,7 @@ function cloneJsonObject(value: Record<string, unknown>): Record<string, unknown
   return isJsonRecord(copy) ? copy : {};
 }
 
-/** A13 REASONING_MESSAGE_START/CONTENT/END; on a message that is not a reasoning message, the text rules apply. */
+/** docs/rules.md#A13 REASONING_MESSAGE_START/CONTENT/END; on a message that is not a reasoning message, the text rules apply. */
 export function reasoningMessage(
   list: MessageList,
   event: EventOf<"REASONING_MESSAGE_START" | "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END">,
@@ -175,7 +175,7 @@ function emitReasoning(list: MessageList, index: number, change: ReasoningUpdate
   } else emit(messageUpdate(list, index, change));
 }
 
-/** A14 REASONING_ENCRYPTED_VALUE: onto a tool call (in an assistant message) or a non-activity message; metadata never merged. */
+/** docs/rules.md#A14 REASONING_ENCRYPTED_VALUE: onto a tool call (in an assistant message) or a non-activity message; metadata never merged. */
 export function encryptedValue(list: MessageList, event: EventOf<"REASONING_ENCRYPTED_VALUE">, emit: Emit): void {
   const change: MessageChange = { kind: "encryptedValue", subtype: event.subtype, entityId: event.entityId };
   if (event.subtype === "tool-call") {

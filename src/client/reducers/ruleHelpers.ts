@@ -1,4 +1,4 @@
-/** What the message rules share: their output, attribution, metadata merging and tool-call edits (RULES A19, A20). */
+/** What the message rules share: their output, attribution, metadata merging and tool-call edits (docs/rules.md#A19, docs/rules.md#A20). */
 import type { Metadata } from "../../protocol/common";
 import type { AssistantMessage, ToolCall } from "../../protocol/messages";
 import { ClientError } from "../ClientError";
@@ -27,7 +27,7 @@ export function messageUpdate(list: MessageList, index: number, change: MessageC
 }
 
 /**
- * The tag as a field to spread: absent when the event is untagged (A19: never present-but-empty).
+ * The tag as a field to spread: absent when the event is untagged (docs/rules.md#A19: never present-but-empty).
  *
  * @example
  * ({ id: "m1", ...tagOf(undefined) }) // { id: "m1" }

@@ -1,4 +1,4 @@
-/** The session's subagent registry (seed 001, RULES A18, I12, I13): lifecycle only, across runs. */
+/** The session's subagent registry (docs/seeds.md#seed-001, docs/rules.md#A18, docs/rules.md#I12, docs/rules.md#I13): lifecycle only, across runs. */
 import type { EventOf } from "../../protocol/events";
 import type { Subagent, SubagentUpdate } from "../Update";
 
@@ -10,7 +10,7 @@ export interface SubagentRegistry {
 
 /**
  * Moves the registry for one SUBAGENT_STARTED / FINISHED / ERROR event and returns the update:
- * a new id (or a reused finished/failed one, I13) is `started`; a suspended id is `resumed` (I12,
+ * a new id (or a reused finished/failed one, docs/rules.md#I13) is `started`; a suspended id is `resumed` (docs/rules.md#I12,
  * same entry); FINISHED is `finished {result}` or, with a suspended outcome, `suspended`; ERROR is
  * `failed`. FINISHED or ERROR for an id never announced changes nothing.
  *

@@ -1,4 +1,4 @@
-/** The tool-call rules of RULES §3 (A4–A7): each takes the list and one event and returns at most one update. */
+/** The tool-call rules of docs/rules.md#apply (docs/rules.md#A4 to docs/rules.md#A7): each takes the list and one event and returns at most one update. */
 import type { EventOf } from "../../protocol/events";
 import type { AssistantMessage, Message, ToolCall } from "../../protocol/messages";
 import { cloneJson } from "../../patch/json";
@@ -7,8 +7,8 @@ import type { MessageList } from "./MessageList";
 import { editToolCall, messageUpdate, tagOf, withMetadata, type Emit } from "./ruleHelpers";
 
 /**
- * A4 TOOL_CALL_START: idempotent per tool call id; otherwise attach to (or create) the parent
- * assistant message. Ids are unique only within a kind (RULES §0.3), so the id an assistant message
+ * docs/rules.md#A4 TOOL_CALL_START: idempotent per tool call id; otherwise attach to (or create) the parent
+ * assistant message. Ids are unique only within a kind (docs/rules.md#words), so the id an assistant message
  * would be created with (the toolCallId, or an unknown parentMessageId) may already name a message:
  * an assistant message with that id takes the call (decision: message ids stay unique in the list;
  * 1.0.0 appends a second message with the same id); a message of another role keeps its id, and
@@ -23,7 +23,7 @@ export function toolCallStart(list: MessageList, event: EventOf<"TOOL_CALL_START
       const renamed = call.function.name === event.toolCallName ? call : { ...call, function: { ...call.function, name: event.toolCallName } };
       return withMetadata(renamed, event.metadata, event, emit);
     });
-    if (changed === message) return; // a replay with nothing new: no update (A4)
+    if (changed === message) return; // a replay with nothing new: no update (docs/rules.md#A4)
     list.replace(holder, changed);
     emit(messageUpdate(list, holder, { kind: "toolCallStarted", toolCallId: event.toolCallId }));
     return;
@@ -69,7 +69,7 @@ export function toolCallStart(list: MessageList, event: EventOf<"TOOL_CALL_START
   emit(messageUpdate(list, index, { kind: "toolCallStarted", toolCallId: event.toolCallId }));
 }
 
-/** A5 TOOL_CALL_ARGS and A6 TOOL_CALL_END. */
+/** docs/rules.md#A5 TOOL_CALL_ARGS and docs/rules.md#A6 TOOL_CALL_END. */
 export function toolCallContinue(list: MessageList, event: EventOf<"TOOL_CALL_ARGS" | "TOOL_CALL_END">, emit: Emit): void {
   const holder = list.holderOf(event.toolCallId);
   if (holder < 0) return;
@@ -90,7 +90,7 @@ export function toolCallContinue(list: MessageList, event: EventOf<"TOOL_CALL_AR
   }
 }
 
-/** A6: a call's arguments as JSON; `{}` when they do not parse (not an error). */
+/** docs/rules.md#A6: a call's arguments as JSON; `{}` when they do not parse (not an error). */
 function parseArguments(args: string): unknown {
   try {
     return JSON.parse(args);
@@ -100,7 +100,7 @@ function parseArguments(args: string): unknown {
 }
 
 /**
- * A7 TOOL_CALL_RESULT: a tool message right after the assistant message that holds the call and
+ * docs/rules.md#A7 TOOL_CALL_RESULT: a tool message right after the assistant message that holds the call and
  * the tool messages already following it, else at the end. Its `messageId` mints a message, and
  * message ids stay unique in the list (decision, revised: 1.0.0 appends a second copy):
  * - the id names a tool message for the same call (a replayed result): it is replaced in place;

@@ -1,4 +1,4 @@
-/** The error of client tools (DESIGN §7, docs/tools.md): a closed code, the tool and call it concerns, and the cause kept. */
+/** The error of client tools (docs/tools.md#frontend-tools): a closed code, the tool and call it concerns, and the cause kept. */
 import type { Failure } from "../../protocol/describeFailure";
 
 /**

@@ -1,4 +1,4 @@
-/** `clientTool`: a tool the client executes, typed by an io-ts codec end to end (DESIGN §7, docs/tools.md). */
+/** `clientTool`: a tool the client executes, typed by an io-ts codec end to end (docs/tools.md#frontend-tools). */
 import * as t from "io-ts";
 import type { Tool } from "../../protocol/input";
 import type { Message } from "../../protocol/messages";

@@ -1,6 +1,6 @@
 /**
  * Derives the JSON Schema of a client tool's arguments (`Tool.parameters` on the wire) from its
- * io-ts codec (DESIGN §7; the table is in docs/tools.md § schema derivation).
+ * io-ts codec (docs/tools.md#frontend-tools; the table is in docs/tools.md § schema derivation).
  */
 import * as t from "io-ts";
 import { NonNegativeInteger, Present } from "../../protocol/codec";

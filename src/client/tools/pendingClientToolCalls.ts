@@ -1,4 +1,4 @@
-/** Which tool calls a finished run leaves for the client, and which of them the session executes itself (WIRE §4.10, docs/tools.md § which calls). */
+/** Which tool calls a finished run leaves for the client, and which of them the session executes itself (docs/wire.md#4.10, docs/tools.md § which calls). */
 import type { Message, ToolCall } from "../../protocol/messages";
 import type { ClientTool } from "./clientTool";
 import type { ExecutableToolCall } from "./executeToolCalls";

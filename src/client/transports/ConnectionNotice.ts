@@ -1,4 +1,4 @@
-/** What a reconnecting transport tells the Session in-band (DESIGN §6): a cut, a reconnect, and whether the stream starts over. */
+/** What a reconnecting transport tells the Session in-band (docs/durability.md#stores-and-routes): a cut, a reconnect, and whether the stream starts over. */
 
 /**
  * `reconnecting`: the connection was lost mid-run and attempt `attempt` (1, 2, …) is about to be

@@ -1,4 +1,4 @@
-/** The AG-UI HTTP transport (WIRE §6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (DESIGN §6). */
+/** The AG-UI HTTP transport (docs/wire.md#6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (docs/durability.md#stores-and-routes). */
 import * as E from "fp-ts/Either";
 import { defer, lastValueFrom, type Observable, type SchedulerLike } from "rxjs";
 import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
@@ -75,7 +75,7 @@ export interface HttpTransportOptions {
  * Material the decoder strips (AG-UI 1.1) is reported as in-band `DecodeWarning`s when `run` is
  * called with `{ warnings: true }` (as the Session does), and stripped silently otherwise.
  *
- * With a server that keeps threads (DESIGN §6), the transport remembers the last `id:` and, when
+ * With a server that keeps threads (docs/durability.md#stores-and-routes), the transport remembers the last `id:` and, when
  * the body fails mid-run, reconnects through `POST {url}/connect` with `Last-Event-ID` (see
  * `reconnect`): the consumer sees one continuous run, each event once; with `{ connection: true }`
  * it also gets `ConnectionNotice`s (the Session's `connection` updates). `connect` joins a thread

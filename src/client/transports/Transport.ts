@@ -8,7 +8,7 @@ import type { ConnectionNotice } from "./ConnectionNotice";
 /**
  * How the Session asks a transport to run: with `warnings`, a transport that decodes interleaves
  * its `DecodeWarning`s (material it stripped, AG-UI 1.1) right before the event they concern; with
- * `connection`, a transport that reconnects interleaves its `ConnectionNotice`s (DESIGN §6).
+ * `connection`, a transport that reconnects interleaves its `ConnectionNotice`s (docs/durability.md#stores-and-routes).
  *
  * @example
  * transport.run(input, { warnings: true, connection: true })
@@ -62,7 +62,7 @@ export type StopResult = "stopping" | "ended" | "unavailable" | "idle";
  * updates); one that ignores the options (a plain `(input) => Observable<Event>`) still fits. The
  * library's transports narrow the type: called without options they emit events only.
  *
- * A transport for a server that keeps threads (DESIGN §6) also has `connect` (join a thread: its
+ * A transport for a server that keeps threads (docs/durability.md#stores-and-routes) also has `connect` (join a thread: its
  * history, state, pending interrupts and the live tail of a run in progress, as one stream
  * starting with RUN_STARTED) and `stop` (cancel a run on the server).
  *

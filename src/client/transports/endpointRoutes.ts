@@ -1,4 +1,4 @@
-/** The routes of one AG-UI endpoint beside its run route (DESIGN §6: `/connect`, `/stop`, `/capabilities`), and what their headers function sees. */
+/** The routes of one AG-UI endpoint beside its run route (docs/durability.md#stores-and-routes: `/connect`, `/stop`, `/capabilities`), and what their headers function sees. */
 import type { RunAgentInput } from "../../protocol/input";
 
 /**

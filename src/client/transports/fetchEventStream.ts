@@ -1,4 +1,4 @@
-/** One HTTP request answered with an SSE body (WIRE §6), read as events with their `id:`/`retry:` fields: one connection of `HttpTransport`. */
+/** One HTTP request answered with an SSE body (docs/wire.md#6), read as events with their `id:`/`retry:` fields: one connection of `HttpTransport`. */
 import { Observable, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";

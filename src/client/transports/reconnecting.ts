@@ -1,5 +1,5 @@
 /**
- * Resuming a run's stream after a cut (DESIGN §6): the transport's connection is resubscribed
+ * Resuming a run's stream after a cut (docs/durability.md#stores-and-routes): the transport's connection is resubscribed
  * through `{url}/connect` with the last `id:` it saw, bounded, with backoff, so that the consumer
  * sees one continuous run. Shaped like RxJS `retry({ count, delay, resetOnSuccess })`, where each
  * resubscription is a cold source made with the new position.

@@ -1,5 +1,5 @@
 /**
- * How one request of `HttpTransport` failed (DESIGN §6, docs/client.md § Retries), as the
+ * How one request of `HttpTransport` failed (docs/durability.md#stores-and-routes, docs/client.md § Retries), as the
  * `ClientError` that says what the retry rules need to know: whether a connection was ever made,
  * what the server answered, and when it asked to be tried again.
  */

@@ -1,5 +1,5 @@
 /**
- * Sending a request again while it gets no usable answer (DESIGN §6, docs/client.md § Retries):
+ * Sending a request again while it gets no usable answer (docs/durability.md#stores-and-routes, docs/client.md § Retries):
  * RxJS `retry({ count, delay })` over a cold request, bounded and backed off like the reconnect,
  * honouring the server's `Retry-After`, on an injectable scheduler.
  */

@@ -1,15 +1,15 @@
 /**
  * The reasoning blocks (REASONING_START … REASONING_END) the chunk normalizer has seen open, per
  * owner, so that a REASONING_MESSAGE_CHUNK opening a message knows whether its owner already has a
- * block to open it in (RULES R22: a reasoning message opens only inside a block of its owner).
+ * block to open it in (docs/rules.md#R22: a reasoning message opens only inside a block of its owner).
  * Only the explicit blocks that pass through are counted here; the block the normalizer opens
  * around a chunk message itself belongs to that stream (`OpenStream.block`).
  *
- * Owners are the verifier's (R22, R38): an event's tag when it has one, else the owner recorded
+ * Owners are the verifier's (docs/rules.md#R22, docs/rules.md#R38): an event's tag when it has one, else the owner recorded
  * for its id in this run (the first opener's tag, or a MESSAGES_SNAPSHOT's word), else the parent.
  * Deciding by the lane's tag alone would leave a message the parent reopens, untagged, under an id
- * a subagent opened outside the block the verifier looks for (RULES §8 row 40 makes it the
- * subagent's), and the normalizer's output must itself be valid (RULES §2).
+ * a subagent opened outside the block the verifier looks for (docs/rules.md#edge-cases row 40 makes it the
+ * subagent's), and the normalizer's output must itself be valid (docs/rules.md#chunks).
  */
 import type { Message } from "../../protocol/messages";
 
@@ -30,7 +30,7 @@ type Owner = string | undefined;
 export interface ReasoningBlocks {
   readonly byId: Map<string, Owner>;
   readonly perOwner: Map<Owner, number>;
-  /** The owner recorded for each reasoning id (spans and messages share it, R38). */
+  /** The owner recorded for each reasoning id (spans and messages share it, docs/rules.md#R38). */
   readonly owners: Map<string, Owner>;
 }
 
@@ -69,7 +69,7 @@ export function recordOpener(blocks: ReasoningBlocks, id: string, tag: Owner): v
 /**
  * Records the owners of the reasoning messages of a MESSAGES_SNAPSHOT (which replaces what was
  * recorded) or of the RUN_STARTED input echo (which fills in only what was not), as the verifier
- * does (R43, R44). Values that are not messages are skipped.
+ * does (docs/rules.md#R43, docs/rules.md#R44). Values that are not messages are skipped.
  *
  * @example
  * recordMessages(blocks, snapshot.messages, true);
@@ -84,7 +84,7 @@ export function recordMessages(blocks: ReasoningBlocks, messages: readonly Messa
 
 /**
  * Records block `id` of `owner` as open. An id already open keeps its first owner: the second
- * REASONING_START is a violation the verifier reports (R22), and opens nothing.
+ * REASONING_START is a violation the verifier reports (docs/rules.md#R22), and opens nothing.
  *
  * @example
  * openBlock(blocks, "b1", undefined); // the parent's block b1
@@ -97,7 +97,7 @@ export function openBlock(blocks: ReasoningBlocks, id: string, owner: Owner): vo
 
 /**
  * Records block `id` as closed, whoever the REASONING_END names (a wrong tag is the verifier's
- * R37 to report); an id not open changes nothing.
+ * docs/rules.md#R37 to report); an id not open changes nothing.
  *
  * @example
  * closeBlock(blocks, "b1");

@@ -1,5 +1,5 @@
 /**
- * What closing a lane sends (RULES §2 C9, C10): the END of the stream open in it, followed by the
+ * What closing a lane sends (docs/rules.md#chunks, docs/rules.md#C9, docs/rules.md#C10): the END of the stream open in it, followed by the
  * REASONING_END of the block the normalizer opened around a reasoning message, if any. Used by the
  * step for the ENDs other events cause, by the chunk path for the stream a new chunk replaces, and
  * by the reasoning bookkeeping for a block ended early.
@@ -8,7 +8,7 @@ import type { Event } from "../../protocol/events";
 import type { LaneKey, NormalizerState, OpenStream, OwnBlock } from "./NormalizerState";
 
 /**
- * Closes the stream open in lane `key`, if any, appending its END (and its block's) to `out` (C9);
+ * Closes the stream open in lane `key`, if any, appending its END (and its block's) to `out` (docs/rules.md#C9);
  * returns `out`.
  *
  * @example
@@ -25,7 +25,7 @@ export function closeLane(state: NormalizerState, key: LaneKey, out: Event[]): E
 }
 
 /**
- * Closes every open lane in lane order (C10 c) and returns their ENDs. O(open lanes).
+ * Closes every open lane in lane order (docs/rules.md#C10 c) and returns their ENDs. O(open lanes).
  *
  * @example
  * closeAll(state); // [] when no lane is open
@@ -41,7 +41,7 @@ export function closeAll(state: NormalizerState): Event[] {
 }
 
 /**
- * The ENDs synthesized when a stream closes (C9), appended to `out`: the id and the opener's tag,
+ * The ENDs synthesized when a stream closes (docs/rules.md#C9), appended to `out`: the id and the opener's tag,
  * never metadata. A reasoning message the normalizer bracketed is followed by its block's
  * REASONING_END (or is only that, once the message itself was refused: `block.alone`).
  *
@@ -71,7 +71,7 @@ export function endEvents(stream: OpenStream, out: Event[]): Event[] {
 
 /**
  * The REASONING_END of a block the normalizer opened: the block's id and the opener's tag, never
- * metadata (C9).
+ * metadata (docs/rules.md#C9).
  *
  * @example
  * blockEnd({ kind: "reasoning", id: "r1", owner: "s2", block: { id: "r1", alone: false } }, { id: "r1", alone: false })

@@ -1,7 +1,7 @@
 /**
- * The path of one chunk through the normalizer (RULES §2 C1–C9, R22), top to bottom: which stream
- * kind and id it names, which lane it goes to (C2, C3), then either the continuation of the stream
- * open there (C6 checked, C7/C8 a delta) or the opening of a new one (C5 checked, the lane's old
+ * The path of one chunk through the normalizer (docs/rules.md#chunks, docs/rules.md#C1 to docs/rules.md#C9, docs/rules.md#R22), top to bottom: which stream
+ * kind and id it names, which lane it goes to (docs/rules.md#C2, docs/rules.md#C3), then either the continuation of the stream
+ * open there (docs/rules.md#C6 checked, docs/rules.md#C7, docs/rules.md#C8 a delta) or the opening of a new one (docs/rules.md#C5 checked, the lane's old
  * stream closed, a reasoning block of its own if its owner has none, the START and the delta).
  * Helpers follow in the order the path calls them. Every check runs before the first write, so a
  * rejected chunk leaves the state as it was.
@@ -15,8 +15,8 @@ import type { LaneKey, NormalizerState, NormalizerStep, OpenerFields, OpenStream
 import { blockFor } from "./reasoning";
 
 /**
- * Expands `chunk` into the explicit events of its lane, or rejects it with code `"chunk"` (C2,
- * C3, C5, C6) and nothing in `state` changed. `normalizeStep`'s doc comment states the contract.
+ * Expands `chunk` into the explicit events of its lane, or rejects it with code `"chunk"` (docs/rules.md#C2,
+ * docs/rules.md#C3, docs/rules.md#C5, docs/rules.md#C6) and nothing in `state` changed. `normalizeStep`'s doc comment states the contract.
  *
  * @example
  * expandChunk(initialNormalizerState(), ev.textMessageChunk({ messageId: "m1", delta: "Hi" }));
@@ -25,12 +25,12 @@ import { blockFor } from "./reasoning";
 export function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<ProtocolError, NormalizerStep> {
   const kind = kindOf(chunk);
   const id = idOf(chunk);
-  const tag = chunk.subagentRunId ?? undefined; // a stray null reads as the parent (C1)
+  const tag = chunk.subagentRunId ?? undefined; // a stray null reads as the parent (docs/rules.md#C1)
   const resolved = resolveLane(state, chunk, kind, id, tag);
   if (E.isLeft(resolved)) return resolved;
   const key = resolved.right;
   const current = state.lanes.get(key);
-  // C4: a chunk continues the stream open in its lane when it is of that kind and names no other id; else it opens one.
+  // docs/rules.md#C4: a chunk continues the stream open in its lane when it is of that kind and names no other id; else it opens one.
   const continues = current !== undefined && current.kind === kind && (id === undefined || id === current.id);
   return continues ? continueStream(state, current, chunk) : openStream(state, chunk, kind, key, current);
 }
@@ -55,7 +55,7 @@ function kindOf(chunk: ChunkEvent): StreamKind {
 }
 
 /**
- * The chunk's stream id (`messageId` or `toolCallId`), if it carries one. `""` is a present id (C4).
+ * The chunk's stream id (`messageId` or `toolCallId`), if it carries one. `""` is a present id (docs/rules.md#C4).
  *
  * @example
  * idOf({ type: "TEXT_MESSAGE_CHUNK", messageId: "" }) // ""
@@ -64,7 +64,7 @@ function idOf(chunk: ChunkEvent): string | undefined {
   return chunk.type === "TOOL_CALL_CHUNK" ? chunk.toolCallId : chunk.messageId;
 }
 
-/** The lane a chunk goes to (C2, C3), or the error that rejects it. Reads the state only. */
+/** The lane a chunk goes to (docs/rules.md#C2, docs/rules.md#C3), or the error that rejects it. Reads the state only. */
 function resolveLane(
   state: NormalizerState,
   chunk: ChunkEvent,
@@ -74,7 +74,7 @@ function resolveLane(
 ): E.Either<ProtocolError, LaneKey> {
   const index = state.open[kind];
   if (id !== undefined) {
-    // C2: an open stream of this kind and id continues in its own lane, whatever lane the tag names.
+    // docs/rules.md#C2: an open stream of this kind and id continues in its own lane, whatever lane the tag names.
     const holder = index.get(id);
     if (holder === undefined) return E.right(tag);
     if (tag !== undefined && tag !== holder.owner) {
@@ -90,7 +90,7 @@ function resolveLane(
     }
     return E.right(holder.owner);
   }
-  // C3: no id.
+  // docs/rules.md#C3: no id.
   if (tag !== undefined) return E.right(tag); // 1. its tag's lane
   if (state.lanes.get(undefined)?.kind === kind) return E.right(undefined); // 2. the parent first
   if (index.size === 1) {
@@ -110,12 +110,12 @@ function resolveLane(
       ),
     );
   }
-  return E.right(undefined); // 5. none: the parent lane, where C5 rejects it
+  return E.right(undefined); // 5. none: the parent lane, where docs/rules.md#C5 rejects it
 }
 
-/** C4 continue: the chunk's delta (or its metadata or rawEvent alone) on the open stream, unless it contradicts an opener field (C6). */
+/** docs/rules.md#C4 continue: the chunk's delta (or its metadata or rawEvent alone) on the open stream, unless it contradicts an opener field (docs/rules.md#C6). */
 function continueStream(state: NormalizerState, current: OpenStream, chunk: ChunkEvent): E.Either<ProtocolError, NormalizerStep> {
-  // C6: a continuation may repeat an opener field, never contradict it.
+  // docs/rules.md#C6: a continuation may repeat an opener field, never contradict it.
   const conflict = conflictingField(current, chunk);
   if (conflict !== undefined) {
     const open = conflict.open === undefined ? "absent" : JSON.stringify(conflict.open);
@@ -129,7 +129,7 @@ function continueStream(state: NormalizerState, current: OpenStream, chunk: Chun
       ),
     );
   }
-  // C4 continue; C7 a delta, even "", becomes CONTENT/ARGS; C8 metadata or a rawEvent alone becomes an empty delta.
+  // docs/rules.md#C4 continue; docs/rules.md#C7 a delta, even "", becomes CONTENT/ARGS; docs/rules.md#C8 metadata or a rawEvent alone becomes an empty delta.
   if (chunk.delta !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, chunk.delta)] });
   if (chunk.metadata !== undefined || chunk.rawEvent !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, "")] });
   return E.right({ state, events: [] });
@@ -144,7 +144,7 @@ const OPENER_FIELDS: { readonly [K in StreamKind]: readonly (keyof OpenerFields)
 
 /**
  * The first opener field a continuation chunk carries with a value other than the open stream's
- * (C6, AG-UI 1.1 streaming: a conflicting repeat is a protocol violation; an identical one is
+ * (docs/rules.md#C6, AG-UI 1.1 streaming: a conflicting repeat is a protocol violation; an identical one is
  * legal), or `undefined`.
  *
  * @example
@@ -167,7 +167,7 @@ function conflictingField(
 }
 
 /**
- * The CONTENT or ARGS a chunk's delta becomes (C7; C8 passes `""` for a chunk with no delta that
+ * The CONTENT or ARGS a chunk's delta becomes (docs/rules.md#C7; docs/rules.md#C8 passes `""` for a chunk with no delta that
  * carries metadata or a rawEvent). Its tag is the chunk's, or the opener's when the chunk has none; it carries the
  * chunk's metadata, timestamp and rawEvent.
  *
@@ -177,7 +177,7 @@ function conflictingField(
  */
 function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event {
   const common = {
-    // `??` also reads a stray null tag as "none", so the opener's tag applies (C1).
+    // `??` also reads a stray null tag as "none", so the opener's tag applies (docs/rules.md#C1).
     ...tagged(chunk.subagentRunId ?? stream.owner),
     ...metadataOf(chunk),
     ...timestampOf(chunk),
@@ -195,34 +195,34 @@ function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event
   }
 }
 
-/** C4 open: a new stream in lane `key` (C5 checked first), after the END of the one it replaces, in a reasoning block of its own when R22 needs one. */
+/** docs/rules.md#C4 open: a new stream in lane `key` (docs/rules.md#C5 checked first), after the END of the one it replaces, in a reasoning block of its own when docs/rules.md#R22 needs one. */
 function openStream(state: NormalizerState, chunk: ChunkEvent, kind: StreamKind, key: LaneKey, current: OpenStream | undefined): E.Either<ProtocolError, NormalizerStep> {
-  // C5 is checked before the lane is touched, so a rejected chunk leaves every lane as it was.
+  // docs/rules.md#C5 is checked before the lane is touched, so a rejected chunk leaves every lane as it was.
   const opened = opening(chunk, key); // opening happens only in the lane the chunk's own tag names
   if ("missing" in opened) return E.left(cannotOpen(chunk, kind, key, current, opened.missing));
 
   const events = closeLane(state, key, []);
-  // R22: a reasoning message opens inside a block of its owner; with none open the normalizer brackets it itself.
+  // docs/rules.md#R22: a reasoning message opens inside a block of its owner; with none open the normalizer brackets it itself.
   const block = kind === "reasoning" ? blockFor(state, opened.id, key) : undefined;
   const stream: OpenStream =
     block === undefined ? { kind, id: opened.id, owner: key, fields: opened.fields } : { kind, id: opened.id, owner: key, fields: opened.fields, block };
-  state.lanes.set(key, stream); // re-inserted: the lane moves to the end of lane order (C1)
+  state.lanes.set(key, stream); // re-inserted: the lane moves to the end of lane order (docs/rules.md#C1)
   state.open[kind].set(opened.id, stream);
   if (block !== undefined) events.push(blockStart(block.id, key, chunk));
   events.push(opened.start);
   if (chunk.delta !== undefined) events.push(deltaEvent(stream, chunk, chunk.delta));
-  else if (chunk.rawEvent !== undefined) events.push(deltaEvent(stream, chunk, "")); // C8: the rawEvent rides an empty delta
+  else if (chunk.rawEvent !== undefined) events.push(deltaEvent(stream, chunk, "")); // docs/rules.md#C8: the rawEvent rides an empty delta
   return E.right({ state, events });
 }
 
-/** What opening a stream from a chunk yields: its id, START and opener fields, or the members the chunk lacks (C5). */
+/** What opening a stream from a chunk yields: its id, START and opener fields, or the members the chunk lacks (docs/rules.md#C5). */
 type Opening = { readonly id: string; readonly start: Event; readonly fields: OpenerFields } | { readonly missing: readonly string[] };
 
 /**
- * The START an opening chunk synthesizes (C6): the id, the opener fields (role defaulting to
+ * The START an opening chunk synthesizes (docs/rules.md#C6): the id, the opener fields (role defaulting to
  * `assistant`, name; toolCallName, parentMessageId; role `reasoning`), the chunk's tag, its
  * metadata and its timestamp. `tag` is the chunk's tag as the lane reads it (a stray `null` is
- * the parent, C1). `rawEvent` is not copied here: it goes with the delta event. A text or reasoning chunk needs a messageId, a tool chunk a toolCallId and a toolCallName (C5);
+ * the parent, docs/rules.md#C1). `rawEvent` is not copied here: it goes with the delta event. A text or reasoning chunk needs a messageId, a tool chunk a toolCallId and a toolCallName (docs/rules.md#C5);
  * without them the result names what is missing.
  *
  * @example
@@ -297,7 +297,7 @@ function cannotOpen(chunk: ChunkEvent, kind: StreamKind, key: LaneKey, current: 
 
 /**
  * The REASONING_START the normalizer opens around a reasoning message whose owner has no block
- * open (R22): the block's id (see `OwnBlock.id`), the chunk's tag and timestamp, never metadata
+ * open (docs/rules.md#R22): the block's id (see `OwnBlock.id`), the chunk's tag and timestamp, never metadata
  * (that belongs to the message, on its START).
  *
  * @example

@@ -1,9 +1,9 @@
 /**
- * The pure step of the chunk normalizer (RULES §2, WIRE §5.3): one event in, either the events to
+ * The pure step of the chunk normalizer (docs/rules.md#chunks, docs/wire.md#5.3): one event in, either the events to
  * emit for it and the state after it, or the ProtocolError that rejects it. `normalizeChunks()`
  * runs it per subscription; the server calls it synchronously for every emitted event, before the
  * verifier step. This file is the dispatch by event type; a chunk's own path is `expandChunk.ts`,
- * what closing a lane sends `closeLane.ts`, the reasoning blocks (R22) `reasoning.ts` and
+ * what closing a lane sends `closeLane.ts`, the reasoning blocks (docs/rules.md#R22) `reasoning.ts` and
  * `blocks.ts`, the state `NormalizerState.ts`.
  */
 import * as E from "fp-ts/Either";
@@ -23,17 +23,17 @@ export { initialNormalizerState, type LaneKey, type NormalizerOptions, type Norm
  *
  * - `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` expand to the explicit
  *   START / CONTENT (ARGS) events of their lane, preceded by the END of the stream they replace
- *   (C1–C9). A reasoning message whose owner has no reasoning block open is bracketed by one of
- *   its own (R22: REASONING_START, named after the message, before its START; REASONING_END right
+ *   (docs/rules.md#C1 to docs/rules.md#C9). A reasoning message whose owner has no reasoning block open is bracketed by one of
+ *   its own (docs/rules.md#R22: REASONING_START, named after the message, before its START; REASONING_END right
  *   after its END); inside an open block of its owner only the message is added (`reasoning.ts`).
  * - `THINKING_*` become their `REASONING_*` equivalents (ids minted with `state.newId`) and are
  *   then treated as explicit parent events.
- * - Every other event passes through unchanged, preceded by the ENDs it synthesizes (C10): the
+ * - Every other event passes through unchanged, preceded by the ENDs it synthesizes (docs/rules.md#C10): the
  *   lane of its own tag for explicit events, all lanes in lane order for RUN_STARTED,
  *   RUN_FINISHED, RUN_ERROR and MESSAGES_SNAPSHOT, the named subagent's lane for
  *   SUBAGENT_FINISHED/ERROR, none for RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE and
  *   SUBAGENT_STARTED.
- * - End of input synthesizes nothing: open lanes are just dropped with the state (C11).
+ * - End of input synthesizes nothing: open lanes are just dropped with the state (docs/rules.md#C11).
  *
  * Accepted: `Right({ state, events })`. To keep the work O(1) per event, `state` is **mutated in
  * place** once every check has passed, and that same object is returned; keep using it.
@@ -43,14 +43,14 @@ export { initialNormalizerState, type LaneKey, type NormalizerOptions, type Norm
  *
  * - role, name, toolCallName and parentMessageId on a continuation chunk may repeat the opener's
  *   value; a different one (an absent role counts as the `assistant` it defaulted to) is a
- *   violation, C6 (AG-UI 1.1 streaming, as 1.0.0 does; revised: they used to be ignored);
+ *   violation, docs/rules.md#C6 (AG-UI 1.1 streaming, as 1.0.0 does; revised: they used to be ignored);
  * - a chunk's `rawEvent` goes on the CONTENT/ARGS only; a chunk with no delta that carries one
- *   (opening or continuing) emits an empty-delta CONTENT/ARGS for it (C8, as 1.0.0 does).
+ *   (opening or continuing) emits an empty-delta CONTENT/ARGS for it (docs/rules.md#C8, as 1.0.0 does).
  *
- * Where RULES §2 is silent (decisions; the official transformChunks is listed where it differs):
+ * Where docs/rules.md#chunks is silent (decisions; the official transformChunks is listed where it differs):
  * - the events made from a chunk carry its `timestamp` (the official client drops it); members the
  *   chunk schema does not declare are not copied (decoding strips them before, AG-UI 1.1);
- * - a stray `null` tag reads as the parent and is never copied to the output (C1);
+ * - a stray `null` tag reads as the parent and is never copied to the output (docs/rules.md#C1);
  * - RUN_STARTED forgets the THINKING_* span and message ids of the previous run.
  *
  * @example
@@ -76,7 +76,7 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
     case "THINKING_TEXT_MESSAGE_END": {
       const mapped = mapThinkingEvent(event, state.thinking, state.newId);
       state.thinking = mapped.ids;
-      // THINKING_* carry no tag: they are explicit events of the parent lane (C10 b).
+      // THINKING_* carry no tag: they are explicit events of the parent lane (docs/rules.md#C10 b).
       const ends = closeLane(state, undefined, []);
       if (mapped.closing !== undefined) ends.push(mapped.closing);
       explicitReasoning(state, mapped.event, ends);
@@ -96,14 +96,14 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
       return accepted(state, closeAll(state), event);
     case "MESSAGES_SNAPSHOT": {
       const ends = closeAll(state);
-      recordMessages(state.blocks, event.messages, true); // a snapshot's word on owners wins (R43)
+      recordMessages(state.blocks, event.messages, true); // a snapshot's word on owners wins (docs/rules.md#R43)
       return accepted(state, ends, event);
     }
 
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR":
       // The codec requires the id, but an in-process producer may omit it: then it names no lane
-      // and closes nothing (C10 d), rather than the parent's lane that an absent tag would mean.
+      // and closes nothing (docs/rules.md#C10 d), rather than the parent's lane that an absent tag would mean.
       return accepted(state, typeof event.subagentRunId === "string" ? closeLane(state, event.subagentRunId, []) : [], event);
 
     case "RAW":
@@ -127,12 +127,12 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
     case "STEP_FINISHED":
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
-      // Explicit events close only their own lane (C10 b); `?? undefined` reads a stray null as the parent (C1).
+      // Explicit events close only their own lane (docs/rules.md#C10 b); `?? undefined` reads a stray null as the parent (docs/rules.md#C1).
       return accepted(state, closeLane(state, event.subagentRunId ?? undefined, []), event);
     case "REASONING_START":
     case "REASONING_MESSAGE_START":
     case "REASONING_END": {
-      // As above; then the blocks learn of it (R22), after the lane closed: a bracketed chunk message in it ends first.
+      // As above; then the blocks learn of it (docs/rules.md#R22), after the lane closed: a bracketed chunk message in it ends first.
       const ends = closeLane(state, event.subagentRunId ?? undefined, []);
       explicitReasoning(state, event, ends);
       return accepted(state, ends, event);

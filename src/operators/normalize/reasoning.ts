@@ -1,5 +1,5 @@
 /**
- * The chunk normalizer's share of RULES R22 (a reasoning message opens only inside a reasoning
+ * The chunk normalizer's share of docs/rules.md#R22 (a reasoning message opens only inside a reasoning
  * block of its owner), kept apart from the lane bookkeeping (`expandChunk.ts`, `closeLane.ts`):
  *
  * - which block, if any, a chunk's new reasoning message needs of its own (`blockFor`): the
@@ -32,13 +32,13 @@ export function blockFor(scope: NormalizerState, id: string, key: string | undef
 
 /**
  * What an explicit (or THINKING-mapped) REASONING_START, REASONING_MESSAGE_START or REASONING_END
- * does, after its own lane was closed (C10 b); an END it needs first is appended to `out`.
+ * does, after its own lane was closed (docs/rules.md#C10 b); an END it needs first is appended to `out`.
  *
  * - REASONING_START opens a block of its owner and, like REASONING_MESSAGE_START, records its id's
- *   owner if none is yet (R38). If it names a block the normalizer opened around a chunk message in
+ *   owner if none is yet (docs/rules.md#R38). If it names a block the normalizer opened around a chunk message in
  *   another lane, that block is ended first (its REASONING_END goes to `out`) and the message goes
  *   on without it: only opening needs a block, and a second REASONING_START of an open id would be
- *   refused (R22).
+ *   refused (docs/rules.md#R22).
  * - REASONING_END closes the explicit block of its id; if it names a block the normalizer opened
  *   (with a tag that does not contradict that block's owner), that block is what it ends, and the
  *   normalizer will not end it again.

@@ -1,5 +1,5 @@
 /**
- * What the ordering verifier remembers between events (RULES §1.1). Everything here is bounded by
+ * What the ordering verifier remembers between events (docs/rules.md#order). Everything here is bounded by
  * what is open right now plus the owner maps of the current run, which are discarded when a new
  * RUN_STARTED follows a terminal: no history is kept, so every check is a hash lookup.
  */
@@ -39,16 +39,16 @@ export function describeOwner(owner: Owner): string {
 
 /**
  * Where the stream stands between runs:
- * - `before`: nothing accepted yet (only RUN_STARTED or RUN_ERROR may come, R1);
+ * - `before`: nothing accepted yet (only RUN_STARTED or RUN_ERROR may come, docs/rules.md#R1);
  * - `running`: a RUN_STARTED was accepted and no terminal yet;
- * - `finished` / `errored`: the last run ended with RUN_FINISHED / RUN_ERROR (R3, R4).
+ * - `finished` / `errored`: the last run ended with RUN_FINISHED / RUN_ERROR (docs/rules.md#R3, docs/rules.md#R4).
  */
 export type RunPhase = "before" | "running" | "finished" | "errored";
 
 /**
- * What recorded an owner, which decides the rule a conflicting opener breaks: an opener (R38), a
- * TOOL_CALL_RESULT minting its message (R42), a MESSAGES_SNAPSHOT (R43), the RUN_STARTED input
- * echo (R44), an ACTIVITY_SNAPSHOT (R41).
+ * What recorded an owner, which decides the rule a conflicting opener breaks: an opener (docs/rules.md#R38), a
+ * TOOL_CALL_RESULT minting its message (docs/rules.md#R42), a MESSAGES_SNAPSHOT (docs/rules.md#R43), the RUN_STARTED input
+ * echo (docs/rules.md#R44), an ACTIVITY_SNAPSHOT (docs/rules.md#R41).
  */
 export type OwnerSource = "opener" | "tool-result" | "snapshot" | "input" | "activity-snapshot";
 
@@ -76,7 +76,7 @@ export function ownerRecord(owner: Owner, source: OwnerSource): OwnerRecord {
   return owner === PARENT ? parentRecords[source] : { owner, source };
 }
 
-/** Owners by entity kind. Ids are unique only within a kind, so each kind has its own map (R40). */
+/** Owners by entity kind. Ids are unique only within a kind, so each kind has its own map (docs/rules.md#R40). */
 export interface OwnerMaps {
   readonly message: Map<string, OwnerRecord>;
   readonly toolCall: Map<string, OwnerRecord>;
@@ -84,37 +84,37 @@ export interface OwnerMaps {
   readonly reasoning: Map<string, OwnerRecord>;
 }
 
-/** The per-run part of the state, replaced wholesale by a RUN_STARTED that follows a terminal (R6). */
+/** The per-run part of the state, replaced wholesale by a RUN_STARTED that follows a terminal (docs/rules.md#R6). */
 export interface RunScope {
-  /** `runId` of the current run: RUN_FINISHED must name it (R7a), and error messages do. */
+  /** `runId` of the current run: RUN_FINISHED must name it (docs/rules.md#R7a), and error messages do. */
   runId: string | undefined;
   /** Open text message ids, in the order they opened. */
   readonly openTextMessages: Set<string>;
   /** Open tool call ids, in the order they opened. */
   readonly openToolCalls: Set<string>;
-  /** Open reasoning blocks (REASONING_START … REASONING_END): messageId → its owner: the tag, else the owner recorded for the id, else the parent (R22). */
+  /** Open reasoning blocks (REASONING_START … REASONING_END): messageId → its owner: the tag, else the owner recorded for the id, else the parent (docs/rules.md#R22). */
   readonly openReasoningSpans: Map<string, Owner>;
-  /** How many reasoning blocks each owner has open, so "is REASONING_MESSAGE_START inside a block of its owner" is one lookup (R22). */
+  /** How many reasoning blocks each owner has open, so "is REASONING_MESSAGE_START inside a block of its owner" is one lookup (docs/rules.md#R22). */
   readonly openReasoningBlocksByOwner: Map<Owner, number>;
-  /** Open reasoning messages (REASONING_MESSAGE_START … END), by messageId; a namespace apart from spans (R22). */
+  /** Open reasoning messages (REASONING_MESSAGE_START … END), by messageId; a namespace apart from spans (docs/rules.md#R22). */
   readonly openReasoningMessages: Set<string>;
-  /** Active steps: step name → the owners that hold a step of that name (R25–R29). */
+  /** Active steps: step name → the owners that hold a step of that name (docs/rules.md#R25 to docs/rules.md#R29). */
   readonly activeSteps: Map<string, Set<Owner>>;
-  /** How many (owner, name) pairs `activeSteps` holds, so RUN_FINISHED checks it in O(1) (R7). */
+  /** How many (owner, name) pairs `activeSteps` holds, so RUN_FINISHED checks it in O(1) (docs/rules.md#R7). */
   activeStepCount: number;
   /** Subagents started and not yet finished or errored in this run. */
   readonly activeSubagents: Set<string>;
-  /** Subagents that finished or errored in this run (R31, R32). */
+  /** Subagents that finished or errored in this run (docs/rules.md#R31, docs/rules.md#R32). */
   readonly closedSubagents: Set<string>;
-  /** Recorded owners; kept after an entity closes, until the run ends (R38). */
+  /** Recorded owners; kept after an entity closes, until the run ends (docs/rules.md#R38). */
   readonly owners: OwnerMaps;
-  /** Legacy THINKING_* nesting (R23): a thinking step, and a thinking message inside it. */
+  /** Legacy THINKING_* nesting (docs/rules.md#R23): a thinking step, and a thinking message inside it. */
   thinkingStep: boolean;
   thinkingMessage: boolean;
 }
 
 /**
- * The thread every run of the stream carries (R7a): the one the consumer sent, when it said so,
+ * The thread every run of the stream carries (docs/rules.md#R7a): the one the consumer sent, when it said so,
  * else the first RUN_STARTED's.
  *
  * @example
@@ -134,7 +134,7 @@ export interface StreamThread {
 export interface VerifierState {
   phase: RunPhase;
   run: RunScope;
-  /** The stream's thread; `undefined` until the first RUN_STARTED when the consumer named none (R7a). Never reset. */
+  /** The stream's thread; `undefined` until the first RUN_STARTED when the consumer named none (docs/rules.md#R7a). Never reset. */
   thread: StreamThread | undefined;
 }
 
@@ -142,7 +142,7 @@ export interface VerifierState {
  * What the verifier may be told before the first event.
  *
  * @example
- * initialVerifierState({ threadId: input.threadId }); // a RUN_STARTED on another thread is refused (R7a)
+ * initialVerifierState({ threadId: input.threadId }); // a RUN_STARTED on another thread is refused (docs/rules.md#R7a)
  */
 export interface VerifierExpectations {
   /** The thread the consumer sent (RunAgentInput.threadId): every run of the stream must carry it. */
@@ -175,7 +175,7 @@ export function emptyRunScope(runId?: string): RunScope {
 
 /**
  * The state before the first event of a stream: no run yet, nothing open; with `expect.threadId`,
- * the thread every RUN_STARTED and RUN_FINISHED of the stream must name (R7a).
+ * the thread every RUN_STARTED and RUN_FINISHED of the stream must name (docs/rules.md#R7a).
  *
  * @example
  * let state = initialVerifierState({ threadId: "t1" });

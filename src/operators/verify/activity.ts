@@ -1,5 +1,5 @@
 /**
- * Activity messages (RULES §1.7, R24, R41): no open or close, only ownership. A replacing snapshot
+ * Activity messages (docs/rules.md#activities, docs/rules.md#R24, docs/rules.md#R41): no open or close, only ownership. A replacing snapshot
  * (re)mints the activity under its tag; a delta agrees with the owner recorded.
  */
 import type { EventOf } from "../../protocol/events";
@@ -9,7 +9,7 @@ import { ownerOf, ownerRecord, type RunScope } from "./VerifierState";
 
 /**
  * ACTIVITY_SNAPSHOT never fails: a replacing one (replace absent or true), or the first sighting
- * of the id, records its tag as the owner (R41).
+ * of the id, records its tag as the owner (docs/rules.md#R41).
  *
  * @example
  * activitySnapshot(run, ev.activitySnapshot("a1", "progress", { done: 1 })); // undefined
@@ -25,8 +25,8 @@ export function activitySnapshot(run: RunScope, event: EventOf<"ACTIVITY_SNAPSHO
 }
 
 /**
- * ACTIVITY_DELTA: needs no snapshot before it (R24), but its tag must agree with the activity's
- * recorded owner (R41).
+ * ACTIVITY_DELTA: needs no snapshot before it (docs/rules.md#R24), but its tag must agree with the activity's
+ * recorded owner (docs/rules.md#R41).
  *
  * @example
  * activityDelta(run, ev.activityDelta("a1", "progress", [])); // undefined when a1 has no owner yet

@@ -1,5 +1,5 @@
 /**
- * R8–R13 (and R22's role check), field sanity: members that decoding would have rejected, checked again for
+ * docs/rules.md#R8 to docs/rules.md#R13 (and docs/rules.md#R22's role check), field sanity: members that decoding would have rejected, checked again for
  * in-process producers that hand objects straight to the verifier (`verifyStep` runs these before
  * the ordering rules).
  */
@@ -8,12 +8,12 @@ import type { ProtocolError } from "../ProtocolError";
 import { describeValue, fail, quote } from "./report";
 
 /**
- * R8–R13, R22's role: members that decoding would have rejected, checked again for in-process producers
+ * docs/rules.md#R8 to docs/rules.md#R13, docs/rules.md#R22's role: members that decoding would have rejected, checked again for in-process producers
  * that hand objects straight to the verifier. Members are read through `Reflect.get` as `unknown`
  * because such producers may break the static types.
  *
  * @example
- * checkFieldSanity({ ...ev.textMessageStart("m1"), subagentRunId: null }); // ProtocolError R8
+ * checkFieldSanity({ ...ev.textMessageStart("m1"), subagentRunId: null }); // ProtocolError docs/rules.md#R8
  */
 export function checkFieldSanity(event: Event): ProtocolError | undefined {
   const { type } = event;
@@ -69,7 +69,7 @@ function rejectNulls(event: Event, keys: readonly string[]): ProtocolError | und
   return undefined;
 }
 
-/** R12: a present SUBAGENT_FINISHED outcome is `{type: "success"}` or `{type: "suspended", interruptIds?: string[]}`. */
+/** docs/rules.md#R12: a present SUBAGENT_FINISHED outcome is `{type: "success"}` or `{type: "suspended", interruptIds?: string[]}`. */
 function checkSubagentOutcome(event: EventOf<"SUBAGENT_FINISHED">): ProtocolError | undefined {
   const outcome: unknown = read(event, "outcome");
   if (outcome === undefined) return undefined;
@@ -94,7 +94,7 @@ function checkSubagentOutcome(event: EventOf<"SUBAGENT_FINISHED">): ProtocolErro
   return undefined;
 }
 
-/** R13: no interrupt of an RUN_FINISHED interrupt outcome carries `subagentRunId: null`. */
+/** docs/rules.md#R13: no interrupt of an RUN_FINISHED interrupt outcome carries `subagentRunId: null`. */
 function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
   const outcome: unknown = read(event, "outcome");
   const interrupts = read(outcome, "interrupts");
@@ -103,7 +103,7 @@ function checkInterruptTags(event: EventOf<"RUN_FINISHED">): ProtocolError | und
 }
 
 /**
- * R22 (docs/rules.md#R22): REASONING_MESSAGE_START's role is `reasoning`, the one value the schema allows. Decoding
+ * docs/rules.md#R22 (docs/rules.md#R22): REASONING_MESSAGE_START's role is `reasoning`, the one value the schema allows. Decoding
  * fails on a known role of other messages (a malformed known value: conformance stream
  * `reasoning-message-wrong-role-fatal`) and drops the event on an unknown one; an in-process
  * producer gets neither, so any other value is refused here.
@@ -119,13 +119,13 @@ function checkReasoningRole(event: EventOf<"REASONING_MESSAGE_START">): Protocol
   );
 }
 
-/** R9: no message of a snapshot or input echo carries `subagentRunId: null`. */
+/** docs/rules.md#R9: no message of a snapshot or input echo carries `subagentRunId: null`. */
 function checkMessageTags(event: Event, messages: unknown, where: string): ProtocolError | undefined {
   if (!Array.isArray(messages)) return undefined;
   return nullTagIn(event, messages, "R9", (id) => `${event.type} ${where} holds message ${id}`);
 }
 
-/** R9, R13: the error naming the first of `items` whose `subagentRunId` is `null` (`what` words the item by its quoted id), or `undefined`. */
+/** docs/rules.md#R9, docs/rules.md#R13: the error naming the first of `items` whose `subagentRunId` is `null` (`what` words the item by its quoted id), or `undefined`. */
 function nullTagIn(event: Event, items: readonly unknown[], rule: "R9" | "R13", what: (id: string) => string): ProtocolError | undefined {
   for (const item of items) {
     if (read(item, "subagentRunId") === null) {

@@ -1,5 +1,5 @@
 /**
- * The run lifecycle (RULES §1.2, R1–R7, R7a, and A16's duplicate check; docs/rules.md#R7a): where an event may stand
+ * The run lifecycle (docs/rules.md#run, docs/rules.md#R1 to docs/rules.md#R7, docs/rules.md#R7a, and docs/rules.md#A16's duplicate check; docs/rules.md#R7a): where an event may stand
  * relative to the runs of the stream, what RUN_STARTED resets, the identity a run's two boundary
  * events share, and what RUN_FINISHED needs (its interrupt ids unique, everything closed).
  */
@@ -12,12 +12,12 @@ import { listSteps } from "./steps";
 import { emptyRunScope, type RunScope, type VerifierState } from "./VerifierState";
 
 /**
- * R1–R4: the error for an event that may not stand where the stream's phase is (the first event
+ * docs/rules.md#R1 to docs/rules.md#R4: the error for an event that may not stand where the stream's phase is (the first event
  * of the stream, a second RUN_STARTED, anything after a terminal), or `undefined`. Runs before
  * every other check; changes nothing.
  *
  * @example
- * checkRunLifecycle(initialVerifierState(), ev.textMessageStart("m1")); // ProtocolError R1
+ * checkRunLifecycle(initialVerifierState(), ev.textMessageStart("m1")); // ProtocolError docs/rules.md#R1
  */
 export function checkRunLifecycle(state: VerifierState, event: Event): ProtocolError | undefined {
   const { type } = event;
@@ -52,8 +52,8 @@ export function checkRunLifecycle(state: VerifierState, event: Event): ProtocolE
 
 /**
  * RUN_STARTED (already placed by `checkRunLifecycle`): refused on another thread than the stream's
- * (R7a); a run that follows a terminal starts with a clean scope (R6), whose owners its input echo
- * seeds (R44).
+ * (docs/rules.md#R7a); a run that follows a terminal starts with a clean scope (docs/rules.md#R6), whose owners its input echo
+ * seeds (docs/rules.md#R44).
  *
  * @example
  * runStarted(state, ev.runStarted("t", "r2")); // state.phase "running", state.run fresh
@@ -81,13 +81,13 @@ export function runStarted(state: VerifierState, event: EventOf<"RUN_STARTED">):
 }
 
 /**
- * RUN_FINISHED: refused when it names another run or thread than the open run's (R7a), when its
- * interrupt outcome holds two interrupts with one id (A16), and while anything of the run is still
- * open (R7, R22, R34). A refused RUN_FINISHED leaves the run open, so a stream that ends there is
- * a truncated run (E8): a run never ends on another run's terminal event.
+ * RUN_FINISHED: refused when it names another run or thread than the open run's (docs/rules.md#R7a), when its
+ * interrupt outcome holds two interrupts with one id (docs/rules.md#A16), and while anything of the run is still
+ * open (docs/rules.md#R7, docs/rules.md#R22, docs/rules.md#R34). A refused RUN_FINISHED leaves the run open, so a stream that ends there is
+ * a truncated run (docs/rules.md#E8): a run never ends on another run's terminal event.
  *
  * @example
- * runFinished(state, ev.runFinished("t", "r")); // ProtocolError R7 while a text message is open
+ * runFinished(state, ev.runFinished("t", "r")); // ProtocolError docs/rules.md#R7 while a text message is open
  */
 export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">): ProtocolError | undefined {
   const identity = checkRunIdentity(state, event);
@@ -109,7 +109,7 @@ export function runFinished(state: VerifierState, event: EventOf<"RUN_FINISHED">
 }
 
 /**
- * RUN_ERROR ends the run whatever is open (R34: nothing must be closed before it).
+ * RUN_ERROR ends the run whatever is open (docs/rules.md#R34: nothing must be closed before it).
  *
  * @example
  * runError(state); // state.phase "errored"
@@ -120,7 +120,7 @@ export function runError(state: VerifierState): ProtocolError | undefined {
 }
 
 /**
- * R7a (docs/rules.md#R7a): a run's RUN_STARTED and RUN_FINISHED carry one identity: the stream's thread (the input's
+ * docs/rules.md#R7a (docs/rules.md#R7a): a run's RUN_STARTED and RUN_FINISHED carry one identity: the stream's thread (the input's
  * threadId) and the same runId. RUN_ERROR carries no identity on the wire (1.0.0 and the draft
  * specification alike), so it has nothing to compare.
  */
@@ -148,7 +148,7 @@ function checkRunIdentity(state: VerifierState, event: EventOf<"RUN_FINISHED">):
   return undefined;
 }
 
-/** A16 (docs/rules.md#A16): the first id that two interrupts of an interrupt outcome share, or `undefined`. Ids are read as `unknown`: in-process producers may break the types. */
+/** docs/rules.md#A16 (docs/rules.md#A16): the first id that two interrupts of an interrupt outcome share, or `undefined`. Ids are read as `unknown`: in-process producers may break the types. */
 function duplicateInterruptId(event: EventOf<"RUN_FINISHED">): unknown {
   const outcome = event.outcome;
   if (outcome?.type !== "interrupt" || !Array.isArray(outcome.interrupts) || outcome.interrupts.length < 2) return undefined;
@@ -162,7 +162,7 @@ function duplicateInterruptId(event: EventOf<"RUN_FINISHED">): unknown {
 }
 
 /**
- * R7, R22: the first category still open at RUN_FINISHED, in the order steps, text messages,
+ * docs/rules.md#R7, docs/rules.md#R22: the first category still open at RUN_FINISHED, in the order steps, text messages,
  * reasoning messages, reasoning spans, tool calls, subagents (1.0.0's order), with its items;
  * `undefined` when all are closed. O(1) when nothing is open.
  */

@@ -1,5 +1,5 @@
 /**
- * The ownership checks every entity kind shares (R37–R44): an opener that contradicts the owner
+ * The ownership checks every entity kind shares (docs/rules.md#R37 to docs/rules.md#R44): an opener that contradicts the owner
  * recorded for its id, and a continuation that contradicts the owner of what it continues. An
  * absent tag never contradicts anything.
  */
@@ -38,11 +38,11 @@ const SOURCE_LABEL: { readonly [S in OwnerSource]: string } = {
 };
 
 /**
- * R38/R42–R44: an opener whose tag differs from the owner recorded for its id in this run (the rule
+ * docs/rules.md#R38, docs/rules.md#R42 to docs/rules.md#R44: an opener whose tag differs from the owner recorded for its id in this run (the rule
  * named after what recorded it), or `undefined`.
  *
  * @example
- * reopenConflict(event, "text message", "m1", "s2", { owner: "s1", source: "opener" }); // ProtocolError R38
+ * reopenConflict(event, "text message", "m1", "s2", { owner: "s1", source: "opener" }); // ProtocolError docs/rules.md#R38
  */
 export function reopenConflict(event: Event, kind: string, id: string, tag: string | undefined, recorded: OwnerRecord | undefined): ProtocolError | undefined {
   if (recorded === undefined || !disagrees(tag, recorded.owner)) return undefined;
@@ -55,10 +55,10 @@ export function reopenConflict(event: Event, kind: string, id: string, tag: stri
 }
 
 /**
- * R37/R40/R41: a continuation whose tag differs from the owner of the entity it continues, or `undefined`.
+ * docs/rules.md#R37, docs/rules.md#R40, docs/rules.md#R41: a continuation whose tag differs from the owner of the entity it continues, or `undefined`.
  *
  * @example
- * continuationConflict(event, "R37", "text message", "m1", "s2", { owner: "s1", source: "opener" }); // ProtocolError R37
+ * continuationConflict(event, "R37", "text message", "m1", "s2", { owner: "s1", source: "opener" }); // ProtocolError docs/rules.md#R37
  */
 export function continuationConflict(
   event: Event,

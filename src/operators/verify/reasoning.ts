@@ -1,8 +1,8 @@
 /**
- * Reasoning (RULES §1.6, R22): blocks (REASONING_START … REASONING_END) and reasoning messages
+ * Reasoning (docs/rules.md#reasoning, docs/rules.md#R22): blocks (REASONING_START … REASONING_END) and reasoning messages
  * (REASONING_MESSAGE_START … END) are bracketed like any span, each in its own namespace (one id
  * may name both), and a message opens only inside an open block of its owner; their ownership
- * follows R37 and R38, an encrypted value's R40.
+ * follows docs/rules.md#R37 and docs/rules.md#R38, an encrypted value's docs/rules.md#R40.
  */
 import type { EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
@@ -31,8 +31,8 @@ const REASONING_MESSAGE: SpanFamily = {
 };
 
 /**
- * The reasoning events: those whose order R22 rules, and REASONING_ENCRYPTED_VALUE, which opens
- * and closes nothing (only R40 applies).
+ * The reasoning events: those whose order docs/rules.md#R22 rules, and REASONING_ENCRYPTED_VALUE, which opens
+ * and closes nothing (only docs/rules.md#R40 applies).
  *
  * @example
  * const event: ReasoningEvent = ev.reasoningStart("b1");
@@ -46,14 +46,14 @@ export type ReasoningEvent = EventOf<
  * `verifyStep` does for every event: a refused event changes nothing).
  *
  * @example
- * checkReasoning(run, ev.reasoningMessageStart("m1")); // ProtocolError R22 while the parent has no block open
+ * checkReasoning(run, ev.reasoningMessageStart("m1")); // ProtocolError docs/rules.md#R22 while the parent has no block open
  */
 export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolError | undefined {
   const { owners } = run;
   switch (event.type) {
     case "REASONING_START":
     case "REASONING_MESSAGE_START": {
-      // Both openers: not already open in their namespace, no contradicted owner (R38); the owner decides the block (R22).
+      // Both openers: not already open in their namespace, no contradicted owner (docs/rules.md#R38); the owner decides the block (docs/rules.md#R22).
       const { messageId, subagentRunId: tag } = event;
       const isBlock = event.type === "REASONING_START";
       const refused = isBlock
@@ -106,7 +106,7 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
 
 /**
  * REASONING_ENCRYPTED_VALUE opens and closes nothing; its tag agrees with the owner of the entity
- * its subtype names (R40): a tool call's, a text message's (else the reasoning's of that id), or,
+ * its subtype names (docs/rules.md#R40): a tool call's, a text message's (else the reasoning's of that id), or,
  * for any other subtype, the reasoning's.
  */
 function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE">): ProtocolError | undefined {
@@ -123,9 +123,9 @@ function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE
 }
 
 /**
- * Whose a reasoning block or message is, for R22's "a message opens inside a block of its owner":
- * the tag when there is one (R38 has already refused one that contradicts the record), else the
- * owner recorded for the id (RULES §8 row 40: an untagged message opened under a subagent's
+ * Whose a reasoning block or message is, for docs/rules.md#R22's "a message opens inside a block of its owner":
+ * the tag when there is one (docs/rules.md#R38 has already refused one that contradicts the record), else the
+ * owner recorded for the id (docs/rules.md#edge-cases row 40: an untagged message opened under a subagent's
  * reasoning id is that subagent's), else the parent.
  */
 function reasoningOwner(tag: string | undefined, recorded: OwnerRecord | undefined): Owner {

@@ -10,7 +10,7 @@ import { ProtocolError, type ProtocolErrorCode } from "../ProtocolError";
 export const LISTED = 10;
 
 /**
- * The ProtocolError for `event`, breaking RULES `rule` of family `code`.
+ * The ProtocolError for `event`, breaking rule `rule` (an id of docs/rules.md#order or docs/rules.md#chunks) of family `code`.
  *
  * @example
  * fail("text-message", "R15", event, "TEXT_MESSAGE_CONTENT for m2, but no text message m2 is open");

@@ -1,5 +1,5 @@
 /**
- * Owners a message list sets (RULES §1.10, R43, R44): a MESSAGES_SNAPSHOT replaces the recorded
+ * Owners a message list sets (docs/rules.md#ownership, docs/rules.md#R43, docs/rules.md#R44): a MESSAGES_SNAPSHOT replaces the recorded
  * owners of its messages, the RUN_STARTED input echo fills in those not recorded yet. STATE_* are
  * unordered (§1.11) and have no rule here.
  */
@@ -10,7 +10,7 @@ import { read } from "./fieldSanity";
 import { ownerOf, ownerRecord, type RunScope } from "./VerifierState";
 
 /**
- * MESSAGES_SNAPSHOT never fails: its word on every message's owner (and its tool calls') wins (R43).
+ * MESSAGES_SNAPSHOT never fails: its word on every message's owner (and its tool calls') wins (docs/rules.md#R43).
  *
  * @example
  * messagesSnapshot(run, ev.messagesSnapshot([{ id: "m1", role: "assistant", subagentRunId: "s1" }])); // m1 now belongs to s1
@@ -21,7 +21,7 @@ export function messagesSnapshot(run: RunScope, event: EventOf<"MESSAGES_SNAPSHO
 }
 
 /**
- * R43/R44: a snapshot (authoritative: replaces recorded owners) or an input echo (only for ids
+ * docs/rules.md#R43, docs/rules.md#R44: a snapshot (authoritative: replaces recorded owners) or an input echo (only for ids
  * without an owner) records each message's owner in the map of its role (reasoning, activity, or
  * text message for every other role), and the owner of its tool calls. Entries without a string
  * id (an in-process producer's) are skipped.

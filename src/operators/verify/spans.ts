@@ -1,7 +1,7 @@
 /**
- * The bracket checks every streamed span shares (RULES §1.4–§1.6): an opener for an id that is
+ * The bracket checks every streamed span shares (docs/rules.md#text-messages, docs/rules.md#tool-calls, docs/rules.md#reasoning): an opener for an id that is
  * already open, and a continuation (content, args, end) for an id that is not open or whose tag
- * contradicts the span's owner (R37). Text messages, tool calls and reasoning messages differ only
+ * contradicts the span's owner (docs/rules.md#R37). Text messages, tool calls and reasoning messages differ only
  * in their names, their rule ids and the set they keep open.
  */
 import type { Event } from "../../protocol/events";
@@ -34,10 +34,10 @@ export interface SpanFamily {
 }
 
 /**
- * R14/R18/R22: the error for an opener of span `id` while that span is open, or `undefined`.
+ * docs/rules.md#R14, docs/rules.md#R18, docs/rules.md#R22: the error for an opener of span `id` while that span is open, or `undefined`.
  *
  * @example
- * alreadyOpen(TEXT, event, run.openTextMessages, "m1"); // ProtocolError R14 while m1 is open
+ * alreadyOpen(TEXT, event, run.openTextMessages, "m1"); // ProtocolError docs/rules.md#R14 while m1 is open
  */
 export function alreadyOpen(family: SpanFamily, event: Event, open: { has(id: string): boolean }, id: string): ProtocolError | undefined {
   if (!open.has(id)) return undefined;
@@ -45,12 +45,12 @@ export function alreadyOpen(family: SpanFamily, event: Event, open: { has(id: st
 }
 
 /**
- * R14/R18/R22 and R38 (R42–R44 by what recorded the owner): the error for an opener of span `id`
+ * docs/rules.md#R14, docs/rules.md#R18, docs/rules.md#R22 and docs/rules.md#R38 (docs/rules.md#R42 to docs/rules.md#R44 by what recorded the owner): the error for an opener of span `id`
  * while it is open, or whose tag contradicts the owner recorded for the id; `undefined` when it
  * may open. Records nothing.
  *
  * @example
- * checkOpener(TEXT, event, run.openTextMessages, run.owners.message, "m1", "s2"); // ProtocolError R38 when m1 belongs to s1
+ * checkOpener(TEXT, event, run.openTextMessages, run.owners.message, "m1", "s2"); // ProtocolError docs/rules.md#R38 when m1 belongs to s1
  */
 export function checkOpener(
   family: SpanFamily,
@@ -64,7 +64,7 @@ export function checkOpener(
 }
 
 /**
- * R15/R19/R22 and R37: checks a continuation of span `id` (open, and its tag agrees with the
+ * docs/rules.md#R15, docs/rules.md#R19, docs/rules.md#R22 and docs/rules.md#R37: checks a continuation of span `id` (open, and its tag agrees with the
  * recorded owner) and, only if it passes and `closes` is set, removes the span from `open`.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Steps (RULES §1.8, R25–R29): keyed by (owner, stepName), started once at a time per key and
+ * Steps (docs/rules.md#steps, docs/rules.md#R25 to docs/rules.md#R29): keyed by (owner, stepName), started once at a time per key and
  * finished by whoever started them, in any order.
  */
 import type { EventOf } from "../../protocol/events";
@@ -8,7 +8,7 @@ import { fail, list } from "./report";
 import { PARENT, describeOwner, ownerOf, type RunScope } from "./VerifierState";
 
 /**
- * STEP_STARTED: refused while its owner already holds a step of that name (R25); the same name
+ * STEP_STARTED: refused while its owner already holds a step of that name (docs/rules.md#R25); the same name
  * under another owner is fine.
  *
  * @example
@@ -28,11 +28,11 @@ export function stepStarted(run: RunScope, event: EventOf<"STEP_STARTED">): Prot
 }
 
 /**
- * STEP_FINISHED: must finish a step its owner holds; never started is R26, held by another owner
- * R27 (R28 when the confusion is `""` against the parent), naming the real owner.
+ * STEP_FINISHED: must finish a step its owner holds; never started is docs/rules.md#R26, held by another owner
+ * docs/rules.md#R27 (docs/rules.md#R28 when the confusion is `""` against the parent), naming the real owner.
  *
  * @example
- * stepFinished(run, ev.stepFinished("b")); // ProtocolError R26 when no step "b" was started
+ * stepFinished(run, ev.stepFinished("b")); // ProtocolError docs/rules.md#R26 when no step "b" was started
  */
 export function stepFinished(run: RunScope, event: EventOf<"STEP_FINISHED">): ProtocolError | undefined {
   const { stepName } = event;
@@ -42,7 +42,7 @@ export function stepFinished(run: RunScope, event: EventOf<"STEP_FINISHED">): Pr
     if (holders === undefined) {
       return fail("step", "R26", event, `STEP_FINISHED "${stepName}", but no step "${stepName}" was started (${listSteps(run)})`);
     }
-    // "" and the parent are distinct owners (R28); name that confusion when it is the one at hand.
+    // "" and the parent are distinct owners (docs/rules.md#R28); name that confusion when it is the one at hand.
     const real = owner === "" && holders.has(PARENT) ? PARENT : owner === PARENT && holders.has("") ? "" : first(holders);
     const emptyVsParent = (owner === "" && real === PARENT) || (owner === PARENT && real === "");
     return fail(

@@ -1,6 +1,6 @@
 /**
- * The subagent lifecycle (RULES §1.9, R30–R34): an invocation id starts once per run, names an
- * announced parent if any, and ends once. Attribution itself needs no announcement (R35, R36).
+ * The subagent lifecycle (docs/rules.md#subagents, docs/rules.md#R30 to docs/rules.md#R34): an invocation id starts once per run, names an
+ * announced parent if any, and ends once. Attribution itself needs no announcement (docs/rules.md#R35, docs/rules.md#R36).
  */
 import type { EventOf } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
@@ -8,8 +8,8 @@ import { fail, listOpen } from "./report";
 import type { RunScope } from "./VerifierState";
 
 /**
- * SUBAGENT_STARTED: refused for an active id (R30), an id that already ended in this run (R31),
- * or a parentSubagentRunId that names no subagent started in this run (R32).
+ * SUBAGENT_STARTED: refused for an active id (docs/rules.md#R30), an id that already ended in this run (docs/rules.md#R31),
+ * or a parentSubagentRunId that names no subagent started in this run (docs/rules.md#R32).
  *
  * @example
  * subagentStarted(run, ev.subagentStarted("s1", "researcher")); // undefined, s1 active
@@ -30,11 +30,11 @@ export function subagentStarted(run: RunScope, event: EventOf<"SUBAGENT_STARTED"
 }
 
 /**
- * SUBAGENT_FINISHED and SUBAGENT_ERROR: must end an active subagent (R33); it is then closed for
+ * SUBAGENT_FINISHED and SUBAGENT_ERROR: must end an active subagent (docs/rules.md#R33); it is then closed for
  * the rest of the run.
  *
  * @example
- * subagentEnded(run, ev.subagentFinished("s1")); // ProtocolError R33 when s1 was never started
+ * subagentEnded(run, ev.subagentFinished("s1")); // ProtocolError docs/rules.md#R33 when s1 was never started
  */
 export function subagentEnded(run: RunScope, event: EventOf<"SUBAGENT_FINISHED" | "SUBAGENT_ERROR">): ProtocolError | undefined {
   const { subagentRunId: id } = event;

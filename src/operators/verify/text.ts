@@ -1,5 +1,5 @@
 /**
- * Text messages (RULES §1.4, R14–R16) and their ownership (R37, R38): a message opens once at a
+ * Text messages (docs/rules.md#text-messages, docs/rules.md#R14 to docs/rules.md#R16) and their ownership (docs/rules.md#R37, docs/rules.md#R38): a message opens once at a
  * time, content and end need it open, and every event of it agrees with its owner.
  */
 import type { EventOf } from "../../protocol/events";
@@ -17,8 +17,8 @@ const TEXT: SpanFamily = {
 };
 
 /**
- * TEXT_MESSAGE_START: refused while that id is open (R14) or when its tag contradicts the owner
- * recorded for the id (R38 and kin); else the message opens and, on first sight, takes its owner.
+ * TEXT_MESSAGE_START: refused while that id is open (docs/rules.md#R14) or when its tag contradicts the owner
+ * recorded for the id (docs/rules.md#R38 and kin); else the message opens and, on first sight, takes its owner.
  *
  * @example
  * textMessageStart(run, ev.textMessageStart("m1")); // undefined, m1 open
@@ -35,11 +35,11 @@ export function textMessageStart(run: RunScope, event: EventOf<"TEXT_MESSAGE_STA
 }
 
 /**
- * TEXT_MESSAGE_CONTENT and TEXT_MESSAGE_END: the message must be open (R15) and the tag agree with
- * its owner (R37); END closes it.
+ * TEXT_MESSAGE_CONTENT and TEXT_MESSAGE_END: the message must be open (docs/rules.md#R15) and the tag agree with
+ * its owner (docs/rules.md#R37); END closes it.
  *
  * @example
- * textMessageContinue(run, ev.textMessageContent("m2", "hi")); // ProtocolError R15 when m2 is not open
+ * textMessageContinue(run, ev.textMessageContent("m2", "hi")); // ProtocolError docs/rules.md#R15 when m2 is not open
  */
 export function textMessageContinue(run: RunScope, event: EventOf<"TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END">): ProtocolError | undefined {
   const { messageId, subagentRunId: tag } = event;

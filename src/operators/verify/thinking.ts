@@ -1,5 +1,5 @@
 /**
- * The deprecated THINKING_* events (RULES §1.6, R23): no ids, no tags, one thinking step per run
+ * The deprecated THINKING_* events (docs/rules.md#reasoning, docs/rules.md#R23): no ids, no tags, one thinking step per run
  * at a time and at most one thinking message inside it. `normalizeChunks()` maps them to
  * REASONING_* upstream; these checks serve a verifier used alone.
  */
@@ -13,7 +13,7 @@ import type { RunScope } from "./VerifierState";
  * records its effect.
  *
  * @example
- * checkThinking(run, { type: "THINKING_TEXT_MESSAGE_START" }); // ProtocolError R23 with no step active
+ * checkThinking(run, { type: "THINKING_TEXT_MESSAGE_START" }); // ProtocolError docs/rules.md#R23 with no step active
  */
 export function checkThinking(run: RunScope, event: ThinkingEvent): ProtocolError | undefined {
   switch (event.type) {

@@ -1,5 +1,5 @@
 /**
- * Tool calls (RULES §1.5, R18–R21) and their ownership (R37–R39, R42): a call opens once at a
+ * Tool calls (docs/rules.md#tool-calls, docs/rules.md#R18 to docs/rules.md#R21) and their ownership (docs/rules.md#R37 to docs/rules.md#R39, docs/rules.md#R42): a call opens once at a
  * time inside the message its parentMessageId names, args and end need it open, and a result
  * mints its tool message under its own attribution.
  */
@@ -20,9 +20,9 @@ const TOOL_CALL: SpanFamily = {
 };
 
 /**
- * TOOL_CALL_START: refused while that id is open (R18), when its tag contradicts its parent
- * message's owner or the call's recorded owner (R39, R38 and kin), or when an untagged reopen
- * moves the call to a parent message of another owner (R39); else the call opens and, on first
+ * TOOL_CALL_START: refused while that id is open (docs/rules.md#R18), when its tag contradicts its parent
+ * message's owner or the call's recorded owner (docs/rules.md#R39, docs/rules.md#R38 and kin), or when an untagged reopen
+ * moves the call to a parent message of another owner (docs/rules.md#R39); else the call opens and, on first
  * sight, takes its tag's owner or, untagged, its parent message's.
  *
  * @example
@@ -33,7 +33,7 @@ export function toolCallStart(run: RunScope, event: EventOf<"TOOL_CALL_START">):
   const { owners } = run;
   const refused = alreadyOpen(TOOL_CALL, event, run.openToolCalls, toolCallId);
   if (refused) return refused;
-  // A tool call has no owner of its own: it lives in the message its parentMessageId names (R39).
+  // A tool call has no owner of its own: it lives in the message its parentMessageId names (docs/rules.md#R39).
   const parent = typeof parentMessageId === "string" ? owners.message.get(parentMessageId) : undefined;
   if (parent !== undefined && disagrees(tag, parent.owner)) {
     return fail(
@@ -60,11 +60,11 @@ export function toolCallStart(run: RunScope, event: EventOf<"TOOL_CALL_START">):
 }
 
 /**
- * TOOL_CALL_ARGS and TOOL_CALL_END: the call must be open (R19) and the tag agree with its owner
- * (R37); END closes it.
+ * TOOL_CALL_ARGS and TOOL_CALL_END: the call must be open (docs/rules.md#R19) and the tag agree with its owner
+ * (docs/rules.md#R37); END closes it.
  *
  * @example
- * toolCallContinue(run, ev.toolCallArgs("t9", "{")); // ProtocolError R19 when t9 is not open
+ * toolCallContinue(run, ev.toolCallArgs("t9", "{")); // ProtocolError docs/rules.md#R19 when t9 is not open
  */
 export function toolCallContinue(run: RunScope, event: EventOf<"TOOL_CALL_ARGS" | "TOOL_CALL_END">): ProtocolError | undefined {
   const { toolCallId, subagentRunId: tag } = event;
@@ -73,7 +73,7 @@ export function toolCallContinue(run: RunScope, event: EventOf<"TOOL_CALL_ARGS" 
 
 /**
  * TOOL_CALL_RESULT never fails: it records its messageId under the result's own tag, the newest
- * result winning (R42), so a later opener of that id must agree with it.
+ * result winning (docs/rules.md#R42), so a later opener of that id must agree with it.
  *
  * @example
  * toolCallResult(run, ev.toolCallResult("tm1", "t1", "ok")); // undefined

@@ -1,12 +1,12 @@
 /**
- * The pure step of the ordering verifier (RULES §1): one event in, either the state after it or
+ * The pure step of the ordering verifier (docs/rules.md#order): one event in, either the state after it or
  * the ProtocolError that rejects it. The operator `verifyEvents()` and the server's emitters both
  * call it, the server synchronously before each send. This file is the entry points and the
  * dispatch; each rule family is a pure check over the verifier state in a file of its own, in
- * RULES §1 order: `lifecycle.ts` (R1–R7, R7a, A16's unique interrupt ids), `fieldSanity.ts` (R8–R13, R22's role), `text.ts` (R14–R16),
- * `toolCalls.ts` (R18–R21, R39, R42), `reasoning.ts` (R22, R40), `thinking.ts` (R23),
- * `activity.ts` (R24, R41), `steps.ts` (R25–R29), `subagents.ts` (R30–R34), `snapshots.ts` (R43,
- * R44); `spans.ts` and `ownership.ts` hold the checks the families share (R37, R38).
+ * docs/rules.md#order order: `lifecycle.ts` (docs/rules.md#R1 to docs/rules.md#R7, docs/rules.md#R7a, docs/rules.md#A16's unique interrupt ids), `fieldSanity.ts` (docs/rules.md#R8 to docs/rules.md#R13, docs/rules.md#R22's role), `text.ts` (docs/rules.md#R14 to docs/rules.md#R16),
+ * `toolCalls.ts` (docs/rules.md#R18 to docs/rules.md#R21, docs/rules.md#R39, docs/rules.md#R42), `reasoning.ts` (docs/rules.md#R22, docs/rules.md#R40), `thinking.ts` (docs/rules.md#R23),
+ * `activity.ts` (docs/rules.md#R24, docs/rules.md#R41), `steps.ts` (docs/rules.md#R25 to docs/rules.md#R29), `subagents.ts` (docs/rules.md#R30 to docs/rules.md#R34), `snapshots.ts` (docs/rules.md#R43,
+ * docs/rules.md#R44); `spans.ts` and `ownership.ts` hold the checks the families share (docs/rules.md#R37, docs/rules.md#R38).
  */
 import * as E from "fp-ts/Either";
 import type { Event } from "../../protocol/events";
@@ -28,13 +28,13 @@ export { initialVerifierState, type VerifierState } from "./VerifierState";
 type Result = E.Either<ProtocolError, VerifierState>;
 
 /**
- * Checks `event` against the ordering rules R1–R45 and R7a given `state`, the verifier state after every
+ * Checks `event` against the ordering rules docs/rules.md#R1 to docs/rules.md#R45 and docs/rules.md#R7a given `state`, the verifier state after every
  * earlier accepted event of the stream.
  *
  * - Accepted: `Right(state)`. To keep the work O(1) per event (O(size of the event) for snapshots
  *   and input echoes), the state object is **mutated in place** after every check has passed, and
  *   that same object is returned. Keep using the returned value.
- * - Rejected: `Left(ProtocolError)` with the rule family (`code`), the RULES id (`rule`), the
+ * - Rejected: `Left(ProtocolError)` with the rule family (`code`), the docs/rules.md id (`rule`), the
  *   event, and a message naming what was expected and what arrived. A rejected event changes
  *   **nothing** in `state`: all checks run before the first write. Callers rely on this: the
  *   server throws at the emitting call site and carries on with the same state, and report mode
@@ -144,7 +144,7 @@ function apply(state: VerifierState, event: Event): ProtocolError | undefined {
       return undefined;
     default:
       // Unreachable for typed events. An in-process producer can still hand over an unknown type:
-      // decoding is where unknown types are fatal (E7), so the ordering rules have nothing to say.
+      // decoding is where unknown types are fatal (docs/rules.md#E7), so the ordering rules have nothing to say.
       event satisfies never;
       return undefined;
   }

@@ -6,7 +6,7 @@ import { StateAccess } from "./StateAccess";
 
 /**
  * Sends ACTIVITY_SNAPSHOT / ACTIVITY_DELTA for one activity message. Activities have no open or
- * close (R24): nothing is sent until the first `snapshot`, and nothing needs ending.
+ * close (docs/rules.md#R24): nothing is sent until the first `snapshot`, and nothing needs ending.
  *
  * @example
  * const progress = ctx.activity("progress");

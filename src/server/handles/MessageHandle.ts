@@ -17,7 +17,7 @@ export interface MessageOptions {
 
 /**
  * Streams one assistant message. `delta(text)` sends TEXT_MESSAGE_CONTENT, `end()` sends
- * TEXT_MESSAGE_END; a write after `end()` throws a `ProtocolError` (R15) and sends nothing.
+ * TEXT_MESSAGE_END; a write after `end()` throws a `ProtocolError` (docs/rules.md#R15) and sends nothing.
  * `using message = ctx.assistantMessage()` ends it when the block exits; the driver ends one left
  * open before RUN_FINISHED. The state accessors are the context's (publish while streaming).
  *

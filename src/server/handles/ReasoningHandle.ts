@@ -1,6 +1,6 @@
 /**
  * An open reasoning message inside its own reasoning block: REASONING_START and
- * REASONING_MESSAGE_START (same id) sent, content and the ends to come. The block is what R22 asks
+ * REASONING_MESSAGE_START (same id) sent, content and the ends to come. The block is what docs/rules.md#R22 asks
  * for: a reasoning message opens only inside a reasoning block of its owner.
  */
 import { ev } from "../../protocol/build";
@@ -10,7 +10,7 @@ import { SpanHandle } from "./SpanHandle";
  * Streams the model's visible reasoning. `delta(text)` sends REASONING_MESSAGE_CONTENT, `end()`
  * sends REASONING_MESSAGE_END then REASONING_END, `encryptedValue(value)` sends a
  * REASONING_ENCRYPTED_VALUE (subtype `message`) for this id, for providers that return opaque
- * reasoning. Reasoning left open blocks RUN_FINISHED like any open span (R7, R22), so the driver
+ * reasoning. Reasoning left open blocks RUN_FINISHED like any open span (docs/rules.md#R7, docs/rules.md#R22), so the driver
  * ends it (message, then block) when the agent returns without doing so.
  *
  * @example

@@ -1,4 +1,4 @@
-/** The shared-state half of a run context, lent to every handle (seed 000: handles borrow the sink and the state). */
+/** The shared-state half of a run context, lent to every handle (docs/seeds.md#seed-000: handles borrow the sink and the state). */
 import type { RunPort } from "../RunPort";
 
 /**

@@ -1,4 +1,4 @@
-/** A step scope: STEP_STARTED sent, STEP_FINISHED when the guard is disposed (RULES S7). */
+/** A step scope: STEP_STARTED sent, STEP_FINISHED when the guard is disposed (docs/rules.md#S7). */
 import { ev } from "../../protocol/build";
 import type { Closable } from "../RunCore";
 import type { RunPort } from "../RunPort";

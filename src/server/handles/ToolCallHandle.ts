@@ -32,7 +32,7 @@ export interface ToolResultOptions {
  * TOOL_CALL_END, `result(content)` / `resultJson(value)` send TOOL_CALL_RESULT, ending the call
  * first if it is still open. A write that breaks the ordering rules (args after end, a second end)
  * throws a `ProtocolError` and sends nothing. The state accessors are the context's, so the tool
- * can publish state while the call is open (seed 000).
+ * can publish state while the call is open (docs/seeds.md#seed-000).
  *
  * @example
  * const call = ctx.toolCall("add_task");

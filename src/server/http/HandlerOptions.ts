@@ -1,4 +1,4 @@
-/** What `createHandler` is configured with: the run source, the limits, and the durable-thread options (DESIGN §4, §6). */
+/** What `createHandler` is configured with: the run source, the limits, and the durable-thread options (docs/server.md#run-and-context, docs/durability.md#stores-and-routes). */
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
@@ -147,7 +147,7 @@ export interface HandlerOptions {
   /** Logs every event each run sends (`logEvents`, label `agui-rx server`). */
   readonly debug?: DebugOption;
   /**
-   * Where runs and threads are kept (DESIGN §6, docs/durability.md): `memoryStore()`, or
+   * Where runs and threads are kept (docs/durability.md#stores-and-routes): `memoryStore()`, or
    * `redisStore()` from `agui-rx/redis`. With one, every SSE frame of a run carries `id:
    * <cursor>`, a client that goes away only detaches (the run goes on, logged), and the endpoint
    * serves `POST {url}/connect`, `POST {url}/stop` and reports `transport.resumable`. Without

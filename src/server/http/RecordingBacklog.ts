@@ -1,4 +1,4 @@
-/** How far a stored run's producer may run ahead of its store (DESIGN §6; docs/durability.md §8, "Failure behaviour"). */
+/** How far a stored run's producer may run ahead of its store (docs/durability.md#stores-and-routes; docs/durability.md §8, "Failure behaviour"). */
 import { tap, type MonoTypeOperatorFunction } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { StoreError } from "../store/StoreError";

@@ -1,4 +1,4 @@
-/** The pace of a stored run's producer (DESIGN §6): its response's while a client reads it, its own fair turns once the client detached. */
+/** The pace of a stored run's producer (docs/durability.md#stores-and-routes): its response's while a client reads it, its own fair turns once the client detached. */
 import type { FairTurns, StreamTurn } from "./fairTurns";
 import type { Ready } from "./toEventStream";
 

@@ -1,5 +1,5 @@
 /**
- * The events that close what a verified stream left open (RULES §1: every span ends before the
+ * The events that close what a verified stream left open (docs/rules.md#order: every span ends before the
  * run's terminal), from the openers `OpenSpans` keeps: how a stopped run function is ended
  * `RUN_FINISHED` cancelled with a valid stream, as the driver closes an agent's spans itself.
  */

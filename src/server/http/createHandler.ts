@@ -1,4 +1,4 @@
-/** Serves one agent (or several) over HTTP as a fetch-style handler: `Request` in, SSE `Response` out (DESIGN §4, §6). */
+/** Serves one agent (or several) over HTTP as a fetch-style handler: `Request` in, SSE `Response` out (docs/server.md#run-and-context, docs/durability.md#stores-and-routes). */
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonDepth";
 import { systemClock } from "../store/StoreClock";
 import { run } from "../run";
@@ -46,7 +46,7 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
  *
  * Without a `store`, the client going away (the request's signal aborts, or the body stream is
  * cancelled) unsubscribes, which stops the run; so does a client too slow for `maxBufferedBytes`.
- * With a `store` (DESIGN §6, docs/durability.md) a run is logged as it is sent, every frame has
+ * With a `store` (docs/durability.md#stores-and-routes) a run is logged as it is sent, every frame has
  * `id: <cursor>`, a client going away only detaches, and the paths below the endpoint serve the
  * rest of the contract: `POST {url}/connect` (a thread's events after `Last-Event-ID`, or its
  * compacted prelude, then the live tail), `POST {url}/stop` (cancel a run), and, with or without

@@ -1,4 +1,4 @@
-/** A tail that the store can no longer follow ends the response instead of failing the run (DESIGN §6: the client reconnects). */
+/** A tail that the store can no longer follow ends the response instead of failing the run (docs/durability.md#stores-and-routes: the client reconnects). */
 import { catchError, EMPTY, throwError, type MonoTypeOperatorFunction } from "rxjs";
 import { StoreError } from "../store/StoreError";
 

@@ -1,4 +1,4 @@
-/** A stop for run functions (DESIGN §6, `POST {url}/stop`): what the driver's `stop` option does for an `Agent`, for any verified stream. */
+/** A stop for run functions (docs/durability.md#stores-and-routes, `POST {url}/stop`): what the driver's `stop` option does for an `Agent`, for any verified stream. */
 import { Observable, type MonoTypeOperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";

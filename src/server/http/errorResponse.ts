@@ -6,7 +6,7 @@
  * but not a RunAgentInput; `path` names the member), `method-not-allowed`, `unsupported-media-type`
  * (not a JSON body), `not-acceptable` (the `Accept` header excludes `text/event-stream`),
  * `body-too-large`, `body-timeout` (the body did not arrive within `bodyTimeoutMs`), `internal`
- * (the handler itself failed before streaming); with durable threads (DESIGN §6): `forbidden`
+ * (the handler itself failed before streaming); with durable threads (docs/durability.md#stores-and-routes): `forbidden`
  * (`authorize` denied the request, 403), `not-found` (no such thread or run, 404), `not-resumable`
  * (`/connect` or `/stop` on a handler without a store, 404), `run-active` (the thread already has a
  * live run, 409), `run-ended` (`/stop` for a run that is over, 409), `capacity` (the store cannot

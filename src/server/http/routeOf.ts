@@ -1,4 +1,4 @@
-/** Which of the handler's routes a request's URL names (DESIGN §6): the run endpoint itself, or one of its sub-paths. */
+/** Which of the handler's routes a request's URL names (docs/durability.md#stores-and-routes): the run endpoint itself, or one of its sub-paths. */
 
 /**
  * The handler's routes: `run` (`POST {url}`), `connect` (`POST {url}/connect`), `stop` (`POST

@@ -1,4 +1,4 @@
-/** `GET {url}/capabilities` (DESIGN §6): what the agent can do, as `@ag-ui/core` 1.0.0's `AgentCapabilities`. */
+/** `GET {url}/capabilities` (docs/durability.md#stores-and-routes): what the agent can do, as `@ag-ui/core` 1.0.0's `AgentCapabilities`. */
 import type { AgentCapabilities } from "../../protocol/capabilities";
 import { errorResponse } from "./errorResponse";
 

@@ -1,4 +1,4 @@
-/** `POST {url}/connect` (DESIGN §6): a thread's events after a cursor, or its compacted prelude, then the live tail. */
+/** `POST {url}/connect` (docs/durability.md#stores-and-routes): a thread's events after a cursor, or its compacted prelude, then the live tail. */
 import * as t from "io-ts";
 import { CONNECT_MODE_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { openConnect, type ConnectStream } from "../store/openConnect";

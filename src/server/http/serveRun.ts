@@ -1,4 +1,4 @@
-/** `POST {url}` (DESIGN §4, §6): one run, streamed as SSE; with a store, recorded and outliving its response. */
+/** `POST {url}` (docs/server.md#run-and-context, docs/durability.md#stores-and-routes): one run, streamed as SSE; with a store, recorded and outliving its response. */
 import { concat, of } from "rxjs";
 import { RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { excerpt } from "../../protocol/describeFailure";
@@ -67,7 +67,7 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
 }
 
 /**
- * A run kept in `store` (DESIGN §6): `beginRun`, then the run is subscribed on its own, apart
+ * A run kept in `store` (docs/durability.md#stores-and-routes): `beginRun`, then the run is subscribed on its own, apart
  * from the response, through `recordRun` (so every event is logged, and the run goes on when its
  * client goes away: a disconnect only detaches); the response is the run as logged, its
  * RUN_STARTED then `store.tail` from there, every frame with `id: <cursor>`, under the header

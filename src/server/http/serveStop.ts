@@ -1,4 +1,4 @@
-/** `POST {url}/stop` (DESIGN §6): cancels a live run of a thread, wherever its producer runs. */
+/** `POST {url}/stop` (docs/durability.md#stores-and-routes): cancels a live run of a thread, wherever its producer runs. */
 import * as t from "io-ts";
 import { errorResponse } from "./errorResponse";
 import { checkAccess, type HandlerContext } from "./HandlerContext";

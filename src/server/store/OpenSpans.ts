@@ -1,7 +1,7 @@
 /**
- * What an in-flight run has open, as the events that re-open it (DESIGN §6): the input of the
+ * What an in-flight run has open, as the events that re-open it (docs/durability.md#stores-and-routes): the input of the
  * connect prelude's second half, so that the rest of a run cut anywhere passes the verifiers
- * (RULES §1: R15, R19, R22, R26, R32, R33 need their opener seen) for a client that joins late.
+ * (docs/rules.md#order: docs/rules.md#R15, docs/rules.md#R19, docs/rules.md#R22, docs/rules.md#R26, docs/rules.md#R32, docs/rules.md#R33 need their opener seen) for a client that joins late.
  */
 import { ev } from "../../protocol/build";
 import type { Event, EventOf } from "../../protocol/events";
@@ -12,11 +12,11 @@ type Opener = EventOf<"TEXT_MESSAGE_START" | "TOOL_CALL_START" | "REASONING_STAR
  * Follows one run's events and keeps, in the order they happened, the opener of every span still
  * open (text message, tool call, reasoning block, reasoning message, step: keyed as the verifier
  * keys them, steps per owner) and every subagent lifecycle event of the run (SUBAGENT_STARTED,
- * _FINISHED, _ERROR: a later SUBAGENT_STARTED may name a finished one as its parent, R32).
+ * _FINISHED, _ERROR: a later SUBAGENT_STARTED may name a finished one as its parent, docs/rules.md#R32).
  * Openers are kept without `metadata`: the compacted messages already carry what it merged, and
  * applying it again could undo a later event's metadata.
  *
- * A span closed and opened again (R16) was deleted at its close, so it comes back at the end,
+ * A span closed and opened again (docs/rules.md#R16) was deleted at its close, so it comes back at the end,
  * where its new opener happened (reasoning messages excepted: see `reopeners`). Memory is bounded
  * by what is open plus the run's subagents.
  *
@@ -77,11 +77,11 @@ export class OpenSpans {
 
   /**
    * The events that re-open the run's open spans and replay its subagent lifecycle, in order,
-   * except that reasoning messages come last, each where a reasoning block holds it (R22: a
+   * except that reasoning messages come last, each where a reasoning block holds it (docs/rules.md#R22: a
    * reasoning message opens only inside a block of its owner). A message opens in the reopened
    * block of its own id if that one is open; otherwise in a block of its own id opened and ended
    * around its opener, since the blocks it opened in may have ended since (only opening needs one),
-   * and the block and message of one id have one owner (R38) whatever their tags say.
+   * and the block and message of one id have one owner (docs/rules.md#R38) whatever their tags say.
    */
   reopeners(): Event[] {
     const out: Event[] = [];
@@ -126,12 +126,12 @@ function spanKey(event: Opener): string {
   }
 }
 
-/** Ids are unique only within a kind (R40), so the kind is part of the key. */
+/** Ids are unique only within a kind (docs/rules.md#R40), so the kind is part of the key. */
 function key2(kind: string, id: string): string {
   return JSON.stringify([kind, id]);
 }
 
-/** Steps are keyed by owner and name (R25); the parent (no tag) and `""` are different owners. */
+/** Steps are keyed by owner and name (docs/rules.md#R25); the parent (no tag) and `""` are different owners. */
 function stepKey(name: string, tag: string | undefined): string {
   return JSON.stringify(["step", tag ?? null, name]);
 }

@@ -1,4 +1,4 @@
-/** The thread store's one error class (DESIGN §6, docs/durability.md): a closed code, context in an options object, the cause kept. */
+/** The thread store's one error class (docs/durability.md#stores-and-routes): a closed code, context in an options object, the cause kept. */
 
 /**
  * Why a store operation was refused. Closed: the HTTP layer maps each to one answer.

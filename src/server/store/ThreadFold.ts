@@ -1,6 +1,6 @@
 /**
  * A thread's compacted state, kept up to date event by event with the client's own reducer
- * (DESIGN §6: never a second implementation): the store's half of "the client would build the same".
+ * (docs/durability.md#stores-and-routes: never a second implementation): the store's half of "the client would build the same".
  */
 import type { Event, RunStartedEvent } from "../../protocol/events";
 import { applyEvent } from "../../client/reducers/applyEvent";
@@ -24,7 +24,7 @@ interface RunRecord {
  * the last run's status and open spans are followed beside it. Cost per event is the reducer's
  * (proportional to the event); `snapshot()` copies nothing but the open-span list.
  *
- * Fold a run's RUN_STARTED with its `input` (A15 appends the input's messages the thread does not
+ * Fold a run's RUN_STARTED with its `input` (docs/rules.md#A15 appends the input's messages the thread does not
  * have yet), even if the copy that is logged and sent leaves the input out.
  *
  * @example
@@ -125,7 +125,7 @@ export class ThreadFold {
   }
 
   private endRun(status: RunStatus, errorMessage: string | undefined, errorCode: string | undefined): void {
-    if (this.run === undefined) return; // a terminal before any RUN_STARTED (R1 allows RUN_ERROR first): nothing to end
+    if (this.run === undefined) return; // a terminal before any RUN_STARTED (docs/rules.md#R1 allows RUN_ERROR first): nothing to end
     this.run = { ...this.run, status, errorMessage, errorCode };
     this.spans = new OpenSpans();
   }

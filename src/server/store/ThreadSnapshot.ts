@@ -1,5 +1,5 @@
 /**
- * The compacted thread (DESIGN §6, docs/durability.md): what a client would hold after every event
+ * The compacted thread (docs/durability.md#stores-and-routes): what a client would hold after every event
  * of the thread, plus what an in-flight run has open. A plain JSON value with a codec, so a store
  * that persists it (Redis, beside the stream) decodes what it reads back.
  */
@@ -55,7 +55,7 @@ const ThreadSnapshotCodec = struct(
 /**
  * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own
  * reducer (`applyEvent` over `ClientState`) builds them from every event logged through `cursor`
- * (each run's RUN_STARTED folded with its input, A15), and the last run's summary. Treat it as
+ * (each run's RUN_STARTED folded with its input, docs/rules.md#A15), and the last run's summary. Treat it as
  * read-only: stores may share its arrays with their own state.
  *
  * The subagent registry of ended runs is not part of it (their messages keep their

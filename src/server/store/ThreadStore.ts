@@ -1,5 +1,5 @@
 /**
- * The durable-thread contract (DESIGN §6, docs/durability.md): the few operations a run writes
+ * The durable-thread contract (docs/durability.md#stores-and-routes): the few operations a run writes
  * through and `/connect` reads through, the same for the embedded `memoryStore()` and a store on
  * Redis Streams (XADD with the entry id as cursor, XRANGE to replay, XREAD BLOCK to tail, a
  * heartbeat per live run, the compacted snapshot kept beside the stream).
@@ -135,7 +135,7 @@ export interface RunWriter {
 }
 
 /**
- * Where runs and threads are kept (DESIGN §6). A thread exists from its first `beginRun` on; one
+ * Where runs and threads are kept (docs/durability.md#stores-and-routes). A thread exists from its first `beginRun` on; one
  * run per thread is live at a time. A run is live from `beginRun` until its terminal event is
  * appended, or until its lease runs out: a live run whose producer neither appended nor renewed
  * within the lease is ended by the store with `RUN_ERROR { code: "ABANDONED" }`, logged exactly
@@ -153,7 +153,7 @@ export interface RunWriter {
 export interface ThreadStore {
   /**
    * Starts a run on `input.threadId` (creating the thread): logs its RUN_STARTED (folded with
-   * `input.messages` into the thread's compacted state, as a client applies an input echo, A15)
+   * `input.messages` into the thread's compacted state, as a client applies an input echo, docs/rules.md#A15)
    * and takes the run's lease. A live run on the thread whose lease ran out is ended `ABANDONED`
    * first. Rejects with `StoreError` `run-active` while another run of the thread is live, and
    * `capacity` when a bounded store cannot make room.

@@ -1,5 +1,5 @@
 /**
- * What `POST {url}/connect` sends (DESIGN §6, docs/durability.md), decided purely from the store's
+ * What `POST {url}/connect` sends (docs/durability.md#stores-and-routes), decided purely from the store's
  * answer: the events after a cursor, or the thread as a compacted prelude. Every stream it plans
  * passes our strict verifier and `@ag-ui/client` 1.0.0's (ag-ui #2813 is the official compaction
  * failing its own verifier), and a fresh client applying it ends with the thread's messages and

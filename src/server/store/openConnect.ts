@@ -1,4 +1,4 @@
-/** A connect stream from a store: the answer `POST {url}/connect` streams (DESIGN §6), or `undefined` for an unknown thread. */
+/** A connect stream from a store: the answer `POST {url}/connect` streams (docs/durability.md#stores-and-routes), or `undefined` for an unknown thread. */
 import { concat, from, type Observable } from "rxjs";
 import { planConnect, type ConnectFrame, type ConnectOptions } from "./connectStream";
 import type { Cursor, ThreadStore } from "./ThreadStore";

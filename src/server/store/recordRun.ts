@@ -1,4 +1,4 @@
-/** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (DESIGN §6: `id:` on every frame). */
+/** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (docs/durability.md#stores-and-routes: `id:` on every frame). */
 import { Observable, type OperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";

@@ -1,4 +1,4 @@
-/** The reducer against RULES §3 and the apply rows of RULES §8 (69–85, 90). */
+/** The reducer against docs/rules.md#apply and the apply rows of docs/rules.md#edge-cases (69–85, 90). */
 import { ev, withSubagentRunId } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";

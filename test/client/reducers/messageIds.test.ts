@@ -1,6 +1,6 @@
 /**
  * The differential-fuzzing finds of issue #14 (B1–B5) and the metadata-key rule on every path (C6),
- * each as the sequence that showed it. Ids are unique only within a kind (RULES §0.3), so a tool
+ * each as the sequence that showed it. Ids are unique only within a kind (docs/rules.md#words), so a tool
  * call may share its id with a message; message ids stay unique in the list (decision).
  */
 import { from, lastValueFrom, toArray } from "rxjs";

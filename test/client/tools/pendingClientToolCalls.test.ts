@@ -52,7 +52,7 @@ describe("pendingClientToolCalls without pendingToolCallIds: calls with no resul
   });
 });
 
-describe("pendingClientToolCalls with pendingToolCallIds (WIRE §4.10): exactly the calls named", () => {
+describe("pendingClientToolCalls with pendingToolCallIds (docs/wire.md#4.10): exactly the calls named", () => {
   test("named calls anywhere in the conversation, in conversation order, whatever runMessageIds says", () => {
     expect(split({ messages: conversation, tools, pendingToolCallIds: ["t2", "old", "app"], runMessageIds: new Set(["a3"]) })).toEqual([
       ["a1/old", "a3/t2"],

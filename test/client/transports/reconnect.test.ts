@@ -1,5 +1,5 @@
 /**
- * HttpTransport's reconnect (DESIGN §6) over real loopback HTTP, through a cutting TCP proxy: what
+ * HttpTransport's reconnect (docs/durability.md#stores-and-routes) over real loopback HTTP, through a cutting TCP proxy: what
  * it sends (Last-Event-ID, the run's id), when it does not try (no store: the run fails exactly as
  * without reconnects), the bounds (attempts, backoff, `retry:`, resetOnSuccess), a cursor the
  * store no longer keeps (a snapshot, and the Session restarts its checks), and the default delay.

@@ -1,5 +1,5 @@
 /**
- * POST {url}/connect (DESIGN §6) over loopback HTTP: the cursor path after a Last-Event-ID, the
+ * POST {url}/connect (docs/durability.md#stores-and-routes) over loopback HTTP: the cursor path after a Last-Event-ID, the
  * snapshot path (no cursor, an evicted one), the live tail of a run in progress, an unknown thread,
  * abandoned runs seen by connected clients (a manual clock, no sleeps), and GET {url}/capabilities.
  */

@@ -1,5 +1,5 @@
 /**
- * POST {url}/stop and authorize (DESIGN §6) over loopback HTTP: a stop ends the run RUN_FINISHED
+ * POST {url}/stop and authorize (docs/durability.md#stores-and-routes) over loopback HTTP: a stop ends the run RUN_FINISHED
  * cancelled for every client (an Agent through its driver, a run function through endOnStop),
  * keeping what was sent; 409 once over, 404 for an unknown run; and access: a denial on every
  * route answers 403 and sends nothing of the thread, before the store is asked, so an unknown

@@ -1,5 +1,5 @@
 /**
- * POST {url} with a store (DESIGN §6), over loopback HTTP: every frame has `id: <cursor>` and the
+ * POST {url} with a store (docs/durability.md#stores-and-routes), over loopback HTTP: every frame has `id: <cursor>` and the
  * response is exactly the log; a client that goes away only detaches (the agent runs on, logged);
  * refusals (409, 503); run functions are checked before they are logged; the official HttpAgent
  * still works; without a store nothing changed.

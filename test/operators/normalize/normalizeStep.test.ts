@@ -4,7 +4,7 @@ import { ProtocolError } from "../../../src/operators/ProtocolError";
 import { rows } from "./rows";
 import { RF, TMC, TME, TMS, counter, runSteps, snapshotState, txc } from "./notation";
 
-describe("normalizeStep: RULES §8 rows 50–68 and rules C1–C13", () => {
+describe("normalizeStep: docs/rules.md#edge-cases rows 50–68 and rules C1–C13", () => {
   it.each(rows.map((row) => [row.name, row] as const))("%s", (_name, row) => {
     expect(runSteps(row.input).output).toStrictEqual(row.expected);
   });

@@ -1,5 +1,5 @@
 /**
- * Compact builders for the normalizer's tests (RULES §0.4 notation): chunk inputs (`txc`, `tlc`,
+ * Compact builders for the normalizer's tests (docs/rules.md#notation notation): chunk inputs (`txc`, `tlc`,
  * `rxc`), the explicit events expected out of them (`TMS`, `TMC`, `TME`, …, tag as `@` argument),
  * a rejection marker `X(rule)`, and `runSteps`, which threads `normalizeStep` over a sequence the
  * way report mode does and checks on every rejection that the state did not change.

@@ -1,5 +1,5 @@
 /**
- * The normalizer's table: every chunk row of RULES §8 (rows 50–68) and one example per rule
+ * The normalizer's table: every chunk row of docs/rules.md#edge-cases (rows 50–68) and one example per rule
  * C1–C13, each with its exact expected output (`X(rule)` marks a rejection in place of the event).
  * Expected events are written out by hand with the builders in `notation.ts`, never computed by
  * the normalizer. `official` says whether `@ag-ui/client`'s transformChunks is expected to agree
@@ -27,7 +27,7 @@ export interface Row {
 const safWithoutId = { type: "SUBAGENT_FINISHED" } as unknown as Event; // deliberately breaks the static type
 
 export const rows: readonly Row[] = [
-  // ─── RULES §8 rows 50–68 ───
+  // ─── docs/rules.md#edge-cases rows 50–68 ───
   {
     name: "#50 TXC(m1 A), RF",
     input: [txc({ messageId: "m1", delta: "A" }), RF()],

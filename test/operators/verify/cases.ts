@@ -1,5 +1,5 @@
 /**
- * The verifier's example tables: every ordering row of RULES §8 (rows 1–49, one entry per
+ * The verifier's example tables: every ordering row of docs/rules.md#edge-cases (rows 1–49, one entry per
  * alternative of a row) and one example per rule R1–R45 (a violation where the rule can be
  * violated, its valid example where it cannot), plus issue #20's rules (docs/rules.md R7a, A16 and
  * R22's role check), each named after the AG-UI conformance stream it carries. Shared by the step
@@ -31,7 +31,7 @@ export interface VerifierCase {
 
 const x = (at: number, code: ProtocolErrorCode, rule: string, ...mentions: string[]): Rejection => ({ at, code, rule, mentions });
 
-/** RULES §8 rows 1–49. Row alternatives separated by "/" are suffixed a, b, c. */
+/** docs/rules.md#edge-cases rows 1–49. Row alternatives separated by "/" are suffixed a, b, c. */
 export const ROWS: readonly VerifierCase[] = [
   { name: "row 1", events: [TMS("m1")], reject: x(0, "run-lifecycle", "R1", "RUN_STARTED or RUN_ERROR", "TEXT_MESSAGE_START") },
   { name: "row 2", events: [RE()] },

@@ -226,7 +226,7 @@ export function buildStream(choices: readonly number[]): Stream {
           }
           break;
         case 12: {
-          // Unordered events with any provenance tag, announced or not (R35, R36, seed 000).
+          // Unordered events with any provenance tag, announced or not (R35, R36, docs/seeds.md#seed-000).
           const tag = choose([...owners(), "never-announced"]);
           emit(choose([SS, SD, CUS, RAW])(tag));
           break;

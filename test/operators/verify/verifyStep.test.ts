@@ -1,6 +1,6 @@
 /**
  * Table-driven tests of the pure verifier step and of both operator modes over the same tables:
- * RULES §8 rows 1–49 and one example per rule R1–R45 (and issue #20's R7a, A16, R22 role) (see cases.ts).
+ * docs/rules.md#edge-cases rows 1–49 and one example per rule R1–R45 (and issue #20's R7a, A16, R22 role) (see cases.ts).
  */
 import * as E from "fp-ts/Either";
 import { from, lastValueFrom, toArray } from "rxjs";
@@ -29,7 +29,7 @@ function runSteps(events: readonly Event[]): { state: VerifierState; accepted: n
 const describeCase = (c: VerifierCase) => `${c.name}: ${labels(c.events)} → ${c.reject ? `X ${c.reject.rule} at ${label(c.events[c.reject.at])}` : "V"}`;
 
 describe.each([
-  ["RULES §8 rows 1–49", ROWS],
+  ["docs/rules.md#edge-cases rows 1–49", ROWS],
   ["one example per rule R1–R45 (and issue #20's R7a, A16, R22 role)", RULE_EXAMPLES],
 ])("verifyStep: %s", (_title, cases) => {
   test.each(cases.map((c) => [describeCase(c), c] as const))("%s", (_name, c) => {

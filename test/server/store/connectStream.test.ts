@@ -1,5 +1,5 @@
 /**
- * The connect stream (DESIGN §6): for runs cut anywhere — inside an open message, tool call,
+ * The connect stream (docs/durability.md#stores-and-routes): for runs cut anywhere — inside an open message, tool call,
  * reasoning block, step, subagent — the snapshot path (prelude + live tail) passes our strict
  * verifier, `@ag-ui/client` 1.0.0's `verifyEvents` and `@ag-ui/core`'s schemas, and a fresh client
  * applying it ends with the uncut thread's messages and state; the cursor path continues the run

@@ -1,5 +1,5 @@
 /**
- * The ThreadStore contract (DESIGN §6, docs/durability.md) as one suite, run against every store:
+ * The ThreadStore contract (docs/durability.md#stores-and-routes) as one suite, run against every store:
  * `describeThreadStore("memoryStore", (options) => memoryStore(options))` here, and the same call
  * with `redisStore` against a real redis-server. Everything goes through the interface; time only
  * moves through the ManualClock the factory is given, so a store must read its leases from it.

@@ -1,4 +1,4 @@
-/** The embedded `ThreadStore` (DESIGN §6, docs/durability.md §6): every thread in this process's memory, bounded, least-recently-used first out. */
+/** The embedded `ThreadStore` (docs/durability.md#stores-and-routes, docs/durability.md §6): every thread in this process's memory, bounded, least-recently-used first out. */
 import { Observable } from "rxjs";
 import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
@@ -106,7 +106,7 @@ class MemoryThreadStore implements MemoryStore {
       );
     }
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
-    // Logged without the input (every later copy is small); folded with it, so its messages join the thread (A15): that growth is the run's too.
+    // Logged without the input (every later copy is small); folded with it, so its messages join the thread (docs/rules.md#A15): that growth is the run's too.
     const [startedBytes] = eventSizes(threadId, [started]);
     const foldBytes = newMessageBytes(existing?.messageIds() ?? new Set(), input.messages, threadId);
     // Runs past maxRunsPerThread go first: dropping their events may make all the room needed.

@@ -26,7 +26,7 @@ export function eventSizes(threadId: string, events: readonly Event[]): number[]
 
 /**
  * The JSON text length of the messages of `messages` that `known` lacks, in the order a
- * RUN_STARTED's fold appends them (RULES A15: a message id already there, or seen earlier in the
+ * RUN_STARTED's fold appends them (docs/rules.md#A15: a message id already there, or seen earlier in the
  * input, adds nothing): what the run's input adds to the thread's compacted state.
  *
  * @example
