@@ -13,6 +13,7 @@ import { isTerminal } from "../../../src/server/store/checkBatch";
 import { memoryStore, RUN_TOO_LARGE_ERROR_CODE, type MemoryStore } from "../../../src/server/store/memory/memoryStore";
 import { StoreError } from "../../../src/server/store/StoreError";
 import type { RunWriter, StoredEvent } from "../../../src/server/store/ThreadStore";
+import { refusedOrNot } from "./refusedOrNot";
 
 const MiB = 1024 * 1024;
 const size = (value: unknown): number => JSON.stringify(value).length;
@@ -26,15 +27,6 @@ async function fullRun(store: MemoryStore, threadId: string, runId: string, cont
   await writer.append([...text(`${threadId}-${runId}-a`, content), finished(threadId, runId)]);
 }
 
-/** The StoreError `promise` rejects with, or `undefined` when it resolves. */
-async function refusedOrNot(promise: Promise<unknown>): Promise<StoreError | undefined> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (error !== undefined && !StoreError.isInstance(error)) throw new Error(`expected a StoreError, got ${String(error)}`);
-  return error;
-}
 
 /** Appends `chunk`-sized deltas to an open message until the store refuses one (at most `limit` bytes of text); returns the refusal and the text accepted. */
 async function growUntilRefused(writer: RunWriter, messageId: string, chunk: number, limit: number, check: () => void = () => undefined) {

@@ -6,6 +6,7 @@ import { memoryStore, type MemoryStore } from "../../../src/server/store/memory/
 import { StoreError } from "../../../src/server/store/StoreError";
 import type { StoredEvent, ThreadRead } from "../../../src/server/store/ThreadStore";
 import { ManualClock } from "./manualClock";
+import { refusedOrNot } from "./refusedOrNot";
 
 const text = (id: string, content: string): Event[] => [ev.textMessageStart(id), ev.textMessageContent(id, content), ev.textMessageEnd(id)];
 const finished = (threadId: string, runId: string): Event => ev.runFinished(threadId, runId, { outcome: { type: "success" } });
@@ -21,15 +22,6 @@ function kind(read: ThreadRead | undefined): string {
   return read === undefined ? "unknown" : read.kind;
 }
 
-/** The StoreError `promise` rejects with, or `undefined` when it resolves. */
-async function refusedOrNot(promise: Promise<unknown>): Promise<StoreError | undefined> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (error !== undefined && !StoreError.isInstance(error)) throw new Error(`expected a StoreError, got ${String(error)}`);
-  return error;
-}
 
 async function refusal(promise: Promise<unknown>): Promise<StoreError> {
   const error: unknown = await promise.then(
