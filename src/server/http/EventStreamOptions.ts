@@ -92,12 +92,18 @@ export interface EventStreamOptions {
    * Gathers frames that keep arriving into fewer, larger chunks (default `false`): a read that had
    * to wait for a frame then waits one macrotask at a time while more arrive, until the source
    * pauses for a turn, 64 KiB are queued or it ended (at most 16 turns). Many readers of one
-   * source (a store's tails) then cost one socket write per read each, not one per event. Such a
-   * read hands its frames on one by one, each the shared bytes every tail queued (`frames`): the
-   * writer gathers them into one socket write itself (Node's `writev`), so nothing is copied and
-   * no chunk is allocated per tail (measured: half the server's CPU for 500 unread tails).
+   * source (a store's tails) then cost one socket write per read each, not one per event.
    */
   readonly gatherWrites?: boolean;
+  /**
+   * Hands a read's frames on one by one, each the shared bytes every tail queued (`frames`),
+   * instead of copying them into one chunk (default `false`): the writer gathers them into one
+   * socket write itself (Node's `writev`), so nothing is copied or allocated per tail (measured:
+   * half the server's CPU for 500 unread tails). Only for many readers of one source (`/connect`
+   * tails): one reader of a saturated run writes far faster in copied 64 KiB chunks (the server
+   * bench: 0.58× no store with single frames, against about 1× copied).
+   */
+  readonly uncopiedFrames?: boolean;
   /**
    * Turns a read waits for before it takes a chunk (default none): the writes of streams that
    * share them (a process's `/connect` tails) then take a bounded part of each event-loop turn, and

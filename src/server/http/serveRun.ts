@@ -122,7 +122,7 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
       pace.attach(ready, gone);
       return concat(of(writer.started), store.tail(threadId, writer.started.cursor)).pipe(cutOnStoreFailure());
     },
-    { ...context.stream, ...tailStreamOptions(context.tails), signal: request.signal, slowConsumer: "end" },
+    { ...context.stream, ...tailStreamOptions(context.tails), gatherWrites: false, signal: request.signal, slowConsumer: "end" },
   );
   return eventStreamResponse(body, context.headers, { [RESUMABLE_HEADER]: "true" });
 }

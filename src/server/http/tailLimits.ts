@@ -45,14 +45,15 @@ export function tailStreamOptions(limits: TailLimits): Pick<EventStreamOptions, 
 }
 
 /**
- * The stream options of a `/connect` tail: those of every store-backed response, and its writes
- * take turns with the other tails' (a bounded part of each event-loop turn).
+ * The stream options of a `/connect` tail: those of every store-backed response, its writes take
+ * turns with the other tails' (a bounded part of each event-loop turn), and its frames go out
+ * uncopied.
  *
  * @example
  * toEventStream(frames$, { ...context.stream, ...connectStreamOptions(context.tails), signal: request.signal });
  */
-export function connectStreamOptions(limits: TailLimits): Pick<EventStreamOptions, "frames" | "idleWriteTimeoutMs" | "clock" | "gatherWrites" | "writeTurns"> {
-  return { ...tailStreamOptions(limits), writeTurns: tailWriteTurns };
+export function connectStreamOptions(limits: TailLimits): Pick<EventStreamOptions, "frames" | "idleWriteTimeoutMs" | "clock" | "gatherWrites" | "writeTurns" | "uncopiedFrames"> {
+  return { ...tailStreamOptions(limits), writeTurns: tailWriteTurns, uncopiedFrames: true };
 }
 
 /**

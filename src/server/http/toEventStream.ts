@@ -272,7 +272,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
         if (turnToWrite !== undefined) await turnToWrite;
         reading = false;
         if (queue.length > 0) {
-          if (options.gatherWrites === true) for (const c of queue.takeFrames()) controller.enqueue(c);
+          if (options.uncopiedFrames === true) for (const c of queue.takeFrames()) controller.enqueue(c);
           else controller.enqueue(queue.takeChunk());
           release();
         }
