@@ -1,6 +1,7 @@
 /**
- * A thread's compacted state, kept up to date event by event with the client's own reducer
- * (docs/durability.md#stores-and-routes: never a second implementation): the store's half of "the client would build the same".
+ * A thread's compacted state, kept up to date event by event with the client's own reducer, which
+ * lives beside it on the thread floor (docs/architecture.md#layer-order; docs/durability.md#stores-and-routes:
+ * never a second implementation): the store's half of "the client would build the same".
  */
 import type { Event, RunStartedEvent } from "../protocol/events";
 import { applyEvent } from "./reducers/applyEvent";
