@@ -18,7 +18,7 @@
  */
 import { isLeft } from "fp-ts/Either";
 import { applyPatch } from "../../src/patch/apply";
-import { StateManager } from "../../src/server/StateManager";
+import { StateManager } from "../../src/operators/StateManager";
 import type { JsonPatchOperation } from "../../src/protocol/common";
 import { applyOpsInPlace, firstDifference } from "../support/checkResult";
 import { compare, type Comparison } from "../support/measure";

@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { lastValueFrom, tap } from "rxjs";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { Session } from "../../src/client/Session";
-import type { RunEnd, Update } from "../../src/client/Update";
+import type { RunEnd, Update } from "../../src/thread/Update";
 import type { Interrupt, ResumeEntry } from "../../src/protocol/outcomes";
 import { answerFromPlan, answerFromReply, parseArgs, promptFor, type AnswerPlan } from "./answers";
 import { createUpdatePrinter, type Write } from "./render";

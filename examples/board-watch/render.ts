@@ -3,7 +3,7 @@
  * calls and results on their own lines, state changes as compact JSON Patch lines, subagents as
  * an indented group, interrupts, and each error on the line where it arrived.
  */
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import type { Message } from "../../src/protocol/messages";
 import { diff } from "../../src/patch/diff";
 

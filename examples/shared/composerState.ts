@@ -1,6 +1,6 @@
 /** What the bottom of the chat (the composer and the status line under it) allows and says. */
-import type { ClientError } from "../../src/client/ClientError";
-import type { RunEnd } from "../../src/client/Update";
+import type { ClientError } from "../../src/thread/ClientError";
+import type { RunEnd } from "../../src/thread/Update";
 import type { RunStatus } from "../../src/react/RunController";
 
 /** What the composer needs to know. */

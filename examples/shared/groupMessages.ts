@@ -1,5 +1,5 @@
 /** Turns the flat message list into what the page draws: top-level messages and subagent groups. */
-import type { Subagent } from "../../src/client/Update";
+import type { Subagent } from "../../src/thread/Update";
 import type { Message, ToolMessage } from "../../src/protocol/messages";
 
 /** A top-level message, or the messages of one subagent invocation (placed where its first message is). */

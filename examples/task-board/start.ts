@@ -8,7 +8,7 @@
 import { lastValueFrom, tap } from "rxjs";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { Session } from "../../src/client/Session";
-import type { RunEnd } from "../../src/client/Update";
+import type { RunEnd } from "../../src/thread/Update";
 import { createUpdatePrinter } from "../board-watch/render";
 import { boardSpec, type Board } from "./board";
 import { createTaskBoardServer } from "./server";

@@ -5,11 +5,11 @@ import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import { checkResume } from "./checkResume";
-import { ClientError } from "./ClientError";
+import { ClientError } from "../thread/ClientError";
 import { followRun } from "./followRun";
 import { hydrate } from "./hydrate";
 import { joinThread } from "./joinThread";
-import type { ClientState } from "./reducers/ClientState";
+import type { ClientState } from "../thread/reducers/ClientState";
 import { runInput } from "./runInput";
 import { RunSlot, type ActiveRun } from "./RunSlot";
 import type { RunOptions, SessionOptions } from "./SessionOptions";
@@ -20,7 +20,7 @@ import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls
 import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
 import type { StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
-import type { Subagent, Update } from "./Update";
+import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend } from "./withdrawRefusedSend";
 
 export type { SessionSnapshot } from "./SessionViews";

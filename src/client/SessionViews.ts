@@ -8,7 +8,7 @@ import { distinctUntilChanged, Observable, Subject } from "rxjs";
 import type { Message } from "../protocol/messages";
 import type { Interrupt } from "../protocol/outcomes";
 import type { RunningToolCall } from "./tools/RunningToolCalls";
-import type { Subagent, Update } from "./Update";
+import type { Subagent, Update } from "../thread/Update";
 
 /** Everything a view reads, as one immutable value: the same object until something changes (for `useSyncExternalStore`). */
 export interface SessionSnapshot<S> {

@@ -3,10 +3,10 @@ import { Observable, type OperatorFunction, type Subscription } from "rxjs";
 import type { Event } from "../protocol/events";
 import { isDiagnostic, type InBandReport } from "../operators/ProtocolError";
 import { isDecodeWarning } from "../wire/DecodeWarning";
-import { ClientError } from "./ClientError";
-import { applyEvent } from "./reducers/applyEvent";
-import { ClientState } from "./reducers/ClientState";
-import type { Update } from "./Update";
+import { ClientError } from "../thread/ClientError";
+import { applyEvent } from "../thread/reducers/applyEvent";
+import { ClientState } from "../thread/reducers/ClientState";
+import type { Update } from "../thread/Update";
 
 /**
  * Options of `applyEvents()`. Internal: the public entry offers `applyEvents()` alone, whose every

@@ -1,6 +1,6 @@
 /** The client's resume pre-flight (docs/rules.md#I4, docs/rules.md#I5): what must hold before a run may start on a thread with pending interrupts. */
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
-import { ClientError } from "./ClientError";
+import { ClientError } from "../thread/ClientError";
 
 /**
  * Why a run with these `resume` entries must not start, as a `config` error naming the interrupt

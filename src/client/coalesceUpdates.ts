@@ -1,6 +1,6 @@
 /** Frame coalescing for views: many updates per frame in, one render-worthy batch per frame out. */
 import { Observable, animationFrameScheduler, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
-import type { Update } from "./Update";
+import type { Update } from "../thread/Update";
 
 /**
  * The frame length used where there is no `requestAnimationFrame` (Node, workers, jsdom without it): about one 60 Hz frame.

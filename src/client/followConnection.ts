@@ -3,7 +3,7 @@ import { Observable, Subscription, type Observer, type OperatorFunction, type Su
 import type { Event } from "../protocol/events";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
-import type { Update } from "./Update";
+import type { Update } from "../thread/Update";
 
 /** What a transport hands the Session: events, decode warnings, connection notices. */
 type TransportItem = Event | DecodeWarning | ConnectionNotice;

@@ -10,9 +10,9 @@ import { normalizeAndVerify } from "../operators/normalizeAndVerify";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import { applyEvents } from "./applyEvents";
 import { followConnection } from "./followConnection";
-import type { ClientState } from "./reducers/ClientState";
+import type { ClientState } from "../thread/reducers/ClientState";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
-import type { Update } from "./Update";
+import type { Update } from "../thread/Update";
 
 /**
  * How `followRun` checks and reports.

@@ -6,8 +6,8 @@ import { describeFailure, excerpt } from "../protocol/describeFailure";
 import { Message } from "../protocol/messages";
 import { Interrupt } from "../protocol/outcomes";
 import type { StateSpec } from "../protocol/stateSpec";
-import { ClientError } from "./ClientError";
-import { ClientState } from "./reducers/ClientState";
+import { ClientError } from "../thread/ClientError";
+import { ClientState } from "../thread/reducers/ClientState";
 
 /**
  * What a session may be hydrated from: what an earlier session's `messages`, `rawState` and

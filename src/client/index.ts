@@ -3,7 +3,7 @@
 // (ClientState, MessageList, applyEvent, …) and the Session's building blocks are internal.
 export { Session, type SessionOptions, type RunOptions, type SessionSnapshot } from "./Session";
 export { applyEvents } from "./applyEvents";
-export { ClientError, type ClientErrorKind, type ClientErrorDetails } from "./ClientError";
+export { ClientError, type ClientErrorKind, type ClientErrorDetails } from "../thread/ClientError";
 export type {
   Update,
   MessageUpdate,
@@ -21,7 +21,7 @@ export type {
   Subagent,
   SubagentStatus,
   SubagentChange,
-} from "./Update";
+} from "../thread/Update";
 export type { Transport, TransportRunOptions, ConnectRequest, StopRequest, StopResult } from "./transports/Transport";
 export { ConnectionNotice, isConnectionNotice } from "./transports/ConnectionNotice";
 export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from "./transports/reconnecting";

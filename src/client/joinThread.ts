@@ -2,7 +2,7 @@
 import { catchError, defer, EMPTY, Observable, tap, throwError } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { DecodeWarning } from "../wire/DecodeWarning";
-import { ClientError } from "./ClientError";
+import { ClientError } from "../thread/ClientError";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
 import type { Transport } from "./transports/Transport";
 

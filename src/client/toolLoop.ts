@@ -5,11 +5,11 @@
  */
 import { catchError, concat, defer, filter, from, map, of, type Observable } from "rxjs";
 import type { ToolMessage } from "../protocol/messages";
-import { ClientError } from "./ClientError";
+import { ClientError } from "../thread/ClientError";
 import type { ClientTool, ToolSession } from "./tools/clientTool";
 import { executeToolCalls } from "./tools/executeToolCalls";
 import { pendingClientToolCalls, type PendingToolCalls } from "./tools/pendingClientToolCalls";
-import type { RunEnd, Update } from "./Update";
+import type { RunEnd, Update } from "../thread/Update";
 
 /**
  * How many follow-up runs one exchange may start when neither the session nor the run says (`maxToolRoundtrips`).

@@ -5,10 +5,10 @@
  */
 import { Observable, type MonoTypeOperatorFunction } from "rxjs";
 import type { Message, UserMessage } from "../protocol/messages";
-import { ClientError } from "./ClientError";
-import type { MessageList } from "./reducers/MessageList";
+import { ClientError } from "../thread/ClientError";
+import type { MessageList } from "../thread/reducers/MessageList";
 import { provesNothingStarted } from "./transports/requestFailure";
-import type { Update } from "./Update";
+import type { Update } from "../thread/Update";
 
 /**
  * Statuses that refuse a run before anything of it is recorded: 403 (`authorize` said no), 409

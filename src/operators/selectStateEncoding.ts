@@ -5,7 +5,7 @@
  */
 import { Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
-import { StateManager } from "../server/StateManager";
+import { StateManager } from "./StateManager";
 
 /**
  * One step of `selectStateEncoding()`: the event to emit for `event` (or `undefined` to drop it),

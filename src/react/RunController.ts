@@ -1,8 +1,8 @@
 /** One session's run lifecycle as an external store: what `useRun` reads and drives. */
 import type { Observable, Subscription } from "rxjs";
-import { ClientError } from "../client/ClientError";
+import { ClientError } from "../thread/ClientError";
 import type { StopResult } from "../client/transports/Transport";
-import type { RunEnd, Update } from "../client/Update";
+import type { RunEnd, Update } from "../thread/Update";
 import type { ResumeEntry } from "../protocol/outcomes";
 import type { UserMessage } from "../protocol/messages";
 import { mergeCutOff, NOTHING_CUT_OFF, UnfinishedParts, type CutOff } from "./UnfinishedParts";

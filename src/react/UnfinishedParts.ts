@@ -1,5 +1,5 @@
 /** What of a run is still open (text streaming, a tool call waiting on its result), so a stop can say what it cut off. */
-import type { Update } from "../client/Update";
+import type { Update } from "../thread/Update";
 
 /**
  * What a stopped run left unfinished: the messages whose text was still streaming or that hold a

@@ -1,4 +1,4 @@
-import type { Subagent } from "../client/Update";
+import type { Subagent } from "../thread/Update";
 import type { Session } from "../client/Session";
 import { sessionTicks } from "./sessionTicks";
 import { useObserved } from "./useObserved";

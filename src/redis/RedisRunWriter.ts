@@ -7,9 +7,10 @@
  */
 import { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
-import { checkBatch, isTerminal } from "../server/store/checkBatch";
+import { checkBatch } from "../server/store/checkBatch";
+import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
-import type { ThreadFold } from "../server/store/ThreadFold";
+import type { ThreadFold } from "../thread/ThreadFold";
 import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore";
 import type { StoreScript } from "./commands/EVAL";
 import { encodeEvent } from "./entries";

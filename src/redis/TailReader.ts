@@ -13,7 +13,7 @@
  * where the feed left it, which picks up what others logged (an ABANDONED, say).
  */
 import { Observable } from "rxjs";
-import { isTerminal } from "../server/store/checkBatch";
+import { isTerminal } from "../thread/isTerminal";
 import type { StoreError } from "../server/store/StoreError";
 import type { Cursor, StoredEvent } from "../server/store/ThreadStore";
 import { wakeArguments } from "./commands/XADD";

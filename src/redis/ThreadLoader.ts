@@ -4,8 +4,8 @@
  * and the thread now, the kept snapshot brought up to date with `ThreadFold` (kept again when it
  * folded a run nobody compacted).
  */
-import { isTerminal } from "../server/store/checkBatch";
-import type { ThreadSnapshot } from "../server/store/ThreadSnapshot";
+import { isTerminal } from "../thread/isTerminal";
+import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import type { Cursor } from "../server/store/ThreadStore";
 import { xrangeArguments } from "./commands/XRANGE";
 import { decodeEntries, decodeEntry, type LoggedEntry } from "./entries";

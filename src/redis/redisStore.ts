@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from "../protocol/version";
 import type { StoreClock } from "../server/store/StoreClock";
 import { systemClock } from "../server/store/StoreClock";
 import { StoreError } from "../server/store/StoreError";
-import { ThreadFold } from "../server/store/ThreadFold";
+import { ThreadFold } from "../thread/ThreadFold";
 import { DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StopAnswer, type StoredEvent, type ThreadRead } from "../server/store/ThreadStore";
 import { delArguments } from "./commands/DEL";
 import type { LoggedEntry } from "./entries";

@@ -5,10 +5,10 @@
  */
 import { isLeft } from "fp-ts/Either";
 import { describeFailure } from "../protocol/describeFailure";
-import { isTerminal } from "../server/store/checkBatch";
+import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
-import { ThreadFold } from "../server/store/ThreadFold";
-import { ThreadSnapshot } from "../server/store/ThreadSnapshot";
+import { ThreadFold } from "../thread/ThreadFold";
+import { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import type { LoggedEntry } from "./entries";
 
 /**

@@ -19,8 +19,9 @@ import { initialVerifierState, type VerifierState } from "../operators/verify/Ve
 import { verifyStep } from "../operators/verify/verifyStep";
 import { checkEgress } from "./checkEgress";
 import { reconcileNormalizer } from "./reconcileNormalizer";
-import { StateManager } from "./StateManager";
+import { StateManager } from "../operators/StateManager";
 import type { IdSource } from "./ids";
+import { isTerminal } from "../thread/isTerminal";
 
 /**
  * Something the driver closes if the agent leaves it open: a message, tool call, reasoning, step or subagent.
@@ -235,7 +236,7 @@ export class RunCore<S> {
 
   /** `terminal` with the run's usage attached (RUN_FINISHED.usage, RUN_ERROR.usage) when any was reported; other events as they are. */
   withUsage(terminal: Event): Event {
-    if (this.usage.length === 0 || (terminal.type !== "RUN_FINISHED" && terminal.type !== "RUN_ERROR")) return terminal;
+    if (this.usage.length === 0 || !isTerminal(terminal)) return terminal;
     return { ...terminal, usage: this.usageSoFar() };
   }
 

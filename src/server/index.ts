@@ -3,6 +3,7 @@
 // Only the public surface (docs/architecture.md § Public surface): the handler's own parts
 // (routing, capabilities, the SSE body, stop) and the driver's state decoding are internal.
 export { run, type RunOptions } from "./run";
+export { inProcessTransport } from "./inProcessTransport";
 export { checkEgress, EGRESS_RULE } from "./checkEgress";
 export { success, interrupted, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome } from "./Agent";
 export { interrupt, type InterruptFields } from "./interrupt";
@@ -17,7 +18,7 @@ export { ReasoningHandle } from "./handles/ReasoningHandle";
 export { ActivityHandle } from "./handles/ActivityHandle";
 export { StepGuard } from "./handles/StepGuard";
 export { StateAccess } from "./handles/StateAccess";
-export { StateManager, type StatePublish } from "./StateManager";
+export { StateManager, type StatePublish } from "../operators/StateManager";
 export {
   createHandler,
   DEFAULT_MAX_BODY_BYTES,
@@ -51,12 +52,13 @@ export {
   type SnapshotRead,
   type StopAnswer,
 } from "./store/ThreadStore";
-export { ThreadSnapshot, RunSummary, RunStatus } from "./store/ThreadSnapshot";
+export { ThreadSnapshot, RunSummary, RunStatus } from "../thread/ThreadSnapshot";
 export { StoreError, type StoreErrorCode, type StoreErrorDetails } from "./store/StoreError";
 export { systemClock, type StoreClock } from "./store/StoreClock";
-export { ThreadFold } from "./store/ThreadFold";
-export { OpenSpans } from "./store/OpenSpans";
-export { checkBatch, isTerminal } from "./store/checkBatch";
+export { ThreadFold } from "../thread/ThreadFold";
+export { OpenSpans } from "../thread/OpenSpans";
+export { checkBatch } from "./store/checkBatch";
+export { isTerminal } from "../thread/isTerminal";
 export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectOptions } from "./store/connectStream";
 export { openConnect, type ConnectStream } from "./store/openConnect";
 export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";

@@ -12,7 +12,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { lastValueFrom, toArray } from "rxjs";
 import { Session } from "../../src/client/Session";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { serve, type Served } from "../../src/node/serve";
 import type { Tool } from "../../src/protocol/input";
 import { createHandler, type Agent } from "../../src/server";

@@ -7,7 +7,7 @@
 import { jsonSchema, tool } from "ai";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { applyEvents } from "../../src/client/applyEvents";
-import { ClientState } from "../../src/client/reducers/ClientState";
+import { ClientState } from "../../src/thread/reducers/ClientState";
 import { ev, runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import type { Message } from "../../src/protocol/messages";

@@ -69,7 +69,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type StreamTurn", "type SubagentContext", "type SubagentOptions", "type SuccessOutcome",
     "TRUNCATED_ERROR_CODE", "type TailFrames", "type ThreadAccess", "ThreadFold", "type ThreadRead", "ThreadSnapshot",
     "type ThreadStore", "ToolCallHandle", "type ToolCallOptions", "type ToolResultOptions", "checkBatch",
-    "checkEgress", "connectPrelude", "createHandler", "createRunContext", "fairTurns", "interrupt",
+    "checkEgress", "connectPrelude", "createHandler", "createRunContext", "fairTurns", "inProcessTransport", "interrupt",
     "interrupted", "isTerminal", "memoryStore", "openConnect", "planConnect", "randomIds", "recordRun", "run",
     "sequentialIds", "sharedTailFrames", "sharedTurns", "stateSpec", "success", "systemClock", "tailFrames",
   ],

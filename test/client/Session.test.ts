@@ -8,11 +8,13 @@ import type { Interrupt } from "../../src/protocol/outcomes";
 import { stateSpec } from "../../src/protocol/stateSpec";
 import { interrupted, success, type Agent } from "../../src/server/Agent";
 import { sequentialIds } from "../../src/server/ids";
+import { inProcessTransport } from "../../src/server/inProcessTransport";
+import { run } from "../../src/server/run";
 import { Session } from "../../src/client/Session";
-import { ClientError } from "../../src/client/ClientError";
+import { ClientError } from "../../src/thread/ClientError";
 import { InProcessTransport } from "../../src/client/transports/InProcessTransport";
 import type { Transport } from "../../src/client/transports/Transport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { collect, counter, endOf, errorsOf, expectRunEndContract, kinds, replaySession, sse } from "./support";
 
 /** A transport whose runs the test drives by hand; it records every input and unsubscription. */
@@ -380,7 +382,7 @@ describe("InProcessTransport", () => {
         return success({ ok: true });
       },
     };
-    const session = new Session(new InProcessTransport(agent, { ids: sequentialIds() }), { threadId: "t", newId: counter() });
+    const session = new Session(new InProcessTransport((input) => run(agent, input, { ids: sequentialIds() })), { threadId: "t", newId: counter() });
     const first = await collect(session.send("do it"));
     expect(endOf(first)).toMatchObject({ kind: "interrupted" });
     const subagentId = session.subagents[0]?.id;
@@ -402,7 +404,7 @@ describe("InProcessTransport", () => {
         return firstValueFrom(NEVER.pipe(toArray())).then(() => success());
       },
     };
-    const session = new Session(new InProcessTransport(agent), { threadId: "t" });
+    const session = new Session(inProcessTransport(agent), { threadId: "t" });
     const subscription = session.send("x").subscribe();
     subscription.unsubscribe();
     await aborted;

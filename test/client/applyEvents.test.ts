@@ -5,9 +5,9 @@ import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { Diagnostic, ProtocolError } from "../../src/operators/ProtocolError";
 import { applyEvents } from "../../src/client/applyEvents";
-import { ClientError } from "../../src/client/ClientError";
-import { ClientState } from "../../src/client/reducers/ClientState";
-import type { Update } from "../../src/client/Update";
+import { ClientError } from "../../src/thread/ClientError";
+import { ClientState } from "../../src/thread/reducers/ClientState";
+import type { Update } from "../../src/thread/Update";
 
 function scheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

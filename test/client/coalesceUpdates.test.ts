@@ -1,8 +1,8 @@
 import { concat, defer, from, map, Subject, switchMap, timer } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
-import { ClientError } from "../../src/client/ClientError";
+import { ClientError } from "../../src/thread/ClientError";
 import { coalesceUpdates, FALLBACK_FRAME_MS, UpdateBatch } from "../../src/client/coalesceUpdates";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { Session } from "../../src/client/Session";
 import { ev } from "../../src/protocol/build";
 

@@ -5,12 +5,12 @@ import * as t from "io-ts";
 import { throwError } from "rxjs";
 import { ev } from "../../src/protocol/build";
 import { stateSpec } from "../../src/protocol/stateSpec";
-import type { ClientErrorKind } from "../../src/client/ClientError";
+import type { ClientErrorKind } from "../../src/thread/ClientError";
 import { Session } from "../../src/client/Session";
 import { clientTool } from "../../src/client/tools/clientTool";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { collect, errorsOf, replaySession, sse } from "./support";
 
 const T = "thread-1";

@@ -9,7 +9,7 @@ import { ev } from "../../src/protocol/build";
 import { Session } from "../../src/client/Session";
 import type { Transport } from "../../src/client/transports/Transport";
 import type { Event } from "../../src/protocol/events";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { collect, counter, endOf, errorsOf, expectRunEndContract, replaySession, sse } from "./support";
 
 const START = ev.runStarted("thread-1", "run-1");

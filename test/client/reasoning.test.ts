@@ -7,7 +7,7 @@ import { ev } from "../../src/protocol/build";
 import { ProtocolError } from "../../src/operators/ProtocolError";
 import type { Agent } from "../../src/server/Agent";
 import { Session } from "../../src/client/Session";
-import { InProcessTransport } from "../../src/client/transports/InProcessTransport";
+import { inProcessTransport } from "../../src/server/inProcessTransport";
 import { collect, counter, endOf, errorsOf, replaySession } from "./support";
 
 const RS = ev.runStarted("thread-1", "run-1");
@@ -109,7 +109,7 @@ describe("in the server: strict, at the call site", () => {
         return { type: "success" };
       },
     };
-    const session = new Session(new InProcessTransport(agent), { threadId: "thread-1", newId: counter() });
+    const session = new Session(inProcessTransport(agent), { threadId: "thread-1", newId: counter() });
     const updates = await collect(session.send("go"));
     expect(thrown).toMatchObject({ code: "reasoning", rule: "R22" });
     expect(errorsOf(updates)).toEqual([]);
@@ -131,7 +131,7 @@ describe("in the server: strict, at the call site", () => {
         return { type: "success" };
       },
     };
-    const session = new Session(new InProcessTransport(agent), { threadId: "thread-1", newId: counter() });
+    const session = new Session(inProcessTransport(agent), { threadId: "thread-1", newId: counter() });
     const updates = await collect(session.send("go"));
     expect(thrown).toBeInstanceOf(ProtocolError);
     expect(thrown).toMatchObject({ code: "reasoning", rule: "R22" });

@@ -4,7 +4,7 @@
  * with it as `unsent`), and the next send does not carry it; anything else keeps it.
  */
 import { concat, of, throwError, type Observable } from "rxjs";
-import { ClientError } from "../../src/client/ClientError";
+import { ClientError } from "../../src/thread/ClientError";
 import { Session } from "../../src/client/Session";
 import type { Transport } from "../../src/client/transports/Transport";
 import { ev } from "../../src/protocol/build";

@@ -9,7 +9,7 @@ import { encodeSse } from "../../src/wire/encodeSse";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import type { Transport } from "../../src/client/transports/Transport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { counter } from "./support";
 
 const id = fc.constantFrom("a", "b", "c");

@@ -7,7 +7,7 @@ import type { Message } from "../../src/protocol/messages";
 import { lastValueFrom, toArray } from "rxjs";
 import { Session } from "../../src/client/Session";
 import type { Transport } from "../../src/client/transports/Transport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { eventsOf, streams } from "../operators/verify/generate";
 import { counter } from "./support";
 

@@ -1,8 +1,8 @@
 /** Seed 001's Rust examples, translated with the same assertions. */
 import { ev, outcome, withSubagentRunId } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
-import type { RunEnd } from "../../src/client/Update";
-import type { SubagentChange, SubagentStatus } from "../../src/client/Update";
+import type { RunEnd } from "../../src/thread/Update";
+import type { SubagentChange, SubagentStatus } from "../../src/thread/Update";
 import { collect, errorsOf, expectRunEndContract, replaySession, sse } from "./support";
 
 describe("docs/seeds.md#seed-001: subagent", () => {

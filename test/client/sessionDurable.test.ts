@@ -11,15 +11,15 @@ import type { Event } from "../../src/protocol/events";
 import type { RunAgentInput } from "../../src/protocol/input";
 import { stateSpec } from "../../src/protocol/stateSpec";
 import type { DecodeWarning } from "../../src/wire/DecodeWarning";
-import { ClientError } from "../../src/client/ClientError";
+import { ClientError } from "../../src/thread/ClientError";
 import { Session } from "../../src/client/Session";
 import { followConnection } from "../../src/client/followConnection";
 import { applyEvents } from "../../src/client/applyEvents";
-import { ClientState } from "../../src/client/reducers/ClientState";
+import { ClientState } from "../../src/thread/reducers/ClientState";
 import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
 import { ConnectionNotice } from "../../src/client/transports/ConnectionNotice";
 import type { ConnectRequest, StopRequest, StopResult, Transport } from "../../src/client/transports/Transport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { counter, errorsOf, kinds } from "./support";
 
 type Item = Event | DecodeWarning | ConnectionNotice;

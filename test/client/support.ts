@@ -4,8 +4,8 @@ import type { Event } from "../../src/protocol/events";
 import { encodeSse } from "../../src/wire/encodeSse";
 import { Session, type SessionOptions } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
-import type { ClientError } from "../../src/client/ClientError";
-import type { Update } from "../../src/client/Update";
+import type { ClientError } from "../../src/thread/ClientError";
+import type { Update } from "../../src/thread/Update";
 
 /** All updates of a run, once it completed. */
 export function collect<S>(updates$: Observable<Update<S>>): Promise<Update<S>[]> {

@@ -8,7 +8,7 @@ import { lastValueFrom, Observable, of, take, throwError, toArray } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { toolLoop, type ToolLoopOptions } from "../../src/client/toolLoop";
 import { clientTool, type ClientTool } from "../../src/client/tools/clientTool";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import type { AssistantMessage, Message, ToolMessage } from "../../src/protocol/messages";
 import { expectRunEndContract } from "./support";
 

@@ -1,5 +1,5 @@
 /**
- * The client-tool loop in Session, against real agents under the real driver (InProcessTransport):
+ * The client-tool loop in Session, against real agents under the real driver (inProcessTransport):
  * the follow-up run, run boundaries and one `done`, concurrency and order, the round-trip bound,
  * decode failures, throws, aborts, interrupts, tools the session does not know, the fallback
  * without pendingToolCallIds, and the running calls a view answers (`respond`).
@@ -7,11 +7,11 @@
 import * as t from "io-ts";
 import { filter, firstValueFrom, Observable, type Subscription } from "rxjs";
 import { Session, type SessionOptions } from "../../src/client/Session";
-import { InProcessTransport } from "../../src/client/transports/InProcessTransport";
+import { inProcessTransport } from "../../src/server/inProcessTransport";
 import type { Transport } from "../../src/client/transports/Transport";
 import { clientTool } from "../../src/client/tools/clientTool";
 import { waitForResponse } from "../../src/client/tools/waitForResponse";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import type { RunAgentInput, Tool } from "../../src/protocol/input";
@@ -26,7 +26,7 @@ class RecordingTransport implements Transport {
   constructor(private readonly agent: Agent) {}
   run(input: RunAgentInput): Observable<Event> {
     this.inputs.push(input);
-    return new InProcessTransport(this.agent).run(input);
+    return inProcessTransport(this.agent).run(input);
   }
 }
 

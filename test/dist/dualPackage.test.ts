@@ -2,7 +2,7 @@
 // class, so `instanceof` fails across them; the static `isInstance` of each error class reads a
 // `Symbol.for` brand and works across copies.
 import { execFileSync } from "node:child_process";
-import { ClientError } from "../../src/client/ClientError";
+import { ClientError } from "../../src/thread/ClientError";
 import { Diagnostic, ProtocolError } from "../../src/operators/ProtocolError";
 import { DecodeError } from "../../src/wire/DecodeError";
 import { ROOT, ensureBuilt } from "./ensureBuilt";

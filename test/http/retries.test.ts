@@ -6,10 +6,10 @@
  * a 409 is never tried again. The transport's waits run on a virtual clock turned by the test.
  */
 import { VirtualTimeScheduler } from "rxjs";
-import { ClientError } from "../../src/client/ClientError";
+import { ClientError } from "../../src/thread/ClientError";
 import { Session } from "../../src/client/Session";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { serve, type Served } from "../../src/node/serve";
 import { success, type Agent } from "../../src/server/Agent";
 import { createHandler, type FetchHandler, type HandlerOptions } from "../../src/server/http/createHandler";

@@ -12,7 +12,7 @@ import type { RunAgentInput } from "../../src/protocol/input";
 import type { Message, UserMessage } from "../../src/protocol/messages";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { collect } from "../client/support";
 
 const THREAD = "thread-1";

@@ -14,7 +14,7 @@ import { EventSchemas } from "@ag-ui/core/schemas";
 import { Session } from "../../src/client/Session";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { clientTool } from "../../src/client/tools/clientTool";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { createHandler } from "../../src/server/http/createHandler";

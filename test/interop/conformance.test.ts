@@ -15,9 +15,9 @@ import type { Message } from "../../src/protocol/messages";
 import { Diagnostic, ProtocolError } from "../../src/operators/ProtocolError";
 import { verifyEvents } from "../../src/operators/verifyEvents";
 import { interrupted, run, type Agent } from "../../src/server";
-import { InProcessTransport } from "../../src/client/transports/InProcessTransport";
+import { inProcessTransport } from "../../src/server/inProcessTransport";
 import { Session } from "../../src/client/Session";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { collect, counter, endOf, errorsOf, replaySession } from "../client/support";
 
 /** The SSE body of JSON values exactly as a peer sends them (wrong roles and unknown ops included). */
@@ -325,7 +325,7 @@ describe("conformance: duplicate-interrupt-id-fatal", () => {
     const events = await lastValueFrom(run(agent, runAgentInput(T, R)).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
     expect(events[1]).toMatchObject({ code: "PROTOCOL", message: expect.stringContaining('two interrupts carrying the id "i-duplicate-interrupt"') });
-    const session = new Session(new InProcessTransport(agent), { threadId: T, newId: counter() });
+    const session = new Session(inProcessTransport(agent), { threadId: T, newId: counter() });
     const updates = await collect(session.send("go"));
     expect(endOf(updates)).toMatchObject({ kind: "failed", message: expect.stringContaining('"i-duplicate-interrupt"') });
     expect(lastError(updates).kind).toBe("run");

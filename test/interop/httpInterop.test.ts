@@ -11,7 +11,7 @@ import { HttpAgent, type AgentSubscriber } from "@ag-ui/client";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { Session } from "../../src/client/Session";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { createHandler } from "../../src/server/http/createHandler";
 import { serve, type Served } from "../../src/node/serve";
 import { SCENARIO_NAMES, SCENARIOS, scenarioEvents, type ScenarioName } from "../http/scenarios";

@@ -6,7 +6,7 @@
 import { once } from "node:events";
 import { Session } from "../../src/client/Session";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
-import type { Update } from "../../src/client/Update";
+import type { Update } from "../../src/thread/Update";
 import { bounded, startLoadServer, type LoadServer } from "./support/loadClient";
 
 let server: LoadServer | undefined;

@@ -2,7 +2,7 @@ import { TestScheduler } from "rxjs/testing";
 import { selectStateEncoding, stateEncodingStep } from "../../src/operators/selectStateEncoding";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
-import { StateManager } from "../../src/server/StateManager";
+import { StateManager } from "../../src/operators/StateManager";
 
 const notes = "the document the user is editing, at some length";
 

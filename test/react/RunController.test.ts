@@ -1,7 +1,7 @@
 // RunController without React: sources that end, fail or emit inside `subscribe` itself.
 import { concat, EMPTY, finalize, NEVER, Observable, of, Subject, throwError } from "rxjs";
-import { ClientError } from "../../src/client/ClientError";
-import type { Update } from "../../src/client/Update";
+import { ClientError } from "../../src/thread/ClientError";
+import type { Update } from "../../src/thread/Update";
 import { RunController, type RunSource } from "../../src/react";
 import { failOnUnhandledRxErrors } from "./support/noUnhandledErrors";
 

@@ -3,7 +3,7 @@
 import { of, type Observable } from "rxjs";
 import type { HttpTransport } from "../../src/client/transports/HttpTransport";
 import type { Transport } from "../../src/client/transports/Transport";
-import type { RunEnd } from "../../src/client/Update";
+import type { RunEnd } from "../../src/thread/Update";
 import type { RunAgentInput } from "../../src/protocol/input";
 import type { DecodeWarning } from "../../src/wire/DecodeWarning";
 import { ev, withSubagentRunId } from "../../src/protocol/build";

@@ -1,6 +1,6 @@
 /** The AI chat's input: a growing text box, Send and Stop, and the status line (rules from examples/shared/composerState.ts). */
 import { useState, type FormEvent, type KeyboardEvent } from "react";
-import type { ClientError } from "../../../src/client/ClientError";
+import type { ClientError } from "../../../src/thread/ClientError";
 import type { RunStatus } from "../../../src/react";
 import { composerState, DEFAULT_PLACEHOLDER, KEYBOARD_HINT, statusLine } from "../../shared/composerState";
 

@@ -9,7 +9,7 @@ import { filter, firstValueFrom, lastValueFrom, tap, toArray } from "rxjs";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import type { Transport } from "../../../src/client/transports/Transport";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { serve, type Served } from "../../../src/node/serve";
 import type { Event } from "../../../src/protocol/events";
 import type { RunAgentInput } from "../../../src/protocol/input";

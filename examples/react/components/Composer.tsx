@@ -1,7 +1,7 @@
 /** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from "react";
-import type { ClientError } from "../../../src/client/ClientError";
-import type { RunEnd } from "../../../src/client/Update";
+import type { ClientError } from "../../../src/thread/ClientError";
+import type { RunEnd } from "../../../src/thread/Update";
 import type { RunStatus } from "../../../src/react";
 import { composerState, KEYBOARD_HINT, statusLine } from "../../shared/composerState";
 

@@ -1,6 +1,6 @@
 /** One block of the conversation: a message (text, tool cards, the "stopped" marker) or a subagent's group. */
 import { memo } from "react";
-import type { Subagent } from "../../../src/client/Update";
+import type { Subagent } from "../../../src/thread/Update";
 import type { Message, ToolMessage } from "../../../src/protocol/messages";
 import type { CutOff } from "../../../src/react";
 import { subagentHeading, type Block } from "../../shared/groupMessages";

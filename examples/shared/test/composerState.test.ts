@@ -1,4 +1,4 @@
-import { ClientError } from "../../../src/client/ClientError";
+import { ClientError } from "../../../src/thread/ClientError";
 import { composerState, DEFAULT_PLACEHOLDER, statusLine } from "../composerState";
 
 describe("composerState", () => {

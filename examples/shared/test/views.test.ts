@@ -1,5 +1,5 @@
 // The small view helpers: board summary, subagent headings, message text.
-import type { Subagent } from "../../../src/client/Update";
+import type { Subagent } from "../../../src/thread/Update";
 import { boardSummary } from "../boardSummary";
 import { subagentHeading } from "../groupMessages";
 import { messageText } from "../messageText";

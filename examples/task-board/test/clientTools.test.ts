@@ -10,7 +10,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { Session } from "../../../src/client/Session";
 import { clientTool } from "../../../src/client/tools/clientTool";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import type { Served } from "../../../src/node/serve";
 import type { ToolMessage } from "../../../src/protocol/messages";
 import { confirmDelete, localTime } from "../../shared/pageTools";

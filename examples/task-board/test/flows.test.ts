@@ -7,7 +7,7 @@ import { EventSchemas } from "@ag-ui/core/schemas";
 import { HttpAgent } from "@ag-ui/client";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { Session } from "../../../src/client/Session";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Served } from "../../../src/node/serve";

@@ -5,7 +5,7 @@ import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/c
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
-import { ClientError } from "../ClientError";
+import { ClientError } from "../../thread/ClientError";
 import { ConnectionNotice } from "./ConnectionNotice";
 import { fetchEventStream, StreamOpened, type StreamItem, type StreamRequest } from "./fetchEventStream";
 import { subPath, threadInput } from "./endpointRoutes";

@@ -5,7 +5,7 @@ import { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../p
 import { decodeSse } from "../../wire/decodeSse";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { SseControl } from "../../wire/SseControl";
-import { ClientError } from "../ClientError";
+import { ClientError } from "../../thread/ClientError";
 import { describe, failedRequest, refusedAnswer } from "./requestFailure";
 
 /**

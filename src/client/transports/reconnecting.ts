@@ -9,10 +9,11 @@ import type { Event } from "../../protocol/events";
 import { DecodeError } from "../../wire/DecodeError";
 import { isDecodeWarning, type DecodeWarning } from "../../wire/DecodeWarning";
 import { isSseControl } from "../../wire/SseControl";
-import { ClientError } from "../ClientError";
+import { ClientError } from "../../thread/ClientError";
 import { ConnectionNotice, isConnectionNotice } from "./ConnectionNotice";
 import { StreamOpened, type StreamItem } from "./fetchEventStream";
 import { askedWait, REFUSED_CODE, UNANSWERED_CODE } from "./requestFailure";
+import { isTerminal } from "../../thread/isTerminal";
 
 /**
  * How a cut stream is resumed, as RxJS `retry`'s `RetryConfig`.
@@ -193,7 +194,7 @@ export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarn
             }
           }
           if (item.type === "RUN_STARTED") runId ??= item.runId;
-          if (item.type === "RUN_FINISHED" || item.type === "RUN_ERROR") ended = true;
+          if (isTerminal(item)) ended = true;
           passed = true;
           subscriber.next(item);
         },

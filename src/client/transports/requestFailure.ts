@@ -3,7 +3,7 @@
  * `ClientError` that says what the retry rules need to know: whether a connection was ever made,
  * what the server answered, and when it asked to be tried again.
  */
-import { ClientError } from "../ClientError";
+import { ClientError } from "../../thread/ClientError";
 
 /** How much of an error answer's body an `http` error quotes. */
 const BODY_EXCERPT = 500;

@@ -4,7 +4,7 @@
  * honouring the server's `Retry-After`, on an injectable scheduler.
  */
 import { asyncScheduler, catchError, from, Observable, retry, tap, throwError, timer, type MonoTypeOperatorFunction, type ObservableInput, type SchedulerLike } from "rxjs";
-import { ClientError } from "../ClientError";
+import { ClientError } from "../../thread/ClientError";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "./reconnecting";
 import { askedWait, UNANSWERED_CODE } from "./requestFailure";
 

@@ -2,10 +2,10 @@
 import { Observable, type MonoTypeOperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
-import { OpenSpans } from "../store/OpenSpans";
-import { isTerminal } from "../store/checkBatch";
+import { OpenSpans } from "../../thread/OpenSpans";
+import { isTerminal } from "../../thread/isTerminal";
 import { SourceObserver } from "../store/SourceObserver";
-import { closeOpenSpans } from "./closeOpenSpans";
+import { closeOpenSpans } from "../../thread/closeOpenSpans";
 
 /**
  * Passes a run's events (normalized and verified: what the strict operators let through) and,

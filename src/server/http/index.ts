@@ -17,7 +17,7 @@ export { toEventStream, DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, typ
 export { routeOf, type HandlerRoute } from "./routeOf";
 export { capabilitiesOf } from "./serveCapabilities";
 export { endOnStop } from "./endOnStop";
-export { closeOpenSpans } from "./closeOpenSpans";
+export { closeOpenSpans } from "../../thread/closeOpenSpans";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./SlowConsumerError";
 export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, type Frame } from "./TailFrames";
 export { IdleWriteError } from "./IdleWriteError";

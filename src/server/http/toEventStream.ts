@@ -12,6 +12,7 @@ import { nextMacrotask } from "./nextMacrotask";
 import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
 import type { Frame } from "./TailFrames";
 import type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
+import { isTerminal } from "../../thread/isTerminal";
 
 export type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
 
@@ -173,7 +174,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
       overflow(frame.bytes.byteLength);
       return;
     }
-    if (event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") terminated = true;
+    if (isTerminal(event)) terminated = true;
     queue.push(frame);
     watchIdle();
     notify();

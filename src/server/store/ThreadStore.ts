@@ -7,7 +7,7 @@
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
-import type { ThreadSnapshot } from "./ThreadSnapshot";
+import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
 
 /**
  * The RUN_ERROR code a store logs for a run it ends because the run's producer stopped renewing

@@ -1,6 +1,7 @@
 /** The shape a batch must have to be logged for a run (docs/durability.md): checked whole, before anything is written. */
 import type { Event, EventType } from "../../protocol/events";
 import { THINKING_EVENT_TYPES } from "../../protocol/events";
+import { isTerminal } from "../../thread/isTerminal";
 import { StoreError } from "./StoreError";
 
 /** Types a log never holds: `normalizeChunks()` expands chunks and maps THINKING_* before anything is logged. */
@@ -10,16 +11,6 @@ const UNNORMALIZED: ReadonlySet<EventType> = new Set<EventType>([
   "REASONING_MESSAGE_CHUNK",
   ...THINKING_EVENT_TYPES,
 ]);
-
-/**
- * Whether `event` ends a run (RUN_FINISHED or RUN_ERROR).
- *
- * @example
- * isTerminal(ev.runError("boom")); // true
- */
-export function isTerminal(event: Event): boolean {
-  return event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";
-}
 
 /**
  * The refusal for a batch of run `runId` on `threadId`, or `undefined` when it may be logged:

@@ -8,9 +8,9 @@
 import { ev, outcome } from "../../protocol/build";
 import { PROTOCOL_VERSION } from "../../protocol/version";
 import type { Event } from "../../protocol/events";
-import { isTerminal } from "./checkBatch";
+import { isTerminal } from "../../thread/isTerminal";
 import type { Cursor, ThreadRead } from "./ThreadStore";
-import type { ThreadSnapshot } from "./ThreadSnapshot";
+import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
 
 /**
  * One frame of a connect stream. `cursor` is the SSE `id:` to send with it; prelude frames have

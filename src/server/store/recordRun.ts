@@ -2,7 +2,7 @@
 import { Observable, type OperatorFunction } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
-import { isTerminal } from "./checkBatch";
+import { isTerminal } from "../../thread/isTerminal";
 import { SourceObserver } from "./SourceObserver";
 import { systemClock, type StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";

@@ -7,7 +7,7 @@
 import * as t from "io-ts";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { applyEvents } from "../../../src/client/applyEvents";
-import { ClientState } from "../../../src/client/reducers/ClientState";
+import { ClientState } from "../../../src/thread/reducers/ClientState";
 import { clientTool } from "../../../src/client/tools/clientTool";
 import { executeToolCalls } from "../../../src/client/tools/executeToolCalls";
 import { pendingClientToolCalls } from "../../../src/client/tools/pendingClientToolCalls";

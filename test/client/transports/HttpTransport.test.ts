@@ -5,7 +5,7 @@ import { firstValueFrom, toArray } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { encodeSse } from "../../../src/wire/encodeSse";
-import { ClientError } from "../../../src/client/ClientError";
+import { ClientError } from "../../../src/thread/ClientError";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { collect, counter, endOf, errorsOf, expectRunEndContract } from "../support";

@@ -12,7 +12,7 @@ import { encodeSse } from "../../../src/wire/encodeSse";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { reconnectDelay, type ReconnectConfig } from "../../../src/client/transports/reconnecting";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { success, type Agent } from "../../../src/server/Agent";
 import { createHandler, type FetchHandler, type HandlerOptions } from "../../../src/server/http/createHandler";
 import { memoryStore, type MemoryStore } from "../../../src/server/store/memory/memoryStore";

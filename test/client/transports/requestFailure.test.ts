@@ -1,5 +1,5 @@
 /** What a failed request's ClientError says (issue #20 A3): whether a connection was made, and the Retry-After an answer asked for. */
-import { ClientError } from "../../../src/client/ClientError";
+import { ClientError } from "../../../src/thread/ClientError";
 import { failedRequest, parseRetryAfter, provesNothingStarted, refusedAnswer } from "../../../src/client/transports/requestFailure";
 
 const systemError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:1`), { code });

@@ -5,7 +5,7 @@
  */
 import { Observable, of, take, throwError } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
-import { ClientError } from "../../../src/client/ClientError";
+import { ClientError } from "../../../src/thread/ClientError";
 import { MAX_RETRY_AFTER_MS, provesNothingStarted, worthAnotherTry } from "../../../src/client/transports/requestFailure";
 import { retryUnanswered, type RetryRule } from "../../../src/client/transports/retryUnanswered";
 

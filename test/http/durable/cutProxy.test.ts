@@ -9,7 +9,7 @@
 import { lastValueFrom, toArray } from "rxjs";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { createTaskBoardAgent } from "../../../examples/task-board/agent";
 import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { startCutProxy, type CutProxy } from "../../support/cutProxy";

@@ -8,7 +8,7 @@
 import { lastValueFrom, toArray } from "rxjs";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { CONNECT_MODE_HEADER } from "../../../src/protocol/connectMode";
 import { threadKeys } from "../../../src/redis/keys";
 import { boardSpec, type Board } from "../../../examples/task-board/board";

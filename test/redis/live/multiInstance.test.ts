@@ -10,7 +10,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { lastValueFrom, Observable, toArray } from "rxjs";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { startBalancer, type Balancer } from "../../support/balancer";

@@ -9,7 +9,7 @@
  */
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { inputFor, postJson } from "../../http/durable/support";

@@ -6,7 +6,7 @@
 import { lastValueFrom, tap, toArray } from "rxjs";
 import { Session } from "../../../src/client/Session";
 import type { HttpTransport } from "../../../src/client/transports/HttpTransport";
-import type { Update } from "../../../src/client/Update";
+import type { Update } from "../../../src/thread/Update";
 import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { canonicalIds } from "../../http/durable/support";

@@ -9,7 +9,7 @@ import { lastValueFrom, toArray } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";
-import { isTerminal } from "../../../src/server/store/checkBatch";
+import { isTerminal } from "../../../src/thread/isTerminal";
 import { memoryStore, RUN_TOO_LARGE_ERROR_CODE, type MemoryStore } from "../../../src/server/store/memory/memoryStore";
 import { StoreError } from "../../../src/server/store/StoreError";
 import type { RunWriter, StoredEvent } from "../../../src/server/store/ThreadStore";

@@ -9,11 +9,11 @@ import { firstValueFrom, lastValueFrom, toArray, type Observable } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";
-import { applyEvent } from "../../../src/client/reducers/applyEvent";
-import { ClientState } from "../../../src/client/reducers/ClientState";
+import { applyEvent } from "../../../src/thread/reducers/applyEvent";
+import { ClientState } from "../../../src/thread/reducers/ClientState";
 import { StoreError, type StoreErrorCode } from "../../../src/server/store/StoreError";
 import type { StoredEvent, ThreadRead, ThreadStore } from "../../../src/server/store/ThreadStore";
-import type { ThreadSnapshot } from "../../../src/server/store/ThreadSnapshot";
+import type { ThreadSnapshot } from "../../../src/thread/ThreadSnapshot";
 import { ManualClock } from "./manualClock";
 
 /** What a store under test is made with. */

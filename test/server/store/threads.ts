@@ -11,10 +11,10 @@ import type { RunAgentInput } from "../../../src/protocol/input";
 import type { Message } from "../../../src/protocol/messages";
 import { ProtocolError } from "../../../src/operators/ProtocolError";
 import { normalizeAndVerify } from "../../../src/operators/normalizeAndVerify";
-import { applyEvent } from "../../../src/client/reducers/applyEvent";
+import { applyEvent } from "../../../src/thread/reducers/applyEvent";
 import { applyEvents } from "../../../src/client/applyEvents";
-import { ClientState } from "../../../src/client/reducers/ClientState";
-import type { Update } from "../../../src/client/Update";
+import { ClientState } from "../../../src/thread/reducers/ClientState";
+import type { Update } from "../../../src/thread/Update";
 import {
   AgentError,
   interrupted,

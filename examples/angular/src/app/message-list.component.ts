@@ -1,6 +1,6 @@
 /** The scrolling message pane: the conversation's blocks, a typing indicator, and "jump to latest" once the user scrolled up. */
 import { ChangeDetectionStrategy, Component, computed, input, output } from "@angular/core";
-import type { Subagent } from "../../../../src/client/Update";
+import type { Subagent } from "../../../../src/thread/Update";
 import type { Message } from "../../../../src/protocol/messages";
 import type { CutOff } from "../../../../src/react/UnfinishedParts";
 import { groupMessages, subagentHeading, toolResults } from "../../../shared/groupMessages";

@@ -1,10 +1,10 @@
 /** One thread of the memory store (docs/durability.md): its log, its compacted fold, its runs, its live run and its tails. */
 import { Observable } from "rxjs";
 import type { Event } from "../../../protocol/events";
-import { isTerminal } from "../checkBatch";
+import { isTerminal } from "../../../thread/isTerminal";
 import { StoreError } from "../StoreError";
-import { ThreadFold } from "../ThreadFold";
-import type { ThreadSnapshot } from "../ThreadSnapshot";
+import { ThreadFold } from "../../../thread/ThreadFold";
+import type { ThreadSnapshot } from "../../../thread/ThreadSnapshot";
 import type { Cursor, ResumeRead, StoredEvent } from "../ThreadStore";
 import type { LiveRun } from "./LiveRun";
 import { ThreadLog } from "./ThreadLog";

@@ -1,6 +1,6 @@
 /** One thread's event log in memory (docs/durability.md): its events by sequence number, trimmed from the front. */
 import type { Event } from "../../../protocol/events";
-import { isTerminal } from "../checkBatch";
+import { isTerminal } from "../../../thread/isTerminal";
 import type { Cursor, StoredEvent } from "../ThreadStore";
 
 interface LogEntry {

@@ -4,7 +4,8 @@ import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
 import type { Event } from "../../../protocol/events";
 import type { RunAgentInput } from "../../../protocol/input";
-import { checkBatch, isTerminal } from "../checkBatch";
+import { checkBatch } from "../checkBatch";
+import { isTerminal } from "../../../thread/isTerminal";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
 import {

@@ -1,13 +1,13 @@
 /** ThreadFold and OpenSpans: the compacted thread folded with the client's reducer, restorable from its JSON (what a persisting store reads back). */
 import * as E from "fp-ts/Either";
 import fc from "fast-check";
-import { ev } from "../../../src/protocol/build";
-import type { Event } from "../../../src/protocol/events";
-import { OpenSpans } from "../../../src/server/store/OpenSpans";
-import { ThreadFold } from "../../../src/server/store/ThreadFold";
-import { ThreadSnapshot } from "../../../src/server/store/ThreadSnapshot";
-import { fuzzParameters } from "../../support/fuzz";
-import { endingArbitrary, opArbitrary, recordThread } from "./threads";
+import { ev } from "../../src/protocol/build";
+import type { Event } from "../../src/protocol/events";
+import { OpenSpans } from "../../src/thread/OpenSpans";
+import { ThreadFold } from "../../src/thread/ThreadFold";
+import { ThreadSnapshot } from "../../src/thread/ThreadSnapshot";
+import { fuzzParameters } from "../support/fuzz";
+import { endingArbitrary, opArbitrary, recordThread } from "../server/store/threads";
 
 function foldAll(fold: ThreadFold, events: readonly { event: Event; cursor: string }[]): ThreadFold {
   for (const { event, cursor } of events) fold.apply(event, cursor);

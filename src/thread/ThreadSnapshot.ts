@@ -4,11 +4,11 @@
  * that persists it (Redis, beside the stream) decodes what it reads back.
  */
 import * as t from "io-ts";
-import { Present, struct } from "../../protocol/codec";
-import type { NamedStructCodec } from "../../protocol/namedCodec";
-import { Event } from "../../protocol/events";
-import { Message } from "../../protocol/messages";
-import { Interrupt } from "../../protocol/outcomes";
+import { Present, struct } from "../protocol/codec";
+import type { NamedStructCodec } from "../protocol/namedCodec";
+import { Event } from "../protocol/events";
+import { Message } from "../protocol/messages";
+import { Interrupt } from "../protocol/outcomes";
 
 /**
  * Where the thread's last run stands: `running` (no terminal logged yet), or how it ended —

@@ -1,13 +1,16 @@
 /**
- * A thread's compacted state, kept up to date event by event with the client's own reducer
- * (docs/durability.md#stores-and-routes: never a second implementation): the store's half of "the client would build the same".
+ * A thread's compacted state, kept up to date event by event with the client's own reducer, which
+ * lives beside it on the thread floor (docs/architecture.md#layer-order; docs/durability.md#stores-and-routes:
+ * never a second implementation): the store's half of "the client would build the same".
  */
-import type { Event, RunStartedEvent } from "../../protocol/events";
-import { applyEvent } from "../../client/reducers/applyEvent";
-import { ClientState } from "../../client/reducers/ClientState";
+import type { Event, RunStartedEvent } from "../protocol/events";
+import { applyEvent } from "./reducers/applyEvent";
+import { ClientState } from "./reducers/ClientState";
 import { OpenSpans } from "./OpenSpans";
-import type { Cursor } from "./ThreadStore";
 import type { RunStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
+
+/** A position in the thread's log (the store's `Cursor`): the snapshot names the last event folded into it by one. */
+type Cursor = ThreadSnapshot["cursor"];
 
 /** The mutable half of a RunSummary; `reopen` comes from the spans when a snapshot is taken. */
 interface RunRecord {

@@ -2,9 +2,9 @@
 import { ev, withSubagentRunId } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";
-import { applyEvent } from "../../../src/client/reducers/applyEvent";
-import { ClientState } from "../../../src/client/reducers/ClientState";
-import type { Update } from "../../../src/client/Update";
+import { applyEvent } from "../../../src/thread/reducers/applyEvent";
+import { ClientState } from "../../../src/thread/reducers/ClientState";
+import type { Update } from "../../../src/thread/Update";
 
 function fresh(): ClientState<unknown> {
   return ClientState.untyped();

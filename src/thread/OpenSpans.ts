@@ -3,8 +3,8 @@
  * connect prelude's second half, so that the rest of a run cut anywhere passes the verifiers
  * (docs/rules.md#order: docs/rules.md#R15, docs/rules.md#R19, docs/rules.md#R22, docs/rules.md#R26, docs/rules.md#R32, docs/rules.md#R33 need their opener seen) for a client that joins late.
  */
-import { ev } from "../../protocol/build";
-import type { Event, EventOf } from "../../protocol/events";
+import { ev } from "../protocol/build";
+import type { Event, EventOf } from "../protocol/events";
 
 type Opener = EventOf<"TEXT_MESSAGE_START" | "TOOL_CALL_START" | "REASONING_START" | "REASONING_MESSAGE_START" | "STEP_STARTED">;
 

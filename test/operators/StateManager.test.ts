@@ -1,7 +1,7 @@
 import { isRight } from "fp-ts/Either";
 import * as fc from "fast-check";
 import { applyPatch } from "../../src/patch/apply";
-import { StateManager, type StatePublish } from "../../src/server/StateManager";
+import { StateManager, type StatePublish } from "../../src/operators/StateManager";
 
 describe("StateManager: the seed's examples (000, shared state)", () => {
   const notes = "the document the user is editing, at some length";

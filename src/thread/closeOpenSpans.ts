@@ -3,8 +3,8 @@
  * run's terminal), from the openers `OpenSpans` keeps: how a stopped run function is ended
  * `RUN_FINISHED` cancelled with a valid stream, as the driver closes an agent's spans itself.
  */
-import { ev, withSubagentRunId } from "../../protocol/build";
-import type { AttributableEvent, Event } from "../../protocol/events";
+import { ev, withSubagentRunId } from "../protocol/build";
+import type { AttributableEvent, Event } from "../protocol/events";
 
 /**
  * The closing events for `reopeners` (what `OpenSpans.reopeners()` returns: the openers of the

@@ -5,13 +5,13 @@
  */
 import { from, lastValueFrom, toArray } from "rxjs";
 import { applyEvents } from "../../../src/client/applyEvents";
-import { applyEvent } from "../../../src/client/reducers/applyEvent";
-import { ClientState } from "../../../src/client/reducers/ClientState";
-import type { Update } from "../../../src/client/Update";
+import { applyEvent } from "../../../src/thread/reducers/applyEvent";
+import { ClientState } from "../../../src/thread/reducers/ClientState";
+import type { Update } from "../../../src/thread/Update";
 import { ev } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";
-import { collect, errorsOf, replaySession, sse } from "../support";
+import { collect, errorsOf, replaySession, sse } from "../../client/support";
 
 const RS = ev.runStarted("thread-1", "run-1");
 const RF = ev.runFinished("thread-1", "run-1");
