@@ -382,7 +382,8 @@ describe("InProcessTransport", () => {
         return success({ ok: true });
       },
     };
-    const session = new Session(new InProcessTransport((input) => run(agent, input, { ids: sequentialIds() })), { threadId: "t", newId: counter() });
+    const ids = sequentialIds(); // one id source across the runs, as the options object used to be
+    const session = new Session(new InProcessTransport((input) => run(agent, input, { ids })), { threadId: "t", newId: counter() });
     const first = await collect(session.send("do it"));
     expect(endOf(first)).toMatchObject({ kind: "interrupted" });
     const subagentId = session.subagents[0]?.id;
