@@ -11,16 +11,19 @@
  * per lane: each build's median ms per call, their ratio (after ÷ before), and the median of the
  * per-round ratios (the paired figure, less exposed to load that changes between rounds).
  *
- * Lanes: `decode+norm+verify` (decodeSse, normalizeChunks and verifyEvents in report mode) and
+ * Lanes: the middle alone on decoded events (`norm+verify`: the public normalizeChunks and
+ * verifyEvents in report mode; `normalizeAndVerify`: the Session's checked step), on two workloads
+ * and on 20,000 chunks; `decode+norm+verify` (decodeSse, normalizeChunks and verifyEvents in report mode) and
  * `session` (a Session over a ReplayTransport: normalizeAndVerify, reducers, updates) on the client
  * workloads at 10,000; `run` (the server's emit path in process: `run()` of an agent writing 50,000
  * deltas, or emitting 20,000 chunks in 40 messages and tool calls, read to its end); `http` (the
  * same delta agent through `createHandler` and loopback HTTP to a reading client, no store).
  */
 import * as path from "node:path";
-import { of, type Subscription } from "rxjs";
+import { from, of, type Observable, type OperatorFunction, type Subscription } from "rxjs";
 import type { Event } from "../src/protocol/events";
 import type { Agent } from "../src/server/Agent";
+import type { InBandReport } from "../src/operators/ProtocolError";
 import { checkEventCount, checkEventTypes, checkThread, tally, type Expected, type Thread } from "./support/checkResult";
 import { THREAD, USER, WORKLOADS } from "./support/clientWorkloads";
 import { collectGarbage } from "./support/measure";
@@ -35,6 +38,7 @@ interface Build {
   readonly normalizeChunks: typeof import("../src/operators/normalizeChunks").normalizeChunks;
   readonly verifyEvents: typeof import("../src/operators/verifyEvents").verifyEvents;
   readonly isInBandReport: typeof import("../src/operators/ProtocolError").isInBandReport;
+  readonly normalizeAndVerify: typeof import("../src/operators/normalizeAndVerify").normalizeAndVerify;
   readonly Session: typeof import("../src/client/Session").Session;
   readonly ReplayTransport: typeof import("../src/client/transports/ReplayTransport").ReplayTransport;
   readonly server: typeof import("../src/server");
@@ -54,6 +58,7 @@ function load(name: string, root: string): Build {
     normalizeChunks: from<typeof import("../src/operators/normalizeChunks")>("operators/normalizeChunks").normalizeChunks,
     verifyEvents: from<typeof import("../src/operators/verifyEvents")>("operators/verifyEvents").verifyEvents,
     isInBandReport: from<typeof import("../src/operators/ProtocolError")>("operators/ProtocolError").isInBandReport,
+    normalizeAndVerify: from<typeof import("../src/operators/normalizeAndVerify")>("operators/normalizeAndVerify").normalizeAndVerify,
     Session: from<typeof import("../src/client/Session")>("client/Session").Session,
     ReplayTransport: from<typeof import("../src/client/transports/ReplayTransport")>("client/transports/ReplayTransport").ReplayTransport,
     server: from<typeof import("../src/server")>("server"),
@@ -79,6 +84,48 @@ function runSync(run: (done: () => void) => Subscription): void {
   let finished = false;
   run(() => (finished = true));
   if (!finished) throw new Error("the pipeline did not finish synchronously");
+}
+
+/** The types `events` come out as through `pipeline` (an in-band report counts as "in-band report"), run synchronously. */
+function typesThrough(b: Build, events: readonly Event[], pipeline: (b: Build) => OperatorFunction<Event, Event | InBandReport>): Record<string, number> {
+  const types: Record<string, number> = {};
+  runSync((done) =>
+    from(events)
+      .pipe(pipeline(b))
+      .subscribe({
+        next: (value) => {
+          const type = b.isInBandReport(value) ? "in-band report" : value.type;
+          types[type] = (types[type] ?? 0) + 1;
+        },
+        complete: done,
+      }),
+  );
+  return types;
+}
+
+/**
+ * The middle alone, on events already decoded, where the checked step's share of the time is
+ * largest: the public pair, and the Session's `normalizeAndVerify`, on two workloads and on a
+ * stream of chunks (the only one here the normalizer expands).
+ */
+function middleLanes(): Lane[] {
+  const pair = (b: Build) => (source: Observable<Event>) => source.pipe(b.normalizeChunks({ mode: "report" }), b.verifyEvents({ mode: "report" }));
+  const fused = (b: Build) => b.normalizeAndVerify({ newId: () => "generated-id" });
+  const lanes: Lane[] = [];
+  const chunked = chunkEvents(20_000, 500);
+  const streams: [string, readonly Event[], Record<string, number>][] = [
+    ...WORKLOADS.filter((w) => w.name === "text" || w.name === "mixed").map((w): [string, readonly Event[], Record<string, number>] => {
+      const { events, expected } = w.generate(CLIENT_SIZE);
+      return [`${w.name}/${CLIENT_SIZE.toLocaleString("en-US")}`, events, { ...expected.eventTypes }];
+    }),
+    ["chunks/20,000", chunked, chunkingExpected(20_000, 500)],
+  ];
+  for (const [label, events, expected] of streams) {
+    for (const [name, pipeline] of [["norm+verify", pair], ["normalizeAndVerify", fused]] as const) {
+      lanes.push({ name: `${name} ${label}`, call: async (b) => sameTally(`${name} on ${label} (${b.name})`, typesThrough(b, events, pipeline), expected) });
+    }
+  }
+  return lanes;
 }
 
 function clientLanes(): Lane[] {
@@ -135,15 +182,27 @@ function streaming(b: Build, deltas: number): Agent {
   };
 }
 
-/** Emits `chunks` chunks through `ctx.emit` (the normalizer's chunk path): text messages and tool calls in turn, `per` chunks each. */
-function chunking(chunks: number, per: number): Agent {
+/** `chunks` chunks: text messages and tool calls in turn, `per` chunks each. */
+function chunks(count: number, per: number): Event[] {
+  return Array.from({ length: count }, (_, i): Event => {
+    const stream = Math.floor(i / per);
+    return stream % 2 === 0
+      ? { type: "TEXT_MESSAGE_CHUNK", messageId: `m${stream}`, delta: TOKENS[i % TOKENS.length] }
+      : { type: "TOOL_CALL_CHUNK", toolCallId: `t${stream}`, toolCallName: "lookup", delta: `"${i}"` };
+  });
+}
+
+/** The same chunks as a whole stream, between RUN_STARTED and RUN_FINISHED. */
+function chunkEvents(count: number, per: number): Event[] {
+  return [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, ...chunks(count, per), { type: "RUN_FINISHED", threadId: "t", runId: "r" }];
+}
+
+/** Emits the chunks through `ctx.emit` (the normalizer's chunk path on the server). */
+function chunking(count: number, per: number): Agent {
+  const list = chunks(count, per);
   return {
     async run(ctx) {
-      for (let i = 0; i < chunks; i++) {
-        const stream = Math.floor(i / per);
-        if (stream % 2 === 0) ctx.emit({ type: "TEXT_MESSAGE_CHUNK", messageId: `m${stream}`, delta: TOKENS[i % TOKENS.length] });
-        else ctx.emit({ type: "TOOL_CALL_CHUNK", toolCallId: `t${stream}`, toolCallName: "lookup", delta: `"${i}"` });
-      }
+      for (const chunk of list) ctx.emit(chunk);
     },
   };
 }
@@ -226,7 +285,7 @@ async function main(): Promise<void> {
   const before = load("before", path.resolve(beforeRoot));
   const after = load("after", path.resolve(__dirname, ".."));
   const filters = process.argv.slice(4);
-  const lanes = [...clientLanes(), ...serverLanes()].filter((lane) => filters.length === 0 || filters.some((f) => lane.name.includes(f)));
+  const lanes = [...middleLanes(), ...clientLanes(), ...serverLanes()].filter((lane) => filters.length === 0 || filters.some((f) => lane.name.includes(f)));
   console.log(`node ${process.version}; before = ${beforeRoot}, after = this checkout; ${rounds} rounds per lane, each build ≥ ${BATCH_MS} ms per round`);
   const rows: string[][] = [["lane", "before ms", "after ms", "after ÷ before", "median of round ratios"]];
   for (const lane of lanes) {
