@@ -8,27 +8,8 @@
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
 import type { ProtocolError, VerificationMode } from "./ProtocolError";
-import { initialNormalizerState, normalizeInto, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
+import { initialNormalizerState, normalizeInto, normalizeStep, passesThrough, type Emit, type NormalizerState } from "./normalize/normalizeStep";
 import { initialVerifierState, verifyEvent, type VerifierState } from "./verify/verifyStep";
-
-/**
- * Both halves' state, and what a refusal does. Owned by `checkedStep`: read it, never write it.
- *
- * @example
- * const state = initialCheckedState({ mode: "strict", newId: () => crypto.randomUUID() });
- * state.verifier.phase; // "before"
- */
-export interface CheckedState {
-  readonly normalizer: NormalizerState;
-  readonly verifier: VerifierState;
-  /**
-   * `strict` (the server's): the first refused event ends the step, and both halves keep exactly what
-   * was sent before it. `report` (the client's): every event of the expansion is verified, a refused
-   * one is reported and the rest go on, and the normalizer keeps its whole expansion, as
-   * `normalizeChunks` followed by `verifyEvents` in report mode do.
-   */
-  readonly mode: VerificationMode;
-}
 
 /**
  * What `initialCheckedState` is told.
@@ -45,21 +26,6 @@ export interface CheckedOptions {
 }
 
 /**
- * A fresh state: no lane open, no run yet.
- *
- * @example
- * const state = initialCheckedState({ mode: "report", newId: () => `id-${++n}` });
- */
-export function initialCheckedState(options: CheckedOptions): CheckedState {
-  const { mode, newId, threadId } = options;
-  return {
-    normalizer: initialNormalizerState(newId === undefined ? {} : { newId }),
-    verifier: initialVerifierState(threadId === undefined ? {} : { threadId }),
-    mode,
-  };
-}
-
-/**
  * Where a step's outcome goes, in order.
  *
  * @example
@@ -70,6 +36,67 @@ export interface CheckedSink {
   sent(event: Event): void;
   /** The ProtocolError that refused the input (the normalizer's, docs/rules.md#C2 to docs/rules.md#C6) or one event of its expansion (the verifier's). */
   refused(error: ProtocolError): void;
+}
+
+/**
+ * Both halves' state, and what a refusal does. Owned by `checkedStep`: read it, never write it.
+ *
+ * @example
+ * const state = initialCheckedState({ mode: "strict", newId: () => crypto.randomUUID() });
+ * state.verifier.phase; // "before"
+ */
+export class CheckedState {
+  readonly normalizer: NormalizerState;
+  readonly verifier: VerifierState;
+  /**
+   * `strict` (the server's): the first refused event ends the step, and both halves keep exactly what
+   * was sent before it. `report` (the client's): every event of the expansion is verified, a refused
+   * one is reported and the rest go on, and the normalizer keeps its whole expansion, as
+   * `normalizeChunks` followed by `verifyEvents` in report mode do.
+   */
+  readonly mode: VerificationMode;
+  /** The sink of the strict step running now, and the refusal that stopped it, for `gate`: one gate per state, no closure per step. */
+  private sink: CheckedSink | undefined;
+  private stopped: ProtocolError | undefined;
+
+  constructor(options: CheckedOptions) {
+    const { mode, newId, threadId } = options;
+    this.normalizer = initialNormalizerState(newId === undefined ? {} : { newId });
+    this.verifier = initialVerifierState(threadId === undefined ? {} : { threadId });
+    this.mode = mode;
+  }
+
+  /** Strict mode's half of `checkedStep`: the expansion verified as the normalizer emits it, stopping at the first refusal. */
+  strictStep(event: Event, sink: CheckedSink): void {
+    this.sink = sink;
+    this.stopped = undefined;
+    const rejected = normalizeInto(this.normalizer, event, this.gate);
+    const refusal = rejected ?? this.stopped;
+    this.sink = undefined;
+    this.stopped = undefined;
+    if (refusal !== undefined) sink.refused(refusal);
+  }
+
+  /** Verifies the next event of an expansion: sent (the normalizer records it) or not (the expansion stops). */
+  private readonly gate: Emit = (next) => {
+    const error = verifyEvent(this.verifier, next); // records `next` in the verifier when it accepts it
+    if (error !== undefined) {
+      this.stopped = error;
+      return false;
+    }
+    this.sink?.sent(next);
+    return true;
+  };
+}
+
+/**
+ * A fresh state: no lane open, no run yet.
+ *
+ * @example
+ * const state = initialCheckedState({ mode: "report", newId: () => `id-${++n}` });
+ */
+export function initialCheckedState(options: CheckedOptions): CheckedState {
+  return new CheckedState(options);
 }
 
 /**
@@ -114,15 +141,7 @@ export function checkedStep(state: CheckedState, event: Event, sink: CheckedSink
     for (const next of normalized.right.events) verified(verifier, next, sink);
     return;
   }
-  let stopped: ProtocolError | undefined;
-  const rejected = normalizeInto(normalizer, event, (next) => {
-    stopped = verifyEvent(verifier, next); // records `next` in the verifier when it accepts it
-    if (stopped !== undefined) return false;
-    sink.sent(next);
-    return true;
-  });
-  const refusal = rejected ?? stopped;
-  if (refusal !== undefined) sink.refused(refusal);
+  state.strictStep(event, sink);
 }
 
 /** Verifies one event and hands it on, or the error that refused it. */

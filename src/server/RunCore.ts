@@ -79,6 +79,8 @@ export interface RunCoreOptions {
 export class RunCore<S> {
   /** The normalizer and the verifier, run as one checked step in strict mode. */
   private readonly checked: CheckedState;
+  /** Where each write's step collects what it sent (reused: a write allocates nothing for it). */
+  private readonly step = new Collected();
   private readonly encoding = new StateManager();
   private readonly open = new Map<Closable, Scope>();
   readonly controller = new AbortController();
@@ -137,14 +139,27 @@ export class RunCore<S> {
   write(event: Event): void {
     const { signal } = this.controller;
     if (signal.aborted) throw signal.reason;
-    const step = new Collected();
-    checkedStep(this.checked, event, step);
-    // Sent after the step: what `output` sets off (a subscriber, an agent's callback) may write again.
-    for (const next of step.events) {
-      const encoded = stateEncodingStep(this.encoding, next);
-      if (encoded !== undefined) this.output(encoded);
+    let refused: ProtocolError | undefined;
+    try {
+      checkedStep(this.checked, event, this.step);
+    } finally {
+      refused = this.flush(); // what the verifier accepted is sent even when the id source threw part-way
     }
-    if (step.error !== undefined) throw step.error;
+    if (refused !== undefined) throw refused;
+  }
+
+  /** Sends what the last step collected and returns its refusal, if any; emptied first: what `output` sets off (a subscriber, an agent's callback) may write again. */
+  private flush(): ProtocolError | undefined {
+    const { first, more, error } = this.step;
+    this.step.clear();
+    if (first !== undefined) this.send(first);
+    if (more !== undefined) for (const next of more) this.send(next);
+    return error;
+  }
+
+  private send(event: Event): void {
+    const encoded = stateEncodingStep(this.encoding, event);
+    if (encoded !== undefined) this.output(encoded);
   }
 
   /**
@@ -152,9 +167,14 @@ export class RunCore<S> {
    * context inside a run without emitting the RUN_STARTED the driver would have sent.
    */
   prime(event: Event): void {
-    const step = new Collected();
-    checkedStep(this.checked, event, step);
-    if (step.error !== undefined) throw step.error;
+    let refused: ProtocolError | undefined;
+    try {
+      checkedStep(this.checked, event, this.step);
+    } finally {
+      refused = this.step.error; // primed, never sent
+      this.step.clear();
+    }
+    if (refused !== undefined) throw refused;
   }
 
   /**
@@ -237,16 +257,25 @@ export class RunCore<S> {
   }
 }
 
-/** One checked step's outcome, collected: the events to send, and the error that ended it, if any. */
+/**
+ * One checked step's outcome, collected: the events to send (the first apart, so the usual step of
+ * one event allocates nothing), and the error that ended it, if any. Read it, then `clear` it.
+ */
 class Collected implements CheckedSink {
-  readonly events: Event[] = [];
+  first: Event | undefined;
+  more: Event[] | undefined;
   error: ProtocolError | undefined;
 
   sent(event: Event): void {
-    this.events.push(event);
+    if (this.first === undefined) this.first = event;
+    else (this.more ??= []).push(event);
   }
 
   refused(error: ProtocolError): void {
     this.error = error;
+  }
+
+  clear(): void {
+    this.first = this.more = this.error = undefined;
   }
 }
