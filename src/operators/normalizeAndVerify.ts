@@ -1,10 +1,9 @@
-/** The client's two checking stages in one subscriber: normalizeChunks then verifyEvents, both in report mode. */
+/** The client's two checking stages in one subscriber and one step (`checkedStep`, report mode): normalizeChunks then verifyEvents, both in report mode. */
 import { Observable, type OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
+import { checkedStep, initialCheckedState, type CheckedSink } from "./checkedStep";
 import { ChunkNormalizer } from "./normalizeChunks";
 import { Diagnostic, type InBandReport } from "./ProtocolError";
-import { initialNormalizerState } from "./normalize/normalizeStep";
-import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
 
 /**
  * Exactly `normalizeChunks({ mode: "report", newId })` followed by `verifyEvents({ mode: "report", threadId })`,
@@ -22,20 +21,10 @@ export function normalizeAndVerify(options: { readonly newId?: () => string; rea
   const { newId, threadId } = options;
   return (source) =>
     new Observable<Event | InBandReport>((subscriber) => {
-      const verifier = initialVerifierState(threadId === undefined ? {} : { threadId });
-      const verify = (event: Event): void => {
-        let error: ReturnType<typeof verifyEvent>;
-        try {
-          error = verifyEvent(verifier, event); // updates the verifier state in place when it accepts
-        } catch (thrown) {
-          // verifyEvents runs the step inside `map`, which turns a throw into a stream error: so does this.
-          subscriber.error(thrown);
-          return;
-        }
-        subscriber.next(error === undefined ? event : new Diagnostic(error));
-      };
-      const normalizer = initialNormalizerState(newId === undefined ? {} : { newId });
-      const upstream = new ChunkNormalizer(subscriber, true, normalizer, verify);
+      const state = initialCheckedState({ mode: "report", newId, threadId });
+      const sink: CheckedSink = { sent: (event) => subscriber.next(event), refused: (error) => subscriber.next(new Diagnostic(error)) };
+      // A throw in the step (the user's newId) errors the output, as either operator of the pair does.
+      const upstream = new ChunkNormalizer(subscriber, (event) => checkedStep(state, event, sink));
       // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
       subscriber.add(upstream);
       source.subscribe(upstream);

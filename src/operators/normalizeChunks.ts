@@ -79,30 +79,45 @@ export function normalizeChunks(
   return (source: Observable<Event | InBandReport>) =>
     new Observable<Event | InBandReport>((subscriber) => {
       // Created here, per subscription: two subscribers never share lanes or thinking ids.
-      const upstream = new ChunkNormalizer(subscriber, report, initialNormalizerState(newId === undefined ? {} : { newId }));
+      const state = initialNormalizerState(newId === undefined ? {} : { newId });
+      const upstream = new ChunkNormalizer(subscriber, (event) => normalizeOne(state, event, report, subscriber));
       // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
       subscriber.add(upstream);
       source.subscribe(upstream);
     });
 }
 
+/** One event through the normalizer: its expansion on to `destination`, or its rejection (a Diagnostic in report mode, else the error). */
+function normalizeOne(state: NormalizerState, item: Event, report: boolean, destination: Subscriber<Event | InBandReport>): void {
+  // Most events (with no chunk stream open) come out as they went in: skip the step's allocations.
+  if (passesThrough(state, item)) {
+    destination.next(item);
+    return;
+  }
+  const result = normalizeStep(state, item); // calls the user's newId for THINKING_* events
+  if (E.isLeft(result)) {
+    if (report) destination.next(new Diagnostic(result.left));
+    else destination.error(result.left);
+    return;
+  }
+  for (const event of result.right.events) destination.next(event);
+}
+
 /**
  * The per-subscription observer of the source. It is a Subscription as well as an Observer, so
  * RxJS hands it to the source as the subscriber itself: a synchronous source sees it close the
  * moment the output errors or is unsubscribed, and stops (as with RxJS's own operators), instead
- * of running on to its end. Each normalized event goes to `pass` (by default, on to `destination`);
- * the Session's `normalizeAndVerify` passes them to the verifier step instead, in the same
- * subscriber. Internal to the operators (not re-exported from the package root).
+ * of running on to its end. In-band reports go on to `destination` untouched; each event goes to
+ * `step` (the normalizer's, or the Session's `normalizeAndVerify`'s checked step), whose throw
+ * errors the output. Internal to the operators (not re-exported from the package root).
  *
  * @example
- * source.subscribe(new ChunkNormalizer(subscriber, true, initialNormalizerState()));
+ * source.subscribe(new ChunkNormalizer(subscriber, (event) => subscriber.next(event)));
  */
 export class ChunkNormalizer extends Subscription implements Observer<Event | InBandReport> {
   constructor(
     private readonly destination: Subscriber<Event | InBandReport>,
-    private readonly report: boolean,
-    private state: NormalizerState,
-    private readonly pass: (event: Event) => void = (event) => destination.next(event),
+    private readonly step: (event: Event) => void,
   ) {
     super();
   }
@@ -113,26 +128,12 @@ export class ChunkNormalizer extends Subscription implements Observer<Event | In
       this.destination.next(item);
       return;
     }
-    // Most events (with no chunk stream open) come out as they went in: skip the step's allocations.
-    if (passesThrough(this.state, item)) {
-      this.pass(item);
-      return;
-    }
-    let result: ReturnType<typeof normalizeStep>;
     try {
-      result = normalizeStep(this.state, item); // calls the user's newId for THINKING_* events
+      this.step(item);
     } catch (thrown) {
-      // A per-value callback's throw errors the output (as in RxJS's own operators), never the producer's next().
+      // A per-value callback's throw (the user's newId) errors the output (as in RxJS's own operators), never the producer's next().
       this.destination.error(thrown);
-      return;
     }
-    if (E.isLeft(result)) {
-      if (this.report) this.destination.next(new Diagnostic(result.left));
-      else this.destination.error(result.left);
-      return;
-    }
-    this.state = result.right.state;
-    for (const event of result.right.events) this.pass(event);
   }
 
   error(error: unknown): void {

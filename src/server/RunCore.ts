@@ -13,12 +13,9 @@ import { describeFailure } from "../protocol/describeFailure";
 import type { StateSpec } from "../protocol/stateSpec";
 import { DEFAULT_MAX_JSON_DEPTH } from "../protocol/jsonDepth";
 import type { ProtocolError } from "../operators/ProtocolError";
-import { initialNormalizerState, normalizeStep, type NormalizerState } from "../operators/normalize/normalizeStep";
+import { checkedStep, initialCheckedState, type CheckedSink, type CheckedState } from "../operators/checkedStep";
 import { stateEncodingStep } from "../operators/selectStateEncoding";
-import { initialVerifierState, type VerifierState } from "../operators/verify/VerifierState";
-import { verifyStep } from "../operators/verify/verifyStep";
 import { checkEgress } from "./checkEgress";
-import { reconcileNormalizer } from "./reconcileNormalizer";
 import { StateManager } from "../operators/StateManager";
 import type { IdSource } from "./ids";
 import { isTerminal } from "../thread/isTerminal";
@@ -80,8 +77,10 @@ export interface RunCoreOptions {
  * core.write(ev.runStarted(input.threadId, input.runId));
  */
 export class RunCore<S> {
-  private normalizer: NormalizerState;
-  private verifier: VerifierState = initialVerifierState();
+  /** The normalizer and the verifier, run as one checked step in strict mode. */
+  private readonly checked: CheckedState;
+  /** Where each write's step collects what it sent (reused: a write allocates nothing for it). */
+  private readonly step = new Collected();
   private readonly encoding = new StateManager();
   private readonly open = new Map<Closable, Scope>();
   readonly controller = new AbortController();
@@ -110,7 +109,7 @@ export class RunCore<S> {
     this.newId = options.newId;
     this.ready = options.ready ?? (() => Promise.resolve());
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-    this.normalizer = initialNormalizerState({ newId: this.newId });
+    this.checked = initialCheckedState({ mode: "strict", newId: this.newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits
     // must never reach, and `state` must not follow `stateMut` edits before a publish.
     this.working = this.copy(initial).typed;
@@ -131,35 +130,36 @@ export class RunCore<S> {
 
   /**
    * Sends `event` now, or throws and sends nothing. The chunk normalizer may expand one input into
-   * several events; each is verified in order, and if one is rejected the ones before it (already
-   * recorded by the verifier) are still sent before the error is thrown, so the stream and the
-   * verifier never disagree. Every typed writer produces exactly one event, so for them a
-   * rejection always means nothing was sent. Does not run the egress check (`check`).
+   * several events; each is verified in order (`checkedStep`, strict), and if one is rejected the
+   * ones before it are still sent before the error is thrown, and the normalizer and verifier hold
+   * exactly what was sent, so the stream and the two never disagree. Every typed writer produces
+   * exactly one event, so for them a rejection always means nothing was sent. Does not run the
+   * egress check (`check`).
    */
   write(event: Event): void {
     const { signal } = this.controller;
     if (signal.aborted) throw signal.reason;
-    const normalized = normalizeStep(this.normalizer, event);
-    if (E.isLeft(normalized)) throw normalized.left;
-    this.normalizer = normalized.right.state;
-    let rejected: ProtocolError | undefined;
-    const accepted: Event[] = [];
-    const expanded = normalized.right.events;
-    for (let i = 0; i < expanded.length; i++) {
-      const verified = verifyStep(this.verifier, expanded[i]);
-      if (E.isLeft(verified)) {
-        rejected = verified.left;
-        reconcileNormalizer(this.normalizer, event, expanded.slice(i), this.verifier);
-        break;
-      }
-      this.verifier = verified.right;
-      accepted.push(expanded[i]);
+    let refused: ProtocolError | undefined;
+    try {
+      checkedStep(this.checked, event, this.step);
+    } finally {
+      refused = this.flush(); // what the verifier accepted is sent even when the id source threw part-way
     }
-    for (const next of accepted) {
-      const encoded = stateEncodingStep(this.encoding, next);
-      if (encoded !== undefined) this.output(encoded);
-    }
-    if (rejected) throw rejected;
+    if (refused !== undefined) throw refused;
+  }
+
+  /** Sends what the last step collected and returns its refusal, if any; emptied first: what `output` sets off (a subscriber, an agent's callback) may write again. */
+  private flush(): ProtocolError | undefined {
+    const { first, more, error } = this.step;
+    this.step.clear();
+    if (first !== undefined) this.send(first);
+    if (more !== undefined) for (const next of more) this.send(next);
+    return error;
+  }
+
+  private send(event: Event): void {
+    const encoded = stateEncodingStep(this.encoding, event);
+    if (encoded !== undefined) this.output(encoded);
   }
 
   /**
@@ -167,14 +167,14 @@ export class RunCore<S> {
    * context inside a run without emitting the RUN_STARTED the driver would have sent.
    */
   prime(event: Event): void {
-    const normalized = normalizeStep(this.normalizer, event);
-    if (E.isLeft(normalized)) throw normalized.left;
-    this.normalizer = normalized.right.state;
-    for (const next of normalized.right.events) {
-      const verified = verifyStep(this.verifier, next);
-      if (E.isLeft(verified)) throw verified.left;
-      this.verifier = verified.right;
+    let refused: ProtocolError | undefined;
+    try {
+      checkedStep(this.checked, event, this.step);
+    } finally {
+      refused = this.step.error; // primed, never sent
+      this.step.clear();
     }
+    if (refused !== undefined) throw refused;
   }
 
   /**
@@ -254,5 +254,28 @@ export class RunCore<S> {
     for (const [span, where] of entries) {
       if (span.isOpen && (scope === undefined || within(where, scope))) span.close();
     }
+  }
+}
+
+/**
+ * One checked step's outcome, collected: the events to send (the first apart, so the usual step of
+ * one event allocates nothing), and the error that ended it, if any. Read it, then `clear` it.
+ */
+class Collected implements CheckedSink {
+  first: Event | undefined;
+  more: Event[] | undefined;
+  error: ProtocolError | undefined;
+
+  sent(event: Event): void {
+    if (this.first === undefined) this.first = event;
+    else (this.more ??= []).push(event);
+  }
+
+  refused(error: ProtocolError): void {
+    this.error = error;
+  }
+
+  clear(): void {
+    this.first = this.more = this.error = undefined;
   }
 }

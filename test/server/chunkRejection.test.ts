@@ -111,3 +111,61 @@ test("a synthesized END refused because its stream was already closed on the wir
   expect(events[events.length - 1].type).toBe("RUN_FINISHED");
   await expectAccepted(events);
 });
+
+test("the lanes after a refused END stay open with their opener fields: a continuation repeating its role is not a contradiction (C6)", async () => {
+  const thrown: unknown[] = [];
+  const agent: Agent = {
+    async run(ctx) {
+      const sub = ctx.subagent("worker");
+      sub.emit(chunk("m1", "a")); // the subagent's lane opens first
+      ctx.emit(ev.textMessageEnd("m1")); // untagged: ends the subagent's m1 on the wire, behind the normalizer's back
+      ctx.emit({ type: "TEXT_MESSAGE_CHUNK", messageId: "m2", delta: "b", role: "assistant" }); // the parent's lane, second in lane order
+      for (const event of [ev.messagesSnapshot([]), { type: "TEXT_MESSAGE_CHUNK", messageId: "m2", delta: "c", role: "assistant" } as const]) {
+        try {
+          ctx.emit(event); // the snapshot closes every lane: END(m1) is refused (R15), so END(m2) and the snapshot are not sent
+        } catch (error) {
+          thrown.push(error);
+        }
+      }
+    },
+  };
+  const events = await collect(run(agent, runAgentInput("t", "r"), { ids: sequentialIds() }));
+  expect(thrown).toHaveLength(1);
+  expect(thrown[0]).toMatchObject({ code: "text-message", rule: "R15" });
+  expect(events.filter((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.messageId === "m2").map((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.delta)).toEqual(["b", "c"]);
+  expect(types(events).slice(-3)).toEqual(["SUBAGENT_FINISHED", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+  await expectAccepted(events);
+});
+
+test("an id source that throws part-way through an expansion: the END the verifier accepted before it is still sent", async () => {
+  let armed = false;
+  const ids = sequentialIds();
+  const failure = new Error("out of ids");
+  let thrown: unknown;
+  const agent: Agent = {
+    async run(ctx) {
+      const sub = ctx.subagent("worker");
+      sub.emit(ev.reasoningStart("r1")); // s1's explicit block r1
+      ctx.emit(ev.messagesSnapshot([{ id: "r1", role: "reasoning", content: "" }])); // the snapshot says r1 is the parent's (R43)
+      ctx.emit(chunk("m1", "open")); // the parent's lane holds m1
+      armed = true;
+      try {
+        // Closes m1 (END sent), then needs a block of its own for r1 whose name is taken by s1's: minting it throws.
+        ctx.emit(thought("r1", "mine"));
+      } catch (error) {
+        thrown = error;
+      }
+      armed = false;
+      ctx.emit(ev.reasoningEnd("r1")); // untagged: r1 is the parent's now
+    },
+  };
+  const events = await collect(run(agent, runAgentInput("t", "r"), { ids: () => (armed ? thrower(failure) : ids()) }));
+  expect(thrown).toBe(failure);
+  expect(events.filter((event) => event.type === "TEXT_MESSAGE_END" && event.messageId === "m1")).toHaveLength(1);
+  expect(events[events.length - 1].type).toBe("RUN_FINISHED");
+  await expectAccepted(events);
+});
+
+function thrower(error: Error): never {
+  throw error;
+}

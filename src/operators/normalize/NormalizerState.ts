@@ -47,7 +47,8 @@ export interface OwnBlock {
   readonly id: string;
   /**
    * Only the block is open, not the message: the server's verifier refused the message's START
-   * after the block's was sent (`reconcileNormalizer`). Closing then sends the REASONING_END only.
+   * after the block's was sent (`checkedStep`, strict mode), or the message's END (it was ended on
+   * the wire already). Closing then sends the REASONING_END only.
    */
   readonly alone: boolean;
 }

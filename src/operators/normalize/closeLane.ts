@@ -3,70 +3,101 @@
  * REASONING_END of the block the normalizer opened around a reasoning message, if any. Used by the
  * step for the ENDs other events cause, by the chunk path for the stream a new chunk replaces, and
  * by the reasoning bookkeeping for a block ended early.
+ *
+ * Each END goes through `emit` (`Emit.ts`), and the stream is forgotten as its END goes out. An END
+ * that is not sent still counts as closing what it ends: the server's verifier refuses an END the
+ * normalizer synthesized (with the opener's own id and tag) only when that stream is no longer open
+ * on the wire, and keeping it would have every later event synthesize the same refused END again.
  */
 import type { Event } from "../../protocol/events";
+import type { Emit } from "./Emit";
 import type { LaneKey, NormalizerState, OpenStream, OwnBlock } from "./NormalizerState";
 
 /**
- * Closes the stream open in lane `key`, if any, appending its END (and its block's) to `out` (docs/rules.md#C9);
- * returns `out`.
+ * Closes the stream open in lane `key`, if any, emitting its END (and its block's, docs/rules.md#C9); returns
+ * `false` when `emit` stopped the expansion, `true` otherwise (also when the lane was empty).
  *
  * @example
- * const ends = closeLane(state, "s1", []); // [TEXT_MESSAGE_END(m1@s1)] while s1's lane holds m1
+ * closeLane(state, "s1", collect); // emits TEXT_MESSAGE_END(m1@s1) while s1's lane holds m1
  */
-export function closeLane(state: NormalizerState, key: LaneKey, out: Event[]): Event[] {
+export function closeLane(state: NormalizerState, key: LaneKey, emit: Emit): boolean {
   const stream = state.lanes.get(key);
-  if (stream !== undefined) {
-    state.lanes.delete(key);
-    state.open[stream.kind].delete(stream.id);
-    endEvents(stream, out);
+  return stream === undefined || closeStream(state, stream, emit);
+}
+
+/**
+ * Closes every open lane in lane order (docs/rules.md#C10 c), emitting their ENDs. O(open lanes). Returns `false`
+ * when `emit` stopped the expansion: the lanes after the one whose END was refused stay open.
+ *
+ * @example
+ * closeAll(state, collect); // emits nothing when no lane is open
+ */
+export function closeAll(state: NormalizerState, emit: Emit): boolean {
+  // Deleting the entry being visited does not disturb a Map's iteration.
+  for (const stream of state.lanes.values()) if (!closeStream(state, stream, emit)) return false;
+  return true;
+}
+
+/**
+ * Emits the ENDs of `stream` (docs/rules.md#C9): the id and the opener's tag, never metadata. A reasoning message the
+ * normalizer bracketed is followed by its block's REASONING_END (or is only that, once the message
+ * itself was refused: `block.alone`). When the message's END is not sent, its block, still open on
+ * the wire, stays in the lane alone, to be ended like any other stream.
+ */
+function closeStream(state: NormalizerState, stream: OpenStream, emit: Emit): boolean {
+  const { block } = stream;
+  if (block === undefined || !block.alone) {
+    if (!emit(messageEnd(stream))) {
+      if (block === undefined) forget(state, stream);
+      else keep(state, stream, { ...stream, block: { id: block.id, alone: true } });
+      return false;
+    }
   }
-  return out;
+  forget(state, stream);
+  return block === undefined || emit(blockEnd(stream, block));
 }
 
 /**
- * Closes every open lane in lane order (docs/rules.md#C10 c) and returns their ENDs. O(open lanes).
+ * The END of the message or tool call of `stream` (docs/rules.md#C9).
  *
  * @example
- * closeAll(state); // [] when no lane is open
+ * messageEnd({ kind: "tool", id: "t1", owner: "s2" }); // { type: "TOOL_CALL_END", toolCallId: "t1", subagentRunId: "s2" }
  */
-export function closeAll(state: NormalizerState): Event[] {
-  const out: Event[] = [];
-  for (const stream of state.lanes.values()) endEvents(stream, out);
-  state.lanes.clear();
-  state.open.text.clear();
-  state.open.tool.clear();
-  state.open.reasoning.clear();
-  return out;
-}
-
-/**
- * The ENDs synthesized when a stream closes (docs/rules.md#C9), appended to `out`: the id and the opener's tag,
- * never metadata. A reasoning message the normalizer bracketed is followed by its block's
- * REASONING_END (or is only that, once the message itself was refused: `block.alone`).
- *
- * @example
- * endEvents({ kind: "reasoning", id: "r1", owner: "s2", block: { id: "r1", alone: false } }, [])
- * // [{ type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s2" }, { type: "REASONING_END", messageId: "r1", subagentRunId: "s2" }]
- */
-export function endEvents(stream: OpenStream, out: Event[]): Event[] {
+function messageEnd(stream: OpenStream): Event {
   const tag = tagged(stream.owner);
   switch (stream.kind) {
     case "text":
-      out.push({ type: "TEXT_MESSAGE_END", messageId: stream.id, ...tag });
-      return out;
+      return { type: "TEXT_MESSAGE_END", messageId: stream.id, ...tag };
     case "tool":
-      out.push({ type: "TOOL_CALL_END", toolCallId: stream.id, ...tag });
-      return out;
-    case "reasoning": {
-      const { block } = stream;
-      if (block === undefined || !block.alone) out.push({ type: "REASONING_MESSAGE_END", messageId: stream.id, ...tag });
-      if (block !== undefined) out.push(blockEnd(stream, block));
-      return out;
-    }
+      return { type: "TOOL_CALL_END", toolCallId: stream.id, ...tag };
+    case "reasoning":
+      return { type: "REASONING_MESSAGE_END", messageId: stream.id, ...tag };
     default:
       return stream.kind satisfies never;
   }
+}
+
+/**
+ * Records `stream` as open in its lane (re-inserted: the lane moves to the end of lane order, docs/rules.md#C1).
+ *
+ * @example
+ * open(state, { kind: "text", id: "m1", owner: undefined, fields: { role: "assistant" } });
+ */
+export function open(state: NormalizerState, stream: OpenStream): void {
+  state.lanes.set(stream.owner, stream);
+  state.open[stream.kind].set(stream.id, stream);
+}
+
+/** Forgets `stream`: its lane holds nothing any more. */
+function forget(state: NormalizerState, stream: OpenStream): void {
+  state.lanes.delete(stream.owner);
+  state.open[stream.kind].delete(stream.id);
+}
+
+/** Replaces `stream` by `next` (same lane, same id) in place: a Map keeps a key's place when its value is replaced. */
+function keep(state: NormalizerState, stream: OpenStream, next: OpenStream): void {
+  state.lanes.set(stream.owner, next);
+  state.open[stream.kind].set(stream.id, next);
 }
 
 /**

@@ -3,36 +3,39 @@
  * kind and id it names, which lane it goes to (docs/rules.md#C2, docs/rules.md#C3), then either the continuation of the stream
  * open there (docs/rules.md#C6 checked, docs/rules.md#C7, docs/rules.md#C8 a delta) or the opening of a new one (docs/rules.md#C5 checked, the lane's old
  * stream closed, a reasoning block of its own if its owner has none, the START and the delta).
- * Helpers follow in the order the path calls them. Every check runs before the first write, so a
- * rejected chunk leaves the state as it was.
+ * Helpers follow in the order the path calls them. Every check runs before the first event is
+ * emitted, so a rejected chunk leaves the state as it was; what an emitted event opens is recorded
+ * once it was sent (`Emit.ts`).
  */
 import * as E from "fp-ts/Either";
 import { DEFAULT_TEXT_ROLE } from "../../protocol/defaults";
 import type { ChunkEvent, Event } from "../../protocol/events";
 import { ProtocolError } from "../ProtocolError";
-import { closeLane, tagged } from "./closeLane";
-import type { LaneKey, NormalizerState, NormalizerStep, OpenerFields, OpenStream, StreamKind } from "./NormalizerState";
+import { closeLane, open, tagged } from "./closeLane";
+import type { Emit } from "./Emit";
+import type { LaneKey, NormalizerState, OpenerFields, OpenStream, StreamKind } from "./NormalizerState";
 import { blockFor } from "./reasoning";
 
 /**
- * Expands `chunk` into the explicit events of its lane, or rejects it with code `"chunk"` (docs/rules.md#C2,
- * docs/rules.md#C3, docs/rules.md#C5, docs/rules.md#C6) and nothing in `state` changed. `normalizeStep`'s doc comment states the contract.
+ * Emits the explicit events `chunk` expands to in its lane, or returns the error that rejects it with
+ * code `"chunk"` (docs/rules.md#C2, docs/rules.md#C3, docs/rules.md#C5, docs/rules.md#C6), having emitted nothing and changed nothing in `state`.
+ * `normalizeStep`'s doc comment states the contract.
  *
  * @example
- * expandChunk(initialNormalizerState(), ev.textMessageChunk({ messageId: "m1", delta: "Hi" }));
- * // right({ state, events: [TEXT_MESSAGE_START(m1, assistant), TEXT_MESSAGE_CONTENT(m1, "Hi")] })
+ * expandChunk(initialNormalizerState(), ev.textMessageChunk({ messageId: "m1", delta: "Hi" }), collect);
+ * // undefined; emitted TEXT_MESSAGE_START(m1, assistant), TEXT_MESSAGE_CONTENT(m1, "Hi")
  */
-export function expandChunk(state: NormalizerState, chunk: ChunkEvent): E.Either<ProtocolError, NormalizerStep> {
+export function expandChunk(state: NormalizerState, chunk: ChunkEvent, emit: Emit): ProtocolError | undefined {
   const kind = kindOf(chunk);
   const id = idOf(chunk);
   const tag = chunk.subagentRunId ?? undefined; // a stray null reads as the parent (docs/rules.md#C1)
   const resolved = resolveLane(state, chunk, kind, id, tag);
-  if (E.isLeft(resolved)) return resolved;
+  if (E.isLeft(resolved)) return resolved.left;
   const key = resolved.right;
   const current = state.lanes.get(key);
   // docs/rules.md#C4: a chunk continues the stream open in its lane when it is of that kind and names no other id; else it opens one.
   const continues = current !== undefined && current.kind === kind && (id === undefined || id === current.id);
-  return continues ? continueStream(state, current, chunk) : openStream(state, chunk, kind, key, current);
+  return continues ? continueStream(current, chunk, emit) : openStream(state, chunk, kind, key, current, emit);
 }
 
 /**
@@ -114,25 +117,23 @@ function resolveLane(
 }
 
 /** docs/rules.md#C4 continue: the chunk's delta (or its metadata or rawEvent alone) on the open stream, unless it contradicts an opener field (docs/rules.md#C6). */
-function continueStream(state: NormalizerState, current: OpenStream, chunk: ChunkEvent): E.Either<ProtocolError, NormalizerStep> {
+function continueStream(current: OpenStream, chunk: ChunkEvent, emit: Emit): ProtocolError | undefined {
   // docs/rules.md#C6: a continuation may repeat an opener field, never contradict it.
   const conflict = conflictingField(current, chunk);
   if (conflict !== undefined) {
     const open = conflict.open === undefined ? "absent" : JSON.stringify(conflict.open);
-    return E.left(
-      new ProtocolError(
-        "chunk",
-        "C6",
-        chunk,
-        `${chunk.type} continues ${describeKind(current.kind)} "${current.id}" with ${conflict.field} ${JSON.stringify(conflict.value)}, ` +
-          `but the open stream's ${conflict.field} is ${open}; a continuation may repeat an opener field only with the same value`,
-      ),
+    return new ProtocolError(
+      "chunk",
+      "C6",
+      chunk,
+      `${chunk.type} continues ${describeKind(current.kind)} "${current.id}" with ${conflict.field} ${JSON.stringify(conflict.value)}, ` +
+        `but the open stream's ${conflict.field} is ${open}; a continuation may repeat an opener field only with the same value`,
     );
   }
   // docs/rules.md#C4 continue; docs/rules.md#C7 a delta, even "", becomes CONTENT/ARGS; docs/rules.md#C8 metadata or a rawEvent alone becomes an empty delta.
-  if (chunk.delta !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, chunk.delta)] });
-  if (chunk.metadata !== undefined || chunk.rawEvent !== undefined) return E.right({ state, events: [deltaEvent(current, chunk, "")] });
-  return E.right({ state, events: [] });
+  if (chunk.delta !== undefined) emit(deltaEvent(current, chunk, chunk.delta));
+  else if (chunk.metadata !== undefined || chunk.rawEvent !== undefined) emit(deltaEvent(current, chunk, ""));
+  return undefined;
 }
 
 /** The opener fields a chunk of each kind may carry, in the order they are compared. */
@@ -195,24 +196,34 @@ function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event
   }
 }
 
-/** docs/rules.md#C4 open: a new stream in lane `key` (docs/rules.md#C5 checked first), after the END of the one it replaces, in a reasoning block of its own when docs/rules.md#R22 needs one. */
-function openStream(state: NormalizerState, chunk: ChunkEvent, kind: StreamKind, key: LaneKey, current: OpenStream | undefined): E.Either<ProtocolError, NormalizerStep> {
+/**
+ * docs/rules.md#C4 open: a new stream in lane `key` (docs/rules.md#C5 checked first), after the END of the one it replaces, in a
+ * reasoning block of its own when docs/rules.md#R22 needs one. The stream is recorded once its START was sent; a
+ * block of its own whose REASONING_START was sent but whose message's START was not stays open alone.
+ */
+function openStream(state: NormalizerState, chunk: ChunkEvent, kind: StreamKind, key: LaneKey, current: OpenStream | undefined, emit: Emit): ProtocolError | undefined {
   // docs/rules.md#C5 is checked before the lane is touched, so a rejected chunk leaves every lane as it was.
   const opened = opening(chunk, key); // opening happens only in the lane the chunk's own tag names
-  if ("missing" in opened) return E.left(cannotOpen(chunk, kind, key, current, opened.missing));
+  if ("missing" in opened) return cannotOpen(chunk, kind, key, current, opened.missing);
 
-  const events = closeLane(state, key, []);
+  if (!closeLane(state, key, emit)) return undefined;
   // docs/rules.md#R22: a reasoning message opens inside a block of its owner; with none open the normalizer brackets it itself.
   const block = kind === "reasoning" ? blockFor(state, opened.id, key) : undefined;
+  if (block === undefined) {
+    if (!emit(opened.start)) return undefined;
+  } else {
+    if (!emit(blockStart(block.id, key, chunk))) return undefined;
+    if (!emit(opened.start)) {
+      open(state, { kind, id: opened.id, owner: key, fields: opened.fields, block: { id: block.id, alone: true } }); // the block went out; its message did not
+      return undefined;
+    }
+  }
   const stream: OpenStream =
     block === undefined ? { kind, id: opened.id, owner: key, fields: opened.fields } : { kind, id: opened.id, owner: key, fields: opened.fields, block };
-  state.lanes.set(key, stream); // re-inserted: the lane moves to the end of lane order (docs/rules.md#C1)
-  state.open[kind].set(opened.id, stream);
-  if (block !== undefined) events.push(blockStart(block.id, key, chunk));
-  events.push(opened.start);
-  if (chunk.delta !== undefined) events.push(deltaEvent(stream, chunk, chunk.delta));
-  else if (chunk.rawEvent !== undefined) events.push(deltaEvent(stream, chunk, "")); // docs/rules.md#C8: the rawEvent rides an empty delta
-  return E.right({ state, events });
+  open(state, stream); // re-inserted: the lane moves to the end of lane order (docs/rules.md#C1)
+  if (chunk.delta !== undefined) emit(deltaEvent(stream, chunk, chunk.delta));
+  else if (chunk.rawEvent !== undefined) emit(deltaEvent(stream, chunk, "")); // docs/rules.md#C8: the rawEvent rides an empty delta
+  return undefined;
 }
 
 /** What opening a stream from a chunk yields: its id, START and opener fields, or the members the chunk lacks (docs/rules.md#C5). */

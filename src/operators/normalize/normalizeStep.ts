@@ -1,8 +1,8 @@
 /**
  * The pure step of the chunk normalizer (docs/rules.md#chunks, docs/wire.md#5.3): one event in, either the events to
  * emit for it and the state after it, or the ProtocolError that rejects it. `normalizeChunks()`
- * runs it per subscription; the server calls it synchronously for every emitted event, before the
- * verifier step. This file is the dispatch by event type; a chunk's own path is `expandChunk.ts`,
+ * runs it per subscription; `checkedStep` runs its gated form `normalizeInto`, which hands the
+ * expansion over event by event and records only what was sent. This file is the dispatch by event type; a chunk's own path is `expandChunk.ts`,
  * what closing a lane sends `closeLane.ts`, the reasoning blocks (docs/rules.md#R22) `reasoning.ts` and
  * `blocks.ts`, the state `NormalizerState.ts`.
  */
@@ -12,10 +12,12 @@ import { mapThinkingEvent } from "../../protocol/thinking";
 import type { ProtocolError } from "../ProtocolError";
 import { clearBlocks, recordMessages } from "./blocks";
 import { closeAll, closeLane } from "./closeLane";
+import type { Emit } from "./Emit";
 import { expandChunk } from "./expandChunk";
 import type { NormalizerState, NormalizerStep } from "./NormalizerState";
 import { explicitReasoning } from "./reasoning";
 
+export type { Emit } from "./Emit";
 export { initialNormalizerState, type LaneKey, type NormalizerOptions, type NormalizerState, type NormalizerStep } from "./NormalizerState";
 
 /**
@@ -36,7 +38,8 @@ export { initialNormalizerState, type LaneKey, type NormalizerOptions, type Norm
  * - End of input synthesizes nothing: open lanes are just dropped with the state (docs/rules.md#C11).
  *
  * Accepted: `Right({ state, events })`. To keep the work O(1) per event, `state` is **mutated in
- * place** once every check has passed, and that same object is returned; keep using it.
+ * place** once every check has passed, and that same object is returned; keep using it. The
+ * expansion is `normalizeInto` with every event sent.
  * Rejected: `Left(ProtocolError)` with code `"chunk"` and the rule (`"C2"`, `"C3"`, `"C5"`,
  * `"C6"`); a rejected chunk changes **nothing** in `state` (all checks run before the first write),
  * so the caller may drop it and go on.
@@ -63,11 +66,30 @@ export { initialNormalizerState, type LaneKey, type NormalizerOptions, type Norm
  * // right({ state, events: [REASONING_START(r1), REASONING_MESSAGE_START(r1), REASONING_MESSAGE_CONTENT(r1, "hm")] })
  */
 export function normalizeStep(state: NormalizerState, event: Event): E.Either<ProtocolError, NormalizerStep> {
+  const events: Event[] = [];
+  const rejected = normalizeInto(state, event, (next) => {
+    events.push(next);
+    return true;
+  });
+  return rejected === undefined ? E.right({ state, events }) : E.left(rejected);
+}
+
+/**
+ * `normalizeStep` with the expansion handed to `emit` one event at a time, each recorded in `state`
+ * only once `emit` says it was sent, and nothing emitted after the first it refuses (`Emit.ts`): the
+ * state is then the one after exactly what was sent. Returns the ProtocolError that rejects `event`
+ * (nothing emitted, nothing changed), else `undefined`. With an `emit` that sends everything this is
+ * `normalizeStep`; `checkedStep` gives it one that verifies.
+ *
+ * @example
+ * const rejected = normalizeInto(state, ev.textMessageChunk({ messageId: "m1", delta: "Hi" }), (event) => verifyEvent(verifier, event) === undefined);
+ */
+export function normalizeInto(state: NormalizerState, event: Event, emit: Emit): ProtocolError | undefined {
   switch (event.type) {
     case "TEXT_MESSAGE_CHUNK":
     case "TOOL_CALL_CHUNK":
     case "REASONING_MESSAGE_CHUNK":
-      return expandChunk(state, event);
+      return expandChunk(state, event, emit);
 
     case "THINKING_START":
     case "THINKING_END":
@@ -77,41 +99,40 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
       const mapped = mapThinkingEvent(event, state.thinking, state.newId);
       state.thinking = mapped.ids;
       // THINKING_* carry no tag: they are explicit events of the parent lane (docs/rules.md#C10 b).
-      const ends = closeLane(state, undefined, []);
-      if (mapped.closing !== undefined) ends.push(mapped.closing);
-      explicitReasoning(state, mapped.event, ends);
-      return accepted(state, ends, mapped.event);
+      if (closeLane(state, undefined, emit) && (mapped.closing === undefined || emit(mapped.closing))) explicitReasoning(state, mapped.event, emit);
+      return undefined;
     }
 
-    case "RUN_STARTED": {
+    case "RUN_STARTED":
       // Thinking ids, blocks and reasoning owners belong to one run; a new run starts with none but its input's.
       state.thinking = {};
-      const ends = closeAll(state);
-      clearBlocks(state.blocks);
-      recordMessages(state.blocks, event.input?.messages, false);
-      return accepted(state, ends, event);
-    }
+      if (closeAll(state, emit) && emit(event)) {
+        clearBlocks(state.blocks);
+        recordMessages(state.blocks, event.input?.messages, false);
+      }
+      return undefined;
     case "RUN_FINISHED":
     case "RUN_ERROR":
-      return accepted(state, closeAll(state), event);
-    case "MESSAGES_SNAPSHOT": {
-      const ends = closeAll(state);
-      recordMessages(state.blocks, event.messages, true); // a snapshot's word on owners wins (docs/rules.md#R43)
-      return accepted(state, ends, event);
-    }
+      if (closeAll(state, emit)) emit(event);
+      return undefined;
+    case "MESSAGES_SNAPSHOT":
+      if (closeAll(state, emit) && emit(event)) recordMessages(state.blocks, event.messages, true); // a snapshot's word on owners wins (docs/rules.md#R43)
+      return undefined;
 
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR":
       // The codec requires the id, but an in-process producer may omit it: then it names no lane
       // and closes nothing (docs/rules.md#C10 d), rather than the parent's lane that an absent tag would mean.
-      return accepted(state, typeof event.subagentRunId === "string" ? closeLane(state, event.subagentRunId, []) : [], event);
+      if (typeof event.subagentRunId !== "string" || closeLane(state, event.subagentRunId, emit)) emit(event);
+      return undefined;
 
     case "RAW":
     case "ACTIVITY_SNAPSHOT":
     case "ACTIVITY_DELTA":
     case "REASONING_ENCRYPTED_VALUE":
     case "SUBAGENT_STARTED":
-      return accepted(state, [], event);
+      emit(event);
+      return undefined;
 
     case "TEXT_MESSAGE_START":
     case "TEXT_MESSAGE_CONTENT":
@@ -128,19 +149,19 @@ export function normalizeStep(state: NormalizerState, event: Event): E.Either<Pr
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
       // Explicit events close only their own lane (docs/rules.md#C10 b); `?? undefined` reads a stray null as the parent (docs/rules.md#C1).
-      return accepted(state, closeLane(state, event.subagentRunId ?? undefined, []), event);
+      if (closeLane(state, event.subagentRunId ?? undefined, emit)) emit(event);
+      return undefined;
     case "REASONING_START":
     case "REASONING_MESSAGE_START":
-    case "REASONING_END": {
+    case "REASONING_END":
       // As above; then the blocks learn of it (docs/rules.md#R22), after the lane closed: a bracketed chunk message in it ends first.
-      const ends = closeLane(state, event.subagentRunId ?? undefined, []);
-      explicitReasoning(state, event, ends);
-      return accepted(state, ends, event);
-    }
+      if (closeLane(state, event.subagentRunId ?? undefined, emit)) explicitReasoning(state, event, emit);
+      return undefined;
   }
   // Unreachable for a decoded Event. A type unknown at run time (an in-process producer's) passes
   // through untouched, as in the official client, for the verifier or the decoder to report.
-  return accepted(state, [], event);
+  emit(event);
+  return undefined;
 }
 
 /**
@@ -174,9 +195,4 @@ export function passesThrough(state: NormalizerState, event: Event): boolean {
     default:
       return true;
   }
-}
-
-function accepted(state: NormalizerState, ends: Event[], event: Event): E.Either<ProtocolError, NormalizerStep> {
-  ends.push(event);
-  return E.right({ state, events: ends });
 }

@@ -5,11 +5,13 @@
  * - which block, if any, a chunk's new reasoning message needs of its own (`blockFor`): the
  *   normalizer then opens it before the message and closes it right after (`OpenStream.block`);
  * - what the explicit reasoning events that pass through do to the blocks it knows
- *   (`explicitReasoning`), including when they name a block it opened itself.
+ *   (`explicitReasoning`), including when they name a block it opened itself; recorded only for
+ *   an event that was sent (`Emit.ts`).
  */
 import type { Event } from "../../protocol/events";
-import { closeBlock, hasBlock, openBlock, reasoningOwner, recordOpener, type ReasoningBlocks } from "./blocks";
+import { closeBlock, hasBlock, openBlock, reasoningOwner, recordOpener } from "./blocks";
 import { blockEnd } from "./closeLane";
+import type { Emit } from "./Emit";
 import type { NormalizerState, OpenStream, OwnBlock } from "./NormalizerState";
 
 /**
@@ -31,23 +33,23 @@ export function blockFor(scope: NormalizerState, id: string, key: string | undef
 }
 
 /**
- * What an explicit (or THINKING-mapped) REASONING_START, REASONING_MESSAGE_START or REASONING_END
- * does, after its own lane was closed (docs/rules.md#C10 b); an END it needs first is appended to `out`.
+ * Emits an explicit (or THINKING-mapped) event of a reasoning lane after its own lane was closed
+ * (docs/rules.md#C10 b), and records what a REASONING_START, REASONING_MESSAGE_START or REASONING_END
+ * does to the blocks once it was sent (`Emit`); any other event is only emitted.
  *
  * - REASONING_START opens a block of its owner and, like REASONING_MESSAGE_START, records its id's
  *   owner if none is yet (docs/rules.md#R38). If it names a block the normalizer opened around a chunk message in
- *   another lane, that block is ended first (its REASONING_END goes to `out`) and the message goes
- *   on without it: only opening needs a block, and a second REASONING_START of an open id would be
- *   refused (docs/rules.md#R22).
+ *   another lane, that block is ended first (its REASONING_END is emitted before it) and the message
+ *   goes on without it: only opening needs a block, and a second REASONING_START of an open id would
+ *   be refused (docs/rules.md#R22).
  * - REASONING_END closes the explicit block of its id; if it names a block the normalizer opened
  *   (with a tag that does not contradict that block's owner), that block is what it ends, and the
  *   normalizer will not end it again.
  *
  * @example
- * const out: Event[] = [];
- * explicitReasoning(state, ev.reasoningStart("b1"), out); // out stays [] unless b1 is a block the normalizer opened
+ * explicitReasoning(state, ev.reasoningStart("b1"), collect); // emits REASONING_START(b1), after REASONING_END(b1) if b1 is a block the normalizer opened
  */
-export function explicitReasoning(scope: NormalizerState, event: Event, out: Event[]): void {
+export function explicitReasoning(scope: NormalizerState, event: Event, emit: Emit): void {
   const { blocks } = scope;
   switch (event.type) {
     case "REASONING_START": {
@@ -55,18 +57,21 @@ export function explicitReasoning(scope: NormalizerState, event: Event, out: Eve
       const tag = event.subagentRunId ?? undefined;
       const ours = ownBlockNamed(scope, messageId);
       if (ours?.block !== undefined) {
-        out.push(blockEnd(ours, ours.block));
-        setBlock(scope, ours, undefined);
+        const ended = emit(blockEnd(ours, ours.block));
+        setBlock(scope, ours, undefined); // ended either way: see closeLane.ts on a refused END
+        if (!ended) return;
       }
+      if (!emit(event)) return;
       const owner = reasoningOwner(blocks, messageId, tag);
       recordOpener(blocks, messageId, tag);
       openBlock(blocks, messageId, owner);
       return;
     }
     case "REASONING_MESSAGE_START":
-      recordOpener(blocks, event.messageId, event.subagentRunId ?? undefined);
+      if (emit(event)) recordOpener(blocks, event.messageId, event.subagentRunId ?? undefined);
       return;
     case "REASONING_END": {
+      if (!emit(event)) return;
       const { messageId } = event;
       const tag = event.subagentRunId ?? undefined;
       const ours = blocks.byId.has(messageId) ? undefined : ownBlockNamed(scope, messageId);
@@ -77,6 +82,7 @@ export function explicitReasoning(scope: NormalizerState, event: Event, out: Eve
       return;
     }
     default:
+      emit(event);
       return;
   }
 }
@@ -100,7 +106,7 @@ export function ownBlockNamed(scope: NormalizerState, id: string): OpenStream | 
  * value is replaced.
  *
  * @example
- * setBlock(state, stream, { id: stream.id, alone: true }); // the server's verifier refused the message's start, not the block's
+ * setBlock(state, stream, undefined); // an explicit REASONING_END ended the block the normalizer opened
  */
 export function setBlock(scope: NormalizerState, stream: OpenStream, block: OwnBlock | undefined): void {
   if (block === undefined && stream.block?.alone === true) {
