@@ -62,6 +62,18 @@ export function parseJscpdReport(report: unknown): ClonePair[] {
 }
 
 /**
+ * True for a pair whose two places overlap in one file: a run of like lines (a table of codecs, a
+ * union's members, a row of getters) that matches itself shifted by a line. That is a list, not a
+ * copy, so the gate does not count it.
+ *
+ * @example
+ * isListMatchingItself({ first: { file: "protocol/events.ts", start: 72, end: 106 }, second: { file: "protocol/events.ts", start: 73, end: 107 }, lines: 35 }); // true
+ */
+export function isListMatchingItself(pair: ClonePair): boolean {
+  return pair.first.file === pair.second.file && pair.first.start <= pair.second.end && pair.second.start <= pair.first.end;
+}
+
+/**
  * Holds the pairs against the budget: more than `maxPairs` fails. Every pair is listed either way,
  * so the log says where to look.
  *

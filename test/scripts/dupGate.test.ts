@@ -5,7 +5,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkDuplication, findClonePairs, parseJscpdReport, type ClonePair } from "../../scripts/gates/duplication";
+import { checkDuplication, findClonePairs, isListMatchingItself, parseJscpdReport, type ClonePair } from "../../scripts/gates/duplication";
 
 const pair = (file: string): ClonePair => ({ first: { file, start: 1, end: 8 }, second: { file: "other.ts", start: 10, end: 17 }, lines: 8 });
 
@@ -29,6 +29,15 @@ describe("checkDuplication", () => {
     const verdict = checkDuplication([pair("a.ts"), pair("b.ts")], { maxPairs: 1 });
     expect(verdict.ok).toBe(false);
     expect(verdict.lines.at(-1)).toBe("copy-paste gate: FAILED: expected at most 1 pairs, but found 2; make one piece of code serve both places");
+  });
+});
+
+describe("isListMatchingItself", () => {
+  it("is true for a run that overlaps its own match in one file, and false for copies apart or in two files", () => {
+    const at = (file: string, start: number, end: number) => ({ file, start, end });
+    expect(isListMatchingItself({ first: at("events.ts", 72, 106), second: at("events.ts", 73, 107), lines: 35 })).toBe(true);
+    expect(isListMatchingItself({ first: at("apply.ts", 99, 110), second: at("apply.ts", 120, 131), lines: 12 })).toBe(false);
+    expect(isListMatchingItself({ first: at("a.ts", 1, 10), second: at("b.ts", 5, 14), lines: 10 })).toBe(false);
   });
 });
 
