@@ -70,7 +70,8 @@ export function parseJscpdReport(report: unknown): ClonePair[] {
  * isListMatchingItself({ first: { file: "protocol/events.ts", start: 72, end: 106 }, second: { file: "protocol/events.ts", start: 73, end: 107 }, lines: 35 }); // true
  */
 export function isListMatchingItself(pair: ClonePair): boolean {
-  return pair.first.file === pair.second.file && pair.first.start <= pair.second.end && pair.second.start <= pair.first.end;
+  // Strictly: two blocks that only touch (one ends on the line where the other starts) are two blocks.
+  return pair.first.file === pair.second.file && pair.first.start < pair.second.end && pair.second.start < pair.first.end;
 }
 
 /**

@@ -38,6 +38,7 @@ describe("isListMatchingItself", () => {
     expect(isListMatchingItself({ first: at("events.ts", 72, 106), second: at("events.ts", 73, 107), lines: 35 })).toBe(true);
     expect(isListMatchingItself({ first: at("apply.ts", 99, 110), second: at("apply.ts", 120, 131), lines: 12 })).toBe(false);
     expect(isListMatchingItself({ first: at("a.ts", 1, 10), second: at("b.ts", 5, 14), lines: 10 })).toBe(false);
+    expect(isListMatchingItself({ first: at("parts.ts", 36, 48), second: at("parts.ts", 48, 63), lines: 13 })).toBe(false);
   });
 });
 
