@@ -2,6 +2,7 @@
  * Holds an SSE response back at a chosen event until the test lets it go: a deterministic way to
  * look at a state in between (a tool card before its result, a pane mid-run) without sleeping.
  */
+import { SseFrameSplitter } from "../test/support/sseFrames";
 
 /** One armed hold: `reached` resolves once the response stands at the event; `release()` lets it go on. */
 export interface Hold {
@@ -23,28 +24,22 @@ export function holdAtEvent(eventType: string): { readonly hold: Hold; readonly 
   const reached = new Promise<void>((resolve) => (reach = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
   const marker = `"type":"${eventType}"`;
-  const decoder = new TextDecoder();
+  const frames = new SseFrameSplitter();
   const encoder = new TextEncoder();
-  let pending = "";
   let holding = false;
   const transform = new TransformStream<Uint8Array, Uint8Array>({
     async transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
-      let end = pending.indexOf("\n\n");
-      while (end >= 0) {
-        const frame = pending.slice(0, end + 2);
-        pending = pending.slice(end + 2);
+      for (const frame of frames.push(chunk)) {
         if (!holding && frame.includes(marker)) {
           holding = true;
           reach();
           await released; // backpressure holds the rest of the body behind this frame
         }
         controller.enqueue(encoder.encode(frame));
-        end = pending.indexOf("\n\n");
       }
     },
     flush(controller) {
-      if (pending !== "") controller.enqueue(encoder.encode(pending));
+      if (frames.rest() !== "") controller.enqueue(encoder.encode(frames.rest()));
     },
   });
   return { hold: { reached, release }, transform };

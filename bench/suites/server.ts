@@ -31,9 +31,11 @@ import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { isConnectionNotice } from "../../src/client/transports/ConnectionNotice";
 import { collectGarbage } from "../support/measure";
 import { checkPrelude, firstEvents, readEvents } from "../support/answerChecks";
-import { cuttingFetch, postSse, quantile, readAll, timeFrames } from "../support/sseReading";
+import { cuttingFetch } from "../../test/support/sseFrames";
+import { postSse, quantile, readAll, timeFrames } from "../support/sseReading";
 import { fmt, printTable } from "../support/table";
-import { benchRedis, redisStoreFactory, type BenchStore } from "./serverRedis";
+import { benchRedis } from "../../test/redis/support/redisServer";
+import { redisStoreFactory, type BenchStore } from "./serverRedis";
 
 /** A store backend ready for the suite: fresh stores on demand, and how to let it all go. */
 export interface StoreBackend {

@@ -16,7 +16,7 @@
  * it must be the planned events (type and delta text, in order); every timed run's frames are
  * counted against its plan. A mismatch throws and the bench exits non-zero.
  *
- * The pieces are exported (`StoreFactory`, `memoryStoreFactory`, `redisStoreFactory`, `benchRedis`,
+ * The pieces are exported (`StoreFactory`, `memoryStoreFactory`, `redisStoreFactory`,
  * `measureServer`) so that the createHandler suite can list the Redis store beside its others.
  */
 import { createClient } from "redis";
@@ -26,7 +26,7 @@ import { createHandler } from "../../src/server/http/createHandler";
 import { serve, type Served } from "../../src/node/serve";
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import type { ThreadStore } from "../../src/server/store/ThreadStore";
-import { startRedisServer } from "../../test/redis/support/redisServer";
+import { benchRedis } from "../../test/redis/support/redisServer";
 import { collectGarbage } from "../support/measure";
 import { fmt, printTable } from "../support/table";
 import { checkSameRun, readEvents } from "../support/answerChecks";
@@ -89,24 +89,6 @@ export function redisStoreFactory(url: string, prefix = `bench-http:${process.pi
       };
     },
   };
-}
-
-/**
- * Redis for a bench: `REDIS_URL`, or a redis-server started here (no persistence); `skipped` says
- * why when neither can be had.
- *
- * @example
- * const redis = await benchRedis();
- * if ("skipped" in redis) console.log(redis.skipped); else try { … } finally { await redis.stop(); }
- */
-export async function benchRedis(): Promise<{ readonly url: string; stop(): Promise<void> } | { readonly skipped: string }> {
-  if (process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "") return { url: process.env.REDIS_URL, stop: async () => undefined };
-  try {
-    const server = await startRedisServer();
-    return { url: server.url, stop: () => server.stop() };
-  } catch (error) {
-    return { skipped: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /** One throughput case. */

@@ -29,7 +29,7 @@ import { redisStore, type RedisStore } from "../../src/redis/redisStore";
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import { recordRun } from "../../src/server/store/recordRun";
 import type { ThreadStore } from "../../src/server/store/ThreadStore";
-import { startRedisServer, type RedisServer } from "../../test/redis/support/redisServer";
+import { benchRedis } from "../../test/redis/support/redisServer";
 import { collectGarbage } from "../support/measure";
 import { fmt, printTable } from "../support/table";
 
@@ -168,19 +168,8 @@ async function until(condition: () => boolean): Promise<void> {
   }
 }
 
-/** Redis for the suite: REDIS_URL, or a server of our own; `undefined` (and why) when neither can be had. */
-async function redis(): Promise<{ url: string; server?: RedisServer } | { skipped: string }> {
-  if (process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "") return { url: process.env.REDIS_URL };
-  try {
-    const server = await startRedisServer();
-    return { url: server.url, server };
-  } catch (error) {
-    return { skipped: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 export default async function run(): Promise<void> {
-  const backend = await redis();
+  const backend = await benchRedis();
   if ("skipped" in backend) {
     console.log(`\nthe Redis store cases are SKIPPED: neither REDIS_URL nor redis-server is available (${backend.skipped})`);
   }
@@ -234,7 +223,7 @@ export default async function run(): Promise<void> {
     await writing?.close();
     if (readerClient?.isOpen) await readerClient.close();
     if (writerClient?.isOpen) await writerClient.close();
-    if (!("skipped" in backend)) await backend.server?.stop();
+    if (!("skipped" in backend)) await backend.stop();
   }
 }
 

@@ -6,7 +6,7 @@
 import { lastValueFrom, of, toArray } from "rxjs";
 import type { Event } from "../../src/protocol/events";
 import { decodeSseFrames } from "../../src/wire/decodeSseFrames";
-import { FrameCounter } from "./sseReading";
+import { FrameCounter } from "../../test/support/sseFrames";
 
 /**
  * A whole SSE answer's events.

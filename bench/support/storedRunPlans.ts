@@ -9,6 +9,7 @@ import { Observable } from "rxjs";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import type { RunFunction } from "../../src/server/http/createHandler";
+import { SseFrameSplitter } from "../../test/support/sseFrames";
 
 /** One planned run: its events, how they are emitted, and when each one left and arrived. */
 export interface Plan {
@@ -158,8 +159,7 @@ export async function openRun(url: string, body: unknown, lastEventId: string | 
   const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
   if (response.status !== 200 || response.body === null) throw new Error(`expected 200 with a body from ${url}, but got ${response.status}: ${await response.text()}`);
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let pending = "";
+  const frames = new SseFrameSplitter();
   let done = false;
   const state = { frames: 0, lastId: undefined as string | undefined, firstFrameAt: NaN, lastAt: startedAt }; // a mutable record read through the getters below
   const more = async (): Promise<void> => {
@@ -169,17 +169,12 @@ export async function openRun(url: string, body: unknown, lastEventId: string | 
       return;
     }
     const now = performance.now();
-    pending += decoder.decode(next.value, { stream: true });
-    let end = pending.indexOf("\n\n");
-    while (end >= 0) {
-      const frame = pending.slice(0, end);
+    for (const frame of frames.push(next.value)) {
       if (frame.startsWith("id: ")) state.lastId = frame.slice(4, frame.indexOf("\n"));
       if (delivered !== undefined) delivered[state.frames] = now;
       if (state.frames === 0) state.firstFrameAt = now;
       state.frames++;
       state.lastAt = now;
-      pending = pending.slice(end + 2);
-      end = pending.indexOf("\n\n");
     }
   };
   return {

@@ -1,7 +1,8 @@
 /** The HTTP half of `agui-rx check`: one run against an AG-UI endpoint, its body handed to `checkBody`. */
-import { Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import { runAgentInput } from "../index";
 import { ClientError } from "../client/index";
+import { responseBytes } from "../wire/responseBytes";
 import { checkBody } from "./checkBody";
 import type { CheckReport, Finding } from "./Finding";
 
@@ -75,30 +76,9 @@ export async function checkEndpoint(url: string, options: CheckOptions = {}): Pr
 
 /** The response body as byte chunks; a failed read (or the time limit) errors with a `transport` ClientError. */
 function bytesOf(response: Response, signal: AbortSignal): Observable<Uint8Array> {
-  return new Observable<Uint8Array>((subscriber) => {
-    if (response.body === null) {
-      subscriber.complete();
-      return;
-    }
-    const reader = response.body.getReader();
-    let stopped = false;
-    const pump = async (): Promise<void> => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (stopped) return;
-        if (done) return subscriber.complete();
-        subscriber.next(value);
-      }
-    };
-    pump().catch((cause: unknown) => {
-      if (stopped) return;
-      const finding = transportFinding(signal, `reading the body failed: ${describe(cause)}`);
-      subscriber.error(new ClientError("transport", finding.message, { code: finding.rule }));
-    });
-    return () => {
-      stopped = true;
-      reader.cancel().catch(() => undefined);
-    };
+  return responseBytes(response, (cause) => {
+    const finding = transportFinding(signal, `reading the body failed: ${describe(cause)}`);
+    return new ClientError("transport", finding.message, { code: finding.rule });
   });
 }
 

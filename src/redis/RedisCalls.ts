@@ -29,31 +29,7 @@ export class RedisCalls {
    */
   command(connection: RedisConnection, args: readonly string[], what: string, details: StoreErrorDetails = {}, extraMs = 0): Promise<unknown> {
     const limit = this.timeout + extraMs;
-    const controller = new AbortController();
-    return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        controller.abort();
-        reject(unavailable(what, `it did not answer within ${limit} ms`, details, undefined));
-      }, limit);
-      // A deadline is bookkeeping, never a reason for a Node process to stay up.
-      if (typeof timer === "object" && typeof timer.unref === "function") timer.unref();
-      let sent: Promise<unknown>;
-      try {
-        sent = connection.send(args, controller.signal);
-      } catch (error) {
-        sent = Promise.reject(error); // a client that throws instead of rejecting (closed, say) fails the same way
-      }
-      sent.then(
-        (reply) => {
-          clearTimeout(timer);
-          resolve(reply);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(unavailable(what, error instanceof Error ? error.message : String(error), details, error));
-        },
-      );
-    });
+    return within(limit, (signal) => connection.send(args, signal), what, details, `it did not answer within ${limit} ms`);
   }
 
   /**
@@ -62,30 +38,7 @@ export class RedisCalls {
    * rejects with StoreError `unavailable`.
    */
   open<T>(open: (signal: AbortSignal) => Promise<T>, what: string): Promise<T> {
-    const controller = new AbortController();
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        controller.abort();
-        reject(unavailable(what, `it did not connect within ${this.timeout} ms`, {}, undefined));
-      }, this.timeout);
-      if (typeof timer === "object" && typeof timer.unref === "function") timer.unref();
-      let opening: Promise<T>;
-      try {
-        opening = open(controller.signal);
-      } catch (error) {
-        opening = Promise.reject(error);
-      }
-      opening.then(
-        (opened) => {
-          clearTimeout(timer);
-          resolve(opened);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(unavailable(what, error instanceof Error ? error.message : String(error), {}, error));
-        },
-      );
-    });
+    return within(this.timeout, open, what, {}, `it did not connect within ${this.timeout} ms`);
   }
 
   /**
@@ -103,6 +56,39 @@ export class RedisCalls {
       throw error;
     });
   }
+}
+
+/**
+ * Starts `start` with an abort signal and settles as it does, unless `limit` ms pass first: then
+ * the signal aborts and this rejects with StoreError `unavailable` saying `late`. A start that
+ * throws instead of rejecting (a closed client, say) fails the same way as a rejection.
+ */
+function within<T>(limit: number, start: (signal: AbortSignal) => Promise<T>, what: string, details: StoreErrorDetails, late: string): Promise<T> {
+  const controller = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      controller.abort();
+      reject(unavailable(what, late, details, undefined));
+    }, limit);
+    // A deadline is bookkeeping, never a reason for a Node process to stay up.
+    if (typeof timer === "object" && typeof timer.unref === "function") timer.unref();
+    let started: Promise<T>;
+    try {
+      started = start(controller.signal);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    started.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(unavailable(what, error instanceof Error ? error.message : String(error), details, error));
+      },
+    );
+  });
 }
 
 /**

@@ -5,13 +5,14 @@
  * it, and the stop requests of any instance, heard on the signal channel and read back with every
  * append and renewal.
  */
-import { Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
 import { checkBatch } from "../server/store/checkBatch";
 import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
 import type { ThreadFold } from "../thread/ThreadFold";
 import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore";
+import { watchStop, type StopWatcher } from "../server/store/watchStop";
 import type { StoreScript } from "./commands/EVAL";
 import { encodeEvent } from "./entries";
 import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
@@ -48,7 +49,7 @@ export class RedisRunWriter implements RunWriter {
   private checkpointDue: Checkpoint | undefined;
   private deadline: number;
   private cancelTimer: () => void;
-  private readonly watchers = new Set<(stopped: boolean) => void>();
+  private readonly watchers = new Set<StopWatcher>();
   private readonly unwatch: () => void;
   /** The last append called, settled: the next one starts after it. */
   private appending: Promise<unknown> = Promise.resolve();
@@ -71,23 +72,7 @@ export class RedisRunWriter implements RunWriter {
     this.deadline = env.timers.now() + env.lease;
     this.cancelTimer = env.timers.setTimer(env.lease, () => this.onLeaseTimer());
     this.unwatch = env.watchSignals((kind) => (kind === "stop" ? this.requestStop() : this.end()));
-    this.stopRequested = new Observable<void>((subscriber) => {
-      if (this.stopped) {
-        subscriber.next();
-        subscriber.complete();
-        return undefined;
-      }
-      if (!this.live) {
-        subscriber.complete();
-        return undefined;
-      }
-      const watcher = (stopped: boolean): void => {
-        if (stopped) subscriber.next();
-        subscriber.complete();
-      };
-      this.watchers.add(watcher);
-      return () => this.watchers.delete(watcher);
-    });
+    this.stopRequested = watchStop(() => this.stopped, () => this.live, this.watchers);
   }
 
   append(events: readonly Event[]): Promise<readonly Cursor[]> {

@@ -10,6 +10,7 @@ import type { RunAgentInput } from "../protocol/input";
 import { PROTOCOL_VERSION } from "../protocol/version";
 import type { StoreClock } from "../server/store/StoreClock";
 import { systemClock } from "../server/store/StoreClock";
+import { positiveOption } from "../server/store/positiveOption";
 import { StoreError } from "../server/store/StoreError";
 import { ThreadFold } from "../thread/ThreadFold";
 import { DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StopAnswer, type StoredEvent, type ThreadRead } from "../server/store/ThreadStore";
@@ -240,6 +241,5 @@ function runActive(threadId: string, runId: string, liveRunId: string): StoreErr
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`redisStore: expected ${name} to be a positive number, but got ${value}`);
-  return value;
+  return positiveOption("redisStore", name, value);
 }

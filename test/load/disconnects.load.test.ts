@@ -3,7 +3,8 @@
  * `ctx.signal` must be aborted (with an AbortError), no run may stay live, and no stream may stay
  * registered with the fair scheduler. The disconnect points come from a fixed seed.
  */
-import { bounded, openRun, seededRandom, startLoadServer, type LoadServer } from "./support/loadClient";
+import { seededRandom } from "../support/seededRandom";
+import { bounded, openRun, startLoadServer, type LoadServer } from "./support/loadClient";
 
 const CLIENTS = 200;
 const SEED = 20261214;

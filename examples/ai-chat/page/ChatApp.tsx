@@ -2,18 +2,33 @@
  * The AI chat page: one Session over the chat agent, through `agui-rx/react`. The conversation
  * (with the model's reasoning and tool cards), the `get_local_time` card while the model waits
  * for the user's answer (`useClientTool`), and the composer. The Session runs the client tool
- * loop: once the card is answered it sends the answer in the follow-up run by itself.
+ * loop: once the card is answered it sends the answer in the follow-up run by itself. The
+ * conversation and the composer are the task board's React components (examples/react/components),
+ * given the chat's welcome and hints.
  */
 import { useMemo } from "react";
 import type { Transport } from "../../../src/client/transports/Transport";
 import { useClientTool, useMessages, useRun, useRunningToolCalls, useSession } from "../../../src/react";
+import { Composer } from "../../react/components/Composer";
+import { MessageList, type Welcome } from "../../react/components/MessageList";
 import { getLocalTime } from "../localTime";
-import { ChatComposer } from "./ChatComposer";
-import { Conversation } from "./Conversation";
 import { ShareTimeCard } from "./ShareTimeCard";
 
 /** What the page offers the model to call in the browser. */
 const PAGE_TOOLS = [getLocalTime] as const;
+
+/** What an empty conversation offers. */
+const CHAT_WELCOME: Welcome = {
+  title: "Ask the model",
+  text: "It looks up the weather on the server, and asks your browser for the time (you decide whether to share it).",
+  suggestions: ["What's the weather in Seoul?", "What time is it?", "Hello!"],
+};
+
+/** The chat's hint for an empty composer. */
+const PLACEHOLDER = 'Ask something, e.g. "what\'s the weather in Seoul?"';
+
+/** The chat has no subagents: every message is a top-level block. */
+const NO_SUBAGENTS = [] as const;
 
 /** The page's inputs: where the agent is and which thread to talk on. */
 export interface ChatAppProps {
@@ -47,10 +62,20 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
       </header>
       <main className="layout">
         <section className="chat" aria-label="Chat">
-          <Conversation messages={messages} running={running} cutOff={run.cutOff} waiting={waiting} onSuggestion={running ? undefined : run.send} />
+          <MessageList
+            messages={messages}
+            subagents={NO_SUBAGENTS}
+            running={running}
+            cutOff={run.cutOff}
+            waiting={waiting}
+            onSuggestion={running ? undefined : run.send}
+            welcome={CHAT_WELCOME}
+            typing={running && waiting.size === 0}
+            workingLabel="The model is working"
+          />
           <footer className="dock">
             {cards}
-            <ChatComposer status={run.status} pendingAnswers={cards.length} error={run.error} onSend={run.send} onStop={run.stop} />
+            <Composer status={run.status} pendingApprovals={0} pendingAnswers={cards.length} error={run.error} placeholder={PLACEHOLDER} onSend={run.send} onStop={run.stop} />
           </footer>
         </section>
       </main>

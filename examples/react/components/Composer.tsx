@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { ClientError } from "../../../src/thread/ClientError";
 import type { RunEnd } from "../../../src/thread/Update";
 import type { RunStatus } from "../../../src/react";
-import { composerState, KEYBOARD_HINT, statusLine } from "../../shared/composerState";
+import { composerState, DEFAULT_PLACEHOLDER, KEYBOARD_HINT, statusLine } from "../../shared/composerState";
 
 /** What the composer needs. */
 export interface ComposerProps {
@@ -18,6 +18,8 @@ export interface ComposerProps {
   readonly stopping?: boolean;
   /** The reconnect attempt under way, while the connection is lost. */
   readonly reconnecting?: number;
+  /** The hint in an empty box that can send, instead of the shared one (which names the task board's commands). */
+  readonly placeholder?: string;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
 }
@@ -26,12 +28,13 @@ export interface ComposerProps {
  * Enter sends, Shift+Enter breaks the line. Send is off while a run is active or an approval
  * waits (the draft stays, to be sent once the approval is answered); Stop is on while a run is
  * active. A send the server refused before recording it (`end.unsent`) puts its text back in an
- * empty box. The rules are examples/shared/composerState.ts, shared with the Angular page.
+ * empty box. The rules are examples/shared/composerState.ts, shared with the Angular page. The AI
+ * chat page uses it too, with its own `placeholder`.
  *
  * @example
  * <Composer status={status} pendingApprovals={interrupts.length} error={error} onSend={send} onStop={stop} />
  */
-export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, end, stopping, reconnecting, onSend, onStop }: ComposerProps) {
+export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, end, stopping, reconnecting, placeholder, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState("");
   const state = composerState({ status, pendingApprovals, draft, stopping, pendingAnswers });
   const line = statusLine({ status, pendingApprovals, error, end, stopping, reconnecting, pendingAnswers });
@@ -61,7 +64,7 @@ export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, 
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
-          placeholder={state.placeholder}
+          placeholder={placeholder !== undefined && state.placeholder === DEFAULT_PLACEHOLDER ? placeholder : state.placeholder}
           aria-label="Message"
         />
         <button className="stop" data-testid="stop" type="button" onClick={onStop} disabled={!state.canStop}>

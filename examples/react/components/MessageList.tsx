@@ -8,6 +8,20 @@ import { SUGGESTIONS } from "../../shared/suggestions";
 import { useFollowBottom } from "../useFollowBottom";
 import { BlockView } from "./MessageView";
 
+/** What an empty conversation shows: a heading, a line on what the agent does, and commands to send. */
+export interface Welcome {
+  readonly title: string;
+  readonly text: string;
+  readonly suggestions: readonly string[];
+}
+
+/** The task board's welcome, the list's default. */
+export const BOARD_WELCOME: Welcome = {
+  title: "What should go on the board?",
+  text: "The agent adds, completes and clears tasks, and asks a researcher for notes.",
+  suggestions: SUGGESTIONS,
+};
+
 /** What the list draws. */
 export interface MessageListProps {
   readonly messages: readonly Message[];
@@ -18,16 +32,33 @@ export interface MessageListProps {
   readonly waiting: ReadonlySet<string>;
   /** Sends one of the example commands of the empty conversation; absent while a send would not be taken. */
   readonly onSuggestion: ((text: string) => void) | undefined;
+  /** What the empty conversation shows (default: the task board's). */
+  readonly welcome?: Welcome;
+  /** Whether the typing indicator shows (default: while `running`). */
+  readonly typing?: boolean;
+  /** The typing indicator's accessible name. */
+  readonly workingLabel?: string;
 }
 
 /**
  * The conversation, top to bottom, in a pane that follows new content while the reader is at the
- * bottom and stays put once they scroll up (see FollowBottom in examples/shared).
+ * bottom and stays put once they scroll up (see FollowBottom in examples/shared). The task board
+ * and the AI chat page both draw their conversation with it.
  *
  * @example
  * <MessageList messages={messages} subagents={subagents} running={status === "running"} cutOff={cutOff} waiting={new Set()} onSuggestion={send} />
  */
-export function MessageList({ messages, subagents, running, cutOff, waiting, onSuggestion }: MessageListProps) {
+export function MessageList({
+  messages,
+  subagents,
+  running,
+  cutOff,
+  waiting,
+  onSuggestion,
+  welcome = BOARD_WELCOME,
+  typing = running,
+  workingLabel = "The agent is working",
+}: MessageListProps) {
   const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>();
   const blocks = useMemo(() => groupMessages(messages), [messages]);
   const results = useMemo(() => toolResults(messages), [messages]);
@@ -37,10 +68,10 @@ export function MessageList({ messages, subagents, running, cutOff, waiting, onS
         <div className="thread-list">
           {blocks.length === 0 ? (
             <div className="welcome" data-testid="welcome">
-              <h2>What should go on the board?</h2>
-              <p>The agent adds, completes and clears tasks, and asks a researcher for notes.</p>
+              <h2>{welcome.title}</h2>
+              <p>{welcome.text}</p>
               <div className="suggestions">
-                {SUGGESTIONS.map((text) => (
+                {welcome.suggestions.map((text) => (
                   <button key={text} className="suggestion" type="button" disabled={!onSuggestion} onClick={() => onSuggestion?.(text)}>
                     {text}
                   </button>
@@ -50,8 +81,8 @@ export function MessageList({ messages, subagents, running, cutOff, waiting, onS
           ) : (
             blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />)
           )}
-          {running ? (
-            <div className="typing" data-testid="typing" aria-label="The agent is working">
+          {typing ? (
+            <div className="typing" data-testid="typing" aria-label={workingLabel}>
               <span />
               <span />
               <span />

@@ -1,4 +1,4 @@
-/** One block of the conversation: a message (text, tool cards, the "stopped" marker) or a subagent's group. */
+/** One block of the conversation: a message (text, tool cards, the "stopped" marker, or the model's reasoning) or a subagent's group. */
 import { memo } from "react";
 import type { Subagent } from "../../../src/thread/Update";
 import type { Message, ToolMessage } from "../../../src/protocol/messages";
@@ -49,9 +49,17 @@ export function BlockView({ block, subagents, ...row }: RowContext & { readonly 
  * One message. Memoized: a row is drawn again only when its message (same object until it
  * changes), one of its tool results, its cut-off mark, whether a call waits for the user, or (for
  * a message with tool calls) the run status changed, so a long conversation redraws only the row
- * that is streaming.
+ * that is streaming. A reasoning message is a quiet "Thinking" aside.
  */
 const MessageView = memo(function MessageView({ message, results, running, cutOff, waiting }: RowContext & { readonly message: Message }) {
+  if (message.role === "reasoning") {
+    return (
+      <div className="reasoning" data-testid="reasoning">
+        <span className="reasoning-label">Thinking</span>
+        <p>{message.content}</p>
+      </div>
+    );
+  }
   if (message.role !== "user" && message.role !== "assistant") return null; // tool results show on their call's card
   const text = messageText(message);
   const toolCalls = message.role === "assistant" ? (message.toolCalls ?? []) : [];

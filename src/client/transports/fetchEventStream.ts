@@ -3,6 +3,7 @@ import { Observable, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";
 import { decodeSse } from "../../wire/decodeSse";
+import { responseBytes } from "../../wire/responseBytes";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { SseControl } from "../../wire/SseControl";
 import { ClientError } from "../../thread/ClientError";
@@ -111,31 +112,5 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
 
 /** The response body as byte chunks; a read failure is a `transport` error (code `body`); unsubscribing cancels the reader. */
 function readBody(response: Response, url: string): Observable<Uint8Array> {
-  return new Observable<Uint8Array>((subscriber) => {
-    const body = response.body;
-    if (body === null) {
-      subscriber.complete();
-      return;
-    }
-    const reader = body.getReader();
-    let stopped = false;
-    const pump = async (): Promise<void> => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (stopped) return;
-        if (done) {
-          subscriber.complete();
-          return;
-        }
-        subscriber.next(value);
-      }
-    };
-    pump().catch((cause: unknown) => {
-      if (!stopped) subscriber.error(new ClientError("transport", `reading the response of ${url} failed: ${describe(cause)}`, { cause }));
-    });
-    return () => {
-      stopped = true;
-      reader.cancel().catch(() => undefined);
-    };
-  });
+  return responseBytes(response, (cause) => new ClientError("transport", `reading the response of ${url} failed: ${describe(cause)}`, { cause }));
 }

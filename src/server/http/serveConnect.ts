@@ -2,7 +2,7 @@
 import * as t from "io-ts";
 import { CONNECT_MODE_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { openConnect, type ConnectStream } from "../store/openConnect";
-import { acceptsEventStream } from "./acceptsEventStream";
+import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { errorResponse } from "./errorResponse";
 import { checkAccess, type HandlerContext } from "./HandlerContext";
@@ -34,13 +34,8 @@ const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial
  */
 export async function serveConnect(request: Request, context: HandlerContext): Promise<Response> {
   const { headers, store } = context;
-  if (request.method !== "POST") {
-    return errorResponse(405, { error: "method-not-allowed", message: `expected POST with a { threadId } body, got ${request.method}` }, { ...headers, Allow: "POST" });
-  }
-  const accept = request.headers.get("accept");
-  if (!acceptsEventStream(accept)) {
-    return errorResponse(406, { error: "not-acceptable", message: `this endpoint answers only text/event-stream, but Accept allows only ${accept}` }, headers);
-  }
+  const shape = refuseMethodOrMedia(request, headers, { body: "a { threadId } body", answersEventStream: true });
+  if (shape) return shape;
   if (store === undefined) return notResumable("connect", headers);
   const body = await readJsonRequest(request, ConnectRequest, "connect request", context.limits, headers);
   if (body instanceof Response) return body;

@@ -8,7 +8,7 @@ import { normalizeChunks } from "../../operators/normalizeChunks";
 import { verifyEvents } from "../../operators/verifyEvents";
 import { recordRun } from "../store/recordRun";
 import type { RunWriter, ThreadStore } from "../store/ThreadStore";
-import { acceptsEventStream } from "./acceptsEventStream";
+import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { endOnStop } from "./endOnStop";
 import { errorResponse } from "./errorResponse";
@@ -36,13 +36,8 @@ import { toEventStream } from "./toEventStream";
  */
 export async function serveRun(request: Request, context: HandlerContext): Promise<Response> {
   const { headers } = context;
-  if (request.method !== "POST") {
-    return errorResponse(405, { error: "method-not-allowed", message: `expected POST with a RunAgentInput body, got ${request.method}` }, { ...headers, Allow: "POST" });
-  }
-  const accept = request.headers.get("accept");
-  if (!acceptsEventStream(accept)) {
-    return errorResponse(406, { error: "not-acceptable", message: `this endpoint answers only text/event-stream, but Accept allows only ${accept}` }, headers);
-  }
+  const shape = refuseMethodOrMedia(request, headers, { body: "a RunAgentInput body", answersEventStream: true });
+  if (shape) return shape;
   const input = await readJsonRequest(request, RunAgentInput, "RunAgentInput", context.limits, headers);
   if (input instanceof Response) return input;
   const refused = await checkAccess(context, request, { action: "run", threadId: input.threadId, runId: input.runId });

@@ -3,6 +3,7 @@ import * as t from "io-ts";
 import { errorResponse } from "./errorResponse";
 import { checkAccess, type HandlerContext } from "./HandlerContext";
 import { readJsonRequest } from "./readJsonRequest";
+import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { storeFailure } from "./streamResponse";
 
 /** The body of a stop request. */
@@ -19,9 +20,8 @@ const StopRequest = t.type({ threadId: t.string, runId: t.string }, "StopRequest
  */
 export async function serveStop(request: Request, context: HandlerContext): Promise<Response> {
   const { headers, store } = context;
-  if (request.method !== "POST") {
-    return errorResponse(405, { error: "method-not-allowed", message: `expected POST with a { threadId, runId } body, got ${request.method}` }, { ...headers, Allow: "POST" });
-  }
+  const shape = refuseMethodOrMedia(request, headers, { body: "a { threadId, runId } body", answersEventStream: false });
+  if (shape) return shape;
   if (store === undefined) return notResumable("stop", headers);
   const body = await readJsonRequest(request, StopRequest, "stop request", context.limits, headers);
   if (body instanceof Response) return body;

@@ -18,6 +18,7 @@ import { createHandler, type FetchHandler, type HandlerOptions } from "../../../
 import { memoryStore, type MemoryStore } from "../../../src/server/store/memory/memoryStore";
 import { serve, type Served } from "../../../src/node/serve";
 import { startCutProxy, type CutProxy } from "../../support/cutProxy";
+import { cuttingFetch } from "../../support/sseFrames";
 import { canonicalIds, gate, until } from "../../http/durable/support";
 import { counter, errorsOf } from "../support";
 
@@ -71,47 +72,6 @@ async function measure(transport: HttpTransport, proxy: CutProxy): Promise<numbe
 }
 
 const noWait: ReconnectConfig = { delay: 0 };
-
-/**
- * A fetch whose answers to `path` (the first `times` of them) are cut after `frames` whole SSE
- * frames: the body errors there, as a dropped connection's does (real HTTP underneath).
- */
-function cuttingFetch(path: string, frames: number, times = 1): typeof fetch {
-  let left = times;
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    if (!new URL(String(input)).pathname.endsWith(path) || left <= 0 || response.body === null) return response;
-    left--;
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    const encoder = new TextEncoder();
-    let pending = "";
-    let passed = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) return controller.close();
-        pending += decoder.decode(next.value, { stream: true });
-        let out = "";
-        let end = pending.indexOf("\n\n");
-        while (end >= 0) {
-          out += pending.slice(0, end + 2);
-          pending = pending.slice(end + 2);
-          if (++passed === frames) {
-            controller.enqueue(encoder.encode(out));
-            void reader.cancel();
-            controller.error(new TypeError("terminated (the test cut the connection)"));
-            return;
-          }
-          end = pending.indexOf("\n\n");
-        }
-        if (out !== "") controller.enqueue(encoder.encode(out));
-      },
-      cancel: () => reader.cancel(),
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  };
-}
 
 test("a cut mid-run: reconnecting, then connected; the /connect carries the last id received and the run's id; the updates are the uncut run's", async () => {
   const { seen, proxy, url } = await setUp(talker);
@@ -205,8 +165,8 @@ test("resetOnSuccess: a run cut twice survives one attempt per cut; without it, 
   const { url } = await setUp(talker);
   for (const resetOnSuccess of [true, false]) {
     // the answer after 3 frames, then the reconnect's answer after 2 more
-    const cutting = cuttingFetch("/agent", 3);
-    const cuttingAgain = cuttingFetch("/agent/connect", 2);
+    const cutting = cuttingFetch(3, { path: "/agent", times: 1 }).fetch;
+    const cuttingAgain = cuttingFetch(2, { path: "/agent/connect", times: 1 }).fetch;
     const fetchBoth: typeof fetch = (input, init) => (new URL(String(input)).pathname.endsWith("/connect") ? cuttingAgain(input, init) : cutting(input, init));
     const { updates } = await send(new HttpTransport(url, { fetch: fetchBoth, reconnect: { count: 1, delay: 0, resetOnSuccess } }), `t-${resetOnSuccess}`);
     const end = updates[updates.length - 1];
@@ -271,7 +231,7 @@ test("a cursor the store no longer keeps: the reconnect gets the snapshot, the S
   const trimmed = gate();
   const reconnecting = gate();
   const transport = new HttpTransport(url, {
-    fetch: cuttingFetch("/agent", 2), // after RUN_STARTED and TEXT_MESSAGE_START
+    fetch: cuttingFetch(2, { path: "/agent", times: 1 }).fetch, // after RUN_STARTED and TEXT_MESSAGE_START
     reconnect: {
       delay: () => {
         reconnecting.open();

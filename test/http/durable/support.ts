@@ -137,14 +137,3 @@ export function canonicalIds<T>(value: T): unknown {
   return walk(value, undefined);
 }
 
-/** A small seeded PRNG (mulberry32): the same seed, the same cuts. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -112,18 +112,6 @@ export function summarize(response: IncomingMessage): Promise<BodySummary> {
   });
 }
 
-/** A deterministic pseudo-random sequence (mulberry32), so a failing run can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Rejects after `ms` unless `promise` settles first: a bound on a load scenario, not a synchronisation. */
 export function bounded<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -15,7 +15,7 @@ import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { framesOf, postJson } from "../../http/durable/support";
 import { startBalancer, type Balancer } from "../../support/balancer";
-import { boardTurn, comparable, type BoardTurn } from "../support/boardRuns";
+import { boardTurn, comparable, follow, type BoardTurn } from "../../support/boardTurns";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
 import { killAll, startInstance, type Instance } from "../support/instances";
 
@@ -36,20 +36,6 @@ afterEach(async () => {
 afterAll(async () => {
   await closeClient(admin);
 });
-
-/** Follows `updates` into `into`, resolving when they complete, with the time of the last one. */
-function follow(updates: ReturnType<Session<Board>["send"]>, into: Update<Board>[], onUpdate: (update: Update<Board>) => void = () => undefined): Promise<number> {
-  return new Promise<number>((resolve, reject) =>
-    updates.subscribe({
-      next: (update) => {
-        into.push(update);
-        onUpdate(update);
-      },
-      error: reject,
-      complete: () => resolve(Date.now()),
-    }),
-  );
-}
 
 test(`kill -9 of the instance running the agent: clients following through another instance see RUN_ERROR ABANDONED within the lease (${LEASE_MS} ms)`, async () => {
   const prefix = uniquePrefix("crash");

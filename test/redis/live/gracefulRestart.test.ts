@@ -15,7 +15,7 @@ import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
 import type { Served } from "../../../src/node/serve";
 import { createTaskBoardServer } from "../../../examples/task-board/server";
-import { boardTurn, comparable, withoutConnection, type BoardTurn } from "../support/boardRuns";
+import { boardTurn, comparable, withoutConnection, type BoardTurn } from "../../support/boardTurns";
 import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
 import { startRedisProxy, type RedisProxy } from "../support/redisProxy";
 import { startRedisServer, type RedisServer } from "../support/redisServer";

@@ -10,7 +10,7 @@ import { ev, runAgentInput } from "../../../src/protocol/build";
 import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
 import type { StoredEvent } from "../../../src/server/store/ThreadStore";
 import { ManualClock } from "../../server/store/manualClock";
-import { connectionsOf } from "../support/boardRuns";
+import { connectionsOf } from "../support/connections";
 import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
 import { deafPort } from "../support/ports";
 import { until } from "../support/until";

@@ -12,7 +12,7 @@ import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import type { Served } from "../../../src/node/serve";
 import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
 import { createTaskBoardServer } from "../../../examples/task-board/server";
-import { boardTurn, comparable, withoutConnection } from "../support/boardRuns";
+import { boardTurn, comparable, withoutConnection } from "../../support/boardTurns";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
 import { startRedisProxy, type RedisProxy } from "../support/redisProxy";
 import { logProblems, threadLog } from "../support/threadLog";

@@ -15,7 +15,8 @@ import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { startBalancer, type Balancer } from "../../support/balancer";
 import { threadKeys } from "../../../src/redis/keys";
-import { boardTurn, COMMAND, comparable, connectionsOf, withoutConnection } from "../support/boardRuns";
+import { boardTurn, COMMAND, comparable, withoutConnection } from "../../support/boardTurns";
+import { connectionsOf } from "../support/connections";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
 import { killAll, startInstance, type Instance } from "../support/instances";
 

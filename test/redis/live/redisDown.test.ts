@@ -13,6 +13,7 @@ import type { Update } from "../../../src/thread/Update";
 import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { inputFor, postJson } from "../../http/durable/support";
+import { follow } from "../../support/boardTurns";
 import { killAll, startInstance } from "../support/instances";
 import { startRedisServer, type RedisServer } from "../support/redisServer";
 
@@ -29,20 +30,6 @@ afterEach(async () => {
   await killAll();
   await server?.stop();
 });
-
-/** Follows `updates` into `into`; resolves when they complete (rejects on an error, which a Session never sends). */
-function follow(updates: ReturnType<Session<Board>["send"]>, into: Update<Board>[], onUpdate: (update: Update<Board>) => void = () => undefined): Promise<number> {
-  return new Promise<number>((resolve, reject) =>
-    updates.subscribe({
-      next: (update) => {
-        into.push(update);
-        onUpdate(update);
-      },
-      error: reject,
-      complete: () => resolve(Date.now()),
-    }),
-  );
-}
 
 test("Redis killed mid-run: the run fails with a clear error, both clients see a transport failure within the timeouts, the instances stay up", async () => {
   const redis = await startRedisServer();

@@ -13,7 +13,7 @@ import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { openRedisStore } from "../../../examples/task-board/redis";
 import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
-import { comparable } from "../support/boardRuns";
+import { comparable } from "../../support/boardTurns";
 import { redisUrl } from "../support/clients";
 import { killAll, startInstance } from "../support/instances";
 import { freePort } from "../support/redisServer";

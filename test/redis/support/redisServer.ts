@@ -3,7 +3,8 @@
  * no`), for the Redis suite's global setup and for tests that need a server of their own to kill;
  * or, for the restart tests, with an append-only file fsynced on every write in a directory of the
  * test's own, started again on the same port and directory. A missing `redis-server` is an error
- * that says how to install it: the suite never skips.
+ * that says how to install it: the suite never skips. The benches start theirs here too
+ * (`benchRedis`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
@@ -90,6 +91,28 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child.stderr?.on("data", onData);
   });
   return server(child, port, exited);
+}
+
+/** A Redis to measure against, or why there is none. */
+export type BenchRedis = { readonly url: string; stop(): Promise<void> } | { readonly skipped: string };
+
+/**
+ * Redis for a bench: `REDIS_URL` (left running), or a `redis-server` started here without
+ * persistence (stopped by `stop`); `skipped` says why when neither can be had. A bench skips its
+ * Redis cases and says so, where the test suite would fail.
+ *
+ * @example
+ * const redis = await benchRedis();
+ * if ("skipped" in redis) console.log(redis.skipped); else try { … } finally { await redis.stop(); }
+ */
+export async function benchRedis(): Promise<BenchRedis> {
+  if (process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "") return { url: process.env.REDIS_URL, stop: async () => undefined };
+  try {
+    const server = await startRedisServer();
+    return { url: server.url, stop: () => server.stop() };
+  } catch (error) {
+    return { skipped: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function server(child: ChildProcess, port: number, exited: Promise<void>): RedisServer {

@@ -1,5 +1,6 @@
 /** A memory store thread's live run (docs/durability.md §1, §6): its lease, its stop request and who watches them, and its bytes. */
-import { Observable } from "rxjs";
+import type { Observable } from "rxjs";
+import { watchStop, type StopWatcher } from "../watchStop";
 
 /**
  * The live run: its lease, its stop request, who watches for either, and its bytes.
@@ -24,7 +25,7 @@ export interface LiveRun {
   cancelTimer: () => void;
   stopRequested: boolean;
   /** Called with `true` on a stop request, `false` when the run ends. */
-  readonly watchers: Set<(stopped: boolean) => void>;
+  readonly watchers: Set<StopWatcher>;
 }
 
 /**
@@ -35,21 +36,5 @@ export interface LiveRun {
  * const stopRequested = stopRequests(live, () => thread.live === live);
  */
 export function stopRequests(live: LiveRun, isLive: () => boolean): Observable<void> {
-  return new Observable<void>((subscriber) => {
-    if (live.stopRequested) {
-      subscriber.next();
-      subscriber.complete();
-      return undefined;
-    }
-    if (!isLive()) {
-      subscriber.complete();
-      return undefined;
-    }
-    const watcher = (stopped: boolean): void => {
-      if (stopped) subscriber.next();
-      subscriber.complete();
-    };
-    live.watchers.add(watcher);
-    return () => live.watchers.delete(watcher);
-  });
+  return watchStop(() => live.stopRequested, isLive, live.watchers);
 }

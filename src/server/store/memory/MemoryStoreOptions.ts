@@ -1,4 +1,5 @@
 /** `memoryStore()`'s options, defaults and stats (docs/durability.md §6), checked once when the store is made. */
+import { positiveOption } from "../positiveOption";
 import type { StoreClock } from "../StoreClock";
 import type { ThreadStore } from "../ThreadStore";
 
@@ -109,6 +110,5 @@ export function resolveBounds(options: MemoryStoreOptions): MemoryStoreBounds {
  * positive("lease", 0); // throws RangeError: memoryStore: expected lease to be a positive number, but got 0
  */
 export function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`memoryStore: expected ${name} to be a positive number, but got ${value}`);
-  return value;
+  return positiveOption("memoryStore", name, value);
 }

@@ -1,0 +1,74 @@
+/**
+ * The size gate's two steps (docs/packaging.md#the-size-gate): bundle an entry the way a browser
+ * application would (esbuild, minified, ESM, browser platform, every dependency inlined) and
+ * weigh the result raw and gzipped; then hold the weight against its budget.
+ */
+import { build } from "esbuild";
+import { gzipSync } from "node:zlib";
+import type { SizeBudget } from "./budgets";
+
+/** What one bundle weighs: the minified bytes and the same bytes gzipped (level 9). */
+export interface BundleSize {
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+/** A gate's answer: whether it holds, and the lines to print either way. */
+export interface GateVerdict {
+  readonly ok: boolean;
+  readonly lines: readonly string[];
+}
+
+/**
+ * Bundles `source` (an entry module's text, resolved from `resolveDir`) with esbuild
+ * `--bundle --minify --format=esm --platform=browser` and weighs the output.
+ *
+ * @example
+ * await measureBundle('export { Session, HttpTransport } from "./dist/esm/client.mjs";', process.cwd());
+ */
+export async function measureBundle(source: string, resolveDir: string): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents: source, resolveDir, loader: "js", sourcefile: "size-entry.mjs" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+  });
+  const output = result.outputFiles[0];
+  if (output === undefined) throw new Error("expected esbuild to write one bundle, but it wrote none");
+  return { bytes: output.contents.byteLength, gzipBytes: gzipSync(output.contents, { level: 9 }).byteLength };
+}
+
+/**
+ * Holds a measured bundle against its budget: over either figure fails; at or under passes, and a
+ * bundle well under its budget says what the budget can be lowered to.
+ *
+ * @example
+ * checkBundleSize({ bytes: 170_000, gzipBytes: 50_000 }, { bytes: 172_541, gzipBytes: 50_379 }).ok; // true
+ */
+export function checkBundleSize(size: BundleSize, budget: SizeBudget): GateVerdict {
+  const over = [overBudget("minified", size.bytes, budget.bytes), overBudget("gzipped", size.gzipBytes, budget.gzipBytes)].filter(
+    (line): line is string => line !== undefined,
+  );
+  const lines = [
+    `Session + HttpTransport, browser bundle: ${bytes(size.bytes)} minified (budget ${bytes(budget.bytes)}), ${bytes(size.gzipBytes)} gzipped (budget ${bytes(budget.gzipBytes)})`,
+    ...over,
+  ];
+  if (over.length > 0) return { ok: false, lines: [...lines, "size gate: FAILED (shrink the bundle, or raise the budget in budgets.json with the reason in the commit)"] };
+  // Lowering the budget as the bundle shrinks is what keeps a later regrowth visible.
+  const lowerable = size.bytes < budget.bytes || size.gzipBytes < budget.gzipBytes;
+  return {
+    ok: true,
+    lines: [...lines, lowerable ? `size gate: passed; lower the budget in budgets.json to bytes ${size.bytes}, gzipBytes ${size.gzipBytes}` : "size gate: passed"],
+  };
+}
+
+function overBudget(what: string, actual: number, budget: number): string | undefined {
+  return actual > budget ? `expected at most ${bytes(budget)} ${what}, but the bundle is ${bytes(actual)} (+${bytes(actual - budget)})` : undefined;
+}
+
+function bytes(n: number): string {
+  return `${n.toLocaleString("en-US")} B`;
+}
