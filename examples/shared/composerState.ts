@@ -1,7 +1,7 @@
 /** What the bottom of the chat (the composer and the status line under it) allows and says. */
 import type { ClientError } from "../../src/client/ClientError";
 import type { RunEnd } from "../../src/client/Update";
-import type { RunStatus } from "../../src/react/RunController";
+import type { RunStatus } from "../../src/client/view/RunController";
 
 /** What the composer needs to know. */
 export interface ComposerInput {
