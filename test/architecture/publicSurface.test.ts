@@ -100,6 +100,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "useAgentState", "useClientTool", "useInterrupts", "useMessages", "useObserved", "useRun",
     "useRunningToolCalls", "useSession", "useSubagents",
   ],
+  "agui-rx/angular": ["AGENT_SESSION", "type Agent", "type ProvideAgentOptions", "injectAgent", "injectSession", "provideAgent"],
   "agui-rx/ai": [
     "type AiAgentOptions", "type AiCall", "DEFAULT_MAX_STEPS", "type ErrorDescriber", "type ErrorReport",
     "type ErrorSource", "type FullStreamSource", "INVALID_MESSAGES_CODE", "MAX_ERROR_MESSAGE_LENGTH",
