@@ -1,4 +1,4 @@
-/** Before the browser suite: the Angular page has its own package.json, installed here when it is missing or stale. */
+/** Before the browser suite: the library packed (`npm pack` into .pack/agui-rx.tgz) and installed in the Angular page's own node_modules, with `npm ci` there when it is missing or stale. */
 import { ensureAngularInstalled } from "../examples/angular/installAngular";
 
 /**

@@ -65,7 +65,7 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     firstJoin = page.waitForResponse((response) => response.url().endsWith("/agent/connect")).then((response) => response.status());
     await page.goto(web.url);
     await chat.input.waitFor();
-  });
+  }, 300_000); // a production `ng build` alone takes 90–150 s on a busy two-core machine
   afterAll(async () => {
     await page?.close();
     await web?.close();

@@ -1,7 +1,7 @@
 /** What the bottom of the chat (the composer and the status line under it) allows and says. */
 import type { ClientError } from "../../src/thread/ClientError";
 import type { RunEnd } from "../../src/thread/Update";
-import type { RunStatus } from "../../src/react/RunController";
+import type { RunStatus } from "../../src/client/view/RunController";
 
 /** What the composer needs to know. */
 export interface ComposerInput {
@@ -70,7 +70,8 @@ export interface StatusLine {
 export interface StatusInput {
   readonly status: RunStatus;
   readonly pendingApprovals: number;
-  readonly error: ClientError | undefined;
+  /** Only its message is read: a structural type, so the Angular page's ClientError (from the packed library) fits as well as src's. */
+  readonly error: Pick<ClientError, "message"> | undefined;
   /** How the last run ended (`useRun(session).end`): a cancelled one says so. */
   readonly end?: RunEnd;
   /** The reconnect attempt under way, if the run's connection was lost (`useRun(session).reconnecting`). */

@@ -43,3 +43,8 @@ export { jsonSchemaOf } from "./tools/jsonSchemaOf";
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from "./tools/JsonSchema";
 export { waitForResponse } from "./tools/waitForResponse";
 export { callsOf, type RunningToolCall } from "./tools/RunningToolCalls";
+// The framework-free view model the React and Angular entries are built on (docs/ui.md): a session's
+// run lifecycle, what a stop cut off, and its change ticks coalesced to the display's frame.
+export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "./view/RunController";
+export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "./view/UnfinishedParts";
+export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "./view/sessionTicks";

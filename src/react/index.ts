@@ -6,7 +6,9 @@ export { useRun, type RunHandle } from "./useRun";
 export { useInterrupts } from "./useInterrupts";
 export { useSubagents } from "./useSubagents";
 export { useObserved } from "./useObserved";
-export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "./sessionTicks";
-export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "./RunController";
-export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "./UnfinishedParts";
+// The framework-free view model lives in agui-rx/client (src/client/view); re-exported here so React
+// code that imported it from this entry keeps working.
+export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "../client/view/sessionTicks";
+export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "../client/view/RunController";
+export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "../client/view/UnfinishedParts";
 export { useClientTool, useRunningToolCalls, type ToolCallSource } from "./useClientTool";

@@ -1,5 +1,5 @@
 import type { Session } from "../client/Session";
-import { sessionTicks } from "./sessionTicks";
+import { sessionTicks } from "../client/view/sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**

@@ -2,7 +2,7 @@
 import { createElement, Fragment, type ReactElement, type ReactNode } from "react";
 import type { ClientTool } from "../client/tools/clientTool";
 import { callsOf, type RunningToolCall } from "../client/tools/RunningToolCalls";
-import { sessionTicks, type ChangeSource } from "./sessionTicks";
+import { sessionTicks, type ChangeSource } from "../client/view/sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**

@@ -1,6 +1,6 @@
 import type { Message } from "../protocol/messages";
 import type { Session } from "../client/Session";
-import { sessionTicks } from "./sessionTicks";
+import { sessionTicks } from "../client/view/sessionTicks";
 import { useObserved } from "./useObserved";
 
 /**

@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from "react";
-import { RunController, type RunSnapshot, type RunSource } from "./RunController";
+import { RunController, type RunSnapshot, type RunSource } from "../client/view/RunController";
 
 /**
  * What `useRun` returns: the run lifecycle plus the three ways to drive it.

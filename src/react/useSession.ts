@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { Session, type SessionOptions } from "../client/Session";
 import type { Transport } from "../client/transports/Transport";
-import { RunController } from "./RunController";
-import { sessionTicks, type RenderFrame } from "./sessionTicks";
+import { RunController } from "../client/view/RunController";
+import { sessionTicks, type RenderFrame } from "../client/view/sessionTicks";
 
 /**
  * `useSession`'s options: the Session's, plus when its hooks re-render.

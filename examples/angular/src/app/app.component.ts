@@ -1,18 +1,20 @@
 /**
  * The task-board page in Angular: the same page as examples/react (same markup and stylesheet,
- * same shared view logic in examples/shared), over TaskBoardService. The parts are components so
+ * same shared view logic in examples/shared), over agui-rx/angular: `injectAgent(BOARD)` gives
+ * the conversation as signals and the calls that drive it. The parts are components so
  * later pages can add to them: app-message-list (app-message, app-tool-card) for the
  * conversation, app-approvals for interrupts, app-confirm-delete for the `confirm_delete` client
  * tool's cards, app-composer for input, app-board-panel for the state.
  */
-import { ChangeDetectionStrategy, Component, computed, inject } from "@angular/core";
-import { toSignal } from "@angular/core/rxjs-interop";
+import { ChangeDetectionStrategy, Component, computed } from "@angular/core";
+import { injectAgent } from "agui-rx/angular";
 import { ApprovalsComponent } from "./approvals.component";
 import { BoardPanelComponent } from "./board-panel.component";
 import { ComposerComponent } from "./composer.component";
 import { ConfirmDeleteComponent } from "./confirm-delete.component";
 import { MessageListComponent } from "./message-list.component";
-import { TaskBoardService } from "./task-board.service";
+import { confirmDelete } from "./page-tools";
+import { BOARD } from "./task-board";
 
 /**
  * @example
@@ -29,50 +31,53 @@ import { TaskBoardService } from "./task-board.service";
       <h1>Task board</h1>
       <span class="framework">Angular</span>
       <span class="spacer"></span>
-      <span class="thread" data-testid="thread" title="thread id">{{ board.session.threadId }}</span>
+      <span class="thread" data-testid="thread" title="thread id">{{ agent.session.threadId }}</span>
     </header>
     <main class="layout">
       <section class="chat" aria-label="Chat">
         <app-message-list
-          [messages]="messages()"
-          [subagents]="board.subagents()"
+          [messages]="agent.messages()"
+          [subagents]="agent.subagents()"
           [running]="running()"
-          [cutOff]="board.cutOff()"
-          [waiting]="board.waiting()"
+          [cutOff]="agent.cutOff()"
+          [waiting]="waiting()"
           [canSuggest]="canStart()"
-          (suggestion)="board.send($event)"
+          (suggestion)="agent.send($event)"
         />
         <footer class="dock">
-          @for (call of board.confirmations(); track call.toolCallId) {
+          @for (call of confirmations(); track call.toolCallId) {
             <app-confirm-delete [call]="call" />
           }
-          <app-approvals [pending]="board.interrupts()" [disabled]="running()" (answer)="board.resume($event)" />
+          <app-approvals [pending]="agent.interrupts()" [disabled]="running()" (answer)="agent.resume($event)" />
           <app-composer
-            [status]="board.status()"
-            [pendingApprovals]="board.interrupts().length"
-            [pendingAnswers]="board.confirmations().length"
-            [error]="board.error()"
-            [end]="board.end()"
-            [stopping]="board.stopping()"
-            [reconnecting]="board.reconnecting()"
-            (send)="board.send($event)"
-            (stop)="board.stop()"
+            [status]="agent.status()"
+            [pendingApprovals]="agent.interrupts().length"
+            [pendingAnswers]="confirmations().length"
+            [error]="agent.error()"
+            [end]="agent.end()"
+            [stopping]="agent.stopping()"
+            [reconnecting]="agent.reconnecting()"
+            (send)="agent.send($event)"
+            (stop)="agent.stop()"
           />
         </footer>
       </section>
-      <app-board-panel [board]="board.board()" />
+      <app-board-panel [board]="agent.state()" />
     </main>
   `,
 })
 export class AppComponent {
-  protected readonly board = inject(TaskBoardService);
-  constructor() {
-    // On load (a reload too): join the thread, its history and the live rest of a run in progress.
-    this.board.connect();
-  }
-  protected readonly messages = toSignal(this.board.messages$, { initialValue: this.board.session.messages });
-  protected readonly running = computed(() => this.board.status() === "running");
+  protected readonly agent = injectAgent(BOARD);
+  /** The pending `confirm_delete` calls: one card each, every call of the turn. */
+  protected readonly confirmations = this.agent.toolCalls(confirmDelete);
+  /** The ids of the calls waiting for the user, for their tool cards. */
+  protected readonly waiting = computed(() => new Set(this.confirmations().map((call) => call.toolCallId)));
+  protected readonly running = computed(() => this.agent.status() === "running");
   // Pending interrupts come from the session, not from the run status: a refused send after an
   // interrupt leaves the status `failed` while the approval still waits (issue 15).
-  protected readonly canStart = computed(() => !this.running() && this.board.interrupts().length === 0);
+  protected readonly canStart = computed(() => !this.running() && this.agent.interrupts().length === 0);
+  constructor() {
+    // On load (a reload too): join the thread, its history and the live rest of a run in progress.
+    this.agent.connect();
+  }
 }

@@ -1,6 +1,6 @@
 /** The agent's pending interrupts as approval cards, kept in the dock (always in view) until answered. */
 import { ChangeDetectionStrategy, Component, input, output, signal } from "@angular/core";
-import type { Interrupt, ResumeEntry } from "../../../../src/protocol/outcomes";
+import type { Interrupt, ResumeEntry } from "agui-rx";
 import { answersOnceComplete, type Choice } from "../../../shared/approvals";
 
 /**
@@ -9,7 +9,7 @@ import { answersOnceComplete, type Choice } from "../../../shared/approvals";
  * them when the last is made; with one, its button answers at once.
  *
  * @example
- * <app-approvals [pending]="board.interrupts()" [disabled]="running()" (answer)="board.resume($event)" />
+ * <app-approvals [pending]="agent.interrupts()" [disabled]="running()" (answer)="agent.resume($event)" />
  */
 @Component({
   selector: "app-approvals",

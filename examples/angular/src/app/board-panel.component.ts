@@ -5,7 +5,7 @@ import { boardSummary } from "../../../shared/boardSummary";
 
 /**
  * @example
- * <app-board-panel [board]="board.board()" />
+ * <app-board-panel [board]="agent.state()" />
  */
 @Component({
   selector: "app-board-panel",

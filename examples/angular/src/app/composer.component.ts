@@ -1,8 +1,6 @@
 /** The input at the bottom of the chat: a growing text box, Send and Stop, and the status line under them. */
 import { ChangeDetectionStrategy, Component, computed, effect, input, output, signal, untracked } from "@angular/core";
-import type { ClientError } from "../../../../src/thread/ClientError";
-import type { RunEnd } from "../../../../src/thread/Update";
-import type { RunStatus } from "../../../../src/react/RunController";
+import type { ClientError, RunEnd, RunStatus } from "agui-rx/client";
 import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/composerState";
 
 /**
@@ -12,7 +10,7 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
  * empty box. The rules are examples/shared/composerState.ts, shared with the React page.
  *
  * @example
- * <app-composer [status]="board.status()" [pendingApprovals]="1" (send)="board.send($event)" (stop)="board.stop()" />
+ * <app-composer [status]="agent.status()" [pendingApprovals]="1" (send)="agent.send($event)" (stop)="agent.stop()" />
  */
 @Component({
   selector: "app-composer",

@@ -1,15 +1,15 @@
 /** The `confirm_delete` client tool's card: the agent waits on it before it deletes a task. */
 import { ChangeDetectionStrategy, Component, computed, input } from "@angular/core";
-import type { RunningToolCall } from "../../../../src/client/tools/RunningToolCalls";
+import type { RunningToolCall } from "agui-rx/client";
 import type { ConfirmDeleteAnswer, ConfirmDeleteArgs } from "../../../task-board/clientTools";
-import { confirmationText } from "../../../shared/pageTools";
+import { confirmationText } from "../../../shared/pageToolDefinitions";
 
 /**
  * One pending `confirm_delete` call: the task, Keep and Delete. Either button answers the call
  * (`respond`), which lets the session send the answer in the follow-up run.
  *
  * @example
- * @for (call of board.confirmations(); track call.toolCallId) { <app-confirm-delete [call]="call" /> }
+ * @for (call of confirmations(); track call.toolCallId) { <app-confirm-delete [call]="call" /> }
  */
 @Component({
   selector: "app-confirm-delete",

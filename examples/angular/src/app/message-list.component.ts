@@ -1,8 +1,7 @@
 /** The scrolling message pane: the conversation's blocks, a typing indicator, and "jump to latest" once the user scrolled up. */
 import { ChangeDetectionStrategy, Component, computed, input, output } from "@angular/core";
-import type { Subagent } from "../../../../src/thread/Update";
-import type { Message } from "../../../../src/protocol/messages";
-import type { CutOff } from "../../../../src/react/UnfinishedParts";
+import type { Message } from "agui-rx";
+import type { CutOff, Subagent } from "agui-rx/client";
 import { groupMessages, subagentHeading, toolResults } from "../../../shared/groupMessages";
 import { SUGGESTIONS } from "../../../shared/suggestions";
 import { FollowBottomDirective } from "./follow-bottom.directive";

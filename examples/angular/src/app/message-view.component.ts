@@ -1,7 +1,7 @@
 /** One message: its text, its tool calls as cards, and the "stopped" marker when Stop cut it off. */
 import { ChangeDetectionStrategy, Component, computed, input } from "@angular/core";
-import type { Message, ToolMessage } from "../../../../src/protocol/messages";
-import type { CutOff } from "../../../../src/react/UnfinishedParts";
+import type { Message, ToolMessage } from "agui-rx";
+import type { CutOff } from "agui-rx/client";
 import { messageText } from "../../../shared/messageText";
 import { toolCardView } from "../../../shared/toolCard";
 import { ToolCardComponent } from "./tool-card.component";

@@ -1,9 +1,9 @@
 // RunController without React: sources that end, fail or emit inside `subscribe` itself.
 import { concat, EMPTY, finalize, NEVER, Observable, of, Subject, throwError } from "rxjs";
-import { ClientError } from "../../src/thread/ClientError";
-import type { Update } from "../../src/thread/Update";
-import { RunController, type RunSource } from "../../src/react";
-import { failOnUnhandledRxErrors } from "./support/noUnhandledErrors";
+import { ClientError } from "../../../src/thread/ClientError";
+import type { Update } from "../../../src/thread/Update";
+import { RunController, type RunSource } from "../../../src/client";
+import { failOnUnhandledRxErrors } from "../../react/support/noUnhandledErrors";
 
 /** A RunSource whose runs are the given cold observables, in order. */
 function sourceOf(...runs: Observable<Update<unknown>>[]): RunSource & { readonly started: number } {

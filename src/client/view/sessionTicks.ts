@@ -1,4 +1,4 @@
-/** One change signal per session for all its hooks, coalesced to the display's frame. */
+/** One change signal per session for all its views (React hooks, Angular signals), coalesced to the display's frame. */
 import { animationFrameScheduler, audit, identity, Observable, share, timer, type SchedulerLike } from "rxjs";
 
 /**

@@ -1,5 +1,5 @@
 /** What of a run is still open (text streaming, a tool call waiting on its result), so a stop can say what it cut off. */
-import type { Update } from "../thread/Update";
+import type { Update } from "../../thread/Update";
 
 /**
  * What a stopped run left unfinished: the messages whose text was still streaming or that hold a
@@ -20,8 +20,8 @@ export const NOTHING_CUT_OFF: CutOff = Object.freeze({ messageIds: new Set<strin
  * Follows one run's updates and knows, at any moment, which parts are open: a text (or reasoning)
  * message between `started` and `ended`, a tool call between `toolCallStarted` and its
  * `toolResult`. A tool call counts until its result, not its `toolCallEnded`: a card whose call
- * was stopped before the result came has no answer and should say so. Framework-free (no React):
- * the Angular example uses it too. Feed it the run's updates before any frame coalescing, which
+ * was stopped before the result came has no answer and should say so. Framework-free: the React
+ * and Angular entries both read it through {@link RunController}. Feed it the run's updates before any frame coalescing, which
  * keeps only the latest change per message.
  *
  * @example

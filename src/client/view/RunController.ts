@@ -1,10 +1,10 @@
-/** One session's run lifecycle as an external store: what `useRun` reads and drives. */
+/** One session's run lifecycle as an external store: what React's `useRun` and Angular's `injectAgent` read and drive. */
 import type { Observable, Subscription } from "rxjs";
-import { ClientError } from "../thread/ClientError";
-import type { StopResult } from "../client/transports/Transport";
-import type { RunEnd, Update } from "../thread/Update";
-import type { ResumeEntry } from "../protocol/outcomes";
-import type { UserMessage } from "../protocol/messages";
+import { ClientError } from "../../thread/ClientError";
+import type { StopResult } from "../transports/Transport";
+import type { RunEnd, Update } from "../../thread/Update";
+import type { ResumeEntry } from "../../protocol/outcomes";
+import type { UserMessage } from "../../protocol/messages";
 import { mergeCutOff, NOTHING_CUT_OFF, UnfinishedParts, type CutOff } from "./UnfinishedParts";
 
 /**
@@ -58,8 +58,8 @@ export interface RunSource {
 
 
 /**
- * Starts, stops and watches one session's runs, for every component that calls `useRun` on that
- * session (`RunController.of(session)` hands out one per session). Starting a run while one is
+ * Starts, stops and watches one session's runs, for every view on that session (React's `useRun`,
+ * Angular's `injectAgent`; `RunController.of(session)` hands out one per session). Starting a run while one is
  * active detaches from the active one first, like `switchMap`: the latest request wins.
  * `connect()` joins the thread (after a reload: the history, then a run in progress as the
  * active run). `stop()` cancels the run: on a server that keeps threads (docs/durability.md#stores-and-routes) through
