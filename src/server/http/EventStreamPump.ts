@@ -6,25 +6,11 @@ import { excerpt } from "../../protocol/describeFailure";
 import { systemClock } from "../store/StoreClock";
 import { encodeFrame } from "./encodeFrame";
 import { sharedTurns, type StreamTurn } from "./fairTurns";
-import { FrameQueue, MAX_CHUNK_BYTES } from "./FrameQueue";
+import { FrameQueue } from "./FrameQueue";
 import { EventStreamReader } from "./EventStreamReader";
-import { nextMacrotask } from "./nextMacrotask";
 import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
 import type { Frame } from "./TailFrames";
 import type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
-
-/** The most macrotasks a gathering read waits (`gatherWrites`): a bound on the latency it adds to a source that never pauses. */
-const MAX_GATHER_TURNS = 16;
-
-/**
- * Bytes of frames left unread at which a stream with `resumeAfter` lets its source go (four
- * chunks): a reader that stopped reading (a paused socket) then costs nothing per event, while one
- * that reads, even slowly, seldom reaches it between two reads.
- *
- * @example
- * if (queue.bytes >= PARK_BYTES) park(cursor);
- */
-export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
 
 /** The source is followed; `terminated` once a run-level terminal was queued, so a late failure adds no second one. */
 interface Following {
@@ -47,10 +33,11 @@ const UNSTARTED: SourcePhase = { kind: "unstarted" };
 const FINISHED: SourcePhase = { kind: "finished" };
 const CLOSED: SourcePhase = { kind: "closed" };
 
-/** `toEventStream`'s bounds with their defaults applied. */
+/** `toEventStream`'s bounds with their defaults applied, and its `PARK_BYTES`. */
 export interface PumpBounds {
   readonly highWaterMark: number;
   readonly maxBufferedBytes: number;
+  readonly parkBytes: number;
 }
 
 /**
@@ -58,7 +45,7 @@ export interface PumpBounds {
  * source's events as frames and hands them to the reader read by read.
  *
  * @example
- * const pump = new EventStreamPump(source, options, { highWaterMark: 16, maxBufferedBytes: 16 << 20 });
+ * const pump = new EventStreamPump(source, options, { highWaterMark: 16, maxBufferedBytes: 16 << 20, parkBytes: 256 << 10 });
  * new ReadableStream<Uint8Array>({ start: (c) => pump.start(c), pull: (c) => pump.pull(c), cancel: (r) => pump.cancel(r) }, { highWaterMark: 0 });
  */
 export class EventStreamPump {
@@ -70,8 +57,8 @@ export class EventStreamPump {
   private turn: StreamTurn | undefined;
   /** This stream's place among `writeTurns`, from the first read until the body ends. */
   private writeTurn: StreamTurn | undefined;
-  /** Producers waiting in `ready()`. */
-  private waiters: (() => void)[] = [];
+  /** Producers waiting in `ready()` for room in the queue. */
+  private waiting: (() => void)[] = [];
   /** The body's controller, to error it when the reader is idle (no read is pending to hand it to). */
   private body: ReadableStreamDefaultController<Uint8Array> | undefined;
 
@@ -104,7 +91,7 @@ export class EventStreamPump {
       waited = true;
       await this.reader.nextFrame();
     }
-    if (waited && options.gatherWrites === true) await this.gather();
+    if (waited && options.gatherWrites === true) await this.reader.gather(queue, () => this.ended);
     this.writeTurn ??= options.writeTurns?.join();
     const turnToWrite = this.phase.kind === "closed" ? undefined : this.writeTurn?.pause();
     if (turnToWrite !== undefined) await turnToWrite;
@@ -142,43 +129,35 @@ export class EventStreamPump {
   private room(): Promise<void> {
     const { queue, bounds } = this;
     const full = queue.length >= bounds.highWaterMark || queue.bytes * 2 >= bounds.maxBufferedBytes;
-    return this.ended || !full ? Promise.resolve() : new Promise<void>((resolve) => this.waiters.push(resolve));
+    return this.ended || !full ? Promise.resolve() : new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
   /** The first read: join the turns and follow the source (a factory that throws is a failed run, reported in-band like any other). */
   private begin(): void {
     this.turn = (this.options.turns ?? sharedTurns).join();
-    const following = this.following();
-    let events$: Observable<Event | CursorFrame>;
-    try {
-      events$ = typeof this.source === "function" ? this.source(this.ready, this.stopping.signal) : this.source;
-    } catch (error) {
-      return this.fail(error);
-    }
-    this.follow(following, events$);
+    const source = this.source;
+    this.follow(() => (typeof source === "function" ? source(this.ready, this.stopping.signal) : source));
   }
 
   /** The reader took what waited: follow the source again from where it was let go. */
   private unpark(cursor: string): void {
-    const following = this.following();
-    let events$: Observable<CursorFrame>;
+    this.follow(() => (this.options.resumeAfter ?? never)(cursor));
+  }
+
+  /**
+   * Subscribes what `make` returns (a throw is the source failing): what it sends is queued, its end
+   * ends the stream; it is let go at once if the stream stopped or parked while subscribing. While
+   * parked, what the source says is for later: its events and its end come again after the cursor.
+   */
+  private follow(make: () => Observable<Event | CursorFrame>): void {
+    const following: Following = { kind: "following", subscription: undefined, terminated: false };
+    this.phase = following;
+    let events$: Observable<Event | CursorFrame>;
     try {
-      events$ = (this.options.resumeAfter ?? never)(cursor);
+      events$ = make();
     } catch (error) {
       return this.fail(error);
     }
-    this.follow(following, events$);
-  }
-
-  private following(): Following {
-    const following: Following = { kind: "following", subscription: undefined, terminated: false };
-    this.phase = following;
-    return following;
-  }
-
-  /** Subscribes `events$`: what it sends is queued, its end ends the stream; it is let go at once if the stream stopped or parked while subscribing. */
-  private follow(following: Following, events$: Observable<Event | CursorFrame>): void {
-    // While parked, what the source says is for later: its events and its end come again after the cursor.
     const followed = events$.subscribe({
       next: this.push,
       error: (error: unknown) => (this.phase === following ? this.fail(error) : undefined),
@@ -207,8 +186,8 @@ export class EventStreamPump {
     if (event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") phase.terminated = true;
     queue.push(frame);
     this.watchIdle();
-    this.notify();
-    if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= PARK_BYTES) this.park(phase, cursor);
+    this.reader.wake();
+    if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= this.bounds.parkBytes) this.park(phase, cursor);
   };
 
   /** The reader is not reading: let the source go after `cursor` (the last queued frame's); `pull` picks it up again. */
@@ -246,7 +225,7 @@ export class EventStreamPump {
     this.options.signal?.removeEventListener("abort", this.onAbort);
     following.subscription?.unsubscribe();
     this.release();
-    this.notify();
+    this.reader.wake();
   }
 
   /** Queues a frame this stream made itself (a final RUN_ERROR). */
@@ -267,7 +246,7 @@ export class EventStreamPump {
     if (phase.kind !== "finished") this.stopping.abort(reason);
     if (phase.kind === "following") phase.subscription?.unsubscribe();
     this.release();
-    this.notify();
+    this.reader.wake();
   }
 
   private readonly onAbort = (): void => this.close(this.options.signal?.reason ?? new DOMException("the client went away", "AbortError"));
@@ -277,24 +256,11 @@ export class EventStreamPump {
     if (this.phase.kind !== "closed") this.reader.watch();
   }
 
-  private notify(): void {
-    this.reader.wake();
-  }
-
   /** Lets the producers waiting in `ready()` go on. */
   private release(): void {
-    const pending = this.waiters;
-    this.waiters = [];
-    for (const resolve of pending) resolve();
-  }
-
-  /** `gatherWrites`: waits while frames keep arriving, until the source pauses for a turn, a chunk is full or the stream ends. */
-  private async gather(): Promise<void> {
-    for (let waits = 0; waits < MAX_GATHER_TURNS && !this.ended && this.queue.bytes < MAX_CHUNK_BYTES; waits++) {
-      const queued = this.queue.length;
-      await nextMacrotask();
-      if (this.queue.length === queued) return;
-    }
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
   }
 }
 

@@ -1,11 +1,17 @@
 /** The reader's side of one `toEventStream` body as a phase machine: idle between reads (with the idle-write timeout), or reading. */
 import type { StoreClock } from "../store/StoreClock";
+import type { FrameQueue } from "./FrameQueue";
+import { MAX_CHUNK_BYTES } from "./FrameQueue";
 import { IdleWriteError } from "./IdleWriteError";
+import { nextMacrotask } from "./nextMacrotask";
 
 /** Where the reader stands: `idle` between reads (`timer` cancels the idle-write timeout while frames wait), or `reading` (`wake` resolves its wait for a frame). */
 type ReaderPhase = { readonly kind: "idle"; readonly timer: (() => void) | undefined } | { readonly kind: "reading"; wake: (() => void) | undefined };
 
 const IDLE: ReaderPhase = { kind: "idle", timer: undefined };
+
+/** The most macrotasks a gathering read waits (`gatherWrites`): a bound on the latency it adds to a source that never pauses. */
+const MAX_GATHER_TURNS = 16;
 
 /**
  * Tracks whether a read is pending: wakes a read that waits for a frame, and gives an idle reader
@@ -68,5 +74,14 @@ export class EventStreamReader {
     if (this.phase.kind !== "idle" || this.phase.timer === undefined) return;
     this.phase.timer();
     this.phase = IDLE;
+  }
+
+  /** `gatherWrites`: waits while frames keep arriving, until the source pauses for a turn, a chunk is full or the stream `ended`. */
+  async gather(queue: FrameQueue, ended: () => boolean): Promise<void> {
+    for (let waits = 0; waits < MAX_GATHER_TURNS && !ended() && queue.bytes < MAX_CHUNK_BYTES; waits++) {
+      const queued = queue.length;
+      await nextMacrotask();
+      if (queue.length === queued) return;
+    }
   }
 }

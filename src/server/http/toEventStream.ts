@@ -3,15 +3,22 @@ import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { EventStreamPump } from "./EventStreamPump";
 import type { CursorFrame, EventSource, EventStreamOptions } from "./EventStreamOptions";
+import { MAX_CHUNK_BYTES } from "./FrameQueue";
 
 export type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
-export { PARK_BYTES } from "./EventStreamPump";
 
 /** The default high-water mark, in events. */
 export const DEFAULT_HIGH_WATER_MARK = 16;
 
 /** The default send-buffer cap: 16 MiB of queued events per response. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Bytes of frames left unread at which a stream with `resumeAfter` lets its source go (four
+ * chunks): a reader that stopped reading (a paused socket) then costs nothing per event, while one
+ * that reads, even slowly, seldom reaches it between two reads.
+ */
+export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
 
 /**
  * Streams the events as SSE frames (`data: <json>\n\n`, UTF-8; `id: <cursor>\n` first for a
@@ -43,6 +50,7 @@ export function toEventStream(source: Observable<Event | CursorFrame> | EventSou
   const pump = new EventStreamPump(source, options, {
     highWaterMark: Math.max(1, options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK),
     maxBufferedBytes: Math.max(1, options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+    parkBytes: PARK_BYTES,
   });
   return new ReadableStream<Uint8Array>(
     { start: (controller) => pump.start(controller), pull: (controller) => pump.pull(controller), cancel: (reason) => pump.cancel(reason) },
