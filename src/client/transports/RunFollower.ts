@@ -1,5 +1,6 @@
 /** One subscription of `reconnecting` as a phase machine (docs/durability.md#stores-and-routes): following a connection, deciding after a cut, waiting to reconnect, closed. */
 import { asyncScheduler, from, Subscription, take, timer, type Observable, type Subscriber } from "rxjs";
+import { FollowedLink, type Continuity } from "./FollowedLink";
 import type { Event } from "../../protocol/events";
 import { isDecodeWarning, type DecodeWarning } from "../../wire/DecodeWarning";
 import { isSseControl } from "../../wire/SseControl";
@@ -19,36 +20,11 @@ import { exhausted, isCut, missed, refusesResume, unrestartable, type Cut } from
  * - `closed`: the output ended or was unsubscribed (and, until `start`, nothing is open yet).
  */
 type FollowPhase =
-  | { readonly kind: "following"; readonly link: Link; readonly streak: Cut | undefined }
-  | { readonly kind: "ending"; readonly link: Link }
+  | { readonly kind: "following"; readonly link: FollowedLink; readonly streak: Cut | undefined }
+  | { readonly kind: "ending"; readonly link: FollowedLink }
   | { readonly kind: "deciding" }
   | { readonly kind: "waiting"; readonly timer: Subscription }
   | { readonly kind: "closed" };
-
-/**
- * How a reconnect's answer stands with what was passed on before it: `pending` until its mode
- * header or its first event says; `continues` (a resumed answer, and every first connection);
- * `snapshot` (the thread again from its start).
- */
-type Continuity = "pending" | "continues" | "snapshot";
-
-/** How far one connection got: asked (no answer yet), answered (its `StreamOpened` came), streaming (an event of it was passed on; `answered` as before). */
-type LinkPhase =
-  | { readonly kind: "asked"; readonly continuity: Continuity }
-  | { readonly kind: "answered"; readonly continuity: Continuity }
-  | { readonly kind: "streaming"; readonly answered: boolean };
-
-/** One connection: the first request or a reconnect. */
-class Link {
-  readonly subscription = new Subscription();
-  phase: LinkPhase;
-  constructor(readonly reconnect: boolean) {
-    this.phase = { kind: "asked", continuity: reconnect ? "pending" : "continues" };
-  }
-  get answered(): boolean {
-    return this.phase.kind === "streaming" ? this.phase.answered : this.phase.kind === "answered";
-  }
-}
 
 /**
  * Follows one run across connections for `reconnecting` (see there for the contract): passes a
@@ -108,7 +84,7 @@ export class RunFollower {
   }
 
   private open(source: Observable<StreamItem | ConnectionNotice>, reconnect: boolean, streak: Cut | undefined): void {
-    const link = new Link(reconnect);
+    const link = new FollowedLink(reconnect);
     this.phase = { kind: "following", link, streak };
     link.subscription.add(
       source.subscribe({
@@ -119,7 +95,7 @@ export class RunFollower {
     );
   }
 
-  private take(link: Link, item: StreamItem | ConnectionNotice): void {
+  private take(link: FollowedLink, item: StreamItem | ConnectionNotice): void {
     const { plan, subscriber } = this;
     if (isConnectionNotice(item)) {
       if (plan.notices) subscriber.next(item);
@@ -142,7 +118,7 @@ export class RunFollower {
   }
 
   /** The connection's answer came: learn whether the server resumes, and announce a reconnect whose mode it names. */
-  private answered(link: Link, opened: StreamOpened): void {
+  private answered(link: FollowedLink, opened: StreamOpened): void {
     link.phase = link.phase.kind === "streaming" ? { kind: "streaming", answered: true } : { kind: "answered", continuity: link.phase.continuity };
     if (opened.resumable) this.learn();
     if (opened.mode === undefined || link.phase.kind !== "answered" || link.phase.continuity !== "pending") return;
@@ -152,7 +128,7 @@ export class RunFollower {
   }
 
   /** A connection's first event; on a reconnect it ends the streak. Returns whether it is passed on. */
-  private firstEvent(link: Link, continuity: Continuity, event: Event): boolean {
+  private firstEvent(link: FollowedLink, continuity: Continuity, event: Event): boolean {
     link.phase = { kind: "streaming", answered: link.answered };
     if (!link.reconnect) return true;
     if (continuity === "pending") {
@@ -188,7 +164,7 @@ export class RunFollower {
   }
 
   /** A connection ended: after the run's terminal the output completes, before it this is a cut. */
-  private end(link: Link, what: Cut): void {
+  private end(link: FollowedLink, what: Cut): void {
     switch (this.phase.kind) {
       case "ending":
         return this.subscriber.complete();
@@ -204,7 +180,7 @@ export class RunFollower {
   }
 
   /** A connection ended before the run did: try again if this is a cut and the server can resume, else end as the cut says. */
-  private cut(link: Link, what: Cut, streak: Cut | undefined): void {
+  private cut(link: FollowedLink, what: Cut, streak: Cut | undefined): void {
     const opened = link.answered;
     if (what.kind === "error" && !isCut(what.error, opened, link.reconnect)) {
       // A reconnect refused with 404 or 405: the server keeps no such thread (or no threads at
