@@ -282,3 +282,19 @@ test("nextMacrotask runs its callback after the microtasks of this turn, on setT
   }
   expect(order).toEqual(["microtask", "macrotask"]);
 });
+
+test("a renewal that answers 'not live' after the terminal was queued does not fail the run: the output completes once the terminal is logged", async () => {
+  const { clock, writer, log } = await setup();
+  let answer: ((live: boolean) => void) | undefined;
+  const renewing: RunWriter = { ...writer, renewLease: () => new Promise<boolean>((resolve) => (answer = resolve)) };
+  const source = new Subject<Event>();
+  const done = collect(source.pipe(recordRun(renewing, { clock, renewEvery: RENEW })));
+  source.next(started);
+  clock.advance(RENEW); // the heartbeat asks; its answer is pending
+  expect(answer).toBeDefined();
+  source.next(finished); // the terminal is queued: from here the recording only drains
+  answer?.(false);
+  const out = await done;
+  expect(out.map((stored) => stored.event.type)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+  expect((await log()).map((stored) => stored.event)).toEqual([finished]);
+});

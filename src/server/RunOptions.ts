@@ -1,0 +1,43 @@
+/** The options of `run()` (docs/seeds.md#seed-002): ids, stacks, pacing, JSON depth, and the two ways to end a run from outside. */
+import type { IdSource } from "./ids";
+
+/**
+ * Options of `run()`.
+ *
+ * @example
+ * run(agent, input, { ids: sequentialIds("run"), exposeStack: process.env.NODE_ENV !== "production" });
+ */
+export interface RunOptions {
+  /** Where minted ids come from; `crypto.randomUUID()` by default. Use `sequentialIds()` for deterministic tests. */
+  readonly ids?: IdSource;
+  /** Put the error's stack in `RUN_ERROR.metadata.stack`. Off by default: stacks can leak internals to clients. */
+  readonly exposeStack?: boolean;
+  /**
+   * Resolves when the consumer can take more events; `ctx.ready()` awaits it. `createHandler`
+   * passes the HTTP response's, so an agent that awaits `ctx.ready()` between bursts is paced by
+   * the client's reading speed. Without it `ctx.ready()` resolves at once.
+   */
+  readonly ready?: () => Promise<void>;
+  /**
+   * Deepest nesting of arrays and objects accepted in `input.state` and sent in any event (default
+   * 512, `DEFAULT_MAX_JSON_DEPTH`, the limit clients decode with). A deeper state ends the run with
+   * RUN_ERROR `SERIALIZATION` naming the path and the limit; a deeper event is refused at the write.
+   */
+  readonly maxJsonDepth?: number;
+  /**
+   * Cancels the run from outside with a reason: aborting it aborts `ctx.signal` with the same
+   * reason, and the Observable errors with it (no terminal event: whoever aborted is the consumer,
+   * and it stops listening). `createHandler` passes one that aborts when the client goes away or
+   * reads too slowly (`SlowConsumerError`).
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Stops the run as its own end (a `POST {url}/stop`), which is not the consumer going away:
+   * aborting it closes what the agent left open (innermost first, as after a return), emits
+   * RUN_FINISHED with outcome `{ type: "cancelled" }` (with the usage reported so far), completes,
+   * and then aborts `ctx.signal` with the stop's reason, so the agent stops working; whatever its
+   * promise does afterwards is ignored. A stop after the terminal event changes nothing.
+   * `createHandler` with a store passes one that `RunWriter.stopRequested` aborts.
+   */
+  readonly stop?: AbortSignal;
+}

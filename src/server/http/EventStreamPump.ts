@@ -1,0 +1,270 @@
+/** One `toEventStream` body as a phase machine for its source (unstarted, following, parked, finished, closed), beside the reader's (`EventStreamReader`). */
+import type { Observable, Subscription } from "rxjs";
+import type { Event } from "../../protocol/events";
+import { ev } from "../../protocol/build";
+import { excerpt } from "../../protocol/describeFailure";
+import { systemClock } from "../store/StoreClock";
+import { encodeFrame } from "./encodeFrame";
+import { sharedTurns, type StreamTurn } from "./fairTurns";
+import { FrameQueue } from "./FrameQueue";
+import { EventStreamReader } from "./EventStreamReader";
+import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
+import type { Frame } from "./TailFrames";
+import type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
+import { isTerminal } from "../../thread/isTerminal";
+
+/** The source is followed; `terminated` once a run-level terminal was queued, so a late failure adds no second one. */
+interface Following {
+  readonly kind: "following";
+  subscription: Subscription | undefined;
+  terminated: boolean;
+}
+
+/**
+ * Where the source stands:
+ * - `unstarted`: no read yet, so the source is not subscribed (it is cold);
+ * - `following`: its events are queued as frames;
+ * - `parked`: the reader stopped reading, so the source was let go after cursor `after` (`resumeAfter`); the next read follows it again;
+ * - `finished`: it completed or failed (or was stopped past the cap): what is queued is all there will be;
+ * - `closed`: the reader went away, the signal aborted, or the reader idled out: nothing more is read or sent.
+ */
+type SourcePhase = { readonly kind: "unstarted" } | Following | { readonly kind: "parked"; readonly after: string } | { readonly kind: "finished" } | { readonly kind: "closed" };
+
+const UNSTARTED: SourcePhase = { kind: "unstarted" };
+const FINISHED: SourcePhase = { kind: "finished" };
+const CLOSED: SourcePhase = { kind: "closed" };
+
+/** `toEventStream`'s bounds with their defaults applied, and its `PARK_BYTES`. */
+export interface PumpBounds {
+  readonly highWaterMark: number;
+  readonly maxBufferedBytes: number;
+  readonly parkBytes: number;
+}
+
+/**
+ * The underlying source of one `toEventStream` body (see there for the contract): queues the
+ * source's events as frames and hands them to the reader read by read.
+ *
+ * @example
+ * const pump = new EventStreamPump(source, options, { highWaterMark: 16, maxBufferedBytes: 16 << 20, parkBytes: 256 << 10 });
+ * new ReadableStream<Uint8Array>({ start: (c) => pump.start(c), pull: (c) => pump.pull(c), cancel: (r) => pump.cancel(r) }, { highWaterMark: 0 });
+ */
+export class EventStreamPump {
+  private phase: SourcePhase = UNSTARTED;
+  private readonly reader: EventStreamReader;
+  private readonly queue: FrameQueue;
+  /** Aborted with the reason whenever the stream stops before the source finished. */
+  private readonly stopping = new AbortController();
+  private turn: StreamTurn | undefined;
+  /** This stream's place among `writeTurns`, from the first read until the body ends. */
+  private writeTurn: StreamTurn | undefined;
+  /** Producers waiting in `ready()` for room in the queue. */
+  private waiting: (() => void)[] = [];
+  /** The body's controller, to error it when the reader is idle (no read is pending to hand it to). */
+  private body: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  constructor(
+    private readonly source: Observable<Event | CursorFrame> | EventSource,
+    private readonly options: EventStreamOptions,
+    private readonly bounds: PumpBounds,
+  ) {
+    this.queue = new FrameQueue(options.frames);
+    this.reader = new EventStreamReader(options.idleWriteTimeoutMs, options.clock ?? systemClock, (reason) => {
+      this.close(reason);
+      this.body?.error(reason);
+    });
+    if (options.signal?.aborted) this.phase = CLOSED;
+    else options.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.body = controller;
+  }
+
+  /** One read: starts or resumes the source if needed, waits for frames, and hands over what is queued. */
+  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    const { queue, options } = this;
+    this.reader.beginRead();
+    if (this.phase.kind === "unstarted") this.begin();
+    if (this.phase.kind === "parked" && queue.length === 0) this.unpark(this.phase.after);
+    let waited = false;
+    while (queue.length === 0 && !this.ended) {
+      waited = true;
+      await this.reader.nextFrame();
+    }
+    if (waited && options.gatherWrites === true) await this.reader.gather(queue, () => this.ended);
+    this.writeTurn ??= options.writeTurns?.join();
+    const turnToWrite = this.phase.kind === "closed" ? undefined : this.writeTurn?.pause();
+    if (turnToWrite !== undefined) await turnToWrite;
+    this.reader.endRead();
+    if (queue.length > 0) {
+      if (options.uncopiedFrames === true) for (const c of queue.takeFrames()) controller.enqueue(c);
+      else controller.enqueue(queue.takeChunk());
+      this.release();
+    }
+    if (this.phase.kind === "closed" || (this.phase.kind === "finished" && queue.length === 0)) {
+      this.writeTurn?.leave();
+      try {
+        controller.close();
+      } catch {
+        // Already cancelled by the reader: nothing left to close.
+      }
+    } else if (queue.length > 0) this.watchIdle(); // the rest waits until the reader asks again
+  }
+
+  cancel(reason: unknown): void {
+    this.close(reason ?? new DOMException("the response body was cancelled", "AbortError"));
+  }
+
+  /** Resolves when the producer may send more (see `EventStreamOptions`); handed to the factory form of the source. */
+  private readonly ready: Ready = () => {
+    const pause = this.ended ? undefined : this.turn?.pause();
+    return pause === undefined ? this.room() : pause.then(() => this.room());
+  };
+
+  /** The source finished or the stream closed: nothing more will be queued. */
+  private get ended(): boolean {
+    return this.phase.kind === "finished" || this.phase.kind === "closed";
+  }
+
+  private room(): Promise<void> {
+    const { queue, bounds } = this;
+    const full = queue.length >= bounds.highWaterMark || queue.bytes * 2 >= bounds.maxBufferedBytes;
+    return this.ended || !full ? Promise.resolve() : new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** The first read: join the turns and follow the source (a factory that throws is a failed run, reported in-band like any other). */
+  private begin(): void {
+    this.turn = (this.options.turns ?? sharedTurns).join();
+    const source = this.source;
+    this.follow(() => (typeof source === "function" ? source(this.ready, this.stopping.signal) : source));
+  }
+
+  /** The reader took what waited: follow the source again from where it was let go. */
+  private unpark(cursor: string): void {
+    this.follow(() => (this.options.resumeAfter ?? never)(cursor));
+  }
+
+  /**
+   * Subscribes what `make` returns (a throw is the source failing): what it sends is queued, its end
+   * ends the stream; it is let go at once if the stream stopped or parked while subscribing. While
+   * parked, what the source says is for later: its events and its end come again after the cursor.
+   */
+  private follow(make: () => Observable<Event | CursorFrame>): void {
+    const following: Following = { kind: "following", subscription: undefined, terminated: false };
+    this.phase = following;
+    let events$: Observable<Event | CursorFrame>;
+    try {
+      events$ = make();
+    } catch (error) {
+      return this.fail(error);
+    }
+    const followed = events$.subscribe({
+      next: this.push,
+      error: (error: unknown) => (this.phase === following ? this.fail(error) : undefined),
+      complete: () => (this.phase === following ? this.finish(following) : undefined),
+    });
+    if (this.phase === following) following.subscription = followed;
+    else followed.unsubscribe();
+  }
+
+  private readonly push = (item: Event | CursorFrame): void => {
+    const phase = this.phase;
+    if (phase.kind !== "following") return; // parked: the source sends the rest again after the cursor; finished, closed: nothing more
+    const { queue, options } = this;
+    const event = "type" in item ? item : item.event;
+    const cursor = "type" in item ? undefined : item.cursor;
+    let frame: Frame;
+    try {
+      frame = options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : options.frames.take(event, cursor);
+    } catch (error) {
+      return this.fail(error);
+    }
+    if (queue.bytes + frame.bytes.byteLength > this.bounds.maxBufferedBytes) {
+      options.frames?.release(frame);
+      return this.overflow(phase, frame.bytes.byteLength);
+    }
+    if (isTerminal(event)) phase.terminated = true;
+    queue.push(frame);
+    this.watchIdle();
+    this.reader.wake();
+    if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= this.bounds.parkBytes) this.park(phase, cursor);
+  };
+
+  /** The reader is not reading: let the source go after `cursor` (the last queued frame's); `pull` picks it up again. */
+  private park(following: Following, cursor: string): void {
+    this.phase = { kind: "parked", after: cursor };
+    following.subscription?.unsubscribe(); // unset during a synchronous subscribe: `follow` lets it go when that returns
+  }
+
+  /** The source failed (or an event could not be encoded): one final RUN_ERROR unless a terminal was sent, then the end. */
+  private fail(error: unknown): void {
+    const phase = this.phase;
+    if (phase.kind !== "following") return; // parked: its failure comes again after the cursor
+    if (!phase.terminated) {
+      const message = error instanceof Error ? error.message : excerpt(error);
+      this.pushOwn(ev.runError(`the event stream failed: ${message}`, { code: "STREAM_ERROR" }));
+      phase.terminated = true;
+    }
+    this.finish(phase);
+  }
+
+  /** The reader cannot keep up: stop the run with what is queued and one final RUN_ERROR. */
+  private overflow(following: Following, frameSize: number): void {
+    const reason = new SlowConsumerError(this.queue.bytes + frameSize, this.bounds.maxBufferedBytes);
+    if (!following.terminated && this.options.slowConsumer !== "end") this.pushOwn(ev.runError(reason.message, { code: SLOW_CONSUMER_CODE }));
+    following.terminated = true;
+    this.phase = FINISHED; // before the abort, so the source's reaction to it (an error) adds nothing
+    this.stopping.abort(reason);
+    this.finish(following);
+  }
+
+  /** The source is done: what is queued is all there will be. */
+  private finish(following: Following): void {
+    this.phase = FINISHED;
+    this.turn?.leave();
+    this.options.signal?.removeEventListener("abort", this.onAbort);
+    following.subscription?.unsubscribe();
+    this.release();
+    this.reader.wake();
+  }
+
+  /** Queues a frame this stream made itself (a final RUN_ERROR). */
+  private pushOwn(event: Event): void {
+    this.queue.push({ bytes: encodeFrame(event) });
+    this.watchIdle();
+  }
+
+  private close(reason: unknown): void {
+    const phase = this.phase;
+    if (phase.kind === "closed") return;
+    this.phase = CLOSED;
+    this.queue.clear();
+    this.reader.unwatch();
+    this.turn?.leave();
+    this.writeTurn?.leave();
+    this.options.signal?.removeEventListener("abort", this.onAbort);
+    if (phase.kind !== "finished") this.stopping.abort(reason);
+    if (phase.kind === "following") phase.subscription?.unsubscribe();
+    this.release();
+    this.reader.wake();
+  }
+
+  private readonly onAbort = (): void => this.close(this.options.signal?.reason ?? new DOMException("the client went away", "AbortError"));
+
+  /** Frames wait: unless the stream is closed, an idle reader has `idleWriteTimeoutMs` from now to ask for them. */
+  private watchIdle(): void {
+    if (this.phase.kind !== "closed") this.reader.watch();
+  }
+
+  /** Lets the producers waiting in `ready()` go on. */
+  private release(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+}
+
+function never(cursor: string): Observable<CursorFrame> {
+  throw new Error(`expected a resumeAfter to pick the source up after cursor ${JSON.stringify(cursor)}, but the stream has none`);
+}
