@@ -1,6 +1,7 @@
 /** The client's two checking stages in one subscriber: normalizeChunks then verifyEvents, both in report mode. */
-import { Observable, type OperatorFunction } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
+import { operate, SourceObserver } from "../rx/operate";
 import { ChunkNormalizer } from "./normalizeChunks";
 import { Diagnostic, type InBandReport } from "./ProtocolError";
 import { initialNormalizerState } from "./normalize/normalizeStep";
@@ -20,24 +21,21 @@ import { initialVerifierState, verifyEvent } from "./verify/verifyStep";
  */
 export function normalizeAndVerify(options: { readonly newId?: () => string; readonly threadId?: string } = {}): OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const { newId, threadId } = options;
-  return (source) =>
-    new Observable<Event | InBandReport>((subscriber) => {
-      const verifier = initialVerifierState(threadId === undefined ? {} : { threadId });
-      const verify = (event: Event): void => {
-        let error: ReturnType<typeof verifyEvent>;
-        try {
-          error = verifyEvent(verifier, event); // updates the verifier state in place when it accepts
-        } catch (thrown) {
-          // verifyEvents runs the step inside `map`, which turns a throw into a stream error: so does this.
-          subscriber.error(thrown);
-          return;
-        }
-        subscriber.next(error === undefined ? event : new Diagnostic(error));
-      };
-      const normalizer = initialNormalizerState(newId === undefined ? {} : { newId });
-      const upstream = new ChunkNormalizer(subscriber, true, normalizer, verify);
-      // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
-      subscriber.add(upstream);
-      source.subscribe(upstream);
-    });
+  return operate<Event | InBandReport, Event | InBandReport>((source, subscriber) => {
+    const verifier = initialVerifierState(threadId === undefined ? {} : { threadId });
+    const verify = (event: Event): void => {
+      let error: ReturnType<typeof verifyEvent>;
+      try {
+        error = verifyEvent(verifier, event); // updates the verifier state in place when it accepts
+      } catch (thrown) {
+        // verifyEvents runs the step inside `map`, which turns a throw into a stream error: so does this.
+        subscriber.error(thrown);
+        return;
+      }
+      subscriber.next(error === undefined ? event : new Diagnostic(error));
+    };
+    const normalizer = initialNormalizerState(newId === undefined ? {} : { newId });
+    // The SourceObserver closes with the output (an error, completion, unsubscription), and a throw while normalizing errors it.
+    source.subscribe(new SourceObserver(subscriber, new ChunkNormalizer(subscriber, true, normalizer, verify)));
+  });
 }

@@ -1,7 +1,8 @@
 /** The chunk normalizer as an RxJS operator (docs/rules.md#chunks, docs/wire.md#5.3 and §7). */
-import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
+import type { Observable, OperatorFunction, Subscriber } from "rxjs";
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
+import { operate, SourceObserver, type SourceHandlers } from "../rx/operate";
 import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
 import { initialNormalizerState, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
 
@@ -76,39 +77,34 @@ export function normalizeChunks(
 ): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const report = options.mode === "report";
   const newId = options.newId;
-  return (source: Observable<Event | InBandReport>) =>
-    new Observable<Event | InBandReport>((subscriber) => {
-      // Created here, per subscription: two subscribers never share lanes or thinking ids.
-      const upstream = new ChunkNormalizer(subscriber, report, initialNormalizerState(newId === undefined ? {} : { newId }));
-      // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
-      subscriber.add(upstream);
-      source.subscribe(upstream);
-    });
+  return operate<Event | InBandReport, Event | InBandReport>((source: Observable<Event | InBandReport>, subscriber) => {
+    // Created here, per subscription: two subscribers never share lanes or thinking ids.
+    const normalizer = new ChunkNormalizer(subscriber, report, initialNormalizerState(newId === undefined ? {} : { newId }));
+    // The SourceObserver closes with the output (an error, completion, unsubscription), so a synchronous source stops there.
+    source.subscribe(new SourceObserver(subscriber, normalizer));
+  });
 }
 
 /**
- * The per-subscription observer of the source. It is a Subscription as well as an Observer, so
- * RxJS hands it to the source as the subscriber itself: a synchronous source sees it close the
- * moment the output errors or is unsubscribed, and stops (as with RxJS's own operators), instead
- * of running on to its end. Each normalized event goes to `pass` (by default, on to `destination`);
- * the Session's `normalizeAndVerify` passes them to the verifier step instead, in the same
- * subscriber. Internal to the operators (not re-exported from the package root).
+ * The per-subscription `next` handler of the operator's `SourceObserver` (src/rx/operate.ts), which
+ * passes the source's error and completion straight on and turns a throw while an item is
+ * normalized (the user's `newId` for a THINKING_* event) into an error of the output, as RxJS's own
+ * operators do. Each normalized event goes to `pass` (by default, on to `destination`); the
+ * Session's `normalizeAndVerify` passes them to the verifier step instead, in the same subscriber.
+ * Internal to the operators (not re-exported from the package root).
  *
  * @example
- * source.subscribe(new ChunkNormalizer(subscriber, true, initialNormalizerState()));
+ * source.subscribe(new SourceObserver(subscriber, new ChunkNormalizer(subscriber, true, initialNormalizerState())));
  */
-export class ChunkNormalizer extends Subscription implements Observer<Event | InBandReport> {
+export class ChunkNormalizer implements SourceHandlers<Event | InBandReport> {
   constructor(
     private readonly destination: Subscriber<Event | InBandReport>,
     private readonly report: boolean,
     private state: NormalizerState,
     private readonly pass: (event: Event) => void = (event) => destination.next(event),
-  ) {
-    super();
-  }
+  ) {}
 
   next(item: Event | InBandReport): void {
-    if (this.closed) return;
     if (isInBandReport(item)) {
       this.destination.next(item);
       return;
@@ -118,14 +114,8 @@ export class ChunkNormalizer extends Subscription implements Observer<Event | In
       this.pass(item);
       return;
     }
-    let result: ReturnType<typeof normalizeStep>;
-    try {
-      result = normalizeStep(this.state, item); // calls the user's newId for THINKING_* events
-    } catch (thrown) {
-      // A per-value callback's throw errors the output (as in RxJS's own operators), never the producer's next().
-      this.destination.error(thrown);
-      return;
-    }
+    // Calls the user's newId for THINKING_* events; a throw errors the output through the SourceObserver.
+    const result = normalizeStep(this.state, item);
     if (E.isLeft(result)) {
       if (this.report) this.destination.next(new Diagnostic(result.left));
       else this.destination.error(result.left);
@@ -133,13 +123,5 @@ export class ChunkNormalizer extends Subscription implements Observer<Event | In
     }
     this.state = result.right.state;
     for (const event of result.right.events) this.pass(event);
-  }
-
-  error(error: unknown): void {
-    this.destination.error(error);
-  }
-
-  complete(): void {
-    this.destination.complete();
   }
 }
