@@ -3,7 +3,8 @@
  * joined run is active, its run id once known (for `stop()`), and its end at its `done` or at
  * unsubscription, whichever comes first.
  */
-import { Observable } from "rxjs";
+import type { Observable } from "rxjs";
+import { operate, SourceObserver } from "../rx/operate";
 
 /**
  * The token of one active exchange or joined run, and the id of the run in flight once known (a
@@ -55,20 +56,20 @@ export class RunSlot {
 
   /** `updates` as they are, the slot freed for `run` at its `done` update (before it goes on) or at unsubscription. */
   observe<U extends { readonly kind: string }>(updates: Observable<U>, run: ActiveRun): Observable<U> {
-    return new Observable<U>((subscriber) => {
-      const subscription = updates.subscribe({
-        next: (update) => {
-          if (update.kind === "done") this.end(run);
-          subscriber.next(update);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        subscription.unsubscribe();
-        this.end(run);
-      };
-    });
+    return updates.pipe(
+      operate<U, U>((source, subscriber) => {
+        source.subscribe(
+          new SourceObserver(subscriber, {
+            next: (update) => {
+              if (update.kind === "done") this.end(run);
+              subscriber.next(update);
+            },
+          }),
+        );
+        // After the SourceObserver (chained above) has let `updates` go.
+        return () => this.end(run);
+      }),
+    );
   }
 
   private end(run: ActiveRun): void {

@@ -4,9 +4,10 @@
  * `useSyncExternalStore`. Kept apart from running runs, so that the run logic (reconnects, the
  * client-tool loop) reads without the view plumbing.
  */
-import { distinctUntilChanged, Observable, Subject } from "rxjs";
+import { distinctUntilChanged, Subject, type Observable } from "rxjs";
 import type { Message } from "../protocol/messages";
 import type { Interrupt } from "../protocol/outcomes";
+import { operate, SourceObserver } from "../rx/operate";
 import type { RunningToolCall } from "./tools/RunningToolCalls";
 import type { Subagent, Update } from "../thread/Update";
 
@@ -67,12 +68,20 @@ export class SessionViews<S> {
 
   /** A view of one value: replays `read()` on subscription and emits it again after each change on `channel`, when it differs. */
   view<T>(channel: ViewChannel, read: () => T): Observable<T> {
-    return new Observable<T>((subscriber) => {
-      subscriber.next(read());
-      return this.changed.subscribe((changed) => {
-        if (changed === channel) subscriber.next(read());
-      });
-    }).pipe(distinctUntilChanged());
+    return this.changed.pipe(
+      operate<ViewChannel, T>((changes, subscriber) => {
+        subscriber.next(read());
+        // `changed` never ends; a throw from `read()` errors this view, as it does on subscription.
+        changes.subscribe(
+          new SourceObserver(subscriber, {
+            next: (changed) => {
+              if (changed === channel) subscriber.next(read());
+            },
+          }),
+        );
+      }),
+      distinctUntilChanged(),
+    );
   }
 
   /** Calls `listener` after every change; returns the unsubscribe function (`useSyncExternalStore`'s `subscribe`). */

@@ -1,7 +1,8 @@
 /** The apply stage as an RxJS operator: events (and in-band reports) in, the Update stream of one run out. */
-import { Observable, type OperatorFunction, type Subscription } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { isDiagnostic, type InBandReport } from "../operators/ProtocolError";
+import { operate, SourceObserver } from "../rx/operate";
 import { isDecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "../thread/ClientError";
 import { applyEvent } from "../thread/reducers/applyEvent";
@@ -47,64 +48,61 @@ export interface ApplyEventsOptions<S> {
 export function applyEvents(): OperatorFunction<Event | InBandReport, Update<unknown>>;
 export function applyEvents<S>(options: ApplyEventsOptions<S> & { readonly state: ClientState<S> }): OperatorFunction<Event | InBandReport, Update<S>>;
 export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFunction<Event | InBandReport, Update<S> | Update<unknown>> {
-  return (source) =>
-    new Observable<Update<S> | Update<unknown>>((subscriber) => {
-      const state: ClientState<S> | ClientState<unknown> = options.state ?? ClientState.untyped();
-      let ended = false;
-      const fail = (error: ClientError): void => {
-        ended = true;
-        subscriber.next({ kind: "error", error });
-        subscriber.next({ kind: "done", end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code } });
-        subscriber.complete();
-      };
-      // The source is unsubscribed as soon as the run has ended (docs/rules.md#E9); a synchronous source that is still
-      // emitting is ignored until its subscribe call returns, then unsubscribed.
-      let subscription: Subscription | undefined;
-      const stop = (): void => {
-        ended = true;
-        subscription?.unsubscribe();
-      };
-      subscription = source.subscribe({
-        next(item) {
-          if (ended) return;
-          if (isDiagnostic(item)) {
-            const cause = item.error;
-            subscriber.next({ kind: "error", error: new ClientError("protocol", cause.message, { cause, code: cause.rule, event: cause.event }) });
-            return;
-          }
-          if (isDecodeWarning(item)) {
-            subscriber.next({ kind: "error", error: ClientError.fromWarning(item) });
-            return;
-          }
-          let updates: readonly (Update<S> | Update<unknown>)[];
-          try {
-            updates = applyEvent<S | unknown>(state, item);
-          } catch (thrown) {
-            // a bug, not a wire problem; still reported through the contract rather than as a stream error
-            fail(new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown, event: item }));
+  return operate<Event | InBandReport, Update<S> | Update<unknown>>((source, subscriber) => {
+    const state: ClientState<S> | ClientState<unknown> = options.state ?? ClientState.untyped();
+    let ended = false;
+    const fail = (error: ClientError): void => {
+      ended = true;
+      subscriber.next({ kind: "error", error });
+      subscriber.next({ kind: "done", end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code } });
+      subscriber.complete();
+    };
+    // The source is unsubscribed as soon as the run has ended (docs/rules.md#E9): the SourceObserver closes with the
+    // output, so a synchronous source that is still emitting sees it and stops.
+    const stop = (): void => {
+      ended = true;
+      upstream.unsubscribe();
+    };
+    const upstream = new SourceObserver<Event | InBandReport>(subscriber, {
+      next(item) {
+        if (ended) return;
+        if (isDiagnostic(item)) {
+          const cause = item.error;
+          subscriber.next({ kind: "error", error: new ClientError("protocol", cause.message, { cause, code: cause.rule, event: cause.event }) });
+          return;
+        }
+        if (isDecodeWarning(item)) {
+          subscriber.next({ kind: "error", error: ClientError.fromWarning(item) });
+          return;
+        }
+        let updates: readonly (Update<S> | Update<unknown>)[];
+        try {
+          updates = applyEvent<S | unknown>(state, item);
+        } catch (thrown) {
+          // a bug, not a wire problem; still reported through the contract rather than as a stream error
+          fail(new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown, event: item }));
+          stop();
+          return;
+        }
+        for (let i = 0; i < updates.length; i++) {
+          const update = updates[i];
+          subscriber.next(update);
+          if (update.kind === "done") {
+            subscriber.complete();
             stop();
             return;
           }
-          for (let i = 0; i < updates.length; i++) {
-            const update = updates[i];
-            subscriber.next(update);
-            if (update.kind === "done") {
-              subscriber.complete();
-              stop();
-              return;
-            }
-          }
-        },
-        error(error: unknown) {
-          if (!ended) fail(ClientError.from(error));
-        },
-        complete() {
-          if (!ended) {
-            fail(new ClientError("decode", "the stream ended before the run's RUN_FINISHED or RUN_ERROR: it was truncated", { code: "truncated" }));
-          }
-        },
-      });
-      if (ended) subscription.unsubscribe();
-      return subscription;
+        }
+      },
+      error(error: unknown) {
+        if (!ended) fail(ClientError.from(error));
+      },
+      complete() {
+        if (!ended) {
+          fail(new ClientError("decode", "the stream ended before the run's RUN_FINISHED or RUN_ERROR: it was truncated", { code: "truncated" }));
+        }
+      },
     });
+    source.subscribe(upstream);
+  });
 }

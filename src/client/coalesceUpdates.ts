@@ -1,5 +1,6 @@
 /** Frame coalescing for views: many updates per frame in, one render-worthy batch per frame out. */
-import { Observable, animationFrameScheduler, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
+import { animationFrameScheduler, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
+import { operate, SourceObserver } from "../rx/operate";
 import type { Update } from "../thread/Update";
 
 /**
@@ -110,17 +111,19 @@ function defaultFrame(): { scheduler: SchedulerLike; delay: number } {
  * session.send("add buy milk").pipe(coalesceUpdates()).subscribe((batch) => render(session, batch));
  */
 export function coalesceUpdates<S>(scheduler?: SchedulerLike, frameMs?: number): OperatorFunction<Update<S>, readonly Update<S>[]> {
-  return (source) =>
-    new Observable<readonly Update<S>[]>((subscriber) => {
-      const frame = scheduler === undefined ? defaultFrame() : { scheduler, delay: frameMs ?? 0 };
-      const batch = new UpdateBatch<S>();
-      let pending: Subscription | undefined;
-      const flush = (): void => {
-        pending?.unsubscribe();
-        pending = undefined;
-        if (!batch.isEmpty) subscriber.next(batch.take());
-      };
-      const subscription = source.subscribe({
+  return operate<Update<S>, readonly Update<S>[]>((source, subscriber) => {
+    const frame = scheduler === undefined ? defaultFrame() : { scheduler, delay: frameMs ?? 0 };
+    const batch = new UpdateBatch<S>();
+    let pending: Subscription | undefined;
+    const flush = (): void => {
+      pending?.unsubscribe();
+      pending = undefined;
+      if (!batch.isEmpty) subscriber.next(batch.take());
+    };
+    // The pending frame is cancelled first, then the source (the SourceObserver, chained below) let go.
+    subscriber.add(() => pending?.unsubscribe());
+    source.subscribe(
+      new SourceObserver(subscriber, {
         next: (update) => {
           batch.push(update);
           pending ??= frame.scheduler.schedule(() => {
@@ -136,10 +139,7 @@ export function coalesceUpdates<S>(scheduler?: SchedulerLike, frameMs?: number):
           flush();
           subscriber.complete();
         },
-      });
-      return () => {
-        pending?.unsubscribe();
-        subscription.unsubscribe();
-      };
-    });
+      }),
+    );
+  });
 }

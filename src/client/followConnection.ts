@@ -1,6 +1,7 @@
 /** One run's checking and applying across the reconnects of its stream (docs/durability.md#stores-and-routes): connection notices become updates, and a snapshot answer gets a pipeline of its own. */
-import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
+import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
 import type { Event } from "../protocol/events";
+import { operate, SourceObserver } from "../rx/operate";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
 import type { Update } from "../thread/Update";
@@ -21,57 +22,34 @@ type TransportItem = Event | DecodeWarning | ConnectionNotice;
  * transport.run(input, { connection: true }).pipe(followConnection((events) => events.pipe(normalizeAndVerify(), applyEvents({ state }))))
  */
 export function followConnection<S>(pipeline: (events: Observable<Event | DecodeWarning>) => Observable<Update<S>>): OperatorFunction<TransportItem, Update<S>> {
-  return (source) =>
-    new Observable<Update<S>>((subscriber) => {
-      let segment: Subscriber<Event | DecodeWarning> | undefined;
-      let inner: Subscription | undefined;
-      const open = (): void => {
-        inner?.unsubscribe();
-        segment = undefined;
-        // A single-subscriber hand-off: the pipeline subscribes synchronously, and `segment` is its end.
-        const events = new Observable<Event | DecodeWarning>((target) => {
-          segment = target;
-        });
-        inner = pipeline(events).subscribe({
-          next: (update) => subscriber.next(update),
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        });
-      };
-      const upstream = new ItemObserver({
-        next(item) {
-          if (isConnectionNotice(item)) {
-            if (item.restart) open();
-            subscriber.next({ kind: "connection", status: item.status, attempt: item.attempt });
-            return;
-          }
-          segment?.next(item);
-        },
-        error: (error: unknown) => segment?.error(error),
-        complete: () => segment?.complete(),
-      });
-      subscriber.add(upstream);
-      subscriber.add(() => inner?.unsubscribe());
-      open();
-      if (!subscriber.closed) source.subscribe(upstream);
+  return operate<TransportItem, Update<S>>((source, subscriber) => {
+    let segment: Subscriber<Event | DecodeWarning> | undefined;
+    let inner: SourceObserver<Update<S>> | undefined;
+    // The transport's subscriber: it closes with the output, so a synchronous transport sees the run is over and stops.
+    const upstream = new SourceObserver<TransportItem>(subscriber, {
+      next(item) {
+        if (isConnectionNotice(item)) {
+          if (item.restart) open();
+          subscriber.next({ kind: "connection", status: item.status, attempt: item.attempt });
+          return;
+        }
+        segment?.next(item);
+      },
+      error: (error: unknown) => segment?.error(error),
+      complete: () => segment?.complete(),
     });
-}
-
-/** The transport's subscriber, also a Subscription, so a synchronous transport sees it close when the run is over and stops. */
-class ItemObserver extends Subscription implements Observer<TransportItem> {
-  constructor(private readonly handlers: Observer<TransportItem>) {
-    super();
-  }
-
-  next(item: TransportItem): void {
-    if (!this.closed) this.handlers.next(item);
-  }
-
-  error(error: unknown): void {
-    if (!this.closed) this.handlers.error(error);
-  }
-
-  complete(): void {
-    if (!this.closed) this.handlers.complete();
-  }
+    const open = (): void => {
+      inner?.unsubscribe();
+      segment = undefined;
+      // A single-subscriber hand-off: the pipeline subscribes synchronously, and `segment` is its end.
+      const events = new Observable<Event | DecodeWarning>((target) => {
+        segment = target;
+      });
+      // Chained to the output after `upstream`, so the transport is let go before the pipeline (and a restart's unsubscribe unchains it).
+      inner = new SourceObserver<Update<S>>(subscriber, { next: (update) => subscriber.next(update) });
+      pipeline(events).subscribe(inner);
+    };
+    open();
+    if (!subscriber.closed) source.subscribe(upstream);
+  });
 }

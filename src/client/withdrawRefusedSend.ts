@@ -3,8 +3,9 @@
  * user message a `send` appended is taken back out when the answer proves the server recorded
  * nothing, and kept, saying so, when a network failure leaves that unknown.
  */
-import { Observable, type MonoTypeOperatorFunction } from "rxjs";
+import type { MonoTypeOperatorFunction } from "rxjs";
 import type { Message, UserMessage } from "../protocol/messages";
+import { operate, SourceObserver } from "../rx/operate";
 import { ClientError } from "../thread/ClientError";
 import type { MessageList } from "../thread/reducers/MessageList";
 import { provesNothingStarted } from "./transports/requestFailure";
@@ -43,11 +44,11 @@ export interface RefusedSendOptions {
  * exchange.pipe(withdrawRefusedSend({ message: user, heard: () => run.heard, withdraw: () => takeBack(list, user) }))
  */
 export function withdrawRefusedSend<S>(options: RefusedSendOptions): MonoTypeOperatorFunction<Update<S>> {
-  return (source) =>
-    new Observable<Update<S>>((subscriber) => {
-      /** What the exchange's fatal error decided: the message was taken back, or kept with this error saying so. */
-      let verdict: { readonly kind: "withdrawn" } | { readonly kind: "kept"; readonly error: ClientError } | undefined;
-      return source.subscribe({
+  return operate<Update<S>, Update<S>>((source, subscriber) => {
+    /** What the exchange's fatal error decided: the message was taken back, or kept with this error saying so. */
+    let verdict: { readonly kind: "withdrawn" } | { readonly kind: "kept"; readonly error: ClientError } | undefined;
+    source.subscribe(
+      new SourceObserver(subscriber, {
         next(update) {
           if (update.kind === "error" && verdict === undefined && !options.heard()) {
             const { error } = update;
@@ -74,10 +75,9 @@ export function withdrawRefusedSend<S>(options: RefusedSendOptions): MonoTypeOpe
           }
           subscriber.next(update);
         },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-    });
+      }),
+    );
+  });
 }
 
 /**

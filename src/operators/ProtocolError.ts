@@ -1,5 +1,6 @@
 /** A stream that breaks an AG-UI ordering or chunk rule (docs/rules.md#order, docs/rules.md#chunks). */
-import { DecodeWarning } from "../wire/DecodeWarning";
+import { Brand } from "../protocol/Brand";
+import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 
 /** One code per rule family; the exact rule is in `ProtocolError.rule`. */
 export type ProtocolErrorCode =
@@ -14,9 +15,9 @@ export type ProtocolErrorCode =
   | "ownership" // docs/rules.md#R37 to docs/rules.md#R45
   | "chunk"; // docs/rules.md#C1 to docs/rules.md#C13
 
-/** Registry symbols, so every copy of the package brands its errors and diagnostics with the same keys. */
-const PROTOCOL_ERROR: unique symbol = Symbol.for("agui-rx/ProtocolError");
-const DIAGNOSTIC: unique symbol = Symbol.for("agui-rx/Diagnostic");
+/** The cross-copy brands (docs/packaging.md): every copy of the package marks its errors and diagnostics with the same keys. */
+const PROTOCOL_ERROR = new Brand<ProtocolError>("agui-rx/ProtocolError");
+const DIAGNOSTIC = new Brand<Diagnostic>("agui-rx/Diagnostic");
 
 /**
  * A protocol violation: `code` names the rule family, `rule` the id of its anchor in docs/rules.md (`"R15"`, `"C3"`),
@@ -24,9 +25,8 @@ const DIAGNOSTIC: unique symbol = Symbol.for("agui-rx/Diagnostic");
  */
 export class ProtocolError extends Error {
   override readonly name = "ProtocolError";
-  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
-  get [PROTOCOL_ERROR](): true {
-    return true;
+  static {
+    PROTOCOL_ERROR.mark(this);
   }
 
   /**
@@ -37,7 +37,7 @@ export class ProtocolError extends Error {
    * if (ProtocolError.isInstance(error)) console.log(error.rule);
    */
   static isInstance(value: unknown): value is ProtocolError {
-    return typeof value === "object" && value !== null && Reflect.get(value, PROTOCOL_ERROR) === true;
+    return PROTOCOL_ERROR.is(value);
   }
 
   constructor(
@@ -58,9 +58,8 @@ export class Diagnostic {
   readonly kind = "diagnostic" as const;
   constructor(readonly error: ProtocolError) {}
 
-  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
-  get [DIAGNOSTIC](): true {
-    return true;
+  static {
+    DIAGNOSTIC.mark(this);
   }
 
   /**
@@ -71,13 +70,18 @@ export class Diagnostic {
    * if (Diagnostic.isInstance(item)) console.log(item.error.rule);
    */
   static isInstance(value: unknown): value is Diagnostic {
-    return typeof value === "object" && value !== null && Reflect.get(value, DIAGNOSTIC) === true;
+    return DIAGNOSTIC.is(value);
   }
 }
 
-/** Whether a stream element is an in-band diagnostic rather than an event. */
+/**
+ * Whether a stream element is an in-band diagnostic rather than an event, from any copy of the package.
+ *
+ * @example
+ * if (isDiagnostic(item)) console.log(item.error.rule);
+ */
 export function isDiagnostic(value: unknown): value is Diagnostic {
-  return value instanceof Diagnostic;
+  return DIAGNOSTIC.is(value);
 }
 
 /**
@@ -97,7 +101,7 @@ export type InBandReport = Diagnostic | DecodeWarning;
  * if (isInBandReport(item)) subscriber.next(item); // passed on untouched
  */
 export function isInBandReport(value: unknown): value is InBandReport {
-  return value instanceof Diagnostic || value instanceof DecodeWarning;
+  return DIAGNOSTIC.is(value) || isDecodeWarning(value);
 }
 
 /** How the middle operators treat a violation: `strict` errors the stream, `report` emits a Diagnostic and drops the event. */

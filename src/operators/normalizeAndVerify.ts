@@ -1,6 +1,7 @@
 /** The client's two checking stages in one subscriber and one step (`checkedStep`, report mode): normalizeChunks then verifyEvents, both in report mode. */
-import { Observable, type OperatorFunction } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
+import { operate, SourceObserver } from "../rx/operate";
 import { checkedStep, initialCheckedState, type CheckedSink } from "./checkedStep";
 import { ChunkNormalizer } from "./normalizeChunks";
 import { Diagnostic, type InBandReport } from "./ProtocolError";
@@ -19,14 +20,10 @@ import { Diagnostic, type InBandReport } from "./ProtocolError";
  */
 export function normalizeAndVerify(options: { readonly newId?: () => string; readonly threadId?: string } = {}): OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const { newId, threadId } = options;
-  return (source) =>
-    new Observable<Event | InBandReport>((subscriber) => {
-      const state = initialCheckedState({ mode: "report", newId, threadId });
-      const sink: CheckedSink = { sent: (event) => subscriber.next(event), refused: (error) => subscriber.next(new Diagnostic(error)) };
-      // A throw in the step (the user's newId) errors the output, as either operator of the pair does.
-      const upstream = new ChunkNormalizer(subscriber, (event) => checkedStep(state, event, sink));
-      // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
-      subscriber.add(upstream);
-      source.subscribe(upstream);
-    });
+  return operate<Event | InBandReport, Event | InBandReport>((source, subscriber) => {
+    const state = initialCheckedState({ mode: "report", newId, threadId });
+    const sink: CheckedSink = { sent: (event) => subscriber.next(event), refused: (error) => subscriber.next(new Diagnostic(error)) };
+    // The SourceObserver closes with the output (an error, completion, unsubscription), and a throw in the step (the user's newId) errors it.
+    source.subscribe(new SourceObserver(subscriber, new ChunkNormalizer(subscriber, (event) => checkedStep(state, event, sink))));
+  });
 }

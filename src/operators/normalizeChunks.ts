@@ -1,7 +1,8 @@
 /** The chunk normalizer as an RxJS operator (docs/rules.md#chunks, docs/wire.md#5.3 and §7). */
-import { Observable, Subscription, type Observer, type OperatorFunction, type Subscriber } from "rxjs";
+import type { Observable, OperatorFunction, Subscriber } from "rxjs";
 import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
+import { operate, SourceObserver, type SourceHandlers } from "../rx/operate";
 import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
 import { initialNormalizerState, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
 
@@ -76,15 +77,13 @@ export function normalizeChunks(
 ): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const report = options.mode === "report";
   const newId = options.newId;
-  return (source: Observable<Event | InBandReport>) =>
-    new Observable<Event | InBandReport>((subscriber) => {
-      // Created here, per subscription: two subscribers never share lanes or thinking ids.
-      const state = initialNormalizerState(newId === undefined ? {} : { newId });
-      const upstream = new ChunkNormalizer(subscriber, (event) => normalizeOne(state, event, report, subscriber));
-      // Whatever closes the output (an error, completion, unsubscription) closes `upstream` too.
-      subscriber.add(upstream);
-      source.subscribe(upstream);
-    });
+  return operate<Event | InBandReport, Event | InBandReport>((source: Observable<Event | InBandReport>, subscriber) => {
+    // Created here, per subscription: two subscribers never share lanes or thinking ids.
+    const state = initialNormalizerState(newId === undefined ? {} : { newId });
+    const normalizer = new ChunkNormalizer(subscriber, (event) => normalizeOne(state, event, report, subscriber));
+    // The SourceObserver closes with the output (an error, completion, unsubscription), so a synchronous source stops there.
+    source.subscribe(new SourceObserver(subscriber, normalizer));
+  });
 }
 
 /** One event through the normalizer: its expansion on to `destination`, or its rejection (a Diagnostic in report mode, else the error). */
@@ -104,43 +103,27 @@ function normalizeOne(state: NormalizerState, item: Event, report: boolean, dest
 }
 
 /**
- * The per-subscription observer of the source. It is a Subscription as well as an Observer, so
- * RxJS hands it to the source as the subscriber itself: a synchronous source sees it close the
- * moment the output errors or is unsubscribed, and stops (as with RxJS's own operators), instead
- * of running on to its end. In-band reports go on to `destination` untouched; each event goes to
- * `step` (the normalizer's, or the Session's `normalizeAndVerify`'s checked step), whose throw
- * errors the output. Internal to the operators (not re-exported from the package root).
+ * The per-subscription `next` handler of the operator's `SourceObserver` (src/rx/operate.ts), which
+ * passes the source's error and completion straight on and turns a throw while an item is handled
+ * (the user's `newId` for a THINKING_* event) into an error of the output, as RxJS's own operators
+ * do. In-band reports go on to `destination` untouched; each event goes to `step` (the
+ * normalizer's, or the Session's `normalizeAndVerify`'s checked step). Internal to the operators
+ * (not re-exported from the package root).
  *
  * @example
- * source.subscribe(new ChunkNormalizer(subscriber, (event) => subscriber.next(event)));
+ * source.subscribe(new SourceObserver(subscriber, new ChunkNormalizer(subscriber, (event) => subscriber.next(event))));
  */
-export class ChunkNormalizer extends Subscription implements Observer<Event | InBandReport> {
+export class ChunkNormalizer implements SourceHandlers<Event | InBandReport> {
   constructor(
     private readonly destination: Subscriber<Event | InBandReport>,
     private readonly step: (event: Event) => void,
-  ) {
-    super();
-  }
+  ) {}
 
   next(item: Event | InBandReport): void {
-    if (this.closed) return;
     if (isInBandReport(item)) {
       this.destination.next(item);
       return;
     }
-    try {
-      this.step(item);
-    } catch (thrown) {
-      // A per-value callback's throw (the user's newId) errors the output (as in RxJS's own operators), never the producer's next().
-      this.destination.error(thrown);
-    }
-  }
-
-  error(error: unknown): void {
-    this.destination.error(error);
-  }
-
-  complete(): void {
-    this.destination.complete();
+    this.step(item);
   }
 }

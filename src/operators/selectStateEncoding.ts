@@ -3,8 +3,9 @@
  * StateManager decision (docs/rules.md#S5), so a producer may snapshot on every change and still send
  * small deltas.
  */
-import { Observable, type OperatorFunction } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
+import { operate, SourceObserver } from "../rx/operate";
 import { StateManager } from "./StateManager";
 
 /**
@@ -54,26 +55,16 @@ export function stateEncodingStep(states: StateManager, event: Event): Event | u
  * agentEvents$.pipe(normalizeChunks(), verifyEvents(), selectStateEncoding(), map(encodeSse));
  */
 export function selectStateEncoding(): OperatorFunction<Event, Event> {
-  return (source) =>
-    new Observable<Event>((subscriber) => {
-      const states = new StateManager();
-      return source.subscribe({
+  return operate<Event, Event>((source, subscriber) => {
+    const states = new StateManager();
+    source.subscribe(
+      new SourceObserver(subscriber, {
         next(event) {
-          let out: Event | undefined;
-          try {
-            out = stateEncodingStep(states, event);
-          } catch (error) {
-            subscriber.error(error); // e.g. a snapshot that is not JSON: fail the stream, do not swallow it
-            return;
-          }
+          // A throw (e.g. a snapshot that is not JSON) errors the stream through SourceObserver: never swallowed.
+          const out = stateEncodingStep(states, event);
           if (out !== undefined) subscriber.next(out);
         },
-        error(error: unknown) {
-          subscriber.error(error);
-        },
-        complete() {
-          subscriber.complete();
-        },
-      });
-    });
+      }),
+    );
+  });
 }

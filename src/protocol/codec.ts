@@ -9,7 +9,7 @@
  * stays a failure (`unrecognised.ts` records what was stripped).
  */
 import * as t from "io-ts";
-import { guardDecode, isUnrecognised, noteRemoved, pointerOf, propagate, rollBack, strippedMark, unrecognised } from "./unrecognised";
+import { isUnrecognised, noteRemoved, propagate, RecognisingType, rollBack, strippedMark, unrecognised } from "./unrecognised";
 
 export { struct, type StructCodec, type StructOptions, type StructOutput, type StructType } from "./struct";
 export { taggedUnion, type TaggedUnionCodec, type TaggedUnionOptions, type TaggedUnionType } from "./taggedUnion";
@@ -42,7 +42,7 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
       if (u === undefined || u === null) return t.success(fallback);
       const result = codec.validate(u, context);
       if (result._tag === "Right" && isUnrecognised(result.right)) {
-        noteRemoved(pointerOf(context));
+        noteRemoved(context);
         return t.success(fallback);
       }
       return result;
@@ -82,20 +82,18 @@ export function enumOf<const V extends readonly [string, ...string[]]>(name: str
   const listed = values.join(", ");
   const expected = values.length === 1 ? JSON.stringify(values[0]) : `${name} (one of ${listed})`;
   const is = (u: unknown): u is V[number] => typeof u === "string" && known.has(u);
-  return guardDecode(
-    new t.Type<V[number], V[number], unknown>(
-      name,
-      is,
-      (u, context) => {
-        if (is(u)) return t.success(u);
-        if (typeof u !== "string") return t.failure(u, context, `expected ${name} (one of ${listed})`);
-        if (malformed.has(u)) {
-          return t.failure(u, context, `expected ${expected} (${JSON.stringify(u)} is known to the protocol but not allowed here: a malformed value, not an unrecognised one)`);
-        }
-        return unrecognised(context, `unknown value ${JSON.stringify(u)} (${name} is one of ${listed})`);
-      },
-      t.identity,
-    ),
+  return new RecognisingType<V[number], V[number], unknown>(
+    name,
+    is,
+    (u, context) => {
+      if (is(u)) return t.success(u);
+      if (typeof u !== "string") return t.failure(u, context, `expected ${name} (one of ${listed})`);
+      if (malformed.has(u)) {
+        return t.failure(u, context, `expected ${expected} (${JSON.stringify(u)} is known to the protocol but not allowed here: a malformed value, not an unrecognised one)`);
+      }
+      return unrecognised(context, `unknown value ${JSON.stringify(u)} (${name} is one of ${listed})`);
+    },
+    t.identity,
   );
 }
 
@@ -108,36 +106,34 @@ export function enumOf<const V extends readonly [string, ...string[]]>(name: str
  */
 export function list<C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
   const array = t.array(codec);
-  return guardDecode(
-    new t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown>(
-      array.name,
-      array.is,
-      (u, context) => {
-        if (array.is(u)) return t.success(u);
-        if (!Array.isArray(u)) return t.failure(u, context, `expected ${array.name} (a JSON array)`);
-        const mark = strippedMark();
-        let out: unknown[] | undefined;
-        let errors: t.ValidationError[] | undefined;
-        for (let i = 0; i < u.length; i++) {
-          const element: unknown = u[i];
-          const elementContext = t.appendContext(context, String(i), codec, element);
-          const result = codec.validate(element, elementContext);
-          if (result._tag === "Left") {
-            (errors ??= []).push(...result.left);
-          } else if (isUnrecognised(result.right)) {
-            out ??= u.slice(0, i);
-            noteRemoved(pointerOf(elementContext));
-          } else if (out !== undefined) out.push(result.right);
-          else if (result.right !== element) (out = u.slice(0, i)).push(result.right);
-        }
-        if (errors) {
-          rollBack(mark);
-          return t.failures(errors);
-        }
-        return t.success((out ?? u) as t.TypeOf<C>[]); // every element was just validated by its codec
-      },
-      array.encode,
-    ),
+  return new RecognisingType<t.TypeOf<C>[], t.OutputOf<C>[], unknown>(
+    array.name,
+    array.is,
+    (u, context) => {
+      if (array.is(u)) return t.success(u);
+      if (!Array.isArray(u)) return t.failure(u, context, `expected ${array.name} (a JSON array)`);
+      const mark = strippedMark(context);
+      let out: unknown[] | undefined;
+      let errors: t.ValidationError[] | undefined;
+      for (let i = 0; i < u.length; i++) {
+        const element: unknown = u[i];
+        const elementContext = t.appendContext(context, String(i), codec, element);
+        const result = codec.validate(element, elementContext);
+        if (result._tag === "Left") {
+          (errors ??= []).push(...result.left);
+        } else if (isUnrecognised(result.right)) {
+          out ??= u.slice(0, i);
+          noteRemoved(elementContext);
+        } else if (out !== undefined) out.push(result.right);
+        else if (result.right !== element) (out = u.slice(0, i)).push(result.right);
+      }
+      if (errors) {
+        rollBack(context, mark);
+        return t.failures(errors);
+      }
+      return t.success((out ?? u) as t.TypeOf<C>[]); // every element was just validated by its codec
+    },
+    array.encode,
   );
 }
 

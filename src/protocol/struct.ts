@@ -5,13 +5,13 @@
  */
 import * as t from "io-ts";
 import {
-  guardDecode,
   isUnrecognised,
   keepCause,
   noteRemoved,
   noteUnknownProperty,
   pointerOf,
   propagate,
+  RecognisingType,
   rollBack,
   strippedMark,
   unrecognised,
@@ -120,7 +120,7 @@ export function struct<R extends t.Props, O extends t.Props>(
   const validate = (u: unknown, context: t.Context): t.Validation<StructType<R, O>> => {
     if (is(u)) return t.success(u);
     if (!isPlainObject(u)) return t.failure(u, context, `expected ${name} (a JSON object)`);
-    const mark = strippedMark();
+    const mark = strippedMark(context);
     let out: Record<string, unknown> | undefined;
     let errors: t.ValidationError[] | undefined;
     let restoreCause: (() => void) | undefined; // set once a required member turns out unrecognisable
@@ -129,7 +129,7 @@ export function struct<R extends t.Props, O extends t.Props>(
         if (declared.has(key)) continue;
         out ??= { ...u };
         delete out[key];
-        noteUnknownProperty(`${pointerOf(context)}/${escape(key)}`, name, key);
+        noteUnknownProperty(context, `${pointerOf(context)}/${escape(key)}`, name, key);
       }
     }
     const check = (key: string, member: t.Mixed, value: unknown, isRequired: boolean) => {
@@ -137,11 +137,11 @@ export function struct<R extends t.Props, O extends t.Props>(
       const result = member.validate(value, memberContext);
       if (result._tag === "Left") (errors ??= []).push(...result.left);
       else if (isUnrecognised(result.right)) {
-        if (isRequired) restoreCause ??= keepCause();
+        if (isRequired) restoreCause ??= keepCause(context);
         else {
           out ??= { ...u };
           delete out[key];
-          noteRemoved(pointerOf(memberContext));
+          noteRemoved(memberContext);
         }
       } else if (result.right !== value) (out ??= { ...u })[key] = result.right;
     };
@@ -157,18 +157,18 @@ export function struct<R extends t.Props, O extends t.Props>(
       check(key, member, value, false);
     }
     if (errors) {
-      rollBack(mark); // a failed value strips nothing (it may be one branch of a union)
+      rollBack(context, mark); // a failed value strips nothing (it may be one branch of a union)
       return t.failures(errors);
     }
     if (restoreCause !== undefined) {
-      rollBack(mark); // removed whole by the container: what was stripped inside it is moot
+      rollBack(context, mark); // removed whole by the container: what was stripped inside it is moot
       restoreCause(); // and the removal is reported with the required member's cause
       return propagate();
     }
     return t.success((out ?? u) as StructType<R, O>); // every declared member was just validated by its codec
   };
 
-  const codec = guardDecode(new t.Type<StructType<R, O>, StructOutput<R, O>, unknown>(name, is, validate, inner.encode));
+  const codec = new RecognisingType<StructType<R, O>, StructOutput<R, O>, unknown>(name, is, validate, inner.encode);
   return Object.assign(codec, { required, optional, open: options.open === true });
 }
 

@@ -4,7 +4,7 @@
  */
 import * as t from "io-ts";
 import { isPlainObject } from "./struct";
-import { guardDecode, unrecognised } from "./unrecognised";
+import { RecognisingType, unrecognised } from "./unrecognised";
 
 /** The decoded type of a tagged union built from a record of member codecs. */
 export type TaggedUnionType<M extends Record<string, t.Mixed>> = { [K in keyof M]: t.TypeOf<M[K]> }[keyof M];
@@ -37,7 +37,7 @@ export interface TaggedUnionOptions {
 export function taggedUnion<M extends Record<string, t.Mixed>>(name: string, tag: string, members: M, options: TaggedUnionOptions = {}): TaggedUnionCodec<M> {
   const has = (value: unknown): value is keyof M & string =>
     typeof value === "string" && Object.prototype.hasOwnProperty.call(members, value);
-  const codec = new t.Type<TaggedUnionType<M>, unknown, unknown>(
+  const codec = new RecognisingType<TaggedUnionType<M>, unknown, unknown>(
     name,
     (u): u is TaggedUnionType<M> => isPlainObject(u) && has(u[tag]) && members[u[tag]].is(u),
     (u, context) => {
@@ -56,5 +56,5 @@ export function taggedUnion<M extends Record<string, t.Mixed>>(name: string, tag
     },
     (a) => members[(a as Record<string, string>)[tag]].encode(a),
   );
-  return Object.assign(guardDecode(codec), { tag, members });
+  return Object.assign(codec, { tag, members });
 }

@@ -1,8 +1,9 @@
 /**
  * Unrecognised material (AG-UI 1.1 processing model): how the codecs strip what the protocol does
- * not describe, and how they record what they removed. Decoding is synchronous, so the record is a
- * module-level list that `collectStripped` installs for the length of one decode; codecs called
- * outside it strip silently.
+ * not describe, and how they record what they removed. Decoding stays apart from reporting, as in
+ * io-ts: the record (`StripReport`) travels in the validation context's root entry, which io-ts
+ * hands on to every member's context, so each codec finds the report of its own decode there and
+ * no state outlives a decode. A validation whose root carries no report strips silently.
  *
  * The rules (`/spec/1.1/basic/processing`): a property an object does not declare is removed; a
  * union member or enum value that is not known (a string the schema does not name) is removed where
@@ -33,9 +34,38 @@ export interface Stripped {
   readonly reason: string;
 }
 
-let sink: Stripped[] | undefined;
-/** The innermost unrecognised value of the removal under way: set where it is met, read where it is removed. */
-let cause: { readonly path: string; readonly what: string } | undefined;
+/**
+ * What one decode records: what it stripped, in order, and the innermost unrecognised value of the
+ * removal under way (set where it is met, read where it is removed). Created per decode by
+ * `collectStripped` (and by a recognising codec's `decode`), reached through the context.
+ *
+ * @example
+ * const report = new StripReport();
+ * Event.validate(json, [{ key: "", type: Event, actual: json, report }]);
+ * report.stripped; // what was removed
+ */
+export class StripReport {
+  readonly stripped: Stripped[] = [];
+  cause: { readonly path: string; readonly what: string } | undefined = undefined;
+}
+
+/** The root entry of a reporting validation: an io-ts context entry that also carries the report. */
+interface ReportingEntry extends t.ContextEntry {
+  readonly report: StripReport;
+}
+
+/** The root context of a validation of `input` by `codec` that records into `report`. */
+function reportingContext(codec: t.ContextEntry["type"], input: unknown, report: StripReport): t.Context {
+  const root: ReportingEntry = { key: "", type: codec, actual: input, report };
+  return [root];
+}
+
+/** The report of the decode `context` belongs to (its root entry's), if that decode records. */
+function reportOf(context: t.Context): StripReport | undefined {
+  const root = context[0];
+  if (root === undefined || !("report" in root)) return undefined;
+  return root.report instanceof StripReport ? root.report : undefined;
+}
 
 /** What `collectStripped` returns. */
 export interface Collected<R> {
@@ -47,30 +77,22 @@ export interface Collected<R> {
 }
 
 /**
- * Runs `decode` and returns its result with everything the codecs stripped meanwhile, in order.
- * Re-entrant: an outer collection resumes when the inner one returns.
+ * Validates `input` with `codec` and returns the result with everything the codecs stripped, in
+ * order. The report is this decode's own (passed down in the context), so decodes never share one.
  *
  * @example
- * const { result, stripped, dropped } = collectStripped(() => Event.validate(json, [{ key: "", type: Event, actual: json }]));
+ * const { result, stripped, dropped } = collectStripped(Event, json);
  */
-export function collectStripped<A>(decode: () => t.Validation<A>): Collected<t.Validation<A>> {
-  const outer = sink;
-  const outerCause = cause;
-  const own: Stripped[] = [];
-  sink = own;
-  cause = undefined;
-  try {
-    const result = decode();
-    const dropped = result._tag === "Right" && isUnrecognised(result.right) ? describeCause("") : undefined;
-    return { result, stripped: own, dropped };
-  } finally {
-    sink = outer;
-    cause = outerCause;
-  }
+export function collectStripped<A>(codec: t.Decoder<unknown, A>, input: unknown): Collected<t.Validation<A>> {
+  const report = new StripReport();
+  const result = codec.validate(input, reportingContext(codec, input, report));
+  const dropped = result._tag === "Right" && isUnrecognised(result.right) ? describeCause(report, "") : undefined;
+  return { result, stripped: report.stripped, dropped };
 }
 
 /** Why the value at `removed` is being removed: the innermost unrecognised value met last. */
-function describeCause(removed: string): string {
+function describeCause(report: StripReport, removed: string): string {
+  const cause = report.cause;
   if (cause === undefined) return "it holds unrecognised material";
   return cause.path === removed ? cause.what : `${cause.path === "" ? "the value" : cause.path} holds ${cause.what}`;
 }
@@ -86,7 +108,8 @@ export function isUnrecognised(value: unknown): value is typeof UNRECOGNISED {
  * value, so it never reaches a caller of `decode` (see `guardDecode`).
  */
 export function unrecognised<A>(context: t.Context, what: string): t.Validation<A> {
-  cause = { path: pointerOf(context), what };
+  const report = reportOf(context);
+  if (report !== undefined) report.cause = { path: pointerOf(context), what };
   return t.success(UNRECOGNISED as unknown as A); // see the doc comment: the marker never escapes the codecs
 }
 
@@ -103,31 +126,36 @@ export function propagate<A>(): t.Validation<A> {
  * member was unrecognised calls it before validating its other members, whose own unrecognised
  * values would otherwise take the place of the cause its removal reports.
  */
-export function keepCause(): () => void {
-  const kept = cause;
+export function keepCause(context: t.Context): () => void {
+  const report = reportOf(context);
+  const kept = report?.cause;
   return () => {
-    cause = kept;
+    if (report !== undefined) report.cause = kept;
   };
 }
 
-/** The sink's length, to roll back to when what was recorded since turns out to be moot. */
-export function strippedMark(): number {
-  return sink?.length ?? 0;
+/** How much this decode has recorded, to roll back to when what is recorded since turns out to be moot. */
+export function strippedMark(context: t.Context): number {
+  return reportOf(context)?.stripped.length ?? 0;
 }
 
-/** Forgets what was recorded after `mark` (a failed branch, or a value that is removed whole). */
-export function rollBack(mark: number): void {
-  if (sink !== undefined && sink.length > mark) sink.length = mark;
+/** Forgets what this decode recorded after `mark` (a failed branch, or a value that is removed whole). */
+export function rollBack(context: t.Context, mark: number): void {
+  const stripped = reportOf(context)?.stripped;
+  if (stripped !== undefined && stripped.length > mark) stripped.length = mark;
 }
 
-/** Records an unknown property at `path`. */
-export function noteUnknownProperty(path: string, owner: string, key: string): void {
-  sink?.push({ code: "unknown-property", path, reason: `${owner} has no member ${JSON.stringify(key)}` });
+/** Records an unknown property at `path` (a member of the object `context` validates). */
+export function noteUnknownProperty(context: t.Context, path: string, owner: string, key: string): void {
+  reportOf(context)?.stripped.push({ code: "unknown-property", path, reason: `${owner} has no member ${JSON.stringify(key)}` });
 }
 
-/** Records the removal of the value at `path` because of the unrecognised value met last. */
-export function noteRemoved(path: string): void {
-  sink?.push({ code: "unknown-member", path, reason: describeCause(path) });
+/** Records the removal of the value `context` validates, because of the unrecognised value met last. */
+export function noteRemoved(context: t.Context): void {
+  const report = reportOf(context);
+  if (report === undefined) return;
+  const path = pointerOf(context);
+  report.stripped.push({ code: "unknown-member", path, reason: describeCause(report, path) });
 }
 
 /**
@@ -148,17 +176,24 @@ export function pointerOf(context: t.Context): string {
 }
 
 /**
- * Gives a codec a `decode` that never returns the marker: a value unrecognisable as a whole is a
- * failure there ("expected … got an unrecognised …"), for callers that decode one value directly.
+ * An io-ts type whose `decode` never returns the marker: a value unrecognisable as a whole is a
+ * failure there ("expected a recognisable …, but …"), for callers that decode one value directly.
+ * `decode` is a method of the class (io-ts binds it per instance), never a property written over.
+ * Its validation records into a report of its own, which only that message reads.
+ *
+ * @example
+ * const Role = new RecognisingType<Role, string, unknown>("Role", isRole, validateRole, String);
+ * Role.decode("ghost"); // left: expected a recognisable Role, but unknown value "ghost" …
  */
-export function guardDecode<A, O>(codec: t.Type<A, O, unknown>): t.Type<A, O, unknown> {
-  const validate = codec.validate.bind(codec);
-  codec.decode = (input) => {
-    const result = validate(input, [{ key: "", type: codec, actual: input }]);
+export class RecognisingType<A, O = A, I = unknown> extends t.Type<A, O, I> {
+  override decode(input: I): t.Validation<A> {
+    const report = new StripReport();
+    const context = reportingContext(this, input, report);
+    const result = this.validate(input, context);
     if (result._tag === "Right" && isUnrecognised(result.right)) {
-      return { _tag: "Left", left: [{ value: input, context: [{ key: "", type: codec, actual: input }], message: `expected a recognisable ${codec.name}, but ${describeCause("")}` }] };
+      // The failure's context is the plain root, as io-ts's own decode would give it.
+      return t.failure(input, [{ key: "", type: this, actual: input }], `expected a recognisable ${this.name}, but ${describeCause(report, "")}`);
     }
     return result;
-  };
-  return codec;
+  }
 }

@@ -6,11 +6,14 @@
  */
 import * as E from "fp-ts/Either";
 import { excerpt } from "../protocol/describeFailure";
-import { eventCodecs, type EventType } from "../protocol/events";
+import { eventCodecLookup } from "../protocol/eventCodecLookup";
 import { ProtocolError } from "../operators/ProtocolError";
 import { decodeEvent } from "../wire/decodeEvent";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import { findUnsendable } from "./findUnsendable";
+
+/** This module's codec lookup, with its own one-entry cache (src/protocol/eventCodecLookup.ts). */
+const codecOf = eventCodecLookup();
 
 /** The rule id our egress refusals carry (`ProtocolError.rule`); the family is `field-sanity`. */
 export const EGRESS_RULE = "S10";
@@ -54,25 +57,6 @@ export function checkEgress(event: unknown, maxDepth: number): ProtocolError | u
   } catch (cause) {
     return refuse(event, `expected an event that can be read, but reading it threw: ${excerpt(cause instanceof Error ? cause.message : cause)}`);
   }
-}
-
-type EventCodec = (typeof eventCodecs)[EventType];
-
-/**
- * The last type looked up and its codec: a run writes long runs of one type (text deltas, tool
- * arguments), and comparing with the previous type is cheaper than the own-property check and the
- * keyed read of a 36-member object, which together cost about as much as the codec's `is`.
- */
-let lastType: string | undefined;
-let lastCodec: EventCodec | undefined;
-
-/** The codec of an event type, or `undefined` for a type that is not one of the 36. */
-function codecOf(type: string): EventCodec | undefined {
-  if (type === lastType) return lastCodec;
-  if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) return undefined;
-  lastType = type;
-  lastCodec = eventCodecs[type as EventType]; // the own-property check just proved it is an EventType
-  return lastCodec;
 }
 
 /**

@@ -81,7 +81,7 @@ function show(value: unknown): string {
 
 function codeOf(error: unknown): string {
   if (error instanceof AgentError) return stringOr(error.code, DEFAULT_ERROR_CODE);
-  return error instanceof ProtocolError ? PROTOCOL_ERROR_CODE : DEFAULT_ERROR_CODE;
+  return ProtocolError.isInstance(error) ? PROTOCOL_ERROR_CODE : DEFAULT_ERROR_CODE;
 }
 
 function stringOr<F>(value: unknown, fallback: F): string | F {

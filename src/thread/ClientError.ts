@@ -1,6 +1,7 @@
 /** The client's one error class: every problem a run reports, fatal or not, as data (docs/seeds.md#seed-001, docs/rules.md#run-end). */
 import { ProtocolError } from "../operators/ProtocolError";
 import { PatchError } from "../patch/PatchError";
+import { Brand } from "../protocol/Brand";
 import { DecodeError } from "../wire/DecodeError";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 
@@ -42,8 +43,8 @@ export interface ClientErrorDetails {
   readonly interruptIds?: readonly string[];
 }
 
-/** A registry symbol, so every copy of the package brands its ClientErrors with the same key. */
-const CLIENT_ERROR: unique symbol = Symbol.for("agui-rx/ClientError");
+/** The cross-copy brand (docs/packaging.md): every copy of the package marks its ClientErrors with the same key. */
+const CLIENT_ERROR = new Brand<ClientError>("agui-rx/ClientError");
 
 /**
  * One reported problem: `kind` says which layer, `message` what was expected and what arrived, and
@@ -55,9 +56,8 @@ const CLIENT_ERROR: unique symbol = Symbol.for("agui-rx/ClientError");
  */
 export class ClientError extends Error {
   override readonly name = "ClientError";
-  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
-  get [CLIENT_ERROR](): true {
-    return true;
+  static {
+    CLIENT_ERROR.mark(this);
   }
 
   /**
@@ -68,7 +68,7 @@ export class ClientError extends Error {
    * if (ClientError.isInstance(update.error)) console.log(update.error.kind);
    */
   static isInstance(value: unknown): value is ClientError {
-    return typeof value === "object" && value !== null && Reflect.get(value, CLIENT_ERROR) === true;
+    return CLIENT_ERROR.is(value);
   }
   readonly code?: string;
   readonly event?: unknown;
@@ -111,12 +111,12 @@ export class ClientError extends Error {
    * ClientError.from(new TypeError("fetch failed")).kind; // "transport"
    */
   static from(error: unknown): ClientError {
-    if (error instanceof ClientError) return error;
-    if (error instanceof DecodeError) {
+    if (CLIENT_ERROR.is(error)) return error;
+    if (DecodeError.isInstance(error)) {
       return new ClientError(error.code === "json" ? "json" : "decode", error.message, { cause: error, code: error.code });
     }
-    if (error instanceof ProtocolError) return new ClientError("protocol", error.message, { cause: error, code: error.rule, event: error.event });
-    if (error instanceof PatchError) return new ClientError("patch", error.message, { cause: error });
+    if (ProtocolError.isInstance(error)) return new ClientError("protocol", error.message, { cause: error, code: error.rule, event: error.event });
+    if (PatchError.isInstance(error)) return new ClientError("patch", error.message, { cause: error });
     // docs/rules.md#E11: an abort (fetch's AbortError, an aborted signal) is a transport failure with code "abort"
     if (error instanceof Error && error.name === "AbortError") {
       return new ClientError("transport", `the run was aborted: ${error.message}`, { cause: error, code: "abort" });

@@ -1,5 +1,6 @@
 /** Why bytes or JSON did not become an event. Kept apart from decoding, as io-ts keeps its reporters apart. */
 import type * as t from "io-ts";
+import { Brand } from "../protocol/Brand";
 import { describeFailure, excerpt } from "../protocol/describeFailure";
 
 export { excerpt };
@@ -25,8 +26,8 @@ export { excerpt };
  */
 export type DecodeErrorCode = "unknown-type" | "invalid-event" | "not-an-event" | "json" | "frame-too-large" | "too-deep" | "truncated" | "dropped";
 
-/** A registry symbol, so every copy of the package brands its DecodeErrors with the same key. */
-const DECODE_ERROR: unique symbol = Symbol.for("agui-rx/DecodeError");
+/** The cross-copy brand (docs/packaging.md): every copy of the package marks its DecodeErrors with the same key. */
+const DECODE_ERROR = new Brand<DecodeError>("agui-rx/DecodeError");
 
 /**
  * A decode failure that names the event type, the member path, what was expected and what arrived.
@@ -38,9 +39,8 @@ const DECODE_ERROR: unique symbol = Symbol.for("agui-rx/DecodeError");
  */
 export class DecodeError extends Error {
   override readonly name = "DecodeError";
-  /** The cross-copy brand `isInstance` reads (docs/packaging.md). */
-  get [DECODE_ERROR](): true {
-    return true;
+  static {
+    DECODE_ERROR.mark(this);
   }
 
   /**
@@ -51,7 +51,7 @@ export class DecodeError extends Error {
    * if (DecodeError.isInstance(error)) console.log(error.code);
    */
   static isInstance(value: unknown): value is DecodeError {
-    return typeof value === "object" && value !== null && Reflect.get(value, DECODE_ERROR) === true;
+    return DECODE_ERROR.is(value);
   }
 
   constructor(

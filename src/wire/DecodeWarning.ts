@@ -1,4 +1,5 @@
 /** Material decoding stripped under AG-UI 1.1's processing model: reported in-band, never fatal. */
+import { Brand } from "../protocol/Brand";
 import type { Stripped } from "../protocol/unrecognised";
 
 /**
@@ -23,6 +24,9 @@ export interface DecodeWarningContext {
   readonly index?: number;
 }
 
+/** The cross-copy brand (docs/packaging.md): every copy of the package marks its warnings with the same key. */
+const DECODE_WARNING = new Brand<DecodeWarning>("agui-rx/DecodeWarning");
+
 /**
  * An in-band warning: decoding removed material the protocol does not describe (AG-UI 1.1
  * `/spec/1.1/basic/processing`), at this position of the stream. The event (if anything is left of
@@ -37,6 +41,9 @@ export interface DecodeWarningContext {
  */
 export class DecodeWarning {
   readonly kind = "warning" as const;
+  static {
+    DECODE_WARNING.mark(this);
+  }
   readonly eventType: string;
   readonly path: string;
   readonly index?: number;
@@ -71,11 +78,11 @@ export class DecodeWarning {
 }
 
 /**
- * Whether a stream element is an in-band decode warning rather than an event.
+ * Whether a stream element is an in-band decode warning rather than an event, from any copy of the package.
  *
  * @example
  * events$.pipe(filter((item) => !isDecodeWarning(item)));
  */
 export function isDecodeWarning(value: unknown): value is DecodeWarning {
-  return value instanceof DecodeWarning;
+  return DECODE_WARNING.is(value);
 }

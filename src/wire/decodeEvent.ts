@@ -1,9 +1,13 @@
 import * as E from "fp-ts/Either";
-import { Event, eventCodecs, type EventType } from "../protocol/events";
+import { eventCodecLookup } from "../protocol/eventCodecLookup";
+import { Event } from "../protocol/events";
 import { DEFAULT_MAX_JSON_DEPTH, findTooDeep } from "../protocol/jsonDepth";
 import { collectStripped, type Stripped } from "../protocol/unrecognised";
 import { DecodeError, excerpt, reportInvalidEvent } from "./DecodeError";
 import { DecodeWarning } from "./DecodeWarning";
+
+/** This module's codec lookup, with its own one-entry cache (src/protocol/eventCodecLookup.ts). */
+const codecOf = eventCodecLookup();
 
 /**
  * Options of `decodeEvent`.
@@ -102,7 +106,7 @@ export function decodeEventValue(json: unknown, decoding: EventDecoding): Event 
     // Most events need no change (no null to drop, no default to fill, nothing to strip): `is`
     // checks them without allocating a decoding context.
     if (codec.is(json)) return json as Event; // `is` just proved it
-    const { result, stripped, dropped } = collectStripped(() => Event.validate(json, [{ key: "", type: Event, actual: json }]));
+    const { result, stripped, dropped } = collectStripped(Event, json);
     if (E.isLeft(result)) return reportInvalidEvent(type, result.left);
     if (dropped !== undefined) return new Dropped(type, dropped);
     const onStripped = decoding.onStripped;
@@ -133,25 +137,4 @@ export function tooDeep(eventType: string | undefined, path: string, limit: numb
     `at most ${limit} levels of nesting`,
     undefined,
   );
-}
-
-type EventCodec = (typeof eventCodecs)[EventType];
-
-/**
- * The last type looked up and its codec. Streams come in runs of one type (text deltas, tool-call
- * arguments, state deltas), and a `type` parsed from JSON is a fresh string that each property
- * lookup must first find in V8's string table: comparing it with the previous one is cheaper than
- * the own-property check and keyed read, which cost about as much as `is` itself.
- */
-let lastType: string | undefined;
-let lastCodec: EventCodec | undefined;
-
-/** The codec of an event type, or `undefined` for a type that is not one of the 36. */
-function codecOf(type: string): EventCodec | undefined {
-  if (type === lastType) return lastCodec;
-  if (!Object.prototype.hasOwnProperty.call(eventCodecs, type)) return undefined;
-  const codec = eventCodecs[type as EventType]; // the own-property check just proved it is an EventType
-  lastType = type;
-  lastCodec = codec;
-  return codec;
 }

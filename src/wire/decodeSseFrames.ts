@@ -1,4 +1,5 @@
-import { Observable, takeWhile, type OperatorFunction, type Subscriber } from "rxjs";
+import type { OperatorFunction, Subscriber } from "rxjs";
+import { operate, SourceObserver } from "../rx/operate";
 import { SseIdField, SseRetryField, type SseControl } from "./SseControl";
 import type { SseFrame } from "./SseFrame";
 import { SseFrameReader } from "./SseFrameReader";
@@ -102,22 +103,22 @@ export function readSseFrames<T>(
   onControl?: (control: SseControl, subscriber: Subscriber<T>) => void,
 ): OperatorFunction<string | Uint8Array, T> {
   const max = frameLimitOf(options);
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const fields =
-        onControl === undefined
-          ? {}
-          : { onId: (id: string) => onControl(new SseIdField(id), subscriber), onRetry: (ms: number) => onControl(new SseRetryField(ms), subscriber) };
-      const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed, fields);
-      let decoder: TextDecoder | undefined;
-      const feed = (text: string): boolean => {
-        const error = reader.feed(text);
-        if (error) subscriber.error(error);
-        return !error && !subscriber.closed;
-      };
-      // A synchronous source pushes everything before `subscribe` returns a subscription to cancel;
-      // `takeWhile` lets it see that we stopped (after an error) at its next chunk.
-      const subscription = source.pipe(takeWhile(() => !subscriber.closed)).subscribe({
+  return operate<string | Uint8Array, T>((source, subscriber) => {
+    const fields =
+      onControl === undefined
+        ? {}
+        : { onId: (id: string) => onControl(new SseIdField(id), subscriber), onRetry: (ms: number) => onControl(new SseRetryField(ms), subscriber) };
+    const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed, fields);
+    let decoder: TextDecoder | undefined;
+    const feed = (text: string): boolean => {
+      const error = reader.feed(text);
+      if (error) subscriber.error(error);
+      return !error && !subscriber.closed;
+    };
+    // A synchronous source pushes everything before `subscribe` returns a subscription to cancel:
+    // the SourceObserver closes with the output (after an error), so it sees that we stopped.
+    source.subscribe(
+      new SourceObserver(subscriber, {
         next: (chunk) => {
           if (typeof chunk === "string") {
             // Bytes before a string: whatever partial code point they left becomes U+FFFD.
@@ -128,7 +129,6 @@ export function readSseFrames<T>(
             feed(decoder.decode(chunk, { stream: true }));
           }
         },
-        error: (error: unknown) => subscriber.error(error),
         complete: () => {
           if (subscriber.closed) return;
           const rest = decoder?.decode() ?? "";
@@ -137,10 +137,8 @@ export function readSseFrames<T>(
           if (lost !== undefined) onTruncated?.(lost, subscriber);
           subscriber.complete(); // a no-op if onTruncated errored it
         },
-      });
-      return () => {
-        subscription.unsubscribe();
-        reader.clear();
-      };
-    });
+      }),
+    );
+    return () => reader.clear();
+  });
 }

@@ -1,5 +1,5 @@
 /** applyEvents as an operator: marbles for the run-end contract, diagnostics and unsubscription. */
-import { map } from "rxjs";
+import { map, Observable } from "rxjs";
 import { TestScheduler } from "rxjs/testing";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
@@ -91,5 +91,24 @@ describe("applyEvents (marbles)", () => {
       });
       expectObservable(cold("(sp)", { s: ev.runStarted("t", "r"), p: plain }).pipe(applyEvents())).toBe("(f|)", { f: { kind: "done", end: { kind: "success" } } });
     });
+  });
+});
+
+describe("applyEvents (a synchronous source)", () => {
+  it("stops a synchronous source at the run's done, not at the end of its subscribe call (E9)", () => {
+    let emitted = 0;
+    const source = new Observable<Event>((subscriber) => {
+      const all = [ev.runStarted("t", "r"), ev.runFinished("t", "r"), ...Array.from({ length: 50 }, () => ev.custom("after", 1))];
+      for (const event of all) {
+        if (subscriber.closed) break;
+        emitted++;
+        subscriber.next(event);
+      }
+      subscriber.complete();
+    });
+    const kinds: string[] = [];
+    source.pipe(applyEvents()).subscribe((update) => kinds.push(label(update)));
+    expect(kinds).toEqual(["done:success"]);
+    expect(emitted).toBe(2);
   });
 });

@@ -30,7 +30,7 @@ describe("struct codecs' is agrees with decoding", () => {
 describe("stripping (AG-UI 1.1): what is removed, and the cause it is reported with", () => {
   const Item = struct("Item", { kind: enumOf("Kind", ["a"]) }, { mode: enumOf("Mode", ["x"]) });
   const Items = list(Item);
-  const decode = (value: unknown) => collectStripped(() => Items.validate(value, [{ key: "", type: Items, actual: value }]));
+  const decode = (value: unknown) => collectStripped(Items, value);
 
   test("an unrecognised optional member is removed where it stands", () => {
     const { result, stripped } = decode([{ kind: "a", mode: "y" }]);

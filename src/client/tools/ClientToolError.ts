@@ -1,4 +1,5 @@
 /** The error of client tools (docs/tools.md#frontend-tools): a closed code, the tool and call it concerns, and the cause kept. */
+import { Brand } from "../../protocol/Brand";
 import type { Failure } from "../../protocol/describeFailure";
 
 /**
@@ -35,7 +36,8 @@ export interface ClientToolErrorOptions {
   readonly cause?: unknown;
 }
 
-const MARK = Symbol.for("agui-rx.ClientToolError");
+/** The cross-copy brand (docs/packaging.md); its key is the one earlier versions put on each instance. */
+const CLIENT_TOOL_ERROR = new Brand<ClientToolError>("agui-rx.ClientToolError");
 
 /**
  * A client tool problem; the message says what was expected and what arrived.
@@ -52,7 +54,9 @@ export class ClientToolError extends Error {
   readonly codec?: string;
   readonly path?: string;
   readonly failure?: Failure;
-  private readonly [MARK] = true;
+  static {
+    CLIENT_TOOL_ERROR.mark(this);
+  }
 
   constructor(message: string, options: ClientToolErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -66,6 +70,6 @@ export class ClientToolError extends Error {
 
   /** Whether `value` is a ClientToolError, by a `Symbol.for` marker (so the ESM and CJS builds recognise each other's). */
   static isInstance(value: unknown): value is ClientToolError {
-    return typeof value === "object" && value !== null && MARK in value;
+    return CLIENT_TOOL_ERROR.is(value);
   }
 }

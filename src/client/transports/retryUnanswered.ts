@@ -3,7 +3,8 @@
  * RxJS `retry({ count, delay })` over a cold request, bounded and backed off like the reconnect,
  * honouring the server's `Retry-After`, on an injectable scheduler.
  */
-import { asyncScheduler, catchError, from, Observable, retry, tap, throwError, timer, type MonoTypeOperatorFunction, type ObservableInput, type SchedulerLike } from "rxjs";
+import { asyncScheduler, catchError, from, retry, tap, throwError, timer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type SchedulerLike } from "rxjs";
+import { operate } from "../../rx/operate";
 import { ClientError } from "../../thread/ClientError";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "./reconnecting";
 import { askedWait, UNANSWERED_CODE } from "./requestFailure";
@@ -59,34 +60,33 @@ export interface RetryRule<T> {
  */
 export function retryUnanswered<T>(rule: RetryRule<T>): MonoTypeOperatorFunction<T> {
   const count = rule.config.count ?? DEFAULT_RECONNECT_ATTEMPTS;
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let answered = false;
-      let attempts = 0;
-      const notify = (status: "reconnecting" | "connected", attempt: number): void => {
-        const notice = rule.notice?.(status, attempt);
-        if (notice !== undefined) subscriber.next(notice);
-      };
-      return source
-        .pipe(
-          tap((item) => {
-            if (answered || rule.answered === undefined || !rule.answered(item)) return;
-            answered = true;
-            if (attempts > 0) notify("connected", attempts);
-          }),
-          retry({
-            count,
-            delay: (error: unknown, attempt: number) => {
-              if (answered || !rule.retryable(error)) return throwError(() => error);
-              attempts = attempt;
-              notify("reconnecting", attempt);
-              return wait(error, attempt, rule.config.delay, rule.scheduler ?? asyncScheduler);
-            },
-          }),
-          catchError((error: unknown) => throwError(() => (!answered && attempts > 0 && rule.retryable(error) ? usedUp(rule.what, attempts + 1, error) : error))),
-        )
-        .subscribe(subscriber);
-    });
+  return operate<T, T>((source, subscriber) => {
+    let answered = false;
+    let attempts = 0;
+    const notify = (status: "reconnecting" | "connected", attempt: number): void => {
+      const notice = rule.notice?.(status, attempt);
+      if (notice !== undefined) subscriber.next(notice);
+    };
+    return source
+      .pipe(
+        tap((item) => {
+          if (answered || rule.answered === undefined || !rule.answered(item)) return;
+          answered = true;
+          if (attempts > 0) notify("connected", attempts);
+        }),
+        retry({
+          count,
+          delay: (error: unknown, attempt: number) => {
+            if (answered || !rule.retryable(error)) return throwError(() => error);
+            attempts = attempt;
+            notify("reconnecting", attempt);
+            return wait(error, attempt, rule.config.delay, rule.scheduler ?? asyncScheduler);
+          },
+        }),
+        catchError((error: unknown) => throwError(() => (!answered && attempts > 0 && rule.retryable(error) ? usedUp(rule.what, attempts + 1, error) : error))),
+      )
+      .subscribe(subscriber);
+  });
 }
 
 /** The wait before attempt `attempt`: the configured delay, never shorter than what the server asked for. */

@@ -1,4 +1,5 @@
 /** The thread store's one error class (docs/durability.md#stores-and-routes): a closed code, context in an options object, the cause kept. */
+import { Brand } from "../../protocol/Brand";
 
 /**
  * Why a store operation was refused. Closed: the HTTP layer maps each to one answer.
@@ -35,7 +36,8 @@ export interface StoreErrorDetails {
   readonly cause?: unknown;
 }
 
-const MARKER = Symbol.for("agui-rx.StoreError");
+/** The cross-copy brand (docs/packaging.md); its key is the one earlier versions put on each instance. */
+const STORE_ERROR = new Brand<StoreError>("agui-rx.StoreError");
 
 /**
  * A refused store operation: `code` says which refusal, the message what was expected and what
@@ -49,7 +51,9 @@ export class StoreError extends Error {
   override readonly name = "StoreError";
   readonly threadId?: string;
   readonly runId?: string;
-  private readonly [MARKER] = true;
+  static {
+    STORE_ERROR.mark(this);
+  }
 
   constructor(
     readonly code: StoreErrorCode,
@@ -63,6 +67,6 @@ export class StoreError extends Error {
 
   /** True for a StoreError from this or any other copy of the package (ESM and CJS side by side). */
   static isInstance(value: unknown): value is StoreError {
-    return typeof value === "object" && value !== null && MARKER in value;
+    return STORE_ERROR.is(value);
   }
 }
