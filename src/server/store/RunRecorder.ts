@@ -3,7 +3,7 @@ import type { Subscriber } from "rxjs";
 import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
 import { isTerminal } from "../../thread/isTerminal";
-import { SourceObserver } from "./SourceObserver";
+import { SourceObserver } from "../../rx/operate";
 import type { StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
@@ -62,26 +62,29 @@ export class RunRecorder {
   private queue: Event[] = [];
   private cancelHeartbeat: (() => void) | undefined;
   /** The source's subscriber; a synchronous source sees it close when the terminal is taken or the output ends. */
-  readonly upstream = new SourceObserver<Event>({
-    next: (event) => {
-      try {
-        this.take(event);
-      } catch (error) {
-        this.fail(error);
-      }
-    },
-    error: (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      this.end(ev.runError(`the run's event stream failed: ${message}`, { code: STREAM_ERROR_CODE }));
-    },
-    complete: () => this.end(ev.runError("the run's event stream completed before its RUN_FINISHED or RUN_ERROR", { code: TRUNCATED_ERROR_CODE })),
-  });
+  readonly upstream: SourceObserver<Event>;
 
   constructor(
     private readonly writer: RunWriter,
     private readonly subscriber: Subscriber<StoredEvent>,
     private readonly timing: RecorderTiming,
-  ) {}
+  ) {
+    // Chained to the output: closing it lets the source go, even inside a synchronous source's emission.
+    this.upstream = new SourceObserver<Event>(subscriber, {
+      next: (event) => {
+        try {
+          this.take(event);
+        } catch (error) {
+          this.fail(error);
+        }
+      },
+      error: (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.end(ev.runError(`the run's event stream failed: ${message}`, { code: STREAM_ERROR_CODE }));
+      },
+      complete: () => this.end(ev.runError("the run's event stream completed before its RUN_FINISHED or RUN_ERROR", { code: TRUNCATED_ERROR_CODE })),
+    });
+  }
 
   /** The output ended (read through a getter: a call above may have closed it since the phase was last checked). */
   private get closed(): boolean {

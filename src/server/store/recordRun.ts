@@ -1,5 +1,6 @@
 /** A run's events logged through its `RunWriter` in batches, each event passed on with its cursor (docs/durability.md#stores-and-routes: `id:` on every frame). */
-import { Observable, type OperatorFunction } from "rxjs";
+import type { OperatorFunction } from "rxjs";
+import { operate } from "../../rx/operate";
 import type { Event } from "../../protocol/events";
 import { RunRecorder, type RecorderTiming } from "./RunRecorder";
 import { systemClock, type StoreClock } from "./StoreClock";
@@ -69,13 +70,12 @@ export { STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE } from "./RunRecorder";
  */
 export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): OperatorFunction<Event, StoredEvent> {
   const timing: RecorderTiming = { clock: options.clock ?? systemClock, renewEvery: options.renewEvery ?? 10_000, defer: options.defer ?? nextMacrotask };
-  return (source) =>
-    new Observable<StoredEvent>((subscriber) => {
-      const recorder = new RunRecorder(writer, subscriber, timing);
-      // Whatever ends the output (completion, an error, unsubscription, even from inside a
-      // synchronous source's emission) lets the source go and stops the heartbeat at once.
-      subscriber.add(() => recorder.close());
-      recorder.heartbeat();
-      source.subscribe(recorder.upstream);
-    });
+  return operate<Event, StoredEvent>((source, subscriber) => {
+    const recorder = new RunRecorder(writer, subscriber, timing);
+    recorder.heartbeat();
+    source.subscribe(recorder.upstream);
+    // Whatever ends the output (completion, an error, unsubscription, even from inside a
+    // synchronous source's emission) lets the source go and stops the heartbeat at once.
+    return () => recorder.close();
+  });
 }
