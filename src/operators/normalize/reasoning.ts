@@ -8,7 +8,7 @@
  *   (`explicitReasoning`), including when they name a block it opened itself.
  */
 import type { Event } from "../../protocol/events";
-import { closeBlock, hasBlock, openBlock, reasoningOwner, recordOpener, type ReasoningBlocks } from "./blocks";
+import { closeBlock, hasBlock, openBlock, reasoningOwner, recordOpener } from "./blocks";
 import { blockEnd } from "./closeLane";
 import type { NormalizerState, OpenStream, OwnBlock } from "./NormalizerState";
 

@@ -80,6 +80,7 @@ function cuttingFetch(path: string, frames: number, times = 1): typeof fetch {
   let left = times;
   return async (input, init) => {
     const response = await fetch(input, init);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     if (!new URL(String(input)).pathname.endsWith(path) || left <= 0 || response.body === null) return response;
     left--;
     const reader = response.body.getReader();
@@ -184,6 +185,7 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
         return of(0);
       },
     },
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("busy", { status: 503 })) : fetch(input, init)),
   });
   const { updates } = await send(failing, "t1");
@@ -194,6 +196,7 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
   expect(error.message).toMatch(/the connection was lost .* and 3 reconnects failed; the last: POST .* answered 503/);
 
   proxy.cutNext(Math.floor(length * 0.5));
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
   const gone = new HttpTransport(url, { reconnect: noWait, fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("{}", { status: 404 })) : fetch(input, init)) });
   const lost = await send(gone, "t2");
   expect(lost.updates.filter((update) => update.kind === "connection")).toEqual([{ kind: "connection", status: "reconnecting", attempt: 1 }]);
@@ -207,6 +210,7 @@ test("resetOnSuccess: a run cut twice survives one attempt per cut; without it, 
     // the answer after 3 frames, then the reconnect's answer after 2 more
     const cutting = cuttingFetch("/agent", 3);
     const cuttingAgain = cuttingFetch("/agent/connect", 2);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     const fetchBoth: typeof fetch = (input, init) => (new URL(String(input)).pathname.endsWith("/connect") ? cuttingAgain(input, init) : cutting(input, init));
     const { updates } = await send(new HttpTransport(url, { fetch: fetchBoth, reconnect: { count: 1, delay: 0, resetOnSuccess } }), `t-${resetOnSuccess}`);
     const end = updates[updates.length - 1];

@@ -15,9 +15,9 @@ import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { framesOf, postJson } from "../../http/durable/support";
 import { startBalancer, type Balancer } from "../../support/balancer";
-import { boardTurn, comparable, type BoardTurn } from "../support/boardRuns";
+import { comparable, type BoardTurn } from "../support/boardRuns";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
-import { killAll, startInstance, type Instance } from "../support/instances";
+import { killAll, startInstance } from "../support/instances";
 
 const LEASE_MS = 1500;
 let admin: TestClient;
