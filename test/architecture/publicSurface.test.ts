@@ -12,6 +12,8 @@ import { entryExports } from "./entryExports";
 
 const ROOT = path.resolve(__dirname, "../..");
 
+// A hand-laid table, several names a line, read as a list: the formatter leaves it as it is.
+// prettier-ignore
 const SURFACE: Readonly<Record<string, readonly string[]>> = {
   "agui-rx": [
     "ActivityDeltaEvent", "ActivityMessage", "ActivitySnapshotEvent", "AddOperation",
