@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   console.log(`node ${process.version}, ${process.platform}/${process.arch}${typeof (globalThis as { gc?: unknown }).gc === "function" ? ", gc exposed" : ""}`);
   for (const file of files) {
     // require, not import(): ts-node's hook (-r ts-node/register) compiles required .ts files only.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-require-imports -- ts-node's hook compiles required .ts files only; the shape is checked below
     const loaded: { default?: unknown } = require(path.join(dir, file));
     if (typeof loaded.default !== "function") {
       console.log(`\nbench/suites/${file}: no default export function; skipped`);

@@ -102,7 +102,7 @@ export function statusLine(input: StatusInput): StatusLine {
     case "failed":
       return { label: "The last run failed", tone: "error", detail };
     case "interrupted":
-      // interrupted with nothing pending: the interrupts were answered elsewhere
+      // interrupted with nothing pending: the interrupts were answered elsewhere, so it falls through to idle
     case "idle":
       if (input.end?.kind === "cancelled") return { label: "Stopped: the run was cancelled", tone: "quiet", detail };
       return { label: "Ready", tone: detail === undefined ? "quiet" : "error", detail };

@@ -64,6 +64,7 @@ export function providerOptionsOf(encryptedValue: string | undefined): ProviderO
   if (encryptedValue === undefined || !encryptedValue.startsWith("{")) return undefined;
   let parsed: JSONValue;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- JSON.parse yields only JSON values
     parsed = JSON.parse(encryptedValue);
   } catch {
     return undefined; // not ours: an opaque value that only looks like JSON

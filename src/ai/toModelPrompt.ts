@@ -140,6 +140,7 @@ function toolOutput(message: ToolMessage): ToolResultPart["output"] {
   }
   if (content.startsWith("{") || content.startsWith("[")) {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- JSON.parse yields only JSON values
       return { type: "json", value: JSON.parse(content) };
     } catch {
       return { type: "text", value: content }; // text that merely starts like JSON

@@ -32,7 +32,9 @@ export interface Served {
  */
 export function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
   const host = options.host ?? "127.0.0.1";
-  const server = createServer(toNodeHandler(handler));
+  const nodeHandler = toNodeHandler(handler);
+  // Fire and forget: the node handler answers every failure itself, so its promise only marks completion.
+  const server = createServer((req, res) => void nodeHandler(req, res));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

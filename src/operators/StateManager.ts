@@ -65,6 +65,7 @@ export class StateManager {
       return { kind: "unchanged" };
     }
     // The operations hold the caller's live subtrees: copy them once (the patch is small by construction).
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- a JSON copy of operations is the same operations
     const own: JsonPatchOperation[] = JSON.parse(JSON.stringify(delta));
     const next = applyPatch(this.baseline, own);
     if (!isRight(next)) return this.snapshot(text); // cannot happen for a diff of JSON values; stay correct anyway

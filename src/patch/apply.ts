@@ -5,7 +5,7 @@
  */
 import { isLeft, left, right, type Either } from "fp-ts/Either";
 import type { JsonPatchOperation } from "../protocol/common";
-import { cloneJson, isJsonRecord, jsonEqual, setMember, type JsonRecord } from "./json";
+import { cloneJson, jsonEqual, setMember, type JsonRecord } from "./json";
 import { PatchError } from "./PatchError";
 import { formatPointer, parsePointer } from "./pointer";
 

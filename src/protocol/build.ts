@@ -20,6 +20,7 @@ import type { Message } from "./messages";
 export type EventOptions<T extends EventType> = Pick<EventOf<T>, OptionalKeys<EventOf<T>>>;
 
 /** The keys of `T` whose members may be absent. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends Pick<T, K>` holds exactly when K is optional
 type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
 
 /** Keeps only the options that carry a value. */

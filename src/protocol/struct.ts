@@ -14,7 +14,6 @@ import {
   RecognisingType,
   rollBack,
   strippedMark,
-  unrecognised,
 } from "./unrecognised";
 
 /** Optional keys whose `null` is an error rather than "absent" (docs/wire.md#1.4: both revisions reject them). */

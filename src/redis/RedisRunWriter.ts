@@ -100,6 +100,7 @@ export class RedisRunWriter implements RunWriter {
     // Parsed inside the attempt: a reply of another shape was meant for another command (a client
     // whose replies got out of step), so it says nothing of this batch, which is sent again.
     const reply = await this.guard(untilAnswered(() => this.script(appendScript, args).then(parseAppendReply), this.retryLimits));
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a failure recorded while this batch awaited its reply: the check above narrowed it to `never` for TypeScript
     if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
     if (reply.kind === "ended") {
       this.end();

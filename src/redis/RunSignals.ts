@@ -38,7 +38,8 @@ export function parseRunSignal(message: string): RunSignal | undefined {
     return undefined; // not JSON, so not a script's announcement
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
-  const [kind, threadId, runId] = parsed;
+  const fields: readonly unknown[] = parsed;
+  const [kind, threadId, runId] = fields;
   if ((kind !== "stop" && kind !== "end") || typeof threadId !== "string" || typeof runId !== "string") return undefined;
   return { kind, threadId, runId };
 }

@@ -39,7 +39,7 @@ export interface RunPort<S> {
   /** Records `span`, opened through this port, as one the driver closes if the agent does not; returns it. */
   track<H extends Closable>(span: H): H;
   /** Records that `span` ended: the driver no longer closes it. */
-  release(span: Closable): void;
+  readonly release: (span: Closable) => void;
 }
 
 /**

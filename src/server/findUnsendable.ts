@@ -56,7 +56,6 @@ type Shape =
 
 const JSON_SHAPE: Shape = { kind: "json" };
 const shapes = new WeakMap<t.Mixed, Shape>();
-const hasOwn = Object.prototype.hasOwnProperty;
 
 function walk(codec: t.Mixed | undefined, value: unknown, depth: number, limit: number): Found | undefined {
   if (!isObject(value)) {
@@ -67,7 +66,7 @@ function walk(codec: t.Mixed | undefined, value: unknown, depth: number, limit: 
   switch (shape.kind) {
     case "struct": {
       for (const key in value) {
-        if (!hasOwn.call(value, key)) continue;
+        if (!Object.hasOwn(value, key)) continue;
         const member = shape.members.get(key);
         const inner = value[key];
         if (member === undefined) {
@@ -82,7 +81,7 @@ function walk(codec: t.Mixed | undefined, value: unknown, depth: number, limit: 
     }
     case "tagged": {
       const tag = value[shape.tag];
-      const member = typeof tag === "string" && hasOwn.call(shape.members, tag) ? shape.members[tag] : undefined;
+      const member = typeof tag === "string" && Object.hasOwn(shape.members, tag) ? shape.members[tag] : undefined;
       return walk(member, value, depth, limit); // the member codec describes the same object
     }
     case "union": {
@@ -94,7 +93,7 @@ function walk(codec: t.Mixed | undefined, value: unknown, depth: number, limit: 
     case "json":
       if (Array.isArray(value)) return walkItems(undefined, value, depth, limit);
       for (const key in value) {
-        if (!hasOwn.call(value, key)) continue;
+        if (!Object.hasOwn(value, key)) continue;
         const found = walk(undefined, value[key], depth + 1, limit);
         if (found !== undefined) return (found.segments.push(key), found);
       }
@@ -136,7 +135,9 @@ function shapeOf(codec: t.Mixed): Shape {
  * codec boundary: the members are read as the codecs declare them.
  */
 function describeShape(codec: t.Mixed): Shape {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.ArrayType) return { kind: "array", item: codec.type };
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.UnionType) return { kind: "union", types: codec.types };
   const exposed = codec as t.Mixed & { required?: t.Props; optional?: t.Props; tag?: string; members?: Record<string, t.Mixed> }; // see above
   if (exposed.required !== undefined && exposed.optional !== undefined) {

@@ -4,7 +4,7 @@
  * nothing more is emitted. An abort from anywhere else is a RUN_ERROR coded MODEL_ABORTED.
  */
 import { MockLanguageModelV4 } from "ai/test";
-import { Subject, type Subscription } from "rxjs";
+import { Subject } from "rxjs";
 import { runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { run, type Agent } from "../../src/server";
@@ -69,8 +69,7 @@ test("unsubscribing mid-stream aborts the model's stream through ctx.signal, and
   const { agent, settled } = observed(aiAgent({ model }));
   const seen: Event[] = [];
   const firstDelta = new Subject<void>();
-  let subscription: Subscription | undefined;
-  subscription = run(agent, input).subscribe({
+  const subscription = run(agent, input).subscribe({
     next: (event) => {
       seen.push(event);
       if (event.type === "TEXT_MESSAGE_CONTENT") firstDelta.next();
@@ -79,7 +78,6 @@ test("unsubscribing mid-stream aborts the model's stream through ctx.signal, and
   });
   await within(5_000, new Promise<void>((resolve) => firstDelta.subscribe(() => resolve())), "the first text delta");
   subscription.unsubscribe();
-  subscription = undefined;
   const reason = await within(5_000, aborted, "the model's stream to see its abort signal");
   expect(model.doStreamCalls[0].abortSignal?.aborted).toBe(true);
   expect(reason).toMatchObject({ name: "AbortError" }); // the driver's own abort reason, passed on by the SDK

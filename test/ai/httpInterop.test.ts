@@ -65,6 +65,7 @@ async function officialRun(url: string, hooks: AgentSubscriber = {}) {
     onEvent: ({ event }) => {
       const parsed = EventSchemas.safeParse(event);
       if (!parsed.success) problems.push(`${event.type}: ${parsed.error.message}`);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- the official EventType enum's members are these strings
       if (event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") terminal.push(event);
     },
   };
@@ -94,6 +95,7 @@ test("a tool-using run: the official HttpAgent ends with the messages our Sessio
   // Ids minted by the server are random per run; compare the shapes with the ids mapped in order.
   const canonical = (messages: readonly unknown[]) => {
     const ids = new Map<string, string>();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- a JSON copy of the messages has their type
     return JSON.parse(JSON.stringify(messages), (key, value: unknown) => {
       if (key === "id" && typeof value === "string" && !value.startsWith("call-") && value !== USER.id) {
         if (!ids.has(value)) ids.set(value, `m${ids.size + 1}`);

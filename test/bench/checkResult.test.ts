@@ -83,7 +83,7 @@ describe("the checks", () => {
     const http$ = from([{ type: "data", data: new TextEncoder().encode(body) }]);
     const events$ = parseSSEStream(http$ as never).pipe(transformChunks() as never, officialVerify() as never);
     let mutations = 0;
-    await new Promise<void>((resolve, reject) => defaultApplyEvents(input as never, events$ as never, agent, []).subscribe({ next: () => mutations++, error: reject, complete: resolve }));
+    await new Promise<void>((resolve, reject) => defaultApplyEvents(input, events$ as never, agent, []).subscribe({ next: () => mutations++, error: reject, complete: resolve }));
     expect(mutations).toBe(0);
     expect(() => checkThread("official on text/1,000", { messages: agent.messages, state: agent.state }, expected)).toThrow(
       "official on text/1,000: expected 2 messages, but the lane built 1 (nothing was applied)",

@@ -170,6 +170,7 @@ describe("coalesceUpdates on a real Session", () => {
       const session = new Session(transport, { threadId: "t", newId: () => "user-1" });
       const summary = (batch: readonly Update<unknown>[]) =>
         batch.map((update) => {
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the messages in this test hold text
           if (update.kind === "message") return `${update.id} ${update.change.kind} ${String(update.message.content)}`;
           if (update.kind === "done") return `done ${update.end.kind}`;
           return update.kind;

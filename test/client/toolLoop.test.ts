@@ -5,7 +5,7 @@
  * without pendingToolCallIds, and the running calls a view answers (`respond`).
  */
 import * as t from "io-ts";
-import { filter, firstValueFrom, Observable, type Subscription } from "rxjs";
+import { filter, firstValueFrom, Observable } from "rxjs";
 import { Session, type SessionOptions } from "../../src/client/Session";
 import { inProcessTransport } from "../../src/server/inProcessTransport";
 import type { Transport } from "../../src/client/transports/Transport";
@@ -39,6 +39,7 @@ const clockAgent: Agent = {
       ctx.toolCall("get_local_time", { parentMessageId: intro }).argsJson({ format: "24h" }).end();
       return;
     }
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
     ctx.say(answer.error === undefined ? `It is ${String(answer.content)}.` : `No clock: ${answer.error}`);
   },
 };
@@ -134,6 +135,7 @@ describe("the loop: execute, append, follow up", () => {
           ctx.toolCall("get_local_time", { parentMessageId: intro }).argsJson({ format: "12h" }).end();
           return;
         }
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
         ctx.say(`Done at ${String(ctx.lastToolResults[0]?.content)}.`);
       },
     };
@@ -151,6 +153,7 @@ describe("calls of one assistant message", () => {
   const twoLookups: Agent = {
     async run(ctx) {
       if (ctx.lastToolResults.length > 0) {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
         ctx.say(ctx.lastToolResults.map((m) => String(m.content)).join(" + "));
         return;
       }
@@ -271,6 +274,7 @@ describe("failures are results, and the session never crashes", () => {
     expect(execute).not.toHaveBeenCalled();
     const [answer] = toolMessages(session);
     expect(answer.error).toBe('invalid arguments for "get_local_time" at /format: expected "iso", but got "24h"');
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
     expect(JSON.parse(String(answer.content))).toEqual({ error: answer.error });
     expect(transport.inputs).toHaveLength(2);
     expect(said(session).at(-1)).toBe(`No clock: ${answer.error}`);
@@ -335,12 +339,10 @@ describe("unsubscribing", () => {
     });
     const { session, transport } = sessionOf(clockAgent, { tools: [slow] });
     const updates: Update[] = [];
-    let subscription: Subscription | undefined;
-    subscription = session.send("time?").subscribe((update) => updates.push(update));
+    const subscription = session.send("time?").subscribe((update) => updates.push(update));
     const [call] = await whenRunning(session, 1);
     expect(seen?.aborted).toBe(false);
     subscription.unsubscribe();
-    subscription = undefined;
     expect(seen?.aborted).toBe(true);
     expect(session.runningToolCalls).toEqual([]);
     expect(session.running).toBe(false);

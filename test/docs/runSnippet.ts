@@ -34,9 +34,11 @@ export async function runSnippet(snippet: Snippet): Promise<SnippetRun> {
   const load = (name: string): unknown => {
     const entry = ENTRIES[name];
     // Jest's require: TypeScript sources go through ts-jest like every test's imports.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- runs a documented snippet as CommonJS, the way a reader's require would
     return require(entry === undefined ? name : path.join(ROOT, entry));
   };
   // The transpiled block is our own docs' code, evaluated as a CommonJS module body.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval, @typescript-eslint/no-unsafe-call -- the snippet, compiled to CommonJS, runs in its own function scope
   new Function("exports", "require", "module", outputText)(moduleExports, load, { exports: moduleExports });
   const run = moduleExports.__snippet;
   if (run === undefined) throw new Error("expected the wrapped snippet to export __snippet");

@@ -46,7 +46,9 @@ describe("createHandler over loopback HTTP", () => {
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     const body = JSON.parse(text);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- the error body is JSON whose members are asserted right here
     expect(body.error).toBe("invalid-json");
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- the error body is JSON whose members are asserted right here
     expect(body.message).toMatch(/expected a JSON RunAgentInput body/);
   });
 
@@ -58,6 +60,7 @@ describe("createHandler over loopback HTTP", () => {
     expect(response.status).toBe(400);
     const body = JSON.parse(text);
     expect(body).toMatchObject({ error: "invalid-input", path: "/messages/0/role" });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- the error body is JSON whose members are asserted right here
     expect(body.message).toContain("42");
   });
 
@@ -113,6 +116,7 @@ describe("createHandler over loopback HTTP", () => {
       createHandler(twoEvents, { maxBodyBytes: 1024 }),
     );
     expect(response.status).toBe(413);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- the error body is JSON whose members are asserted right here
     expect(JSON.parse(text).message).toContain("declared");
   });
 

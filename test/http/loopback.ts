@@ -17,7 +17,7 @@ export function parseSseBody(text: string): Event[] {
 export const validBody = JSON.stringify({ threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "hi" }] });
 
 /** Sends a POST with `node:http`, resolves with the response once its headers arrive (the body unread, paused). */
-export function openPost(url: string, body: string, headers: Record<string, string> = {}): Promise<{ response: IncomingMessage; destroy(): void }> {
+export function openPost(url: string, body: string, headers: Record<string, string> = {}): Promise<{ response: IncomingMessage; destroy: () => void }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers } }, (response) => {
       response.pause();

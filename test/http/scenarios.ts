@@ -49,6 +49,7 @@ const clientTool: Agent = {
       ctx.toolCall("get_local_time", { id: `clientTool-${turn}-call`, parentMessageId: ask }).argsJson({ format: "24h" }).end();
       return;
     }
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this scenario are text
     ctx.say(answer.error === undefined ? `It is ${String(answer.content)} where you are.` : `No clock: ${answer.error}`, { id: `clientTool-${turn}-reply` });
   },
 };

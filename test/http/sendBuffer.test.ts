@@ -87,6 +87,7 @@ describe("the send-buffer cap (maxBufferedBytes)", () => {
     let unsubscribed = false;
     const flood: RunFunction = (input, { signal }) =>
       new Observable<Event>((subscriber) => {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- the abort reason is kept as it came, to be asserted
         signal.addEventListener("abort", () => (reason = signal.reason));
         subscriber.next(ev.runStarted(input.threadId, input.runId));
         subscriber.next(ev.textMessageStart("m1"));
@@ -105,6 +106,7 @@ describe("the send-buffer cap (maxBufferedBytes)", () => {
     const body = toEventStream(
       (_ready, signal) =>
         new Observable<Event>((subscriber) => {
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- the abort reason is kept as it came, to be asserted
           signal.addEventListener("abort", () => (reason = signal.reason));
           subscriber.next(ev.runStarted("t", "r"));
         }),

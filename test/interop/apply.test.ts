@@ -8,7 +8,6 @@ import { AbstractAgent, defaultApplyEvents, transformChunks, verifyEvents as off
 import { EMPTY, from } from "rxjs";
 import { ev, withSubagentRunId } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
-import type { RunAgentInput } from "../../src/protocol/input";
 import type { Message, UserMessage } from "../../src/protocol/messages";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";

@@ -7,11 +7,11 @@
  * side does.
  */
 import { transformChunks } from "@ag-ui/client";
-import { from, type Observable } from "rxjs";
+import { from } from "rxjs";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import type { Event } from "../../src/protocol/events";
 import { rows } from "./normalize/rows";
-import { RF, RMC, RST, TCA, TCS, TMC, TME, TMS, bracketClose, bracketOpen, counter, rxc, tlc, txc, withoutBrackets } from "./normalize/notation";
+import { RF, RMC, RST, TMC, TME, TMS, bracketClose, bracketOpen, counter, rxc, tlc, txc, withoutBrackets } from "./normalize/notation";
 
 interface Outcome {
   readonly events: unknown[];
@@ -32,7 +32,7 @@ function official(input: readonly Event[]): Outcome {
 function ours(input: readonly Event[], newId = counter()): Outcome {
   const events: unknown[] = [];
   let failed = false;
-  (from(input) as Observable<Event>).pipe(normalizeChunks({ newId })).subscribe({ next: (e) => events.push(e), error: () => (failed = true) });
+  from(input).pipe(normalizeChunks({ newId })).subscribe({ next: (e) => events.push(e), error: () => (failed = true) });
   return { events, failed };
 }
 

@@ -5,7 +5,6 @@
  * opener. A differential property checks strict-mode output against @ag-ui/client's transformChunks.
  */
 import fc from "fast-check";
-import { ev } from "../../src/protocol/build";
 import { transformChunks } from "@ag-ui/client";
 import { from } from "rxjs";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";

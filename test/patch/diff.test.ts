@@ -5,6 +5,7 @@ import { applyPatch } from "../../src/patch/apply";
 import { diff } from "../../src/patch/diff";
 import type { JsonPatchOperation } from "../../src/protocol/common";
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-return -- a JSON copy of a JSON value has the original's type
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 
 /** Applies with rfc6902 on a deep copy, wrapped under /r so that a root `replace` works too. */

@@ -31,6 +31,7 @@ function setup() {
     session = useSession<unknown>(transport, { threadId: "board", frame: null, tools: [confirmDelete] });
     handle = useRun(session);
     const messages = useMessages(session);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- respond is an arrow bound to its call (src/client/tools/RunningToolCalls.ts)
     const cards = useClientTool(session, confirmDelete, ({ toolCallId, args, respond }) =>
       h(
         "div",
@@ -47,6 +48,7 @@ function setup() {
       null,
       h("p", { "data-testid": "status" }, handle.status),
       h("p", { "data-testid": "running" }, String(running.length)),
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
       h("p", { "data-testid": "tools" }, messages.filter((m) => m.role === "tool").map((m) => String(m.content)).join(" | ")),
       cards,
       h("ul", null, byName),

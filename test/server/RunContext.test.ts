@@ -184,6 +184,7 @@ describe("writers", () => {
 
   test.each([ev.runStarted("t", "r"), ev.runFinished("t", "r"), ev.runError("boom")])("emit refuses the driver's own %p", (event) => {
     const { ctx, events } = harness();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- jest types its asymmetric matchers as `any`
     expect(() => ctx.emit(event)).toThrow(expect.objectContaining({ name: "ProtocolError", rule: "S1" }));
     expect(events).toEqual([]);
   });
@@ -197,9 +198,11 @@ describe("writers", () => {
   });
 
   test("after abort every write throws the abort reason", () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the harness's abort is an arrow over its own controller
     const { ctx, events, abort } = harness();
     abort();
     expect(ctx.signal.aborted).toBe(true);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- jest types its asymmetric matchers as `any`
     expect(() => ctx.say("x")).toThrow(expect.objectContaining({ name: "AbortError" }));
     expect(events).toEqual([]);
   });

@@ -53,6 +53,8 @@ test("no unhandled rejection escapes, and each odd run gets one terminal event (
   const report = JSON.parse(
     execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", fixture], { cwd: path.join(__dirname, "..", ".."), encoding: "utf8" }),
   );
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- the child's JSON report, whose members are asserted right here
   expect(report.unhandled).toEqual([]);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-member-access -- the child's JSON report, whose members are asserted right here
   expect(Object.values(report.terminals)).toEqual(ODD_AGENTS.map(() => 1));
 });

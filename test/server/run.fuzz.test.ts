@@ -202,6 +202,7 @@ function resolveEnding(end: unknown, ctx: RunContext, contexts: readonly RunCont
     case "throw":
       throw new AgentError("scripted failure", "SCRIPTED");
     case "reject-string":
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an agent that rejects with a non-Error on purpose: that is the case under test
       return Promise.reject("plain text");
     case "interrupt":
       return Promise.resolve(interrupted(contexts[contexts.length - 1].interrupt({ reason: "confirmation" })));

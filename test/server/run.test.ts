@@ -21,7 +21,7 @@ import {
 import { collect, expectAccepted, types } from "./support";
 
 const input = runAgentInput("t", "r");
-const agentOf = (body: (ctx: RunContext) => Promise<unknown> | unknown): Agent => ({
+const agentOf = (body: (ctx: RunContext) => unknown): Agent => ({
   async run(ctx) {
     await body(ctx);
   },
@@ -121,6 +121,7 @@ describe("errors", () => {
   });
 
   test("a rejected promise with a non-Error value is reported by its text", async () => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an agent that rejects with a non-Error on purpose: that is the case under test
     const agent: Agent = { run: () => Promise.reject("quota exceeded") };
     const events = await collect(run(agent, input));
     expect(events[1]).toEqual({ type: "RUN_ERROR", message: "quota exceeded", code: "AGENT_ERROR" });
@@ -359,6 +360,7 @@ describe("cancellation", () => {
   // same scenario runs in a child Node process whose listener is real (proved by the control run).
   const fixture = path.join(__dirname, "fixtures", "cancelledRun.ts");
   const runFixture = (...args: string[]) =>
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- the fixture's JSON report, whose members are asserted right here
     JSON.parse(
       execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", fixture, ...args], {
         cwd: path.join(__dirname, "..", ".."),
@@ -373,6 +375,7 @@ describe("cancellation", () => {
       lateWrite: "AbortError",
       unhandled: [],
     });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- the fixture's JSON report, whose members are asserted right here
     expect(runFixture("control").unhandled).toEqual(["Error: control"]);
   }, 30_000);
 

@@ -40,11 +40,13 @@ assertType<Equal<typeof getWeather, ClientTool<{ city: string; days: t.Int; unit
 const now = clientTool({
   name: "now",
   description: "The time",
-  execute: (args) => {
-    assertType<Equal<typeof args, {}>>();
+  execute: (_args) => {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is what a codec with no props decodes to
+    assertType<Equal<typeof _args, {}>>();
     return new Date().toISOString();
   },
 });
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is what a codec with no props decodes to
 assertType<Equal<typeof now, ClientTool<{}, string>>>();
 
 // The result encoder must take what execute returns.

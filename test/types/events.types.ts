@@ -56,10 +56,10 @@ export function describeEvent(event: Event): string {
     }
     case "RUN_STARTED":
       // @ts-expect-error RUN_STARTED has no subagentRunId
-      return event.subagentRunId;
+      return event.subagentRunId; // eslint-disable-line @typescript-eslint/no-unsafe-return -- the type error under test makes it `any`
     case "TEXT_MESSAGE_END":
       // @ts-expect-error TEXT_MESSAGE_END has no delta
-      return event.delta;
+      return event.delta; // eslint-disable-line @typescript-eslint/no-unsafe-return -- the type error under test makes it `any`
     default:
       return event.type;
   }
@@ -129,7 +129,9 @@ assertType<
 
 // Optional members are optional: `EventOf<"RUN_FINISHED">` has `outcome?`.
 type RunFinished = EventOf<"RUN_FINISHED">;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends Pick<T, K>` holds exactly when K is optional
 assertType<Equal<{} extends Pick<RunFinished, "outcome"> ? true : false, true>>();
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends Pick<T, K>` holds exactly when K is optional
 assertType<Equal<{} extends Pick<RunFinished, "threadId"> ? true : false, false>>();
 export const finished: RunFinished = { type: "RUN_FINISHED", threadId: "t", runId: "r" };
 assertType<Equal<NonNullable<RunFinished["outcome"]>["type"], "success" | "interrupt" | "cancelled">>();
@@ -163,7 +165,7 @@ export function endLabel(end: RunEnd): string {
   }
 }
 // @ts-expect-error a cancelled end carries no message
-export const cancelledMessage = (end: Extract<RunEnd, { kind: "cancelled" }>) => end.message;
+export const cancelledMessage = (end: Extract<RunEnd, { kind: "cancelled" }>) => end.message; // eslint-disable-line @typescript-eslint/no-unsafe-return -- the type error under test makes it `any`
 
 // The library's transports emit events only unless asked for warnings; any `(input) => Observable<Event>` is a Transport.
 export const plainRun = (transport: HttpTransport, input: RunAgentInput): Observable<Event> => transport.run(input);

@@ -55,8 +55,11 @@ export function openProbe(fileName: string, tsconfigPath: string, text: string, 
     getDefaultLibFileName: (settings) => ts.getDefaultLibFilePath(settings),
     fileExists: (name) => name === fileName || ts.sys.fileExists(name),
     readFile: (name) => (name === fileName ? text : ts.sys.readFile(name)),
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- ts.sys's functions are closures over the host, not methods that read `this`
     readDirectory: ts.sys.readDirectory,
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- ts.sys's functions are closures over the host, not methods that read `this`
     directoryExists: ts.sys.directoryExists,
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- ts.sys's functions are closures over the host, not methods that read `this`
     getDirectories: ts.sys.getDirectories,
   };
   const service = ts.createLanguageService(host, ts.createDocumentRegistry());

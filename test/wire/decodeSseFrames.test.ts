@@ -167,6 +167,7 @@ describe("frame-size limit", () => {
       subscriber.complete();
     });
     let error: unknown;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- the error is kept as it came, to be asserted
     source.pipe(decodeSseFrames({ maxFrameBytes: 1000 })).subscribe({ error: (e) => (error = e) });
     expect(error).toBeInstanceOf(DecodeError);
     expect(pulled).toBeLessThanOrEqual(11);

@@ -10,6 +10,7 @@ import { sharedTime, type SharedTime } from "../localTime";
  * @example
  * const cards = useClientTool(session, getLocalTime, (call) => <ShareTimeCard call={call} />);
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tool takes no arguments: `{}` is what its codec decodes to
 export function ShareTimeCard({ call }: { readonly call: RunningToolCall<{}, SharedTime> }) {
   return (
     <div className="approval confirm share-time" data-testid="share-time" data-call={call.toolCallId} role="alertdialog" aria-label="Share your local time">

@@ -12,7 +12,8 @@ export const ROOT = join(__dirname, "..", "..", "..");
 
 /** The `ai-chat` script of package.json, split into ts-node's arguments. */
 export function aiChatScript(): string[] {
-  const scripts: unknown = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts;
+  const pkg: unknown = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const scripts: unknown = typeof pkg === "object" && pkg !== null ? Reflect.get(pkg, "scripts") : undefined;
   const script = typeof scripts === "object" && scripts !== null && "ai-chat" in scripts ? scripts["ai-chat"] : undefined;
   if (typeof script !== "string") throw new Error(`expected package.json to have an "ai-chat" script, but got ${JSON.stringify(script)}`);
   const [command, ...args] = script.split(" ");

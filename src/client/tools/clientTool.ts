@@ -95,6 +95,7 @@ export interface ClientTool<A = unknown, R = unknown> {
  *   execute: async ({ city }, { signal }) => (await fetch(`/weather/${city}`, { signal })).json(),
  * });
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `t.TypeC<{}>` is io-ts's codec with no props, the default when none are given
 export function clientTool<C extends t.Mixed = t.TypeC<{}>, R = unknown>(definition: ClientToolDefinition<C, R>): ClientTool<t.TypeOf<C>, R> {
   const { name, description, execute, result } = definition;
   if (typeof name !== "string" || name === "") {

@@ -60,15 +60,25 @@ function derive(codec: Codec, path: readonly string[]): Derived {
   if (codec instanceof t.UndefinedType || codec instanceof t.VoidType) return { schema: {}, optional: true, absentOnly: true };
   if (codec instanceof t.AnyDictionaryType) return plain({ type: "object" });
   if (codec instanceof t.AnyArrayType) return plain({ type: "array" });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.LiteralType) return plain(literalOf(codec.value));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.KeyofType) return plain({ type: "string", enum: Object.keys(codec.keys) });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.RefinementType || codec instanceof t.ReadonlyType) return derive(codec.type, path);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.ArrayType || codec instanceof t.ReadonlyArrayType) return plain({ type: "array", items: present(codec.type, [...path, "*"]) });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.InterfaceType) return object(propsShape(codec.props, path, true, false));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.PartialType) return object(propsShape(codec.props, path, false, false));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.ExactType) return exactOf(codec, path);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.DictionaryType) return recordOf(codec.domain, codec.codomain, codec, path);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.UnionType) return unionOf(codec.types, path);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (codec instanceof t.IntersectionType) return intersectionOf(codec.types, path);
   throw unsupported(codec, path, `it is ${kindOf(codec)}, not one of the supported combinators (${SUPPORTED})`);
 }
@@ -170,10 +180,12 @@ function intersectionOf(members: readonly Codec[], path: readonly string[]): Der
 /** The keys of a literal-keyed record domain, as io-ts's own `getDomainKeys` finds them; `undefined` for other domains. */
 function domainKeys(domain: Codec): string[] | undefined {
   if (domain instanceof t.LiteralType) return typeof domain.value === "string" ? [domain.value] : undefined;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   if (domain instanceof t.KeyofType) return Object.keys(domain.keys);
   if (domain instanceof t.UnionType) {
     const keys: string[] = [];
     for (const member of domain.types) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
       const own = domainKeys(member);
       if (own === undefined) return undefined;
       keys.push(...own);
@@ -185,6 +197,7 @@ function domainKeys(domain: Codec): string[] | undefined {
 
 function isStringDomain(domain: Codec): boolean {
   if (domain instanceof t.StringType) return true;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- io-ts classes type their parts `any` (codec boundary)
   return domain instanceof t.RefinementType && isStringDomain(domain.type);
 }
 

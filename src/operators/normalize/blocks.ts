@@ -75,7 +75,7 @@ export function recordOpener(blocks: ReasoningBlocks, id: string, tag: Owner): v
  * recordMessages(blocks, snapshot.messages, true);
  */
 export function recordMessages(blocks: ReasoningBlocks, messages: readonly Message[] | undefined, authoritative: boolean): void {
-  if (!Array.isArray(messages)) return;
+  if (messages === undefined || !isList(messages)) return;
   for (const message of messages) {
     if (typeof message !== "object" || message === null || message.role !== "reasoning" || typeof message.id !== "string") continue;
     if (authoritative || !blocks.owners.has(message.id)) blocks.owners.set(message.id, message.subagentRunId ?? undefined);
@@ -131,4 +131,9 @@ export function clearBlocks(blocks: ReasoningBlocks): void {
   blocks.byId.clear();
   blocks.perOwner.clear();
   blocks.owners.clear();
+}
+
+/** Whether `value` is an array, checked without narrowing a typed array to `any[]` as `Array.isArray` does. */
+function isList(value: unknown): boolean {
+  return Array.isArray(value);
 }

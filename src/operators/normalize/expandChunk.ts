@@ -162,6 +162,7 @@ function conflictingField(
     const value: unknown = Reflect.get(chunk, field); // a chunk of this kind declares exactly these fields
     if (value === undefined || value === null) continue; // absent (or a stray null, read as absent)
     const open = stream.fields?.[field];
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a decoded chunk's opener fields are strings; any other value is only quoted in the error
     if (value !== open) return { field, value: String(value), open };
   }
   return undefined;

@@ -65,8 +65,10 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (typeof value === "string") return JSON.stringify(value);
   try {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON cannot express (a function, a symbol) is described as JavaScript would
     return JSON.stringify(value) ?? String(value);
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a BigInt or a cycle: JavaScript's own description is the best left
     return String(value);
   }
 }

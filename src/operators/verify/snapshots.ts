@@ -30,7 +30,7 @@ export function messagesSnapshot(run: RunScope, event: EventOf<"MESSAGES_SNAPSHO
  * seedOwners(run, input.messages, "input");
  */
 export function seedOwners(run: RunScope, messages: readonly Message[] | undefined, source: "snapshot" | "input"): void {
-  if (!Array.isArray(messages)) return;
+  if (messages === undefined || !isList(messages)) return;
   const { owners } = run;
   const authoritative = source === "snapshot";
   for (const message of messages) {
@@ -44,4 +44,9 @@ export function seedOwners(run: RunScope, messages: readonly Message[] | undefin
       if (authoritative || !owners.toolCall.has(call.id)) owners.toolCall.set(call.id, record);
     }
   }
+}
+
+/** Whether `value` is an array, checked without narrowing a typed array to `any[]` as `Array.isArray` does. */
+function isList(value: unknown): boolean {
+  return Array.isArray(value);
 }

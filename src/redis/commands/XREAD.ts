@@ -41,7 +41,7 @@ export function parseXReadReply(reply: unknown): { readonly key: string; readonl
   if (reply === null || reply === undefined) return [];
   if (!Array.isArray(reply) && typeof reply === "object") {
     // RESP3: a map from stream key to its entries (node-redis hands maps over as plain objects)
-    return Object.entries(reply).map(([key, entries]) => ({ key, entries }));
+    return Object.entries(reply).map(([key, entries]: [string, unknown]) => ({ key, entries }));
   }
   return replyArray(reply, "XREAD").map((pair) => {
     const [key, entries] = replyArray(pair, "an XREAD stream reply");

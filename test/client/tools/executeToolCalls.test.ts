@@ -77,6 +77,7 @@ test("the calls of one assistant message run concurrently, and their results kee
   await settle();
   answer("c1", "first");
   const results = await done;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
   for (const result of results) emitted.push(`${result.toolCallId}=${String(result.message.content)}`);
   expect(emitted).toEqual(["c1=first", "c2=second", "c3=third"]);
   expect(results.map((result) => result.message.id)).toEqual(["tool-message-1", "tool-message-2", "tool-message-3"]);

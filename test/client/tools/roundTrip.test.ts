@@ -30,6 +30,7 @@ function dueToday(args: string): Agent {
         ctx.toolCall("get_local_time", { id: "call-1", parentMessageId: `${ctx.runId}-say` }).args(args).end();
         return;
       }
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
       ctx.say(answer.error === undefined ? `At ${String(answer.content)}, nothing is due.` : `I could not read your clock: ${answer.error}`);
     },
   };

@@ -96,9 +96,12 @@ describe("runToolCall: failures become error results, and execute never sees bad
   test.each([
     ["a synchronous throw", () => { throw new Error("no network"); }, "no network"],
     ["a rejection", () => Promise.reject(new Error("offline")), "offline"],
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
     ["a thrown string", () => { throw "denied"; }, "denied"],
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
     ["a thrown object", () => { throw { code: 7 }; }, 'the tool "get_weather" failed with {"code":7}'],
     ["an error without a message", () => Promise.reject(new Error("")), 'the tool "get_weather" failed without a message'],
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a tool that fails with a non-Error on purpose: that is the case under test
     ["a rejection with undefined", () => Promise.reject(undefined), 'the tool "get_weather" failed without a message'],
   ])("%s of execute", async (_what, execute, text) => {
     const result = failure(await runToolCall(call('{"city":"x"}'), weather(execute), context));
@@ -123,6 +126,7 @@ describe("runToolCall: failures become error results, and execute never sees bad
     const result = failure(await runToolCall(call('{"city":"x"}'), weather(() => value), context));
     expect(result.error.code).toBe("invalid-result");
     expect(result.error.message).toMatch(text);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answer in this test is text
     expect(JSON.parse(String(result.message.content))).toEqual({ error: result.error.message });
   });
 });

@@ -144,6 +144,7 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
         return of(0);
       },
     },
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("busy", { status: 503 })) : fetch(input, init)),
   });
   const { updates } = await send(failing, "t1");
@@ -154,6 +155,7 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
   expect(error.message).toMatch(/the connection was lost .* and 3 reconnects failed; the last: POST .* answered 503/);
 
   proxy.cutNext(Math.floor(length * 0.5));
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
   const gone = new HttpTransport(url, { reconnect: noWait, fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("{}", { status: 404 })) : fetch(input, init)) });
   const lost = await send(gone, "t2");
   expect(lost.updates.filter((update) => update.kind === "connection")).toEqual([{ kind: "connection", status: "reconnecting", attempt: 1 }]);

@@ -109,7 +109,7 @@ describe("retryUnanswered", () => {
   });
 
   test("notices: reconnecting before each attempt, connected with the answer that came after attempts", () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    scheduler().run(({ expectObservable }) => {
       let calls = 0;
       const source = new Observable<string>((subscriber) => {
         calls++;

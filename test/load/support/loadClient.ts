@@ -69,7 +69,7 @@ export const loadAgent = new HttpAgent({ keepAlive: false, maxSockets: Infinity 
 export const RUN_BODY = JSON.stringify({ threadId: "load", runId: "run", messages: [{ id: "u1", role: "user", content: "go" }] });
 
 /** POSTs a run and resolves with the response once its headers are in (the body not read yet). */
-export function openRun(url: string): Promise<{ response: IncomingMessage; destroy(): void }> {
+export function openRun(url: string): Promise<{ response: IncomingMessage; destroy: () => void }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } }, (response) =>
       resolve({ response, destroy: () => req.destroy() }),

@@ -156,6 +156,7 @@ function collectGarbage(): void {
 }
 
 async function main(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- options written by the test that starts this process
   const options: HandlerOptions = JSON.parse(process.argv[2] ?? "{}");
   const handler = createHandler((input, { request, ready, signal }) => run(agentFor(new URL(request.url)), input, { ready, signal }), options);
   const { url } = await serve(handler);

@@ -67,6 +67,7 @@ export function withoutBrackets(events: readonly unknown[]): unknown[] {
     typeof a === "object" && a !== null && typeof b === "object" && b !== null && Reflect.get(b, "type") === type &&
     Reflect.get(a, "messageId") === Reflect.get(b, "messageId") && Reflect.get(a, "subagentRunId") === Reflect.get(b, "subagentRunId");
   return events.filter((event, i) => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- read as `unknown`-typed and checked before use
     const type = typeof event === "object" && event !== null ? Reflect.get(event, "type") : undefined;
     if (type === "REASONING_START") return !same(event, events[i + 1], "REASONING_MESSAGE_START");
     if (type === "REASONING_END") return !same(event, events[i - 1], "REASONING_MESSAGE_END");

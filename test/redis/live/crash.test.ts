@@ -17,7 +17,7 @@ import { framesOf, postJson } from "../../http/durable/support";
 import { startBalancer, type Balancer } from "../../support/balancer";
 import { boardTurn, comparable, follow, type BoardTurn } from "../../support/boardTurns";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
-import { killAll, startInstance, type Instance } from "../support/instances";
+import { killAll, startInstance } from "../support/instances";
 
 const LEASE_MS = 1500;
 let admin: TestClient;

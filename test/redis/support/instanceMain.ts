@@ -11,6 +11,7 @@ import { createTaskBoardServer } from "../../../examples/task-board/server";
 import type { InstanceConfig } from "./instanceConfig";
 
 async function main(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- written by instances.ts, the test support that starts this process
   const config: InstanceConfig = JSON.parse(process.env.AGUI_INSTANCE ?? "{}"); // test-only: written by instances.ts
   const redis = await openRedisStore(config.redisUrl, { prefix: config.prefix, lease: config.leaseMs, timeout: config.timeoutMs, clientName: config.name });
   const server = await createTaskBoardServer({

@@ -90,6 +90,7 @@ export async function startInstance(config: InstanceConfig): Promise<Instance> {
       if (stdout.includes("\n") && !settled) {
         settled = true;
         clearTimeout(timer);
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- instanceMain's own announcement, written by the test support
         resolve(JSON.parse(line)); // test-only: instanceMain's own announcement
       }
     });

@@ -7,6 +7,7 @@ export async function refusedOrNot(promise: Promise<unknown>): Promise<StoreErro
     () => undefined,
     (reason: unknown) => reason,
   );
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only describes the unexpected value in the failure message
   if (error !== undefined && !StoreError.isInstance(error)) throw new Error(`expected a StoreError, got ${String(error)}`);
   return error;
 }

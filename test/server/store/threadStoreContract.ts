@@ -5,7 +5,7 @@
  * moves through the ManualClock the factory is given, so a store must read its leases from it.
  */
 import { PROTOCOL_VERSION } from "../../../src/protocol/version";
-import { firstValueFrom, lastValueFrom, toArray, type Observable } from "rxjs";
+import { lastValueFrom, toArray, type Observable } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";

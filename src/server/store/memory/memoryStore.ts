@@ -16,7 +16,6 @@ import {
   type StoredEvent,
   type StopAnswer,
   type ThreadRead,
-  type ThreadStore,
 } from "../ThreadStore";
 import { ByteLedger } from "./ByteLedger";
 import { stopRequests, type LiveRun } from "./LiveRun";
