@@ -186,7 +186,7 @@ export class EventStreamPump {
     }
     if (isTerminal(event)) phase.terminated = true;
     queue.push(frame);
-    this.watchIdle();
+    if (options.idleWriteTimeoutMs !== undefined) this.reader.watch(); // following, so not closed
     this.reader.wake();
     if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= this.bounds.parkBytes) this.park(phase, cursor);
   };
