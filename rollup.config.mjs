@@ -16,13 +16,8 @@ const entries = {
   redis: "src/redis/index.ts",
 };
 
-const externalPackages = [
-  ...Object.keys(pkg.dependencies ?? {}),
-  ...Object.keys(pkg.peerDependencies ?? {}),
-  ...builtinModules,
-];
-const external = (id) =>
-  id.startsWith("node:") || externalPackages.some((name) => id === name || id.startsWith(`${name}/`));
+const externalPackages = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...builtinModules];
+const external = (id) => id.startsWith("node:") || externalPackages.some((name) => id === name || id.startsWith(`${name}/`));
 
 // fp-ts has no exports map: Node's ESM loader cannot resolve `fp-ts/Either` (a directory), so
 // both builds name the CommonJS file, which Node imports from ESM as well.

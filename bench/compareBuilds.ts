@@ -121,7 +121,10 @@ function middleLanes(): Lane[] {
     ["chunks/20,000", chunked, chunkingExpected(20_000, 500)],
   ];
   for (const [label, events, expected] of streams) {
-    for (const [name, pipeline] of [["norm+verify", pair], ["normalizeAndVerify", fused]] as const) {
+    for (const [name, pipeline] of [
+      ["norm+verify", pair],
+      ["normalizeAndVerify", fused],
+    ] as const) {
       lanes.push({ name: `${name} ${label}`, call: async (b) => sameTally(`${name} on ${label} (${b.name})`, typesThrough(b, events, pipeline), expected) });
     }
   }

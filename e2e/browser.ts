@@ -38,15 +38,7 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     viewport: { width: 1200, height: 900 },
     timezoneId: BROWSER_TIME_ZONE,
     locale: BROWSER_LOCALE,

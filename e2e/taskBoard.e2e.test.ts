@@ -204,7 +204,9 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     expect(answer).toContain(`time zone${BROWSER_TIME_ZONE}`);
     expect(answer).toContain(`locale${BROWSER_LOCALE}`);
     const said = await page.locator('[data-testid="message"][data-role="assistant"]').allTextContents();
-    expect(said.find((text) => text.startsWith("It is "))).toMatch(new RegExp(`where you are \\(${BROWSER_TIME_ZONE}, ${BROWSER_LOCALE}\\)\\. Due today: 1\\. water the plants\\.`));
+    expect(said.find((text) => text.startsWith("It is "))).toMatch(
+      new RegExp(`where you are \\(${BROWSER_TIME_ZONE}, ${BROWSER_LOCALE}\\)\\. Due today: 1\\. water the plants\\.`),
+    );
     expect(await page.getByTestId("confirm-delete").count()).toBe(0); // nothing for the user to answer
     await chat.screenshot("local-time");
   });
@@ -230,7 +232,10 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     await chat.idle();
     expect(await page.getByTestId("confirm-delete").count()).toBe(0);
     expect(await page.getByTestId("task").allTextContents()).toEqual(["weed the garden"]);
-    expect(await page.locator('[data-testid="tool-card"][data-tool="confirm_delete"]').getByTestId("tool-result").allTextContents()).toEqual(["→confirmedyes", "→confirmedno"]);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="confirm_delete"]').getByTestId("tool-result").allTextContents()).toEqual([
+      "→confirmedyes",
+      "→confirmedno",
+    ]);
     expect(await page.locator('[data-testid="tool-card"][data-tool="delete_task"]').getByTestId("tool-result").textContent()).toBe("→removed1");
     await chat.screenshot("confirmed");
   });
@@ -299,7 +304,11 @@ describe.each(pages)("the $name page", ({ name, build }) => {
       "**/agent",
       (route) =>
         route.request().method() === "POST"
-          ? route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "run-active", message: "the thread already has a live run" }) })
+          ? route.fulfill({
+              status: 409,
+              contentType: "application/json",
+              body: JSON.stringify({ error: "run-active", message: "the thread already has a live run" }),
+            })
           : route.continue(),
       { times: 1 },
     );

@@ -31,13 +31,7 @@ export { AgentCapabilitiesCodec, type AgentCapabilities } from "./protocol/capab
 export { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "./protocol/connectMode";
 export { decodeSse, type DecodeSseEventOptions } from "./wire/decodeSse";
 export { normalizeChunks, type NormalizeChunksOptions } from "./operators/normalizeChunks";
-export {
-  normalizeStep,
-  initialNormalizerState,
-  type NormalizerState,
-  type NormalizerStep,
-  type NormalizerOptions,
-} from "./operators/normalize/normalizeStep";
+export { normalizeStep, initialNormalizerState, type NormalizerState, type NormalizerStep, type NormalizerOptions } from "./operators/normalize/normalizeStep";
 export { verifyEvents, type VerifyEventsOptions } from "./operators/verifyEvents";
 export { verifyStep, initialVerifierState, type VerifierState } from "./operators/verify/verifyStep";
 export { selectStateEncoding, stateEncodingStep } from "./operators/selectStateEncoding";

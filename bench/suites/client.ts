@@ -160,14 +160,22 @@ async function measureRow(workload: Workload, n: number): Promise<Row> {
   checkThread(lane("session"), thread, expected);
   if (n > reachOf(workload).max) return { events: expected.events, decode: decodeRun, verify: verifyRun, session: sessionRun };
   const bytes = new TextEncoder().encode(body);
-  const official = await compareAsync("floor", () => floor(body), "official", () => runOfficialAgent(bytes), {
-    check: (result) => checkThread(lane("official"), result, expected),
-  });
+  const official = await compareAsync(
+    "floor",
+    () => floor(body),
+    "official",
+    () => runOfficialAgent(bytes),
+    {
+      check: (result) => checkThread(lane("official"), result, expected),
+    },
+  );
   return { events: expected.events, decode: decodeRun, verify: verifyRun, session: sessionRun, official };
 }
 
 export default async function clientSuite(): Promise<void> {
-  const rows: string[][] = [["workload", "N", "events", "floor ev/s", "decode", "+norm+verify", "session", "official", "session ev/s", "official ev/s", "session ÷ official"]];
+  const rows: string[][] = [
+    ["workload", "N", "events", "floor ev/s", "decode", "+norm+verify", "session", "official", "session ev/s", "official ev/s", "session ÷ official"],
+  ];
   const perEvent = new Map<string, number>();
   const sessionMs = new Map<string, number>();
   const floorMs = new Map<string, number>();
@@ -206,7 +214,9 @@ export default async function clientSuite(): Promise<void> {
   }
   printTable("client pipeline: events/s as a multiple of the raw floor's (higher is better); every lane checked against the generator's expected result", rows);
   const differences = OFFICIAL_KNOWN_DIFFERENCES.map((difference) => difference.name);
-  console.log(`official client's known differences undone before its check: ${differences.length === 0 ? "none (its messages and state equal the expected ones on every run)" : differences.join("; ")}`);
+  console.log(
+    `official client's known differences undone before its check: ${differences.length === 0 ? "none (its messages and state equal the expected ones on every run)" : differences.join("; ")}`,
+  );
 
   const text50k = textRatio.get(50_000) ?? NaN;
   const checks: string[][] = [["target", "measured", "ok"]];

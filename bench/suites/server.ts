@@ -136,13 +136,17 @@ async function served(agent: Agent, store: ThreadStore | undefined): Promise<Ser
 async function checkAnswer(c: ThroughputCase, store: ThreadStore | undefined, label: string): Promise<void> {
   const server = await served(streaming(c.deltas), store);
   try {
-    const events = await readEvents(await postSse(server.agentUrl, runAgentInput(`check-${label}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })));
+    const events = await readEvents(
+      await postSse(server.agentUrl, runAgentInput(`check-${label}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })),
+    );
     const types = events.map((event) => event.type);
     const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? event.delta : "")).join("");
     const expectedText = Array.from({ length: c.deltas }, (_, i) => TOKENS[i % TOKENS.length]).join("");
     const shape = [types[0], types[1], types[types.length - 2], types[types.length - 1]].join(",");
     if (events.length !== c.deltas + 4 || shape !== "RUN_STARTED,TEXT_MESSAGE_START,TEXT_MESSAGE_END,RUN_FINISHED" || text !== expectedText) {
-      throw new Error(`${c.name} with ${label}: expected ${c.deltas + 4} events (RUN_STARTED, TEXT_MESSAGE_START, ${c.deltas} deltas of ${expectedText.length} characters, TEXT_MESSAGE_END, RUN_FINISHED), but got ${events.length} (${shape}, ${text.length} characters)`);
+      throw new Error(
+        `${c.name} with ${label}: expected ${c.deltas + 4} events (RUN_STARTED, TEXT_MESSAGE_START, ${c.deltas} deltas of ${expectedText.length} characters, TEXT_MESSAGE_END, RUN_FINISHED), but got ${events.length} (${shape}, ${text.length} characters)`,
+      );
     }
   } finally {
     await server.close();
@@ -156,7 +160,9 @@ async function throughputOnce(c: ThroughputCase, store: ThreadStore | undefined,
     collectGarbage();
     const start = performance.now();
     const answers = await Promise.all(
-      Array.from({ length: c.runs }, (_, r) => postSse(server.agentUrl, runAgentInput(`tp-${round}-${r}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })).then(readAll)),
+      Array.from({ length: c.runs }, (_, r) =>
+        postSse(server.agentUrl, runAgentInput(`tp-${round}-${r}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })).then(readAll),
+      ),
     );
     const seconds = (performance.now() - start) / 1000;
     const frames = answers.reduce((sum, answer) => sum + answer.frames, 0);
@@ -198,7 +204,11 @@ async function throughput(prepared: readonly Prepared[]): Promise<void> {
       if (variant.targetRatio === undefined) return;
       const ratio = median(stored[i]) / base;
       const cost = Math.round((1 - variant.targetRatio) * 100);
-      targets.push([`${c.name}: ${variant.name} costs ≤ ${cost}% (≥ ${variant.targetRatio}× no store)`, `${fmt(ratio)}×`, ratio >= variant.targetRatio ? "yes" : "NO"]);
+      targets.push([
+        `${c.name}: ${variant.name} costs ≤ ${cost}% (≥ ${variant.targetRatio}× no store)`,
+        `${fmt(ratio)}×`,
+        ratio >= variant.targetRatio ? "yes" : "NO",
+      ]);
     });
   }
   printTable(`createHandler → SSE over loopback HTTP → a client counting frames: events/s, median of ${ROUNDS} in alternation (higher is better)`, rows);
@@ -229,13 +239,15 @@ async function buildThread(url: string, threadId: string): Promise<number> {
     const input = runAgentInput(threadId, `r${n}`, { messages: [...history, asked] });
     const events = await readEvents(await postSse(url, input));
     const started = events.find((event) => event.type === "TEXT_MESSAGE_START");
-    if (started?.type !== "TEXT_MESSAGE_START" || events[events.length - 1].type !== "RUN_FINISHED") throw new Error(`run ${n} of the history did not answer: ${JSON.stringify(events)}`);
+    if (started?.type !== "TEXT_MESSAGE_START" || events[events.length - 1].type !== "RUN_FINISHED")
+      throw new Error(`run ${n} of the history did not answer: ${JSON.stringify(events)}`);
     const content = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? event.delta : "")).join("");
     history = [...input.messages, { id: started.messageId, role: "assistant", content }];
   }
   const prelude = await readEvents(await postSse(`${url}/connect`, { threadId }));
   const snapshot = prelude.find((event) => event.type === "MESSAGES_SNAPSHOT");
-  if (snapshot?.type !== "MESSAGES_SNAPSHOT" || snapshot.messages.length !== history.length) throw new Error(`expected the thread to hold ${history.length} messages`);
+  if (snapshot?.type !== "MESSAGES_SNAPSHOT" || snapshot.messages.length !== history.length)
+    throw new Error(`expected the thread to hold ${history.length} messages`);
   return snapshot.messages.length;
 }
 
@@ -260,7 +272,15 @@ async function connectLatency(prepared: readonly Prepared[]): Promise<void> {
           last.push(times.last - start);
           bytes = times.bytes;
         }
-        rows.push([variant.name, `${fmt(messages)} messages, ${what}`, `${fmt(bytes / 1024, 0)} kB`, fmt(quantile(first, 0.5)), fmt(quantile(first, 0.99)), fmt(quantile(last, 0.5)), fmt(quantile(last, 0.99))]);
+        rows.push([
+          variant.name,
+          `${fmt(messages)} messages, ${what}`,
+          `${fmt(bytes / 1024, 0)} kB`,
+          fmt(quantile(first, 0.5)),
+          fmt(quantile(first, 0.99)),
+          fmt(quantile(last, 0.5)),
+          fmt(quantile(last, 0.99)),
+        ]);
       };
       await measure("idle", messages, "RUN_FINISHED");
       // A run in flight: its prelude re-opens the message it is writing; the connect is cut after it.
@@ -276,7 +296,10 @@ async function connectLatency(prepared: readonly Prepared[]): Promise<void> {
       await server.close();
     }
   }
-  printTable(`POST {url}/connect without a cursor on a thread of ${HISTORY_RUNS} runs (a question and an answer each), ${CONNECTS} connects one after another`, rows);
+  printTable(
+    `POST {url}/connect without a cursor on a thread of ${HISTORY_RUNS} runs (a question and an answer each), ${CONNECTS} connects one after another`,
+    rows,
+  );
 }
 
 /** Writes `burst` deltas at once, then waits for `released` before it ends. */
@@ -296,7 +319,10 @@ async function reconnectLatency(prepared: readonly Prepared[]): Promise<void> {
   const rows: string[][] = [["store", "reconnects", "cut → first replayed event p50 ms", "p99 ms"]];
   for (const { variant, backend } of prepared) {
     let release: () => void = () => undefined;
-    const server = await served(bursting(400, () => new Promise<void>((resolve) => (release = resolve))), await backend.open());
+    const server = await served(
+      bursting(400, () => new Promise<void>((resolve) => (release = resolve))),
+      await backend.open(),
+    );
     try {
       const latencies: number[] = [];
       for (let i = 0; i < RECONNECTS; i++) {
@@ -314,7 +340,9 @@ async function reconnectLatency(prepared: readonly Prepared[]): Promise<void> {
               // delivered (RUN_STARTED, TEXT_MESSAGE_START, 198 deltas): the 199th delta comes next.
               const expected = TOKENS[(CUT_AFTER - 2) % TOKENS.length];
               if (!("type" in item) || item.type !== "TEXT_MESSAGE_CONTENT" || item.delta !== expected) {
-                throw new Error(`reconnect ${i}: expected the delta ${JSON.stringify(expected)} right after the cursor, but got ${JSON.stringify(item).slice(0, 120)}`);
+                throw new Error(
+                  `reconnect ${i}: expected the delta ${JSON.stringify(expected)} right after the cursor, but got ${JSON.stringify(item).slice(0, 120)}`,
+                );
               }
               return performance.now();
             }),
@@ -330,7 +358,10 @@ async function reconnectLatency(prepared: readonly Prepared[]): Promise<void> {
       await server.close();
     }
   }
-  printTable("HttpTransport cut after 200 frames of a run (a reset connection) → its first replayed event (POST {url}/connect, Last-Event-ID, no backoff)", rows);
+  printTable(
+    "HttpTransport cut after 200 frames of a run (a reset connection) → its first replayed event (POST {url}/connect, Last-Event-ID, no backoff)",
+    rows,
+  );
 }
 
 export default async function run(): Promise<void> {
@@ -348,4 +379,3 @@ export default async function run(): Promise<void> {
     for (const { backend } of prepared) await backend.close();
   }
 }
-

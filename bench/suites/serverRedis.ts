@@ -153,7 +153,13 @@ export async function measureServer(c: ServerCase, url: string, plans: RunPlans)
     plans.remove(plan);
   }
   latencies.sort((x, y) => x - y);
-  return { events: c.runs * c.eventsPerRun, perProcess: (c.runs * c.eventsPerRun) / seconds, perRun: perRun / c.runs, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+  return {
+    events: c.runs * c.eventsPerRun,
+    perProcess: (c.runs * c.eventsPerRun) / seconds,
+    perRun: perRun / c.runs,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+  };
 }
 
 /**
@@ -172,7 +178,11 @@ async function measureReconnects(producer: string, other: string, plans: RunPlan
     await stream.cut();
     const seen = plan.emittedCount();
     // There is something after the cursor to replay; a run that stopped emitting fails loudly.
-    await within(plans.whenEmitted(plan, seen + 3), 30_000, `reconnect ${i}: the run (${plan.emittedCount()} of ${plan.events.length} events emitted) emitting 3 more after the cut`);
+    await within(
+      plans.whenEmitted(plan, seen + 3),
+      30_000,
+      `reconnect ${i}: the run (${plan.emittedCount()} of ${plan.events.length} events emitted) emitting 3 more after the cut`,
+    );
     const target = i % 2 === 0 ? other : producer;
     const sent = performance.now();
     stream = await openRun(`${target}/connect`, { threadId: plan.threadId }, lastId);
@@ -182,7 +192,11 @@ async function measureReconnects(producer: string, other: string, plans: RunPlan
   // Stop the run (it outlives its clients) and follow it to its end, so that nothing is left running.
   const lastId = stream.lastId;
   await stream.cut();
-  const stopped = await fetch(`${producer}/stop`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ threadId: plan.threadId, runId: plan.runId }) });
+  const stopped = await fetch(`${producer}/stop`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ threadId: plan.threadId, runId: plan.runId }),
+  });
   if (stopped.status !== 202) throw new Error(`expected the reconnect run to stop (202), but /stop answered ${stopped.status}`);
   await (await openRun(`${producer}/connect`, { threadId: plan.threadId }, lastId)).rest();
   plans.remove(plan);
@@ -204,7 +218,9 @@ async function instanceMemory(factory: StoreFactory): Promise<{ perRun: number; 
   const before = heap();
   const writers = [];
   for (let i = 0; i < 1000; i++) {
-    const writer = await opened.store.beginRun(runAgentInput(`${tag}-${i}`, "r1", { messages: [{ id: `u${i}`, role: "user", content: "A question of ordinary length about the plan?" }] }));
+    const writer = await opened.store.beginRun(
+      runAgentInput(`${tag}-${i}`, "r1", { messages: [{ id: `u${i}`, role: "user", content: "A question of ordinary length about the plan?" }] }),
+    );
     await writer.append([ev.textMessageStart("m1"), ...Array.from({ length: 20 }, (_, k) => ev.textMessageContent("m1", ` token${k}`))]);
     writers.push(writer);
   }
@@ -259,7 +275,9 @@ export default async function run(): Promise<void> {
   const factories = [memoryStoreFactory, redisStoreFactory(redis.url)];
   const plans = new RunPlans();
   const cpu = await redisCpu(redis.url);
-  const rows: string[][] = [["case", "events", "store", "ev/s per process", "ev/s per run", "× memory", "p50 ms", "p99 ms", "added p50 ms", "added p99 ms", "Redis CPU µs/ev"]];
+  const rows: string[][] = [
+    ["case", "events", "store", "ev/s per process", "ev/s per run", "× memory", "p50 ms", "p99 ms", "added p50 ms", "added p99 ms", "Redis CPU µs/ev"],
+  ];
   const reconnectRows: string[][] = [["store", "reconnects", "p50 ms", "p99 ms", "max ms"]];
   const memoryRows: string[][] = [["store", "heap per live run B", "heap per tail B"]];
   let connections: number[] = [];
@@ -274,7 +292,11 @@ export default async function run(): Promise<void> {
       const servedB = factory === memoryStoreFactory ? servedA : await serveRuns(plans, b.store);
       try {
         const checked = plans.add(`check-${factory.name}-${Date.now().toString(36)}`, "r1", 2_000, 100, 0);
-        checkSameRun(`${factory.name}: one run read whole`, await readEvents(await postSse(`${servedA.url}agent`, runAgentInput(checked.threadId, checked.runId))), checked.events);
+        checkSameRun(
+          `${factory.name}: one run read whole`,
+          await readEvents(await postSse(`${servedA.url}agent`, runAgentInput(checked.threadId, checked.runId))),
+          checked.events,
+        );
         plans.remove(checked);
         for (const c of CASES) {
           await measureServer(c, `${servedA.url}agent`, plans); // warm-up: the JIT has seen the whole path
@@ -302,7 +324,13 @@ export default async function run(): Promise<void> {
         const label = factory === memoryStoreFactory ? "memoryStore (same instance)" : "redisStore (A → B, alternating)";
         try {
           const samples = await measureReconnects(`${servedA.url}agent`, `${servedB.url}agent`, plans, 200);
-          reconnectRows.push([label, fmt(samples.length), fmt(percentile(samples, 0.5), 2), fmt(percentile(samples, 0.99), 2), fmt(samples[samples.length - 1], 2)]);
+          reconnectRows.push([
+            label,
+            fmt(samples.length),
+            fmt(percentile(samples, 0.5), 2),
+            fmt(percentile(samples, 0.99), 2),
+            fmt(samples[samples.length - 1], 2),
+          ]);
         } catch (error) {
           // Printed in the table and thrown at the end (non-zero exit), after the figures that did measure.
           failures.push(error);
@@ -317,7 +345,10 @@ export default async function run(): Promise<void> {
       }
     }
     // Printed before the memory count, so that these figures survive whatever happens there.
-    printTable("createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client", rows);
+    printTable(
+      "createHandler → SSE → a reading client over loopback, memoryStore vs redisStore (same run); latency = run function's emission → client's receipt; target ≥ 20,000 ev/s per process on Redis with one reading client",
+      rows,
+    );
     printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
     if (failures.length > 0) throw new AggregateError(failures, `serverRedis: ${failures.length} measurement(s) failed (see the tables above)`);
     for (const factory of factories) {
@@ -329,6 +360,10 @@ export default async function run(): Promise<void> {
     await redis.stop();
   }
   printTable("An instance's heap: 1,000 live runs (a user message, an open text message of 20 deltas), then one tail of each", memoryRows);
-  console.log("Latency in the saturated cases (1 run, 20 runs) is queueing: the producer runs ahead of its appends, whose batches grow to thousands of events; the paced case shows the latency a store adds.");
-  console.log(`Redis connections per instance (CLIENT LIST, after every case): A (ran every run) ${connections[0]}, B (served reconnects only) ${connections[1]}: its client, the tail reader, and the signal subscription once it runs a run`);
+  console.log(
+    "Latency in the saturated cases (1 run, 20 runs) is queueing: the producer runs ahead of its appends, whose batches grow to thousands of events; the paced case shows the latency a store adds.",
+  );
+  console.log(
+    `Redis connections per instance (CLIENT LIST, after every case): A (ran every run) ${connections[0]}, B (served reconnects only) ${connections[1]}: its client, the tail reader, and the signal subscription once it runs a run`,
+  );
 }

@@ -100,7 +100,9 @@ function paced(events: readonly Event[], chunk: number, pauseMs: number, emitted
  * and its count after: a store that loses, reorders or alters an event fails the suite.
  */
 async function runCase(c: Case, writing: ThreadStore, reading: ThreadStore, tailsReady: (count: number) => Promise<void>, tag: string): Promise<Result> {
-  const writers = await Promise.all(Array.from({ length: c.runs }, (_, r) => writing.beginRun(runAgentInput(`bench-${tag}-${c.name}-${r}-${Date.now().toString(36)}`, "r1"))));
+  const writers = await Promise.all(
+    Array.from({ length: c.runs }, (_, r) => writing.beginRun(runAgentInput(`bench-${tag}-${c.name}-${r}-${Date.now().toString(36)}`, "r1"))),
+  );
   const planned = writers.map((writer) => runEvents(writer.threadId, writer.runId, c.eventsPerRun));
   const emitted = writers.map(() => new Array<number>(c.eventsPerRun));
   const delivered = writers.map(() => new Array<number>(c.eventsPerRun));
@@ -114,7 +116,11 @@ async function runCase(c: Case, writing: ThreadStore, reading: ThreadStore, tail
             const index = got.count++;
             delivered[r][index] = performance.now();
             const expected = planned[r][index];
-            if (expected === undefined || event.type !== expected.type || (event.type === "TEXT_MESSAGE_CONTENT" && expected.type === "TEXT_MESSAGE_CONTENT" && event.delta !== expected.delta)) {
+            if (
+              expected === undefined ||
+              event.type !== expected.type ||
+              (event.type === "TEXT_MESSAGE_CONTENT" && expected.type === "TEXT_MESSAGE_CONTENT" && event.delta !== expected.delta)
+            ) {
               if (got.mismatches++ === 0) got.first = `event ${index}: expected ${JSON.stringify(expected)}, but got ${JSON.stringify(event)}`;
             }
           },
@@ -136,7 +142,10 @@ async function runCase(c: Case, writing: ThreadStore, reading: ThreadStore, tail
   const seconds = (performance.now() - start) / 1000;
   received.forEach((got, r) => {
     if (got.mismatches > 0) throw new Error(`${tag} ${c.name}, run ${r}: ${got.mismatches} events differ from the generated ones; the first at ${got.first}`);
-    if (got.count !== c.eventsPerRun) throw new Error(`${tag} ${c.name}, run ${r}: expected the tail to deliver ${c.eventsPerRun - 1} events after RUN_STARTED, but it delivered ${got.count - 1}`);
+    if (got.count !== c.eventsPerRun)
+      throw new Error(
+        `${tag} ${c.name}, run ${r}: expected the tail to deliver ${c.eventsPerRun - 1} events after RUN_STARTED, but it delivered ${got.count - 1}`,
+      );
   });
   const latencies: number[] = [];
   for (let r = 0; r < c.runs; r++) for (let i = 1; i < c.eventsPerRun; i++) latencies.push(delivered[r][i] - emitted[r][i]);
@@ -174,7 +183,19 @@ export default async function run(): Promise<void> {
     console.log(`\nthe Redis store cases are SKIPPED: neither REDIS_URL nor redis-server is available (${backend.skipped})`);
   }
   const rows: string[][] = [
-    ["case", "events", "memory ev/s", "redis ev/s", "redis / memory", "memory p50 ms", "memory p99 ms", "redis p50 ms", "redis p99 ms", "Redis CPU µs/ev", "ev/s per Redis core"],
+    [
+      "case",
+      "events",
+      "memory ev/s",
+      "redis ev/s",
+      "redis / memory",
+      "memory p50 ms",
+      "memory p99 ms",
+      "redis p50 ms",
+      "redis p99 ms",
+      "Redis CPU µs/ev",
+      "ev/s per Redis core",
+    ],
   ];
   let writerClient: Client | undefined;
   let readerClient: Client | undefined;
@@ -241,14 +262,22 @@ async function sizing(client: Client): Promise<void> {
     return match === null ? 0 : Number(match[1]);
   };
   const logRun = async (threadId: string, runId: string, count: number, finish: boolean) => {
-    const writer = await sized.beginRun(runAgentInput(threadId, runId, { messages: [{ id: `u-${runId}`, role: "user", content: "A question of ordinary length about the plan?" }] }));
+    const writer = await sized.beginRun(
+      runAgentInput(threadId, runId, { messages: [{ id: `u-${runId}`, role: "user", content: "A question of ordinary length about the plan?" }] }),
+    );
     const events = runEvents(threadId, runId, count).slice(1);
     await writer.append(finish ? events : events.slice(0, -1));
     return writer;
   };
   const keysBytes = async (threadId: string) => {
     const keys = threadKeys(prefix, threadId);
-    const bytes = { events: await memoryUsage(keys.events), meta: await memoryUsage(keys.meta), snapshot: await memoryUsage(keys.snapshot), runs: await memoryUsage(keys.runs), lease: await memoryUsage(keys.lease) };
+    const bytes = {
+      events: await memoryUsage(keys.events),
+      meta: await memoryUsage(keys.meta),
+      snapshot: await memoryUsage(keys.snapshot),
+      runs: await memoryUsage(keys.runs),
+      lease: await memoryUsage(keys.lease),
+    };
     return { ...bytes, total: bytes.events + bytes.meta + bytes.snapshot + bytes.runs + bytes.lease };
   };
   // One thread with one finished run of 1,000 events; the same with a run still live; 10 runs.
@@ -269,6 +298,8 @@ async function sizing(client: Client): Promise<void> {
     ["1 live run", "999", fmt(live.events), fmt(live.snapshot), fmt(live.meta + live.runs + live.lease), fmt(live.total), fmt(live.events / 999, 1)],
     ["10 finished runs", "10,000", fmt(ten.events), fmt(ten.snapshot), fmt(ten.meta + ten.runs + ten.lease), fmt(ten.total), fmt(ten.events / 10_000, 1)],
   ]);
-  console.log(`used_memory: ${fmt((after - before) / 500)} B per thread over 500 threads of one 200-event run (${fmt((after - before) / 500 / 200, 1)} B per event)`);
+  console.log(
+    `used_memory: ${fmt((after - before) / 500)} B per thread over 500 threads of one 200-event run (${fmt((after - before) / 500 / 200, 1)} B per event)`,
+  );
   await sized.close();
 }

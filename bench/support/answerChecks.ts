@@ -63,7 +63,9 @@ export function checkPrelude(label: string, events: readonly Event[], messages: 
   const snapshot = events[1];
   const length = snapshot?.type === "MESSAGES_SNAPSHOT" ? snapshot.messages.length : -1;
   if (types !== `RUN_STARTED,MESSAGES_SNAPSHOT,STATE_SNAPSHOT,${fourth}` || length !== messages) {
-    throw new Error(`${label}: expected the prelude RUN_STARTED, MESSAGES_SNAPSHOT of ${messages} messages, STATE_SNAPSHOT, ${fourth}, but got ${types} (${length} messages)`);
+    throw new Error(
+      `${label}: expected the prelude RUN_STARTED, MESSAGES_SNAPSHOT of ${messages} messages, STATE_SNAPSHOT, ${fourth}, but got ${types} (${length} messages)`,
+    );
   }
 }
 

@@ -76,12 +76,17 @@ export interface Thread {
  */
 export function checkThread(lane: string, thread: Thread, expected: Expected): void {
   if (expected.messages.length > 1 && thread.messages.length <= 1) {
-    throw new BenchCheckError("thread", `${lane}: expected ${expected.messages.length} messages, but the lane built ${thread.messages.length} (nothing was applied)`, { lane });
+    throw new BenchCheckError(
+      "thread",
+      `${lane}: expected ${expected.messages.length} messages, but the lane built ${thread.messages.length} (nothing was applied)`,
+      { lane },
+    );
   }
   const difference = firstDifference(thread.messages, expected.messages, "messages") ?? firstDifference(thread.state, expected.state, "state");
   if (difference !== undefined) throw new BenchCheckError("thread", `${lane}: ${difference}`, { lane });
   const toolCalls = countToolCalls(thread.messages);
-  if (toolCalls !== expected.toolCalls) throw new BenchCheckError("thread", `${lane}: expected ${expected.toolCalls} tool calls, but got ${toolCalls}`, { lane });
+  if (toolCalls !== expected.toolCalls)
+    throw new BenchCheckError("thread", `${lane}: expected ${expected.toolCalls} tool calls, but got ${toolCalls}`, { lane });
 }
 
 /**
@@ -169,14 +174,18 @@ export function tally(events: readonly { readonly type: string }[]): Record<stri
 export function applyOpsInPlace(document: unknown, ops: readonly JsonPatchOperation[]): void {
   for (const op of ops) {
     if (op.op !== "add" && op.op !== "replace" && op.op !== "remove") throw new Error(`expected add, replace or remove, but got ${op.op} at ${op.path}`);
-    const segments = op.path.split("/").slice(1).map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const segments = op.path
+      .split("/")
+      .slice(1)
+      .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
     const last = segments.pop();
     if (last === undefined) throw new Error(`expected a path below the root, but got ${JSON.stringify(op.path)}`);
     let parent: unknown = document;
     for (const segment of segments) parent = isRecord(parent) ? parent[segment] : Array.isArray(parent) ? parent[Number(segment)] : undefined;
     if (Array.isArray(parent)) {
       const index = last === "-" ? parent.length : Number(last);
-      if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new Error(`expected an index within 0..${parent.length} at ${op.path}, but got ${last}`);
+      if (!Number.isInteger(index) || index < 0 || index > parent.length)
+        throw new Error(`expected an index within 0..${parent.length} at ${op.path}, but got ${last}`);
       if (op.op === "add") parent.splice(index, 0, op.value);
       else if (op.op === "remove") parent.splice(index, 1);
       else parent[index] = op.value;

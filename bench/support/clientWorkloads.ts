@@ -73,7 +73,8 @@ function sectionList(): Section[] {
   const sections: Section[] = [];
   for (let s = 0; s < 100; s++) {
     const tasks = [];
-    for (let i = 0; i < 100; i++) tasks.push({ id: `task-${s}-${i}`, title: `Follow up on customer call ${s}/${i} and write notes`, done: i % 3 === 0, tags: ["board", "q3"] });
+    for (let i = 0; i < 100; i++)
+      tasks.push({ id: `task-${s}-${i}`, title: `Follow up on customer call ${s}/${i} and write notes`, done: i % 3 === 0, tags: ["board", "q3"] });
     sections.push({ title: `Section ${s}`, tasks });
   }
   return sections;
@@ -140,7 +141,12 @@ function mixed(n: number): Generated {
     events.push(ev.reasoningMessageEnd(`rs${i}`), ev.reasoningEnd(`rs${i}`));
     events.push(ev.activitySnapshot(`a${i}`, "progress", { done: 0 }), ev.activityDelta(`a${i}`, "progress", [{ op: "replace", path: "/done", value: 1 }]));
     messages.push(
-      { id: `m${i}`, role: "assistant", content: " token".repeat(5), toolCalls: [{ id: `c${i}`, type: "function", function: { name: "lookup", arguments: "{}" } }] },
+      {
+        id: `m${i}`,
+        role: "assistant",
+        content: " token".repeat(5),
+        toolCalls: [{ id: `c${i}`, type: "function", function: { name: "lookup", arguments: "{}" } }],
+      },
       { id: `r${i}`, role: "tool", toolCallId: `c${i}`, content: "result" },
       { id: `rs${i}`, role: "reasoning", content: "hmm" },
       { id: `a${i}`, role: "activity", activityType: "progress", content: { done: 1 } },

@@ -8,7 +8,12 @@ import { FrameCounter } from "../../test/support/sseFrames";
 
 /** POSTs `body` as JSON to `url` asking for SSE. */
 export function postSse(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers }, body: JSON.stringify(body), signal });
+  return fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 /**

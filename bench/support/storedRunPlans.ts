@@ -120,7 +120,10 @@ export class RunPlans {
     const count = plan.emittedCount();
     const due = list.filter((waiter) => waiter.count <= count);
     if (due.length === 0) return;
-    this.waiters.set(plan, list.filter((waiter) => waiter.count > count));
+    this.waiters.set(
+      plan,
+      list.filter((waiter) => waiter.count > count),
+    );
     for (const waiter of due) waiter.resolve();
   }
 }
@@ -157,7 +160,8 @@ export async function openRun(url: string, body: unknown, lastEventId: string | 
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
   if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
   const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
-  if (response.status !== 200 || response.body === null) throw new Error(`expected 200 with a body from ${url}, but got ${response.status}: ${await response.text()}`);
+  if (response.status !== 200 || response.body === null)
+    throw new Error(`expected 200 with a body from ${url}, but got ${response.status}: ${await response.text()}`);
   const reader = response.body.getReader();
   const frames = new SseFrameSplitter();
   let done = false;

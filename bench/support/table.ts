@@ -1,8 +1,7 @@
 /** Prints rows as an aligned plain-text table (first row is the header). */
 export function printTable(title: string, rows: readonly (readonly string[])[]): void {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
-  const line = (row: readonly string[]) =>
-    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join("  ");
+  const line = (row: readonly string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join("  ");
   console.log(`\n${title}`);
   console.log(line(rows[0]));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));

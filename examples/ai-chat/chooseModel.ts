@@ -45,12 +45,16 @@ export function chooseModel(env: ChatEnvironment, scripted: ScriptedChatModelOpt
     const openai = createOpenAI({ apiKey: key, ...(baseURL === undefined ? {} : { baseURL }) });
     return { model: openai(modelId), description: `model: OpenAI ${modelId}${baseURL === undefined ? "" : ` at ${baseURL}`}` };
   }
-  return { model: scriptedChatModel({ delayMs: delayOf(env.AI_CHAT_DELAY_MS), ...scripted }), description: "model: the scripted mock (set OPENAI_API_KEY to use OpenAI)" };
+  return {
+    model: scriptedChatModel({ delayMs: delayOf(env.AI_CHAT_DELAY_MS), ...scripted }),
+    description: "model: the scripted mock (set OPENAI_API_KEY to use OpenAI)",
+  };
 }
 
 function delayOf(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const ms = Number(value);
-  if (!Number.isFinite(ms) || ms < 0) throw new TypeError(`expected AI_CHAT_DELAY_MS to be a number of milliseconds, 0 or more, but got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new TypeError(`expected AI_CHAT_DELAY_MS to be a number of milliseconds, 0 or more, but got ${JSON.stringify(value)}`);
   return ms;
 }

@@ -58,7 +58,11 @@ function planReply(text: string, offered: readonly string[]): Turn {
   if (WEATHER_WORDS.test(text) && offered.includes(GET_WEATHER)) {
     const city = cityIn(text);
     if (city === undefined) {
-      return { kind: "answer", thinking: "The user asks about the weather but names no city.", text: 'Which city should I look up? Say, for example, "weather in Seoul".' };
+      return {
+        kind: "answer",
+        thinking: "The user asks about the weather but names no city.",
+        text: 'Which city should I look up? Say, for example, "weather in Seoul".',
+      };
     }
     return {
       kind: "call",
@@ -70,7 +74,11 @@ function planReply(text: string, offered: readonly string[]): Turn {
   }
   if (TIME_WORDS.test(text)) {
     if (!offered.includes(GET_LOCAL_TIME)) {
-      return { kind: "answer", thinking: `The user asks for the time, but this client offers no ${GET_LOCAL_TIME} tool.`, text: "I cannot see your clock from here, so I cannot tell what time it is where you are." };
+      return {
+        kind: "answer",
+        thinking: `The user asks for the time, but this client offers no ${GET_LOCAL_TIME} tool.`,
+        text: "I cannot see your clock from here, so I cannot tell what time it is where you are.",
+      };
     }
     return {
       kind: "call",
@@ -81,7 +89,11 @@ function planReply(text: string, offered: readonly string[]): Turn {
     };
   }
   if (GREETING.test(text)) {
-    return { kind: "answer", thinking: "A greeting: greet back and say what I can do.", text: 'Hello! Ask me about the weather in a city ("weather in Seoul") or what time it is where you are.' };
+    return {
+      kind: "answer",
+      thinking: "A greeting: greet back and say what I can do.",
+      text: 'Hello! Ask me about the weather in a city ("weather in Seoul") or what time it is where you are.',
+    };
   }
   return { kind: "answer", thinking: "This is not about the weather or the time: say what I can do.", text: `${HELP} You said: ${excerpt(text, 120)}.` };
 }

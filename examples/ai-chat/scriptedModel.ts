@@ -44,7 +44,10 @@ export function scriptedChatModel(options: ScriptedChatModelOptions = {}): MockL
     modelId: "scripted-chat",
     doStream: async (call: ModelCall): Promise<StreamResult> => {
       if (model.doStreamCalls.length > KEPT_CALLS) model.doStreamCalls.splice(0, model.doStreamCalls.length - KEPT_CALLS);
-      const turn = planTurn(call.prompt, (call.tools ?? []).map((offered) => offered.name));
+      const turn = planTurn(
+        call.prompt,
+        (call.tools ?? []).map((offered) => offered.name),
+      );
       // Ids from the prompt's length: it grows with every step of a thread, so a tool call id is
       // unique within its thread (what the client answers with), also across server restarts.
       const parts = turnParts(turn, `${call.prompt.length}`, wordsIn(call));
@@ -66,9 +69,16 @@ export function scriptedChatModel(options: ScriptedChatModelOptions = {}): MockL
 export function turnParts(turn: Turn, n: string, inputWords: number): ModelPart[] {
   const parts: ModelPart[] = [{ type: "stream-start", warnings: [] }];
   const reasoningId = `reasoning-${n}`;
-  parts.push({ type: "reasoning-start", id: reasoningId }, ...words(turn.thinking).map((delta): ModelPart => ({ type: "reasoning-delta", id: reasoningId, delta })), { type: "reasoning-end", id: reasoningId });
+  parts.push(
+    { type: "reasoning-start", id: reasoningId },
+    ...words(turn.thinking).map((delta): ModelPart => ({ type: "reasoning-delta", id: reasoningId, delta })),
+    { type: "reasoning-end", id: reasoningId },
+  );
   const textId = `text-${n}`;
-  parts.push({ type: "text-start", id: textId }, ...words(turn.text).map((delta): ModelPart => ({ type: "text-delta", id: textId, delta })), { type: "text-end", id: textId });
+  parts.push({ type: "text-start", id: textId }, ...words(turn.text).map((delta): ModelPart => ({ type: "text-delta", id: textId, delta })), {
+    type: "text-end",
+    id: textId,
+  });
   if (turn.kind === "call") {
     const id = `call-${n}`;
     const input = JSON.stringify(turn.input);

@@ -20,9 +20,15 @@ export const ANGULAR_DIST = join(__dirname, "dist", "browser");
 export async function buildAngularPage(): Promise<string> {
   const ng = join(__dirname, "node_modules", ".bin", "ng");
   if (!existsSync(ng)) {
-    throw new Error(`expected the Angular CLI at ${ng}; run \`npm ci --prefix examples/angular\` first (npm run test:e2e and npm run web -- --angular do it themselves)`);
+    throw new Error(
+      `expected the Angular CLI at ${ng}; run \`npm ci --prefix examples/angular\` first (npm run test:e2e and npm run web -- --angular do it themselves)`,
+    );
   }
-  await promisify(execFile)(ng, ["build", "--configuration", "production"], { cwd: __dirname, env: { ...process.env, NG_CLI_ANALYTICS: "false", CI: "true" }, maxBuffer: 16 * 1024 * 1024 });
+  await promisify(execFile)(ng, ["build", "--configuration", "production"], {
+    cwd: __dirname,
+    env: { ...process.env, NG_CLI_ANALYTICS: "false", CI: "true" },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const library = bundledLibrary(ANGULAR_DIST);
   if (library.fromSources.length > 0 || library.fromPackage.length === 0) {
     throw new Error(

@@ -46,7 +46,8 @@ export function angularInstallProblem(root: string = ANGULAR_ROOT, label = "exam
       if (entry.optional === true) continue;
       return `${path} is locked at ${entry.version ?? "a version"} but not installed`;
     }
-    if (have.version !== entry.version) return `${path} is installed at ${have.version ?? "no version"}, but the lock file says ${entry.version ?? "no version"}`;
+    if (have.version !== entry.version)
+      return `${path} is installed at ${have.version ?? "no version"}, but the lock file says ${entry.version ?? "no version"}`;
   }
   return undefined;
 }
@@ -63,7 +64,9 @@ export function packLibrary(): string {
   const into = mkdtempSync(join(ROOT, ".pack-"));
   try {
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const [result] = JSON.parse(execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", into], { cwd: ROOT, encoding: "utf8" })) as { filename: string }[]; // npm's documented --json shape
+    const [result] = JSON.parse(execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", into], { cwd: ROOT, encoding: "utf8" })) as {
+      filename: string;
+    }[]; // npm's documented --json shape
     if (result === undefined) throw new Error("expected npm pack to report the tarball it wrote, but it reported none");
     mkdirSync(join(ROOT, ".pack"), { recursive: true });
     renameSync(join(into, result.filename), PACKED_LIBRARY); // atomic: a reader never sees half a tarball
@@ -84,7 +87,11 @@ export function packLibrary(): string {
  * @example
  * ensureAngularInstalled(); // "installing examples/angular: examples/angular/node_modules is missing"
  */
-export function ensureAngularInstalled(log: (line: string) => void = (line) => console.log(line), root: string = ANGULAR_ROOT, cli: string | undefined = "ng"): void {
+export function ensureAngularInstalled(
+  log: (line: string) => void = (line) => console.log(line),
+  root: string = ANGULAR_ROOT,
+  cli: string | undefined = "ng",
+): void {
   const digest = packLibrary();
   const label = relative(ROOT, root);
   const problem = angularInstallProblem(root, label, cli);

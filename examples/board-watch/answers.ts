@@ -13,7 +13,8 @@ export interface AnswerPlan {
 }
 
 /** The arguments left once the flags are taken out, and the plan; or what was wrong. */
-export type ParsedArgs = { readonly kind: "ok"; readonly positional: readonly string[]; readonly plan: AnswerPlan } | { readonly kind: "error"; readonly message: string };
+export type ParsedArgs =
+  { readonly kind: "ok"; readonly positional: readonly string[]; readonly plan: AnswerPlan } | { readonly kind: "error"; readonly message: string };
 
 /** The payload `--approve` and a "y" at the prompt send: what the task board's confirmation asks for. */
 export const APPROVAL: unknown = { approved: true };

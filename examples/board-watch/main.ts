@@ -76,7 +76,8 @@ export async function watch(argv: readonly string[], write: Write, ask?: Ask): P
     }
     const answers = await answerAll(end.interrupts, parsed.plan, write, ask);
     if (answers === undefined) return 2;
-    for (const answer of answers) write(`(answering ${answer.interruptId}: ${answer.status}${answer.payload === undefined ? "" : ` ${JSON.stringify(answer.payload)}`})\n`);
+    for (const answer of answers)
+      write(`(answering ${answer.interruptId}: ${answer.status}${answer.payload === undefined ? "" : ` ${JSON.stringify(answer.payload)}`})\n`);
     end = await runOnce(session.resume(answers), print);
   }
   return exitCodeOf(end);

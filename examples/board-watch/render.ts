@@ -120,7 +120,15 @@ export function createUpdatePrinter(write: Write, initialState?: unknown): Updat
         break;
       case "done": {
         const end = update.end;
-        line(end.kind === "success" ? "✓ done" : end.kind === "interrupted" ? `⏸ interrupted (${end.interrupts.length} waiting)` : end.kind === "cancelled" ? "■ cancelled" : `✗ failed: ${end.message}`);
+        line(
+          end.kind === "success"
+            ? "✓ done"
+            : end.kind === "interrupted"
+              ? `⏸ interrupted (${end.interrupts.length} waiting)`
+              : end.kind === "cancelled"
+                ? "■ cancelled"
+                : `✗ failed: ${end.message}`,
+        );
         break;
       }
       default:

@@ -51,15 +51,26 @@ export function App({ transport, threadId }: AppProps) {
   return (
     <div className="app">
       <header className="topbar">
-        <div className="logo" aria-hidden="true">✓</div>
+        <div className="logo" aria-hidden="true">
+          ✓
+        </div>
         <h1>Task board</h1>
         <span className="framework">React</span>
         <span className="spacer" />
-        <span className="thread" data-testid="thread" title="thread id">{threadId}</span>
+        <span className="thread" data-testid="thread" title="thread id">
+          {threadId}
+        </span>
       </header>
       <main className="layout">
         <section className="chat" aria-label="Chat">
-          <MessageList messages={messages} subagents={subagents} running={running} cutOff={run.cutOff} waiting={waiting} onSuggestion={canStart ? run.send : undefined} />
+          <MessageList
+            messages={messages}
+            subagents={subagents}
+            running={running}
+            cutOff={run.cutOff}
+            waiting={waiting}
+            onSuggestion={canStart ? run.send : undefined}
+          />
           <footer className="dock">
             {confirmations}
             <Approvals pending={interrupts} onAnswer={run.resume} disabled={running} />

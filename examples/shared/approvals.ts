@@ -12,7 +12,9 @@ export type Choice = "approve" | "reject";
  * answerFor(interrupt, "approve") // { interruptId: interrupt.id, status: "resolved", payload: { approved: true } }
  */
 export function answerFor(interrupt: Interrupt, choice: Choice): ResumeEntry {
-  return choice === "approve" ? { interruptId: interrupt.id, status: "resolved", payload: { approved: true } } : { interruptId: interrupt.id, status: "cancelled" };
+  return choice === "approve"
+    ? { interruptId: interrupt.id, status: "resolved", payload: { approved: true } }
+    : { interruptId: interrupt.id, status: "cancelled" };
 }
 
 /**

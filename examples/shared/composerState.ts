@@ -93,7 +93,8 @@ export interface StatusInput {
  */
 export function statusLine(input: StatusInput): StatusLine {
   const detail = input.error?.message;
-  if (input.status === "running" && input.reconnecting !== undefined) return { label: `Reconnecting… (attempt ${input.reconnecting})`, tone: "attention", detail };
+  if (input.status === "running" && input.reconnecting !== undefined)
+    return { label: `Reconnecting… (attempt ${input.reconnecting})`, tone: "attention", detail };
   if (input.status === "running" && input.stopping === true) return { label: "Stopping…", tone: "busy", detail };
   if (input.status === "running" && (input.pendingAnswers ?? 0) > 0) return { label: "Waiting for your answer", tone: "attention", detail };
   if (input.status === "running") return { label: "Working…", tone: "busy", detail };
@@ -102,7 +103,7 @@ export function statusLine(input: StatusInput): StatusLine {
     case "failed":
       return { label: "The last run failed", tone: "error", detail };
     case "interrupted":
-      // interrupted with nothing pending: the interrupts were answered elsewhere, so it falls through to idle
+    // interrupted with nothing pending: the interrupts were answered elsewhere, so it falls through to idle
     case "idle":
       if (input.end?.kind === "cancelled") return { label: "Stopped: the run was cancelled", tone: "quiet", detail };
       return { label: "Ready", tone: detail === undefined ? "quiet" : "error", detail };

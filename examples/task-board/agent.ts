@@ -11,7 +11,17 @@ import { interrupted, success, type Agent, type RunOutcome } from "../../src/ser
 import type { RunContext } from "../../src/server/RunContext";
 import type { MessageHandle } from "../../src/server/handles/MessageHandle";
 import { boardSpec, nextTaskId, summarize, type Board } from "./board";
-import { answeredCalls, askId, CONFIRM_DELETE, ConfirmDeleteAnswer, ConfirmDeleteArgs, decodeAnswer, GET_LOCAL_TIME, LocalTime, type AnsweredCall } from "./clientTools";
+import {
+  answeredCalls,
+  askId,
+  CONFIRM_DELETE,
+  ConfirmDeleteAnswer,
+  ConfirmDeleteArgs,
+  decodeAnswer,
+  GET_LOCAL_TIME,
+  LocalTime,
+  type AnsweredCall,
+} from "./clientTools";
 import { HELP, plan, type Command } from "./planner";
 
 /** Options of {@link createTaskBoardAgent}. */
@@ -118,15 +128,22 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
               ctx.say(`This client offers no ${GET_LOCAL_TIME}, so by the server's clock: ${dueToday(serverTime(), ctx.state)}`);
               break;
             }
-            ctx.toolCall(GET_LOCAL_TIME, { id: askId(ctx, index), parentMessageId: intro.id }).argsJson({}).end();
+            ctx
+              .toolCall(GET_LOCAL_TIME, { id: askId(ctx, index), parentMessageId: intro.id })
+              .argsJson({})
+              .end();
             asked = true;
             break;
           case "delete": {
             const task = ctx.state.tasks.find((candidate) => candidate.id === command.id);
             if (task === undefined) ctx.say(`There is no task ${command.id} to delete.`);
-            else if (ctx.tool(CONFIRM_DELETE) === undefined) ctx.say(`I delete a task only once you confirm, and this client offers no ${CONFIRM_DELETE}: task ${task.id} stays.`);
+            else if (ctx.tool(CONFIRM_DELETE) === undefined)
+              ctx.say(`I delete a task only once you confirm, and this client offers no ${CONFIRM_DELETE}: task ${task.id} stays.`);
             else {
-              ctx.toolCall(CONFIRM_DELETE, { id: askId(ctx, index), parentMessageId: intro.id }).argsJson({ id: task.id, title: task.title }).end();
+              ctx
+                .toolCall(CONFIRM_DELETE, { id: askId(ctx, index), parentMessageId: intro.id })
+                .argsJson({ id: task.id, title: task.title })
+                .end();
               asked = true;
             }
             break;
@@ -248,7 +265,9 @@ function replyTo(answered: AnsweredCall, board: Board): string {
   const name = answered.call.function.name;
   if (name === GET_LOCAL_TIME) {
     const time = decodeAnswer(LocalTime, answered.answer);
-    return E.isRight(time) ? `It is ${time.right.time} on ${time.right.date} where you are (${time.right.timeZone}, ${time.right.locale}). ${dueToday(time.right, board)}` : `I could not read your clock (${time.left}).`;
+    return E.isRight(time)
+      ? `It is ${time.right.time} on ${time.right.date} where you are (${time.right.timeZone}, ${time.right.locale}). ${dueToday(time.right, board)}`
+      : `I could not read your clock (${time.left}).`;
   }
   const task = taskOf(answered);
   const label = task === undefined ? "the task" : `task ${task.id} (${task.title})`;

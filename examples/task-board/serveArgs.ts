@@ -35,7 +35,8 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs | { readonly 
     let value: string | undefined;
     if (arg === "--redis") {
       value = argv[i + 1];
-      if (value === undefined || value.startsWith("--")) return { kind: "error", message: "expected a Redis URL after --redis, but the command line ends there" };
+      if (value === undefined || value.startsWith("--"))
+        return { kind: "error", message: "expected a Redis URL after --redis, but the command line ends there" };
       i++;
     } else if (arg.startsWith("--redis=")) value = arg.slice("--redis=".length);
     else return { kind: "error", message: `expected --redis <url> or nothing, but got ${JSON.stringify(arg)}` };

@@ -9,7 +9,11 @@ import { checkDuplication, findClonePairs, isListMatchingItself } from "./duplic
 
 const pairs = findClonePairs(join(__dirname, "..", ".."));
 const lists = pairs.filter(isListMatchingItself);
-const verdict = checkDuplication(pairs.filter((pair) => !isListMatchingItself(pair)), readBudgets().duplication);
-for (const pair of lists) console.log(`(not counted: a list matching itself) ${pair.first.file}:${pair.first.start}-${pair.first.end} ~ ${pair.second.start}-${pair.second.end}`);
+const verdict = checkDuplication(
+  pairs.filter((pair) => !isListMatchingItself(pair)),
+  readBudgets().duplication,
+);
+for (const pair of lists)
+  console.log(`(not counted: a list matching itself) ${pair.first.file}:${pair.first.start}-${pair.first.end} ~ ${pair.second.start}-${pair.second.end}`);
 for (const line of verdict.lines) console.log(line);
 process.exit(verdict.ok ? 0 : 1);

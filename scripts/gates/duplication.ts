@@ -33,10 +33,14 @@ export interface ClonePair {
 export function findClonePairs(root: string): ClonePair[] {
   const output = mkdtempSync(join(tmpdir(), "agui-rx-jscpd-"));
   try {
-    const run = spawnSync(process.execPath, [require.resolve("jscpd/run-jscpd.js"), "--config", join(root, ".jscpd.json"), "--reporters", "json", "--output", output, "--silent"], {
-      cwd: root,
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [require.resolve("jscpd/run-jscpd.js"), "--config", join(root, ".jscpd.json"), "--reporters", "json", "--output", output, "--silent"],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    );
     if (run.status !== 0) throw new Error(`expected jscpd to exit 0, but it exited ${run.status ?? run.signal}: ${run.stderr}`);
     return parseJscpdReport(JSON.parse(readFileSync(join(output, "jscpd-report.json"), "utf8")));
   } finally {
@@ -87,9 +91,21 @@ export function checkDuplication(pairs: readonly ClonePair[], budget: Duplicatio
     `copy-paste gate: ${pairs.length} pairs of repeated blocks in src/ (budget ${budget.maxPairs})`,
   ];
   if (pairs.length > budget.maxPairs) {
-    return { ok: false, lines: [...lines, `copy-paste gate: FAILED: expected at most ${budget.maxPairs} pairs, but found ${pairs.length}; make one piece of code serve both places`] };
+    return {
+      ok: false,
+      lines: [
+        ...lines,
+        `copy-paste gate: FAILED: expected at most ${budget.maxPairs} pairs, but found ${pairs.length}; make one piece of code serve both places`,
+      ],
+    };
   }
-  return { ok: true, lines: [...lines, pairs.length < budget.maxPairs ? `copy-paste gate: passed; lower duplication.maxPairs in budgets.json to ${pairs.length}` : "copy-paste gate: passed"] };
+  return {
+    ok: true,
+    lines: [
+      ...lines,
+      pairs.length < budget.maxPairs ? `copy-paste gate: passed; lower duplication.maxPairs in budgets.json to ${pairs.length}` : "copy-paste gate: passed",
+    ],
+  };
 }
 
 function where(place: ClonePlace): string {
@@ -103,7 +119,7 @@ function place(value: unknown, path: string): ClonePlace {
 }
 
 function whole(value: unknown, path: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new TypeError(`expected ${path} to be a whole number, but got ${JSON.stringify(value) ?? "nothing"}`);
+  if (typeof value !== "number" || !Number.isSafeInteger(value))
+    throw new TypeError(`expected ${path} to be a whole number, but got ${JSON.stringify(value) ?? "nothing"}`);
   return value;
 }
-

@@ -125,10 +125,24 @@ export function applyPart<S>(part: StreamPart, spans: OpenSpans<S>, ctx: RunCont
       return undefined;
     case "tool-approval-request":
       spans.awaitingResult.delete(part.toolCall.toolCallId); // it waits for an approval, not for the client to run it
-      ctx.emit(ev.custom("ai.tool-approval-request", { approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, ...(part.reason === undefined ? {} : { reason: part.reason }) }));
+      ctx.emit(
+        ev.custom("ai.tool-approval-request", {
+          approvalId: part.approvalId,
+          toolCallId: part.toolCall.toolCallId,
+          toolName: part.toolCall.toolName,
+          ...(part.reason === undefined ? {} : { reason: part.reason }),
+        }),
+      );
       return undefined;
     case "tool-approval-response":
-      ctx.emit(ev.custom("ai.tool-approval-response", { approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, approved: part.approved, ...(part.reason === undefined ? {} : { reason: part.reason }) }));
+      ctx.emit(
+        ev.custom("ai.tool-approval-response", {
+          approvalId: part.approvalId,
+          toolCallId: part.toolCall.toolCallId,
+          approved: part.approved,
+          ...(part.reason === undefined ? {} : { reason: part.reason }),
+        }),
+      );
       return undefined;
     case "source": {
       const { type: _source, ...source } = part;
@@ -213,7 +227,10 @@ function resultContent(output: unknown, toolName: string): string {
   try {
     text = JSON.stringify(output);
   } catch (cause) {
-    throw new TypeError(`expected the tool "${toolName}" to return a JSON value, but serializing it failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new TypeError(
+      `expected the tool "${toolName}" to return a JSON value, but serializing it failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
   if (text === undefined) throw new TypeError(`expected the tool "${toolName}" to return a JSON value, but it returned a ${typeof output}`);
   return text;

@@ -36,7 +36,9 @@ export interface PartPlace {
 export function userPart(part: InputContent, place: PartPlace): TextPart | FilePart {
   if (part.type === "text") return { type: "text", text: part.text };
   const file = fileOf(part, place);
-  return file.filename === undefined ? { type: "file", data: file.data, mediaType: file.mediaType } : { type: "file", data: file.data, mediaType: file.mediaType, filename: file.filename };
+  return file.filename === undefined
+    ? { type: "file", data: file.data, mediaType: file.mediaType }
+    : { type: "file", data: file.data, mediaType: file.mediaType, filename: file.filename };
 }
 
 /**
@@ -48,7 +50,9 @@ export function userPart(part: InputContent, place: PartPlace): TextPart | FileP
 export function toolResultPart(part: InputContent, place: PartPlace): ContentOutput {
   if (part.type === "text") return { type: "text", text: part.text };
   const file = fileOf(part, place);
-  return file.filename === undefined ? { type: "file", data: file.data, mediaType: file.mediaType } : { type: "file", data: file.data, mediaType: file.mediaType, filename: file.filename };
+  return file.filename === undefined
+    ? { type: "file", data: file.data, mediaType: file.mediaType }
+    : { type: "file", data: file.data, mediaType: file.mediaType, filename: file.filename };
 }
 
 /**

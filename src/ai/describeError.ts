@@ -28,9 +28,7 @@ export const MODEL_ABORTED_CODE = "MODEL_ABORTED";
  * @example
  * const source: ErrorSource = { kind: "tool", toolName: "get_weather", toolCallId: "call_1" };
  */
-export type ErrorSource =
-  | { readonly kind: "model" }
-  | { readonly kind: "tool"; readonly toolName: string; readonly toolCallId: string };
+export type ErrorSource = { readonly kind: "model" } | { readonly kind: "tool"; readonly toolName: string; readonly toolCallId: string };
 
 /**
  * What the client is told: `message` goes to `RUN_ERROR.message` (a model error) or into the

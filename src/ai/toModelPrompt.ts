@@ -69,7 +69,8 @@ export function toModelPrompt(thread: readonly Message[]): ModelPrompt {
       case "assistant": {
         const content = assistantContent(message, reasoning);
         reasoning = [];
-        for (const call of message.toolCalls ?? []) calls.set(call.id, { toolName: call.function.name, providerOptions: providerOptionsOf(call.encryptedValue) });
+        for (const call of message.toolCalls ?? [])
+          calls.set(call.id, { toolName: call.function.name, providerOptions: providerOptionsOf(call.encryptedValue) });
         if (content.length > 0) messages.push({ role: "assistant", content });
         break;
       }

@@ -72,7 +72,12 @@ export function checkBody(body$: Observable<string | Uint8Array>, options: Decod
 
     const finish = (): void => {
       if (end.kind === "none") {
-        findings.push({ severity: "error", stage: "run-end", rule: "E8", message: `the stream ended after ${frames} frames without RUN_FINISHED or RUN_ERROR (truncated)` });
+        findings.push({
+          severity: "error",
+          stage: "run-end",
+          rule: "E8",
+          message: `the stream ended after ${frames} frames without RUN_FINISHED or RUN_ERROR (truncated)`,
+        });
       }
       findings.push(...applyFindings(accepted));
       resolve({ findings: sortByIndex(findings), frames, end });
@@ -117,7 +122,8 @@ function decodeData(data: string, onWarning: (warning: DecodeWarning) => void): 
 
 function outcomeOf(event: Event): RunOutcome {
   if (event.type === "RUN_FINISHED") return { kind: "finished", outcome: event.outcome?.type ?? "success" };
-  if (event.type === "RUN_ERROR") return event.code === undefined ? { kind: "error", message: event.message } : { kind: "error", message: event.message, code: event.code };
+  if (event.type === "RUN_ERROR")
+    return event.code === undefined ? { kind: "error", message: event.message } : { kind: "error", message: event.message, code: event.code };
   return { kind: "none" };
 }
 

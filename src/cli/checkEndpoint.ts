@@ -59,12 +59,22 @@ export async function checkEndpoint(url: string, options: CheckOptions = {}): Pr
     if (!response.ok) {
       const body = await response.text().catch(() => "");
       const excerpt = body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}…` : body;
-      return only({ severity: "error", stage: "http", rule: "status", message: `expected a 2xx answer, got ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}` });
+      return only({
+        severity: "error",
+        stage: "http",
+        rule: "status",
+        message: `expected a 2xx answer, got ${response.status} ${response.statusText}${excerpt ? `: ${excerpt}` : ""}`,
+      });
     }
     const type = response.headers.get("content-type") ?? "";
     if (!/^text\/event-stream\b/i.test(type.trim())) {
       await response.body?.cancel().catch(() => undefined);
-      return only({ severity: "error", stage: "http", rule: "content-type", message: `expected Content-Type text/event-stream, got ${type === "" ? "none" : type}` });
+      return only({
+        severity: "error",
+        stage: "http",
+        rule: "content-type",
+        message: `expected Content-Type text/event-stream, got ${type === "" ? "none" : type}`,
+      });
     }
     const checked = await checkBody(bytesOf(response, controller.signal));
     return { url, ...checked };

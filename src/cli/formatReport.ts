@@ -16,7 +16,10 @@ export function formatReport(report: CheckReport): string {
   for (const finding of report.findings) lines.push(formatFinding(finding));
   const errors = report.findings.filter((finding) => finding.severity === "error").length;
   const warnings = report.findings.length - errors;
-  const count = report.findings.length === 0 ? "no findings" : `${report.findings.length} finding${report.findings.length === 1 ? "" : "s"} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})`;
+  const count =
+    report.findings.length === 0
+      ? "no findings"
+      : `${report.findings.length} finding${report.findings.length === 1 ? "" : "s"} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})`;
   lines.push(`${report.findings.length === 0 ? "✓" : "✗"} ${count} in ${report.frames} frame${report.frames === 1 ? "" : "s"}; ${describeEnd(report)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -15,7 +15,9 @@ Exit code: 0 no findings, 1 findings, 2 bad usage.
 `;
 
 /** A parsed command line, or what was wrong with it. */
-type Parsed = { readonly kind: "check"; readonly url: string; readonly options: CheckOptions; readonly json: boolean } | { readonly kind: "usage"; readonly error?: string };
+type Parsed =
+  | { readonly kind: "check"; readonly url: string; readonly options: CheckOptions; readonly json: boolean }
+  | { readonly kind: "usage"; readonly error?: string };
 
 /**
  * Parses the arguments after `agui-rx`.

@@ -217,10 +217,13 @@ export class Session<S = unknown> {
    */
   connect(): Observable<Update<S>> {
     return defer(() => {
-      if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
+      if (this.running)
+        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
       const transport = this.transport;
       if (transport.connect === undefined) {
-        return refuse<S>(new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"));
+        return refuse<S>(
+          new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"),
+        );
       }
       const run = this.slot.begin();
       const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
@@ -249,7 +252,8 @@ export class Session<S = unknown> {
 
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
-      if (this.running) return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      if (this.running)
+        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
       if (refused !== undefined) return refuse<S>(refused);
       const loop = this.loopOptions(runOptions);
@@ -282,7 +286,12 @@ export class Session<S = unknown> {
    * The runs of one `send`/`resume`: the first, then the follow-ups its client tool calls need
    * (`toolLoop`). The active run's id follows the run in flight, so that `stop()` cancels it.
    */
-  private exchange(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, loop: { readonly tools: ResolvedTools; readonly max: number }, sent?: UserMessage): Observable<Update<S>> {
+  private exchange(
+    runOptions: RunOptions,
+    resume: readonly ResumeEntry[] | undefined,
+    loop: { readonly tools: ResolvedTools; readonly max: number },
+    sent?: UserMessage,
+  ): Observable<Update<S>> {
     const { tools, max } = loop;
     const run = this.slot.begin();
     const first = this.pipeline(this.input(runOptions, resume, tools.wire), run);
@@ -294,7 +303,10 @@ export class Session<S = unknown> {
       return index;
     };
     const updates = toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId });
-    return this.slot.observe(sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })), run);
+    return this.slot.observe(
+      sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })),
+      run,
+    );
   }
 
   /** Takes a refused send's message back out (`takeBack`), telling the views. */
@@ -320,7 +332,12 @@ export class Session<S = unknown> {
 
   /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
-    return followRun(events, this.store, { debug: this.options.debug, newId: this.newId, threadId: this.threadId, notify: (update) => this.views.notifyUpdate(update) });
+    return followRun(events, this.store, {
+      debug: this.options.debug,
+      newId: this.newId,
+      threadId: this.threadId,
+      notify: (update) => this.views.notifyUpdate(update),
+    });
   }
 
   /** The input of one run of an exchange (`runInput`: docs/rules.md#A21, docs/rules.md#A5), with the run's options over the session's. */

@@ -54,7 +54,10 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
     const fail = (error: ClientError): void => {
       ended = true;
       subscriber.next({ kind: "error", error });
-      subscriber.next({ kind: "done", end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code } });
+      subscriber.next({
+        kind: "done",
+        end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code },
+      });
       subscriber.complete();
     };
     // The source is unsubscribed as soon as the run has ended (docs/rules.md#E9): the SourceObserver closes with the
@@ -80,7 +83,12 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
           updates = applyEvent<S | unknown>(state, item);
         } catch (thrown) {
           // a bug, not a wire problem; still reported through the contract rather than as a stream error
-          fail(new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown, event: item }));
+          fail(
+            new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, {
+              cause: thrown,
+              event: item,
+            }),
+          );
           stop();
           return;
         }

@@ -21,7 +21,9 @@ type TransportItem = Event | DecodeWarning | ConnectionNotice;
  * @example
  * transport.run(input, { connection: true }).pipe(followConnection((events) => events.pipe(normalizeAndVerify(), applyEvents({ state }))))
  */
-export function followConnection<S>(pipeline: (events: Observable<Event | DecodeWarning>) => Observable<Update<S>>): OperatorFunction<TransportItem, Update<S>> {
+export function followConnection<S>(
+  pipeline: (events: Observable<Event | DecodeWarning>) => Observable<Update<S>>,
+): OperatorFunction<TransportItem, Update<S>> {
   return operate<TransportItem, Update<S>>((source, subscriber) => {
     let segment: Subscriber<Event | DecodeWarning> | undefined;
     let inner: SourceObserver<Update<S>> | undefined;

@@ -38,7 +38,11 @@ export interface FollowRunOptions<S> {
  * @example
  * followRun(transport.run(input, { warnings: true, connection: true }), store, options).subscribe(render);
  */
-export function followRun<S>(events: Observable<Event | DecodeWarning | ConnectionNotice>, state: ClientState<S>, options: FollowRunOptions<S>): Observable<Update<S>> {
+export function followRun<S>(
+  events: Observable<Event | DecodeWarning | ConnectionNotice>,
+  state: ClientState<S>,
+  options: FollowRunOptions<S>,
+): Observable<Update<S>> {
   return events.pipe(
     followConnection((segment) =>
       segment.pipe(

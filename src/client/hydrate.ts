@@ -55,5 +55,7 @@ function checked<A>(codec: t.Decoder<unknown, A>, value: unknown, what: string):
   const decoded = codec.decode(value);
   if (E.isRight(decoded)) return decoded.right;
   const { path, expected, actual } = describeFailure(decoded.left);
-  throw new ClientError("config", `the Session's ${what} to hydrate from are invalid at ${path || "/"}: ${expected}, got ${excerpt(actual)}`, { cause: decoded.left });
+  throw new ClientError("config", `the Session's ${what} to hydrate from are invalid at ${path || "/"}: ${expected}, got ${excerpt(actual)}`, {
+    cause: decoded.left,
+  });
 }

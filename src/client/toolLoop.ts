@@ -105,13 +105,22 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
         );
         return concat(
           updates,
-          defer(() => (end === undefined ? failed<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" })) : afterRun(end, touched))),
+          defer(() =>
+            end === undefined
+              ? failed<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" }))
+              : afterRun(end, touched),
+          ),
         );
       });
 
     const afterRun = (end: RunEnd, touched: ReadonlySet<string>): Observable<Update<S>> => {
       if (end.kind !== "success") return of(done<S>(end));
-      const pending = pendingClientToolCalls({ messages: options.session.messages, tools: options.tools, pendingToolCallIds: end.pendingToolCallIds, runMessageIds: touched });
+      const pending = pendingClientToolCalls({
+        messages: options.session.messages,
+        tools: options.tools,
+        pendingToolCallIds: end.pendingToolCallIds,
+        runMessageIds: touched,
+      });
       const warnings = pending.unknownIds.map((id): Update<S> => ({ kind: "error", error: unknownCall(id) }));
       if (pending.execute.length === 0) return of(...warnings, done<S>(end));
       if (roundtrip >= options.maxToolRoundtrips) return concat(of(...warnings), failed<S>(tooManyRoundtrips(options.maxToolRoundtrips, pending)));

@@ -9,9 +9,7 @@ import { diff } from "../patch/diff";
 
 /** What one `publish` decided: send the whole state, send a patch, or send nothing. */
 export type StatePublish =
-  | { readonly kind: "snapshot"; readonly snapshot: unknown }
-  | { readonly kind: "delta"; readonly delta: JsonPatchOperation[] }
-  | { readonly kind: "unchanged" };
+  { readonly kind: "snapshot"; readonly snapshot: unknown } | { readonly kind: "delta"; readonly delta: JsonPatchOperation[] } | { readonly kind: "unchanged" };
 
 /**
  * Decides, for each published state, whether to send a STATE_SNAPSHOT, a STATE_DELTA or nothing.

@@ -73,7 +73,11 @@ export function logEvents<T extends Event | InBandReport>(logger: EventLogger = 
       let runId: string | undefined;
       let ended = false;
       /** One line and its entry; `text` gets the timing, read once from the clock. */
-      const log = (kind: EventLogEntry["kind"], text: (elapsed: number, sinceLast: number) => string, extra: Pick<EventLogEntry, "item" | "error"> = {}): void => {
+      const log = (
+        kind: EventLogEntry["kind"],
+        text: (elapsed: number, sinceLast: number) => string,
+        extra: Pick<EventLogEntry, "item" | "error"> = {},
+      ): void => {
         const time = now();
         const entry: EventLogEntry = { kind, index, runId, elapsedMs: time - start, sinceLastMs: time - last, ...extra };
         last = time;

@@ -18,7 +18,9 @@ import { Diagnostic, type InBandReport } from "./ProtocolError";
  * @example
  * transport.run(input).pipe(normalizeAndVerify({ newId }), applyEvents({ state }));
  */
-export function normalizeAndVerify(options: { readonly newId?: () => string; readonly threadId?: string } = {}): OperatorFunction<Event | InBandReport, Event | InBandReport> {
+export function normalizeAndVerify(
+  options: { readonly newId?: () => string; readonly threadId?: string } = {},
+): OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const { newId, threadId } = options;
   return operate<Event | InBandReport, Event | InBandReport>((source, subscriber) => {
     const state = initialCheckedState({ mode: "report", newId, threadId });

@@ -44,9 +44,7 @@ export interface VerifyEventsOptions {
 export function verifyEvents(options?: { readonly mode?: "strict"; readonly threadId?: string }): OperatorFunction<Event, Event>;
 export function verifyEvents(options: { readonly mode: "report"; readonly threadId?: string }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport>;
-export function verifyEvents(
-  options: VerifyEventsOptions = {},
-): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
+export function verifyEvents(options: VerifyEventsOptions = {}): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const expect = options.threadId === undefined ? {} : { threadId: options.threadId };
   if (options.mode === "report") return (source: Observable<Event | InBandReport>) => reportViolations(source, expect);
   return (source: Observable<Event>) => failOnViolation(source, expect);

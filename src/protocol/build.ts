@@ -47,10 +47,8 @@ const make = <T extends EventType>(type: T, required: Omit<EventOf<T>, "type" | 
  * ev.runFinished("t1", "r1", { outcome: outcome.success() })
  */
 export const ev = {
-  runStarted: (threadId: string, runId: string, options?: EventOptions<"RUN_STARTED">) =>
-    make("RUN_STARTED", { threadId, runId }, options),
-  runFinished: (threadId: string, runId: string, options?: EventOptions<"RUN_FINISHED">) =>
-    make("RUN_FINISHED", { threadId, runId }, options),
+  runStarted: (threadId: string, runId: string, options?: EventOptions<"RUN_STARTED">) => make("RUN_STARTED", { threadId, runId }, options),
+  runFinished: (threadId: string, runId: string, options?: EventOptions<"RUN_FINISHED">) => make("RUN_FINISHED", { threadId, runId }, options),
   runError: (message: string, options?: EventOptions<"RUN_ERROR">) => make("RUN_ERROR", { message }, options),
   stepStarted: (stepName: string, options?: EventOptions<"STEP_STARTED">) => make("STEP_STARTED", { stepName }, options),
   stepFinished: (stepName: string, options?: EventOptions<"STEP_FINISHED">) => make("STEP_FINISHED", { stepName }, options),
@@ -66,8 +64,7 @@ export const ev = {
 
   toolCallStart: (toolCallId: string, toolCallName: string, options?: EventOptions<"TOOL_CALL_START">) =>
     make("TOOL_CALL_START", { toolCallId, toolCallName }, options),
-  toolCallArgs: (toolCallId: string, delta: string, options?: EventOptions<"TOOL_CALL_ARGS">) =>
-    make("TOOL_CALL_ARGS", { toolCallId, delta }, options),
+  toolCallArgs: (toolCallId: string, delta: string, options?: EventOptions<"TOOL_CALL_ARGS">) => make("TOOL_CALL_ARGS", { toolCallId, delta }, options),
   toolCallEnd: (toolCallId: string, options?: EventOptions<"TOOL_CALL_END">) => make("TOOL_CALL_END", { toolCallId }, options),
   toolCallChunk: (options: EventOptions<"TOOL_CALL_CHUNK">) => make("TOOL_CALL_CHUNK", {}, options),
   /** A tool's output; `content` is a string so Baseline peers accept it too. */
@@ -75,11 +72,9 @@ export const ev = {
     make("TOOL_CALL_RESULT", { messageId, toolCallId, content }, { role: "tool", ...options }),
 
   /** `undefined` is sent as `null`: JSON has no `undefined`, and the member must be present. */
-  stateSnapshot: (snapshot: unknown, options?: EventOptions<"STATE_SNAPSHOT">) =>
-    make("STATE_SNAPSHOT", { snapshot: snapshot ?? null }, options),
+  stateSnapshot: (snapshot: unknown, options?: EventOptions<"STATE_SNAPSHOT">) => make("STATE_SNAPSHOT", { snapshot: snapshot ?? null }, options),
   stateDelta: (delta: JsonPatchOperation[], options?: EventOptions<"STATE_DELTA">) => make("STATE_DELTA", { delta }, options),
-  messagesSnapshot: (messages: Message[], options?: EventOptions<"MESSAGES_SNAPSHOT">) =>
-    make("MESSAGES_SNAPSHOT", { messages }, options),
+  messagesSnapshot: (messages: Message[], options?: EventOptions<"MESSAGES_SNAPSHOT">) => make("MESSAGES_SNAPSHOT", { messages }, options),
 
   activitySnapshot: (
     messageId: string,
@@ -103,8 +98,7 @@ export const ev = {
     make("REASONING_MESSAGE_START", { messageId, role: "reasoning" }, options),
   reasoningMessageContent: (messageId: string, delta: string, options?: EventOptions<"REASONING_MESSAGE_CONTENT">) =>
     make("REASONING_MESSAGE_CONTENT", { messageId, delta }, options),
-  reasoningMessageEnd: (messageId: string, options?: EventOptions<"REASONING_MESSAGE_END">) =>
-    make("REASONING_MESSAGE_END", { messageId }, options),
+  reasoningMessageEnd: (messageId: string, options?: EventOptions<"REASONING_MESSAGE_END">) => make("REASONING_MESSAGE_END", { messageId }, options),
   reasoningMessageChunk: (options: EventOptions<"REASONING_MESSAGE_CHUNK">) => make("REASONING_MESSAGE_CHUNK", {}, options),
   reasoningEnd: (messageId: string, options?: EventOptions<"REASONING_END">) => make("REASONING_END", { messageId }, options),
   reasoningEncryptedValue: (
@@ -116,8 +110,7 @@ export const ev = {
 
   subagentStarted: (subagentRunId: string, name: string, options?: EventOptions<"SUBAGENT_STARTED">) =>
     make("SUBAGENT_STARTED", { subagentRunId, name }, options),
-  subagentFinished: (subagentRunId: string, options?: EventOptions<"SUBAGENT_FINISHED">) =>
-    make("SUBAGENT_FINISHED", { subagentRunId }, options),
+  subagentFinished: (subagentRunId: string, options?: EventOptions<"SUBAGENT_FINISHED">) => make("SUBAGENT_FINISHED", { subagentRunId }, options),
   subagentError: (subagentRunId: string, message: string, options?: EventOptions<"SUBAGENT_ERROR">) =>
     make("SUBAGENT_ERROR", { subagentRunId, message }, options),
 } as const;
@@ -144,8 +137,7 @@ export const outcome = {
   success: (): RunFinishedOutcome => ({ type: "success" }),
   interrupt: (interrupts: [Interrupt, ...Interrupt[]]): RunFinishedOutcome => ({ type: "interrupt", interrupts }),
   subagentSuccess: (): SubagentFinishedOutcome => ({ type: "success" }),
-  suspended: (interruptIds?: string[]): SubagentFinishedOutcome =>
-    interruptIds ? { type: "suspended", interruptIds } : { type: "suspended" },
+  suspended: (interruptIds?: string[]): SubagentFinishedOutcome => (interruptIds ? { type: "suspended", interruptIds } : { type: "suspended" }),
 };
 
 /**

@@ -21,7 +21,11 @@ export const IdentityCapabilities = struct(
 /** How it can be reached; `resumable`: a cut stream continues from its `Last-Event-ID` (`POST {url}/connect`). */
 export const TransportCapabilities = flags("TransportCapabilities", ["streaming", "websocket", "httpBinary", "pushNotifications", "resumable"]);
 /** Tools it provides (`items`) and how it calls them. */
-export const ToolsCapabilities = struct("ToolsCapabilities", {}, { supported: t.boolean, items: list(Tool), parallelCalls: t.boolean, clientProvided: t.boolean });
+export const ToolsCapabilities = struct(
+  "ToolsCapabilities",
+  {},
+  { supported: t.boolean, items: list(Tool), parallelCalls: t.boolean, clientProvided: t.boolean },
+);
 /** Output formats. */
 export const OutputCapabilities = struct("OutputCapabilities", {}, { structuredOutput: t.boolean, supportedMimeTypes: list(t.string) });
 /** State and memory. */
@@ -29,19 +33,37 @@ export const StateCapabilities = flags("StateCapabilities", ["snapshots", "delta
 /** One subagent it may invoke. */
 export const SubagentInfo = struct("SubagentInfo", { name: t.string }, { description: t.string });
 /** Multi-agent coordination. */
-export const MultiAgentCapabilities = struct("MultiAgentCapabilities", {}, { supported: t.boolean, delegation: t.boolean, handoffs: t.boolean, subagents: list(SubagentInfo) });
+export const MultiAgentCapabilities = struct(
+  "MultiAgentCapabilities",
+  {},
+  { supported: t.boolean, delegation: t.boolean, handoffs: t.boolean, subagents: list(SubagentInfo) },
+);
 /** Reasoning output. */
 export const ReasoningCapabilities = flags("ReasoningCapabilities", ["supported", "streaming", "encrypted"]);
 /** Media it accepts and produces. */
 export const MultimodalCapabilities = struct(
   "MultimodalCapabilities",
   {},
-  { input: flags("MultimodalInputCapabilities", ["image", "audio", "video", "pdf", "file"]), output: flags("MultimodalOutputCapabilities", ["image", "audio"]) },
+  {
+    input: flags("MultimodalInputCapabilities", ["image", "audio", "video", "pdf", "file"]),
+    output: flags("MultimodalOutputCapabilities", ["image", "audio"]),
+  },
 );
 /** Code execution. */
-export const ExecutionCapabilities = struct("ExecutionCapabilities", {}, { codeExecution: t.boolean, sandboxed: t.boolean, maxIterations: t.number, maxExecutionTime: t.number });
+export const ExecutionCapabilities = struct(
+  "ExecutionCapabilities",
+  {},
+  { codeExecution: t.boolean, sandboxed: t.boolean, maxIterations: t.number, maxExecutionTime: t.number },
+);
 /** Human in the loop. */
-export const HumanInTheLoopCapabilities = flags("HumanInTheLoopCapabilities", ["supported", "approvals", "interventions", "feedback", "interrupts", "approveWithEdits"]);
+export const HumanInTheLoopCapabilities = flags("HumanInTheLoopCapabilities", [
+  "supported",
+  "approvals",
+  "interventions",
+  "feedback",
+  "interrupts",
+  "approveWithEdits",
+]);
 
 /** The codec of {@link AgentCapabilities}. */
 export const AgentCapabilitiesCodec = struct(

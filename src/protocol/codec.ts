@@ -76,7 +76,11 @@ export interface EnumOptions {
  * const Status = enumOf("ResumeStatus", ["resolved", "cancelled"]);
  * const Role = enumOf("REASONING_MESSAGE_START.role", ["reasoning"], { malformed: ["assistant", "user"] }); // "assistant" fails, "narrator" is stripped
  */
-export function enumOf<const V extends readonly [string, ...string[]]>(name: string, values: V, options: EnumOptions = {}): t.Type<V[number], V[number], unknown> {
+export function enumOf<const V extends readonly [string, ...string[]]>(
+  name: string,
+  values: V,
+  options: EnumOptions = {},
+): t.Type<V[number], V[number], unknown> {
   const known: ReadonlySet<string> = new Set(values);
   const malformed: ReadonlySet<string> = new Set(options.malformed);
   const listed = values.join(", ");
@@ -89,7 +93,11 @@ export function enumOf<const V extends readonly [string, ...string[]]>(name: str
       if (is(u)) return t.success(u);
       if (typeof u !== "string") return t.failure(u, context, `expected ${name} (one of ${listed})`);
       if (malformed.has(u)) {
-        return t.failure(u, context, `expected ${expected} (${JSON.stringify(u)} is known to the protocol but not allowed here: a malformed value, not an unrecognised one)`);
+        return t.failure(
+          u,
+          context,
+          `expected ${expected} (${JSON.stringify(u)} is known to the protocol but not allowed here: a malformed value, not an unrecognised one)`,
+        );
       }
       return unrecognised(context, `unknown value ${JSON.stringify(u)} (${name} is one of ${listed})`);
     },
@@ -149,8 +157,7 @@ export const Present = new t.Type<unknown, unknown, unknown>(
 export const NonNegativeInteger = new t.Type<number, number, unknown>(
   "a non-negative integer",
   (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= 0,
-  (u, context) =>
-    typeof u === "number" && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, context),
+  (u, context) => (typeof u === "number" && Number.isInteger(u) && u >= 0 ? t.success(u) : t.failure(u, context)),
   t.identity,
 );
 

@@ -15,8 +15,7 @@ const pathAndValue = { path: JsonPointer, value: Present };
 const fromAndPath = { from: JsonPointer, path: JsonPointer };
 // Open on purpose: RFC 6902 §4 has an operation ignore the members it does not define, so a `remove`
 // carrying a leftover `value` is a valid operation and arrives whole (1.1 processing model).
-const opCodec = <Op extends string, R extends t.Props>(op: Op, props: R) =>
-  struct(`JsonPatch ${op}`, { op: t.literal(op), ...props }, {}, { open: true });
+const opCodec = <Op extends string, R extends t.Props>(op: Op, props: R) => struct(`JsonPatch ${op}`, { op: t.literal(op), ...props }, {}, { open: true });
 
 // Each operation, as in `events.ts`: the codec as built, its interface, and the codec named after it.
 const AddOperationCodec = opCodec("add", pathAndValue);

@@ -15,8 +15,5 @@ export const attributed = { ...baseFields, subagentRunId: t.string };
  * @example
  * const StepStartedEventCodec = event("STEP_STARTED", { stepName: t.string }, attributed);
  */
-export const event = <T extends string, R extends t.Props, O extends t.Props>(
-  type: T,
-  required: R,
-  optional: O,
-): StructCodec<{ type: t.LiteralC<T> } & R, O> => struct(type, { type: t.literal(type), ...required }, optional);
+export const event = <T extends string, R extends t.Props, O extends t.Props>(type: T, required: R, optional: O): StructCodec<{ type: t.LiteralC<T> } & R, O> =>
+  struct(type, { type: t.literal(type), ...required }, optional);

@@ -33,15 +33,7 @@ import {
   ToolCallChunkEvent,
   ToolCallResultEvent,
 } from "./messageEvents";
-import {
-  StateSnapshotEvent,
-  StateDeltaEvent,
-  MessagesSnapshotEvent,
-  ActivitySnapshotEvent,
-  ActivityDeltaEvent,
-  RawEvent,
-  CustomEvent,
-} from "./stateEvents";
+import { StateSnapshotEvent, StateDeltaEvent, MessagesSnapshotEvent, ActivitySnapshotEvent, ActivityDeltaEvent, RawEvent, CustomEvent } from "./stateEvents";
 import {
   ReasoningStartEvent,
   ReasoningMessageStartEvent,

@@ -15,9 +15,16 @@ import { RunAgentInput } from "./input";
 import { RunFinishedOutcome, SubagentFinishedOutcome } from "./outcomes";
 
 // Lifecycle (docs/wire.md#3.1)
-const RunStartedEventCodec = event("RUN_STARTED", { threadId: t.string, runId: t.string }, {
-  ...baseFields, parentRunId: t.string, input: RunAgentInput, protocolVersion: t.string,
-});
+const RunStartedEventCodec = event(
+  "RUN_STARTED",
+  { threadId: t.string, runId: t.string },
+  {
+    ...baseFields,
+    parentRunId: t.string,
+    input: RunAgentInput,
+    protocolVersion: t.string,
+  },
+);
 /**
  * Opens a run: the first event of a run. `input` echoes what the run received.
  *
@@ -27,9 +34,16 @@ const RunStartedEventCodec = event("RUN_STARTED", { threadId: t.string, runId: t
 export interface RunStartedEvent extends t.TypeOf<typeof RunStartedEventCodec> {}
 export const RunStartedEvent: NamedStructCodec<RunStartedEvent> = RunStartedEventCodec;
 
-const RunFinishedEventCodec = event("RUN_FINISHED", { threadId: t.string, runId: t.string }, {
-  ...baseFields, result: t.unknown, outcome: RunFinishedOutcome, usage: list(TokenUsage),
-});
+const RunFinishedEventCodec = event(
+  "RUN_FINISHED",
+  { threadId: t.string, runId: t.string },
+  {
+    ...baseFields,
+    result: t.unknown,
+    outcome: RunFinishedOutcome,
+    usage: list(TokenUsage),
+  },
+);
 /**
  * Closes a run that did not fail; `outcome` absent means success.
  *
@@ -70,9 +84,17 @@ export interface StepFinishedEvent extends t.TypeOf<typeof StepFinishedEventCode
 export const StepFinishedEvent: NamedStructCodec<StepFinishedEvent> = StepFinishedEventCodec;
 
 // Subagents (docs/wire.md#3.8): here `subagentRunId` is the invocation's identity, so it is required.
-const SubagentStartedEventCodec = event("SUBAGENT_STARTED", { subagentRunId: t.string, name: t.string }, {
-  ...baseFields, description: t.string, parentSubagentRunId: t.string, parentToolCallId: t.string, parentMessageId: t.string,
-});
+const SubagentStartedEventCodec = event(
+  "SUBAGENT_STARTED",
+  { subagentRunId: t.string, name: t.string },
+  {
+    ...baseFields,
+    description: t.string,
+    parentSubagentRunId: t.string,
+    parentToolCallId: t.string,
+    parentMessageId: t.string,
+  },
+);
 /**
  * Announces the subagent invocation `subagentRunId`.
  *
@@ -82,9 +104,15 @@ const SubagentStartedEventCodec = event("SUBAGENT_STARTED", { subagentRunId: t.s
 export interface SubagentStartedEvent extends t.TypeOf<typeof SubagentStartedEventCodec> {}
 export const SubagentStartedEvent: NamedStructCodec<SubagentStartedEvent> = SubagentStartedEventCodec;
 
-const SubagentFinishedEventCodec = event("SUBAGENT_FINISHED", { subagentRunId: t.string }, {
-  ...baseFields, result: t.unknown, outcome: SubagentFinishedOutcome,
-});
+const SubagentFinishedEventCodec = event(
+  "SUBAGENT_FINISHED",
+  { subagentRunId: t.string },
+  {
+    ...baseFields,
+    result: t.unknown,
+    outcome: SubagentFinishedOutcome,
+  },
+);
 /**
  * Ends the invocation's segment of the run; `outcome` absent means success.
  *

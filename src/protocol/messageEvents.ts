@@ -47,9 +47,17 @@ const TextMessageEndEventCodec = event("TEXT_MESSAGE_END", { messageId: t.string
 export interface TextMessageEndEvent extends t.TypeOf<typeof TextMessageEndEventCodec> {}
 export const TextMessageEndEvent: NamedStructCodec<TextMessageEndEvent> = TextMessageEndEventCodec;
 
-const TextMessageChunkEventCodec = event("TEXT_MESSAGE_CHUNK", {}, {
-  ...attributed, messageId: t.string, role: TextMessageRole, delta: t.string, name: t.string,
-});
+const TextMessageChunkEventCodec = event(
+  "TEXT_MESSAGE_CHUNK",
+  {},
+  {
+    ...attributed,
+    messageId: t.string,
+    role: TextMessageRole,
+    delta: t.string,
+    name: t.string,
+  },
+);
 /**
  * Shorthand for START/CONTENT/END, expanded by `normalizeChunks()` (docs/wire.md#5.3).
  *
@@ -60,9 +68,14 @@ export interface TextMessageChunkEvent extends t.TypeOf<typeof TextMessageChunkE
 export const TextMessageChunkEvent: NamedStructCodec<TextMessageChunkEvent> = TextMessageChunkEventCodec;
 
 // Tool calls (docs/wire.md#3.3)
-const ToolCallStartEventCodec = event("TOOL_CALL_START", { toolCallId: t.string, toolCallName: t.string }, {
-  ...attributed, parentMessageId: t.string,
-});
+const ToolCallStartEventCodec = event(
+  "TOOL_CALL_START",
+  { toolCallId: t.string, toolCallName: t.string },
+  {
+    ...attributed,
+    parentMessageId: t.string,
+  },
+);
 /**
  * Opens a tool call, held by the assistant message `parentMessageId` when given.
  *
@@ -92,9 +105,17 @@ const ToolCallEndEventCodec = event("TOOL_CALL_END", { toolCallId: t.string }, a
 export interface ToolCallEndEvent extends t.TypeOf<typeof ToolCallEndEventCodec> {}
 export const ToolCallEndEvent: NamedStructCodec<ToolCallEndEvent> = ToolCallEndEventCodec;
 
-const ToolCallChunkEventCodec = event("TOOL_CALL_CHUNK", {}, {
-  ...attributed, toolCallId: t.string, toolCallName: t.string, parentMessageId: t.string, delta: t.string,
-});
+const ToolCallChunkEventCodec = event(
+  "TOOL_CALL_CHUNK",
+  {},
+  {
+    ...attributed,
+    toolCallId: t.string,
+    toolCallName: t.string,
+    parentMessageId: t.string,
+    delta: t.string,
+  },
+);
 /**
  * Shorthand for START/ARGS/END, expanded by `normalizeChunks()` (docs/wire.md#5.3).
  *

@@ -127,13 +127,7 @@ export const BinaryInputContent: NamedStructCodec<BinaryInputContent> = BinaryIn
  * @example
  * const parts: InputContent[] = [{ type: "text", text: "Look:" }, { type: "image", source: { type: "url", value: "https://example.com/cat.png" } }];
  */
-export type InputContent =
-  | TextInputContent
-  | ImageInputContent
-  | AudioInputContent
-  | VideoInputContent
-  | DocumentInputContent
-  | BinaryInputContent;
+export type InputContent = TextInputContent | ImageInputContent | AudioInputContent | VideoInputContent | DocumentInputContent | BinaryInputContent;
 const InputContentCodec = taggedUnion("InputContent", "type", {
   text: TextInputContent,
   image: ImageInputContent,
@@ -196,11 +190,7 @@ const SystemMessageCodec = struct("SystemMessage", { ...base, role: t.literal("s
 export interface SystemMessage extends t.TypeOf<typeof SystemMessageCodec> {}
 export const SystemMessage: NamedStructCodec<SystemMessage> = SystemMessageCodec;
 
-const AssistantMessageCodec = struct(
-  "AssistantMessage",
-  { ...base, role: t.literal("assistant") },
-  { ...named, content: t.string, toolCalls: list(ToolCall) },
-);
+const AssistantMessageCodec = struct("AssistantMessage", { ...base, role: t.literal("assistant") }, { ...named, content: t.string, toolCalls: list(ToolCall) });
 /**
  * The agent's answer; `content` is absent when it only calls tools.
  *
@@ -210,11 +200,7 @@ const AssistantMessageCodec = struct(
 export interface AssistantMessage extends t.TypeOf<typeof AssistantMessageCodec> {}
 export const AssistantMessage: NamedStructCodec<AssistantMessage> = AssistantMessageCodec;
 
-const UserMessageCodec = struct(
-  "UserMessage",
-  { ...base, role: t.literal("user"), content: t.union([t.string, list(InputContent)]) },
-  named,
-);
+const UserMessageCodec = struct("UserMessage", { ...base, role: t.literal("user"), content: t.union([t.string, list(InputContent)]) }, named);
 /**
  * What the user said: a string, or multimodal content parts.
  *
@@ -238,11 +224,7 @@ const ToolMessageCodec = struct(
 export interface ToolMessage extends t.TypeOf<typeof ToolMessageCodec> {}
 export const ToolMessage: NamedStructCodec<ToolMessage> = ToolMessageCodec;
 
-const ActivityMessageCodec = struct(
-  "ActivityMessage",
-  { ...base, role: t.literal("activity"), activityType: t.string, content: JsonObject },
-  baseOptional,
-);
+const ActivityMessageCodec = struct("ActivityMessage", { ...base, role: t.literal("activity"), activityType: t.string, content: JsonObject }, baseOptional);
 /**
  * A structured, frontend-only progress item (never sent back to the agent).
  *
@@ -272,14 +254,7 @@ export const ReasoningMessage: NamedStructCodec<ReasoningMessage> = ReasoningMes
  * @example
  * const text = (message: Message) => (message.role === "assistant" ? message.content ?? "" : "");
  */
-export type Message =
-  | DeveloperMessage
-  | SystemMessage
-  | AssistantMessage
-  | UserMessage
-  | ToolMessage
-  | ActivityMessage
-  | ReasoningMessage;
+export type Message = DeveloperMessage | SystemMessage | AssistantMessage | UserMessage | ToolMessage | ActivityMessage | ReasoningMessage;
 const MessageCodec = taggedUnion("Message", "role", {
   developer: DeveloperMessage,
   system: SystemMessage,

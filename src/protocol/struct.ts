@@ -4,17 +4,7 @@
  * `unrecognised.ts`), an unrecognised value removing its member or, in a required one, the object.
  */
 import * as t from "io-ts";
-import {
-  isUnrecognised,
-  keepCause,
-  noteRemoved,
-  noteUnknownProperty,
-  pointerOf,
-  propagate,
-  RecognisingType,
-  rollBack,
-  strippedMark,
-} from "./unrecognised";
+import { isUnrecognised, keepCause, noteRemoved, noteUnknownProperty, pointerOf, propagate, RecognisingType, rollBack, strippedMark } from "./unrecognised";
 
 /** Optional keys whose `null` is an error rather than "absent" (docs/wire.md#1.4: both revisions reject them). */
 const NULL_IS_AN_ERROR = ["subagentRunId", "metadata"] as const;
@@ -41,8 +31,7 @@ export type StructType<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<
 export type StructOutput<R extends t.Props, O extends t.Props> = t.OutputOf<t.TypeC<R>> & t.OutputOf<t.PartialC<O>>;
 
 /** A struct codec that also exposes its declared keys (used by the decoders and builders). */
-export interface StructCodec<R extends t.Props, O extends t.Props>
-  extends t.Type<StructType<R, O>, StructOutput<R, O>, unknown> {
+export interface StructCodec<R extends t.Props, O extends t.Props> extends t.Type<StructType<R, O>, StructOutput<R, O>, unknown> {
   readonly required: R;
   readonly optional: O;
   /** Whether members besides the declared ones are kept (`open`) rather than stripped (read by the client tools' JSON Schema derivation). */
@@ -70,12 +59,7 @@ export function isPlainObject(u: unknown): u is Record<string, unknown> {
  * const Tool = struct("Tool", { name: t.string }, { description: t.string });
  * Tool.decode({ name: "search", description: null, extra: 1 }); // right({ name: "search" }), `extra` noted as stripped
  */
-export function struct<R extends t.Props, O extends t.Props>(
-  name: string,
-  required: R,
-  optional: O,
-  options: StructOptions = {},
-): StructCodec<R, O> {
+export function struct<R extends t.Props, O extends t.Props>(name: string, required: R, optional: O, options: StructOptions = {}): StructCodec<R, O> {
   const inner = t.intersection([t.type(required), t.partial(optional)], name);
   const strict = new Set(options.nullIsError ?? NULL_IS_AN_ERROR);
   const requiredEntries = Object.entries(required);

@@ -10,8 +10,7 @@ import { RecognisingType, unrecognised } from "./unrecognised";
 export type TaggedUnionType<M extends Record<string, t.Mixed>> = { [K in keyof M]: t.TypeOf<M[K]> }[keyof M];
 
 /** A tagged union codec that also exposes its members by tag. */
-export interface TaggedUnionCodec<M extends Record<string, t.Mixed>>
-  extends t.Type<TaggedUnionType<M>, unknown, unknown> {
+export interface TaggedUnionCodec<M extends Record<string, t.Mixed>> extends t.Type<TaggedUnionType<M>, unknown, unknown> {
   readonly tag: string;
   readonly members: M;
 }
@@ -35,8 +34,7 @@ export interface TaggedUnionOptions {
  * const Part = taggedUnion("Part", "type", { text: TextPart, image: ImagePart });
  */
 export function taggedUnion<M extends Record<string, t.Mixed>>(name: string, tag: string, members: M, options: TaggedUnionOptions = {}): TaggedUnionCodec<M> {
-  const has = (value: unknown): value is keyof M & string =>
-    typeof value === "string" && Object.prototype.hasOwnProperty.call(members, value);
+  const has = (value: unknown): value is keyof M & string => typeof value === "string" && Object.prototype.hasOwnProperty.call(members, value);
   const codec = new RecognisingType<TaggedUnionType<M>, unknown, unknown>(
     name,
     (u): u is TaggedUnionType<M> => isPlainObject(u) && has(u[tag]) && members[u[tag]].is(u),

@@ -55,7 +55,11 @@ export function mapThinkingEvent(event: ThinkingEvent, ids: ThinkingIds, newId: 
       const messageId = ids.spanId ?? newId();
       const event: Event = { type: "REASONING_END", messageId, ...base };
       if (ids.messageId === undefined) return { event, ids: {} };
-      return { closing: { type: "REASONING_MESSAGE_END", messageId: ids.messageId, ...(event.timestamp === undefined ? {} : { timestamp: event.timestamp }) }, event, ids: {} };
+      return {
+        closing: { type: "REASONING_MESSAGE_END", messageId: ids.messageId, ...(event.timestamp === undefined ? {} : { timestamp: event.timestamp }) },
+        event,
+        ids: {},
+      };
     }
     case "THINKING_TEXT_MESSAGE_START": {
       const messageId = newId();

@@ -53,7 +53,8 @@ export function useClientTool<A, R>(session: ToolCallSource, ...args: ToolAndRen
 }
 
 /** The two ways to name the tool, each with the render it types. */
-type ToolAndRender<A, R> = [tool: ClientTool<A, R>, render: (call: RunningToolCall<A, R>) => ReactNode] | [name: string, render: (call: RunningToolCall) => ReactNode];
+type ToolAndRender<A, R> =
+  [tool: ClientTool<A, R>, render: (call: RunningToolCall<A, R>) => ReactNode] | [name: string, render: (call: RunningToolCall) => ReactNode];
 
 /** The runtime check that tells the two apart: a name is a string, a tool an object. */
 function byName<A, R>(args: ToolAndRender<A, R>): args is [name: string, render: (call: RunningToolCall) => ReactNode] {

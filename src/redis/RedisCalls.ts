@@ -45,7 +45,14 @@ export class RedisCalls {
    * Runs a store script for the thread whose keys are `keys`: by its digest (EVALSHA) once that is
    * known, sent whole (EVAL) before, and again whole when Redis answers NOSCRIPT (nothing of it ran).
    */
-  script(connection: RedisConnection, script: StoreScript, keys: ThreadKeys, context: ScriptContext, args: readonly string[], details: StoreErrorDetails = {}): Promise<unknown> {
+  script(
+    connection: RedisConnection,
+    script: StoreScript,
+    keys: ThreadKeys,
+    context: ScriptContext,
+    args: readonly string[],
+    details: StoreErrorDetails = {},
+  ): Promise<unknown> {
     const what = `the ${script.name} script`;
     const on = { threadId: context.threadId, ...details };
     const whole = (): Promise<unknown> => this.command(connection, evalArguments(script, keys, context, args), what, on);

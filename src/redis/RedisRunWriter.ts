@@ -72,7 +72,11 @@ export class RedisRunWriter implements RunWriter {
     this.deadline = env.timers.now() + env.lease;
     this.cancelTimer = env.timers.setTimer(env.lease, () => this.onLeaseTimer());
     this.unwatch = env.watchSignals((kind) => (kind === "stop" ? this.requestStop() : this.end()));
-    this.stopRequested = watchStop(() => this.stopped, () => this.live, this.watchers);
+    this.stopRequested = watchStop(
+      () => this.stopped,
+      () => this.live,
+      this.watchers,
+    );
   }
 
   append(events: readonly Event[]): Promise<readonly Cursor[]> {
@@ -95,7 +99,16 @@ export class RedisRunWriter implements RunWriter {
     const checkpoint = this.checkpointDue;
     this.checkpointDue = undefined;
     const firstSeq = this.lastSeq + 1;
-    const request = { runId: this.runId, lease: this.env.lease, leaseTtl: this.env.leaseTtl, terminal, checkpoint, maxEvents: this.env.maxEvents, firstSeq, events: encoded };
+    const request = {
+      runId: this.runId,
+      lease: this.env.lease,
+      leaseTtl: this.env.leaseTtl,
+      terminal,
+      checkpoint,
+      maxEvents: this.env.maxEvents,
+      firstSeq,
+      events: encoded,
+    };
     const args = appendArguments(request);
     // Parsed inside the attempt: a reply of another shape was meant for another command (a client
     // whose replies got out of step), so it says nothing of this batch, which is sent again.
@@ -193,20 +206,20 @@ export class RedisRunWriter implements RunWriter {
       return;
     }
     // Our own lease is due: whoever notices first ends the run (maybe this is the first).
-    this.script(noticeScript, []).then(
-      (reply) => {
+    this.script(noticeScript, [])
+      .then((reply) => {
         const notice = parseNoticeReply(reply);
         if (notice.kind === "live" && notice.runId === this.runId) {
           this.deadline = this.env.timers.now() + Math.max(1, notice.remaining);
           this.onLeaseTimer();
         } else this.end();
-      },
-    ).catch(() => {
-      // Redis did not answer (or answered nonsense): look again after another lease; the
-      // producer's own next append or renewal reports the failure to it.
-      this.deadline = this.env.timers.now() + this.env.lease;
-      if (this.live) this.cancelTimer = this.env.timers.setTimer(this.env.lease, () => this.onLeaseTimer());
-    });
+      })
+      .catch(() => {
+        // Redis did not answer (or answered nonsense): look again after another lease; the
+        // producer's own next append or renewal reports the failure to it.
+        this.deadline = this.env.timers.now() + this.env.lease;
+        if (this.live) this.cancelTimer = this.env.timers.setTimer(this.env.lease, () => this.onLeaseTimer());
+      });
   }
 
   /** The log is not where this writer's answers put it: the fold can no longer be trusted. */

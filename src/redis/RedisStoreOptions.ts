@@ -43,7 +43,8 @@ export interface RedisStoreSettings {
  * @example
  * redisStore({ client, prefix: "chat:" });
  */
-export type RedisStoreOptions = RedisStoreSettings & ({ readonly client: NodeRedisClient; readonly port?: undefined } | { readonly port: RedisPort; readonly client?: undefined });
+export type RedisStoreOptions = RedisStoreSettings &
+  ({ readonly client: NodeRedisClient; readonly port?: undefined } | { readonly port: RedisPort; readonly client?: undefined });
 
 /**
  * The defaults of `RedisStoreSettings`.

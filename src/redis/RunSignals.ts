@@ -68,7 +68,10 @@ export class RunSignals {
   async ready(): Promise<void> {
     if (this.closed) throw new StoreError("unavailable", `expected the signal channel ${this.channel} to be subscribed, but the store was closed`);
     if (this.subscription === undefined) {
-      const attempt = this.calls.open((signal) => this.port.subscribe(this.name, this.channel, (message) => this.dispatch(message), signal), `SUBSCRIBE ${this.channel}`);
+      const attempt = this.calls.open(
+        (signal) => this.port.subscribe(this.name, this.channel, (message) => this.dispatch(message), signal),
+        `SUBSCRIBE ${this.channel}`,
+      );
       this.subscription = attempt;
       attempt.catch(() => {
         if (this.subscription === attempt) this.subscription = undefined; // the caller of ready() gets the error
@@ -92,7 +95,11 @@ export class RunSignals {
     this.listeners.clear();
     const subscription = this.subscription;
     this.subscription = undefined;
-    if (subscription !== undefined) await subscription.then((open) => open.close(), () => undefined);
+    if (subscription !== undefined)
+      await subscription.then(
+        (open) => open.close(),
+        () => undefined,
+      );
   }
 
   private dispatch(message: string): void {

@@ -65,7 +65,8 @@ export class TailReader {
   own(threadId: string, runId: string, started: LoggedEntry): LocalFeed {
     const key = this.env.keysOf(threadId).events;
     const stream = this.streams.get(key);
-    if (this.closed || this.owners.has(key) || (stream !== undefined && stream.position.seq + 1 < started.seq)) return { offer: () => undefined, release: () => undefined };
+    if (this.closed || this.owners.has(key) || (stream !== undefined && stream.position.seq + 1 < started.seq))
+      return { offer: () => undefined, release: () => undefined };
     const owner: Owner = { runId, last: started };
     this.owners.set(key, owner);
     if (stream !== undefined) this.advanceEntries(stream, [started]);
@@ -122,7 +123,11 @@ export class TailReader {
     for (const stream of [...this.streams.values()]) this.drop(stream, closedError(stream.threadId));
     const connection = this.connection;
     this.connection = undefined;
-    if (connection !== undefined) await connection.then((open) => open.close(), () => undefined); // never opened: nothing to close
+    if (connection !== undefined)
+      await connection.then(
+        (open) => open.close(),
+        () => undefined,
+      ); // never opened: nothing to close
   }
 
   private async join(threadId: string, keys: ThreadKeys, after: Cursor, follower: Follower): Promise<void> {
@@ -154,7 +159,9 @@ export class TailReader {
     const target = existing.position;
     let last = at;
     while (last.seq < target.seq && !follower.done) {
-      const reply = await this.env.calls.command(this.env.port, xrangeArguments(keys.events, last.cursor, target.cursor, this.env.page), "XRANGE", { threadId });
+      const reply = await this.env.calls.command(this.env.port, xrangeArguments(keys.events, last.cursor, target.cursor, this.env.page), "XRANGE", {
+        threadId,
+      });
       const page = decodeEntries(reply, threadId);
       if (follower.done) return;
       for (const entry of page) {

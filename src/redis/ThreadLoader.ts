@@ -28,7 +28,13 @@ import { decodeSnapshot, foldAfter, followsWithoutGap } from "./snapshots";
 export type Loaded =
   | { readonly kind: "unknown" }
   | { readonly kind: "resume"; readonly after: Cursor; readonly events: readonly LoggedEntry[] }
-  | { readonly kind: "snapshot"; readonly live: string | undefined; readonly snapshot: ThreadSnapshot; readonly entries: readonly LoggedEntry[]; readonly last: Cursor };
+  | {
+      readonly kind: "snapshot";
+      readonly live: string | undefined;
+      readonly snapshot: ThreadSnapshot;
+      readonly entries: readonly LoggedEntry[];
+      readonly last: Cursor;
+    };
 
 /**
  * Reads threads for one store.
@@ -83,7 +89,10 @@ export class ThreadLoader {
         if (isTerminal(entry.event)) return out;
       }
       if (page.length < this.page) return out;
-      page = decodeEntries(await this.calls.command(this.port, xrangeArguments(keys.events, out[out.length - 1].cursor, "+", this.page), "XRANGE", { threadId }), threadId);
+      page = decodeEntries(
+        await this.calls.command(this.port, xrangeArguments(keys.events, out[out.length - 1].cursor, "+", this.page), "XRANGE", { threadId }),
+        threadId,
+      );
     }
   }
 
@@ -92,7 +101,10 @@ export class ThreadLoader {
     const out = first;
     let count = first.length;
     while (count === this.page) {
-      const page = decodeEntries(await this.calls.command(this.port, xrangeArguments(keys.events, out[out.length - 1].cursor, "+", this.page), "XRANGE", { threadId }), threadId);
+      const page = decodeEntries(
+        await this.calls.command(this.port, xrangeArguments(keys.events, out[out.length - 1].cursor, "+", this.page), "XRANGE", { threadId }),
+        threadId,
+      );
       out.push(...page);
       count = page.length;
     }

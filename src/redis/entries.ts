@@ -52,7 +52,10 @@ export function encodeEvent(event: Event, index: number, threadId: string): Enco
     json = JSON.stringify(event);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new StoreError("invalid-append", `expected JSON events, but the ${event.type} at index ${index} does not serialize: ${why}`, { threadId, cause: error });
+    throw new StoreError("invalid-append", `expected JSON events, but the ${event.type} at index ${index} does not serialize: ${why}`, {
+      threadId,
+      cause: error,
+    });
   }
   if (json === undefined) throw new StoreError("invalid-append", `expected JSON events, but the event at index ${index} serializes to nothing`, { threadId });
   return { type: event.type, json };

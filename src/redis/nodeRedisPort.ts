@@ -50,7 +50,12 @@ export interface NodeRedisPortOptions {
  */
 export function nodeRedisPort(client: NodeRedisClient, options: NodeRedisPortOptions = {}): RedisPort {
   const onError = options.onConnectionError ?? ((): void => undefined);
-  const open = async (name: string, disableOfflineQueue: boolean, signal: AbortSignal | undefined, ready: (connection: NodeRedisClient) => Promise<unknown>): Promise<NodeRedisClient> => {
+  const open = async (
+    name: string,
+    disableOfflineQueue: boolean,
+    signal: AbortSignal | undefined,
+    ready: (connection: NodeRedisClient) => Promise<unknown>,
+  ): Promise<NodeRedisClient> => {
     const connection = client.duplicate({ name, disableOfflineQueue });
     connection.on("error", onError);
     // A client reconnecting to a server that is down would try forever: the store's give-up ends it.

@@ -123,7 +123,10 @@ class RedisThreadStore implements RedisStore {
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
       const loaded = await this.loader.load(threadId, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);
-      const { fold, last } = loaded.kind === "snapshot" ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last } : { fold: new ThreadFold(threadId), last: "" };
+      const { fold, last } =
+        loaded.kind === "snapshot"
+          ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last }
+          : { fold: new ThreadFold(threadId), last: "" };
       // Folded with its input (docs/rules.md#A15: the input's messages join the thread); logged without it. The
       // cursor is Redis's to give: the script keeps it beside the snapshot.
       fold.apply({ ...started, input }, "");
@@ -150,7 +153,12 @@ class RedisThreadStore implements RedisStore {
         }
       }
     }
-    throw unavailable("the begin script", `thread "${threadId}" changed under each of ${BEGIN_ATTEMPTS} attempts to start run "${runId}"`, { threadId, runId }, undefined);
+    throw unavailable(
+      "the begin script",
+      `thread "${threadId}" changed under each of ${BEGIN_ATTEMPTS} attempts to start run "${runId}"`,
+      { threadId, runId },
+      undefined,
+    );
   }
 
   async read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined> {
@@ -183,7 +191,13 @@ class RedisThreadStore implements RedisStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const writer of [...this.writers]) writer.release(new StoreError("unavailable", `expected run "${writer.runId}" to be written, but the store was closed`, { threadId: writer.threadId, runId: writer.runId }));
+    for (const writer of [...this.writers])
+      writer.release(
+        new StoreError("unavailable", `expected run "${writer.runId}" to be written, but the store was closed`, {
+          threadId: writer.threadId,
+          runId: writer.runId,
+        }),
+      );
     await Promise.all([this.reader.close(), this.signals.close()]);
     await this.calls.command(this.port, delArguments(wakeKey(this.prefix, this.instance)), "DEL").catch(() => undefined); // it expires by itself
   }
@@ -228,7 +242,11 @@ function serialize(fold: ThreadFold, threadId: string): string {
   try {
     return JSON.stringify(fold.snapshot());
   } catch (error) {
-    throw new StoreError("invalid-append", `expected a JSON input, but the thread with its messages does not serialize: ${error instanceof Error ? error.message : String(error)}`, { threadId, cause: error });
+    throw new StoreError(
+      "invalid-append",
+      `expected a JSON input, but the thread with its messages does not serialize: ${error instanceof Error ? error.message : String(error)}`,
+      { threadId, cause: error },
+    );
   }
 }
 

@@ -104,6 +104,10 @@ function errorReply(error: unknown): { readonly code: string; readonly message: 
 
 function gaveUp(error: unknown, ms: number, retries: number): unknown {
   if (!StoreError.isInstance(error) || retries === 0) return error;
-  const details = { cause: error, ...(error.threadId === undefined ? {} : { threadId: error.threadId }), ...(error.runId === undefined ? {} : { runId: error.runId }) };
+  const details = {
+    cause: error,
+    ...(error.threadId === undefined ? {} : { threadId: error.threadId }),
+    ...(error.runId === undefined ? {} : { runId: error.runId }),
+  };
   return new StoreError(error.code, `${error.message} (sent again ${retries} times over ${ms} ms, until the run's lease was up)`, details);
 }

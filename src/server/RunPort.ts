@@ -71,9 +71,7 @@ export class ScopedRunPort<S> implements RunPort<S> {
       );
     }
     const tagged =
-      this.subagentRunId !== undefined && isAttributable(event) && event.subagentRunId === undefined
-        ? withSubagentRunId(event, this.subagentRunId)
-        : event;
+      this.subagentRunId !== undefined && isAttributable(event) && event.subagentRunId === undefined ? withSubagentRunId(event, this.subagentRunId) : event;
     this.core.write(tagged);
   }
 

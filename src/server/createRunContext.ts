@@ -37,11 +37,7 @@ export interface RunContextHarness<S> {
  * ctx.updateState((doc) => { doc.step = 1; });
  * events.map((e) => e.type); // ["STATE_SNAPSHOT"]
  */
-export function createRunContext<S>(
-  spec: StateSpec<S> | undefined,
-  input: RunAgentInput,
-  options: { readonly ids?: IdSource } = {},
-): RunContextHarness<S> {
+export function createRunContext<S>(spec: StateSpec<S> | undefined, input: RunAgentInput, options: { readonly ids?: IdSource } = {}): RunContextHarness<S> {
   const decoded = decodeState(spec, input.state);
   if (E.isLeft(decoded)) throw decoded.left;
   const events: Event[] = [];

@@ -40,7 +40,12 @@ export function decodeState<S>(spec: StateSpec<S> | undefined, raw: unknown, opt
     const tooDeep = findTooDeep(raw, limit);
     if (tooDeep !== undefined) {
       const where = tooDeep.path === "" ? "state" : `state${tooDeep.path.replace(/\//g, ".")}`;
-      return E.left(new AgentError(`state nests deeper than the limit of ${limit} levels (or is circular): at ${where.length > 200 ? `${where.slice(0, 200)}…` : where}`, SERIALIZATION_ERROR_CODE));
+      return E.left(
+        new AgentError(
+          `state nests deeper than the limit of ${limit} levels (or is circular): at ${where.length > 200 ? `${where.slice(0, 200)}…` : where}`,
+          SERIALIZATION_ERROR_CODE,
+        ),
+      );
     }
     const decoded = effective.codec.decode(raw);
     if (E.isRight(decoded)) return decoded;
@@ -77,5 +82,8 @@ function rawState<S>(): StateSpec<S> {
   const accept = (_u: unknown): _u is S => true;
   const empty = {};
   if (!accept(empty)) throw new Error("unreachable");
-  return { codec: new t.Type<S, unknown, unknown>("raw state", accept, (u, c) => (accept(u) ? t.success(u) : t.failure(u, c)), t.identity), defaultValue: empty };
+  return {
+    codec: new t.Type<S, unknown, unknown>("raw state", accept, (u, c) => (accept(u) ? t.success(u) : t.failure(u, c)), t.identity),
+    defaultValue: empty,
+  };
 }

@@ -62,4 +62,11 @@ export { isTerminal } from "../thread/isTerminal";
 export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectOptions } from "./store/connectStream";
 export { openConnect, type ConnectStream } from "./store/openConnect";
 export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";
-export { memoryStore, MEMORY_STORE_DEFAULTS, RUN_TOO_LARGE_ERROR_CODE, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./store/memory/memoryStore";
+export {
+  memoryStore,
+  MEMORY_STORE_DEFAULTS,
+  RUN_TOO_LARGE_ERROR_CODE,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  type MemoryStoreStats,
+} from "./store/memory/memoryStore";

@@ -265,4 +265,3 @@ export class SseFrameReader {
     this.emit(frame);
   }
 }
-

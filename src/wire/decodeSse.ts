@@ -49,12 +49,16 @@ export interface DecodeSseEventOptions extends DecodeSseOptions {
  * of('data: {"type":"RUN_STARTED","threadId":"t1","runId":"r1","vendor":1}\n\n').pipe(decodeSse({ warnings: true }))
  * // emits DecodeWarning("unknown-property", "event 0 (RUN_STARTED): removed unknown property /vendor …"), then the event without it
  */
-export function decodeSse(options: DecodeSseEventOptions & SseControlsOption & { readonly warnings: true }): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
+export function decodeSse(
+  options: DecodeSseEventOptions & SseControlsOption & { readonly warnings: true },
+): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
 export function decodeSse(options: DecodeSseEventOptions & SseControlsOption): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
 export function decodeSse(options: DecodeSseEventOptions & { readonly warnings: true }): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
 export function decodeSse(options?: DecodeSseEventOptions & { readonly warnings?: false }): OperatorFunction<string | Uint8Array, Event>;
 export function decodeSse(options?: DecodeSseEventOptions): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
-export function decodeSse(options: DecodeSseEventOptions & Partial<SseControlsOption> = {}): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl> {
+export function decodeSse(
+  options: DecodeSseEventOptions & Partial<SseControlsOption> = {},
+): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl> {
   frameLimitOf(options); // a bad limit is refused here, when the operator is made
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
   if (!(maxDepth >= 1)) throw new RangeError(`decodeSse: expected maxDepth to be at least 1, got ${String(maxDepth)}`);

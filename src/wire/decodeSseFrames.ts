@@ -68,7 +68,12 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 export function decodeSseFrames(options: DecodeSseOptions & SseControlsOption): OperatorFunction<string | Uint8Array, SseFrame | SseControl>;
 export function decodeSseFrames(options?: DecodeSseOptions): OperatorFunction<string | Uint8Array, SseFrame>;
 export function decodeSseFrames(options: DecodeSseOptions & Partial<SseControlsOption> = {}): OperatorFunction<string | Uint8Array, SseFrame | SseControl> {
-  return readSseFrames<SseFrame | SseControl>(options, (frame, subscriber) => subscriber.next(frame), undefined, options.controls === true ? (control, subscriber) => subscriber.next(control) : undefined);
+  return readSseFrames<SseFrame | SseControl>(
+    options,
+    (frame, subscriber) => subscriber.next(frame),
+    undefined,
+    options.controls === true ? (control, subscriber) => subscriber.next(control) : undefined,
+  );
 }
 
 /**
@@ -108,7 +113,12 @@ export function readSseFrames<T>(
       onControl === undefined
         ? {}
         : { onId: (id: string) => onControl(new SseIdField(id), subscriber), onRetry: (ms: number) => onControl(new SseRetryField(ms), subscriber) };
-    const reader = new SseFrameReader(max, (frame) => onFrame(frame, subscriber), () => subscriber.closed, fields);
+    const reader = new SseFrameReader(
+      max,
+      (frame) => onFrame(frame, subscriber),
+      () => subscriber.closed,
+      fields,
+    );
     let decoder: TextDecoder | undefined;
     const feed = (text: string): boolean => {
       const error = reader.feed(text);

@@ -56,7 +56,10 @@ function observed(agent: Agent): { agent: Agent; settled: Promise<{ ok: boolean;
     agent: {
       run: (ctx) => {
         const running = agent.run(ctx);
-        running.then((value) => settle({ ok: true, value }), (value: unknown) => settle({ ok: false, value }));
+        running.then(
+          (value) => settle({ ok: true, value }),
+          (value: unknown) => settle({ ok: false, value }),
+        );
         return running;
       },
     },

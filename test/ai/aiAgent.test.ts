@@ -15,7 +15,11 @@ import { collect, expectAccepted, types } from "../server/support";
 import { finish, scripted, scriptedModel, streamedCall, text, USAGE, WIRE_USAGE } from "./support";
 
 const USER: Message = { id: "u1", role: "user", content: "What is the weather in Seoul?" };
-const PICK_COLOR: Tool = { name: "pick_color", description: "Lets the user pick a color", parameters: { type: "object", properties: { hint: { type: "string" } } } };
+const PICK_COLOR: Tool = {
+  name: "pick_color",
+  description: "Lets the user pick a color",
+  parameters: { type: "object", properties: { hint: { type: "string" } } },
+};
 
 const inputWith = (fields: { tools?: Tool[]; messages?: Message[] } = {}) =>
   runAgentInput("thread-1", "run-1", { messages: fields.messages ?? [USER], tools: fields.tools ?? [] });
@@ -102,7 +106,10 @@ test("two parallel tool calls with interleaved streamed args, both executed, the
     [...text("txt-0", "Both sunny."), finish()],
   );
   const events = await runOnce(aiAgent({ model, tools: { get_weather: weatherTool() } }));
-  const step1 = events.slice(2, events.findIndex((e) => e.type === "STEP_FINISHED"));
+  const step1 = events.slice(
+    2,
+    events.findIndex((e) => e.type === "STEP_FINISHED"),
+  );
   expect(step1.slice(0, 9)).toEqual([
     { type: "TOOL_CALL_START", toolCallId: "call-a", toolCallName: "get_weather", parentMessageId: "id-1" },
     { type: "TOOL_CALL_START", toolCallId: "call-b", toolCallName: "get_weather", parentMessageId: "id-1" },
@@ -115,7 +122,12 @@ test("two parallel tool calls with interleaved streamed args, both executed, the
     expect.objectContaining({ type: "TOOL_CALL_RESULT" }),
     expect.objectContaining({ type: "TOOL_CALL_RESULT" }),
   ]);
-  expect(step1.slice(7).map((e) => (e.type === "TOOL_CALL_RESULT" ? [e.toolCallId, e.content] : e.type)).sort()).toEqual([
+  expect(
+    step1
+      .slice(7)
+      .map((e) => (e.type === "TOOL_CALL_RESULT" ? [e.toolCallId, e.content] : e.type))
+      .sort(),
+  ).toEqual([
     ["call-a", '{"city":"Seoul","temperature":21}'],
     ["call-b", '{"city":"Busan","temperature":21}'],
   ]);
@@ -191,7 +203,12 @@ test("a client tool is offered to the model without execute; the model calling i
   expect(model.doStreamCalls).toHaveLength(1); // the SDK's loop stopped: nothing could answer the call
   const offered = [...(model.doStreamCalls[0].tools ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   expect(offered).toEqual([
-    { type: "function", name: "get_weather", description: "The weather in a city", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    {
+      type: "function",
+      name: "get_weather",
+      description: "The weather in a city",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
     { type: "function", name: "pick_color", description: "Lets the user pick a color", inputSchema: PICK_COLOR.parameters },
   ]);
 });
@@ -220,7 +237,12 @@ describe("a provider error", () => {
     const printed = jest.spyOn(console, "error").mockImplementation(() => undefined);
     const model = scriptedModel(
       [...streamedCall("call-1", "get_weather", '{"city":"Seoul"}'), finish("tool-calls")],
-      [{ type: "text-start", id: "txt-0" }, { type: "text-delta", id: "txt-0", delta: "It is" }, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, finish()],
+      [
+        { type: "text-start", id: "txt-0" },
+        { type: "text-delta", id: "txt-0", delta: "It is" },
+        { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+        finish(),
+      ],
     );
     const events = await runOnce(aiAgent({ model, tools: { get_weather: weatherTool() } }));
     expect(events.slice(-4)).toEqual([
@@ -251,7 +273,13 @@ describe("a provider error", () => {
 
   test("onError decides what the client sees instead", async () => {
     const model = scriptedModel([{ type: "error", error: new Error("rate limited: retry after 20s") }]);
-    const agent = aiAgent({ model, onError: (error, source) => ({ message: `${source.kind} unavailable`, code: error instanceof Error && /rate/.test(error.message) ? "RATE_LIMITED" : "X" }) });
+    const agent = aiAgent({
+      model,
+      onError: (error, source) => ({
+        message: `${source.kind} unavailable`,
+        code: error instanceof Error && /rate/.test(error.message) ? "RATE_LIMITED" : "X",
+      }),
+    });
     const events = await runOnce(agent);
     expect(events.at(-1)).toEqual({ type: "RUN_ERROR", message: "model unavailable", code: "RATE_LIMITED" });
   });
@@ -283,7 +311,13 @@ describe("the call", () => {
 
   test("the request's context entries reach the model as one system message after the system prompt", async () => {
     const model = scriptedModel([...text("txt-0", "ok"), finish()]);
-    const input = { ...inputWith(), context: [{ description: "The user's city", value: "Seoul" }, { description: "Units", value: "metric" }] };
+    const input = {
+      ...inputWith(),
+      context: [
+        { description: "The user's city", value: "Seoul" },
+        { description: "Units", value: "metric" },
+      ],
+    };
     await runOnce(aiAgent({ model, system: "Be brief." }), input);
     expect(model.doStreamCalls[0].prompt.slice(0, 2)).toEqual([
       { role: "system", content: "Be brief." },
@@ -309,7 +343,9 @@ describe("the call", () => {
   });
 
   test("each subscription is its own run: the model is called again", async () => {
-    const model = new MockLanguageModelV4({ doStream: async () => scripted([...text("txt-0", "again"), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: USAGE }]) });
+    const model = new MockLanguageModelV4({
+      doStream: async () => scripted([...text("txt-0", "again"), { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: USAGE }]),
+    });
     const events$ = run(aiAgent({ model }), inputWith());
     await collect(events$);
     await collect(events$);

@@ -7,7 +7,11 @@ describe("describeError", () => {
   test.each<[string, unknown, string]>([
     ["an Error: its message", new Error("Overloaded"), "Overloaded"],
     ["a string: itself", "quota exceeded", "quota exceeded"],
-    ["a provider's JSON error: its message member", { type: "invalid_request_error", message: "max_tokens too large", param: "max_tokens" }, "max_tokens too large"],
+    [
+      "a provider's JSON error: its message member",
+      { type: "invalid_request_error", message: "max_tokens too large", param: "max_tokens" },
+      "max_tokens too large",
+    ],
     ["an object without a message: a fixed sentence, never its JSON", { secret: "sk-123" }, "the model call failed without a message"],
     ["an empty message: the fixed sentence", new Error(""), "the model call failed without a message"],
     ["undefined: the fixed sentence", undefined, "the model call failed without a message"],
@@ -34,7 +38,10 @@ describe("describeError", () => {
   });
 
   test("a tool error names the tool when there is nothing else to say", () => {
-    expect(describeError({}, { kind: "tool", toolName: "search", toolCallId: "c1" })).toEqual({ message: 'the tool "search" failed without a message', code: "TOOL_ERROR" });
+    expect(describeError({}, { kind: "tool", toolName: "search", toolCallId: "c1" })).toEqual({
+      message: 'the tool "search" failed without a message',
+      code: "TOOL_ERROR",
+    });
   });
 });
 

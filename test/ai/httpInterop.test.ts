@@ -83,10 +83,17 @@ test("a tool-using run: the official HttpAgent ends with the messages our Sessio
   expect(official.problems).toEqual([]);
   expect(official.failure).toBeUndefined();
   expect(official.terminal).toEqual([
-    expect.objectContaining({ type: "RUN_FINISHED", outcome: { type: "success", pendingToolCallIds: ["call-2"] }, usage: [expect.objectContaining({ inputTokens: 20, outputTokens: 10 })] }),
+    expect.objectContaining({
+      type: "RUN_FINISHED",
+      outcome: { type: "success", pendingToolCallIds: ["call-2"] },
+      usage: [expect.objectContaining({ inputTokens: 20, outputTokens: 10 })],
+    }),
   ]);
 
-  const session = new Session(new HttpTransport(await endpoint(aiAgent({ model: weatherModel(), tools: { get_weather } }))), { threadId: "thread-1", tools: [PICK_COLOR] });
+  const session = new Session(new HttpTransport(await endpoint(aiAgent({ model: weatherModel(), tools: { get_weather } }))), {
+    threadId: "thread-1",
+    tools: [PICK_COLOR],
+  });
   const updates: Update[] = await lastValueFrom(session.send(USER).pipe(toArray()));
   expect(updates.filter((update) => update.kind === "error")).toEqual([]);
   // The client tool's call is left for the application (a plain Tool): the end names it (docs/wire.md#4.10).
@@ -149,7 +156,14 @@ test("the official client aborting mid-stream aborts the model's stream on the s
   const agent = new HttpAgent({ url, threadId: "thread-1", initialMessages: [USER] });
   const running = agent.runAgent({ runId: "run-1" }, { onTextMessageContentEvent: () => agent.abortRun() });
   await within(5_000, aborted, "the model's stream to see the abort");
-  await within(5_000, running.then(() => undefined, () => undefined), "the official client to settle after its abort");
+  await within(
+    5_000,
+    running.then(
+      () => undefined,
+      () => undefined,
+    ),
+    "the official client to settle after its abort",
+  );
   expect(model.doStreamCalls[0].abortSignal?.aborted).toBe(true);
   expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: "Once upon" });
 });

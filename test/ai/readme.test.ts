@@ -7,7 +7,10 @@ import { serve } from "../../src/node/serve";
 import { finish, scriptedModel, streamedCall, text } from "./support";
 
 test("README: a model-backed agent in ten lines answers the official client over HTTP", async () => {
-  const model = scriptedModel([...streamedCall("call-1", "get_weather", '{"city":"Seoul"}'), finish("tool-calls")], [...text("txt", "21°C in Seoul."), finish()]);
+  const model = scriptedModel(
+    [...streamedCall("call-1", "get_weather", '{"city":"Seoul"}'), finish("tool-calls")],
+    [...text("txt", "21°C in Seoul."), finish()],
+  );
 
   const weather = jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
   const get_weather = tool({ description: "The weather in a city", inputSchema: weather, execute: async ({ city }) => ({ city, celsius: 21 }) });

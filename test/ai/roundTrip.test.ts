@@ -34,7 +34,14 @@ const THREAD: Message[] = [
     id: "a1",
     role: "assistant",
     content: "Checking Paris.",
-    toolCalls: [{ id: "call-0", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' }, encryptedValue: '{"google":{"thoughtSignature":"ts-0"}}' }],
+    toolCalls: [
+      {
+        id: "call-0",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+        encryptedValue: '{"google":{"thoughtSignature":"ts-0"}}',
+      },
+    ],
   },
   { id: "t1", role: "tool", toolCallId: "call-0", content: '{"city":"Paris","temperature":18}' },
   { id: "act", role: "activity", activityType: "map", content: { zoom: 3 } },
@@ -104,7 +111,13 @@ test("every message kind reaches the model as documented, and the run's output c
       content: [
         { type: "reasoning", text: "They want Paris.", providerOptions: { anthropic: { signature: "sig-0" } } },
         { type: "text", text: "Checking Paris." },
-        { type: "tool-call", toolCallId: "call-0", toolName: "get_weather", input: { city: "Paris" }, providerOptions: { google: { thoughtSignature: "ts-0" } } },
+        {
+          type: "tool-call",
+          toolCallId: "call-0",
+          toolName: "get_weather",
+          input: { city: "Paris" },
+          providerOptions: { google: { thoughtSignature: "ts-0" } },
+        },
       ],
     },
     {
@@ -131,10 +144,22 @@ test("every message kind reaches the model as documented, and the run's output c
       id: "id-2",
       role: "assistant",
       content: "Checking Seoul.",
-      toolCalls: [{ id: "call-1", type: "function", function: { name: "get_weather", arguments: '{"city":"Seoul"}' }, encryptedValue: '{"google":{"thoughtSignature":"ts-1"}}' }],
+      toolCalls: [
+        {
+          id: "call-1",
+          type: "function",
+          function: { name: "get_weather", arguments: '{"city":"Seoul"}' },
+          encryptedValue: '{"google":{"thoughtSignature":"ts-1"}}',
+        },
+      ],
     },
     { id: "id-3", role: "tool", toolCallId: "call-1", content: '{"city":"Seoul","temperature":21}' },
-    { id: "id-4", role: "assistant", content: "Seoul is 21°C.", toolCalls: [{ id: "call-2", type: "function", function: { name: "pick_color", arguments: "{}" } }] },
+    {
+      id: "id-4",
+      role: "assistant",
+      content: "Seoul is 21°C.",
+      toolCalls: [{ id: "call-2", type: "function", function: { name: "pick_color", arguments: "{}" } }],
+    },
   ]);
 
   // The client runs its tool and starts the next run with the whole thread.

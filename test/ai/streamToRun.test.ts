@@ -26,7 +26,17 @@ const finishStep = (used: LanguageModelUsage = usage(1, 1)): StreamPart => ({
   type: "finish-step",
   response: { id: "resp-1", timestamp: new Date(0), modelId: "model-x" },
   usage: used,
-  performance: { stepTimeMs: 1, toolExecutionMs: {}, responseTimeMs: 1, effectiveOutputTokensPerSecond: 1, outputTokensPerSecond: 1, inputTokensPerSecond: 1, effectiveTotalTokensPerSecond: 1, timeToFirstOutputMs: 1, timeBetweenOutputChunksMs: { min: 0, p10: 0, median: 0, avg: 0, p90: 0, max: 0 } },
+  performance: {
+    stepTimeMs: 1,
+    toolExecutionMs: {},
+    responseTimeMs: 1,
+    effectiveOutputTokensPerSecond: 1,
+    outputTokensPerSecond: 1,
+    inputTokensPerSecond: 1,
+    effectiveTotalTokensPerSecond: 1,
+    timeToFirstOutputMs: 1,
+    timeBetweenOutputChunksMs: { min: 0, p10: 0, median: 0, avg: 0, p90: 0, max: 0 },
+  },
   finishReason: "stop",
   rawFinishReason: "stop",
   providerMetadata: undefined,
@@ -104,7 +114,12 @@ describe("reasoning", () => {
       { type: "REASONING_START", messageId: "id-1" },
       { type: "REASONING_MESSAGE_START", messageId: "id-1", role: "reasoning" },
       { type: "REASONING_MESSAGE_CONTENT", messageId: "id-1", delta: "Thinking." },
-      { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "id-1", encryptedValue: '{"openai":{"itemId":"rs_1","reasoningEncryptedContent":"gAAA"}}' },
+      {
+        type: "REASONING_ENCRYPTED_VALUE",
+        subtype: "message",
+        entityId: "id-1",
+        encryptedValue: '{"openai":{"itemId":"rs_1","reasoningEncryptedContent":"gAAA"}}',
+      },
       { type: "REASONING_MESSAGE_END", messageId: "id-1" },
       { type: "REASONING_END", messageId: "id-1" },
     ]);
@@ -112,7 +127,13 @@ describe("reasoning", () => {
 
   test("without metadata there is no encrypted value; a block left open is ended at finish-step", async () => {
     const { body } = await mapped([startStep, { type: "reasoning-delta", id: "r", text: "hmm" }, finishStep()]);
-    expect(body.map((e) => e.type)).toEqual(["REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END"]);
+    expect(body.map((e) => e.type)).toEqual([
+      "REASONING_START",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "REASONING_END",
+    ]);
   });
 });
 
@@ -162,7 +183,15 @@ describe("tool calls", () => {
     const { body, end } = await mapped([
       { type: "tool-call", toolCallId: "c1", toolName: "web_search", input: {}, providerExecuted: true },
       { type: "tool-result", toolCallId: "c1", toolName: "web_search", input: {}, output: "searching…", preliminary: true, dynamic: true },
-      { type: "tool-result", toolCallId: "c1", toolName: "web_search", input: {}, output: [{ url: "https://example.com" }], providerExecuted: true, dynamic: true },
+      {
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "web_search",
+        input: {},
+        output: [{ url: "https://example.com" }],
+        providerExecuted: true,
+        dynamic: true,
+      },
     ]);
     expect(body.filter((e) => e.type === "TOOL_CALL_RESULT")).toEqual([
       { type: "TOOL_CALL_RESULT", messageId: "id-2", toolCallId: "c1", content: '[{"url":"https://example.com"}]', role: "tool" },
@@ -231,7 +260,18 @@ describe("everything else", () => {
 
   test("a steering message is a user text message", async () => {
     const { body } = await mapped([
-      { type: "steering-message", id: "steer-1", stepNumber: 1, message: { role: "user", content: [{ type: "text", text: "Shorter, " }, { type: "text", text: "please." }] } },
+      {
+        type: "steering-message",
+        id: "steer-1",
+        stepNumber: 1,
+        message: {
+          role: "user",
+          content: [
+            { type: "text", text: "Shorter, " },
+            { type: "text", text: "please." },
+          ],
+        },
+      },
     ]);
     expect(body).toEqual([
       { type: "TEXT_MESSAGE_START", messageId: "steer-1", role: "user" },
@@ -313,7 +353,10 @@ describe("failures", () => {
   test("an error part stops reading: the parts after it are never pulled", async () => {
     let pulled = 0;
     async function* stream(): AsyncGenerator<StreamPart> {
-      const parts: StreamPart[] = [{ type: "error", error: "boom" }, { type: "text-delta", id: "a", text: "late" }];
+      const parts: StreamPart[] = [
+        { type: "error", error: "boom" },
+        { type: "text-delta", id: "a", text: "late" },
+      ];
       for (const part of parts) {
         pulled += 1;
         yield part;

@@ -14,7 +14,15 @@ export const USAGE = {
 } as const;
 
 /** What `USAGE` becomes on the wire for one step (the mock's provider and model id). */
-export const WIRE_USAGE = { provider: "mock-provider", model: "mock-model-id", inputTokens: 10, outputTokens: 5, totalTokens: 15, reasoningTokens: 2, cachedInputTokens: 3 };
+export const WIRE_USAGE = {
+  provider: "mock-provider",
+  model: "mock-model-id",
+  inputTokens: 10,
+  outputTokens: 5,
+  totalTokens: 15,
+  reasoningTokens: 2,
+  cachedInputTokens: 3,
+};
 
 /** A stream result that yields `parts` with no delay at all (no timers). */
 export function scripted(parts: readonly ModelPart[]): StreamResult {

@@ -23,11 +23,7 @@ const assistantWithCall = (id: string, name = "lookup", args = "{}"): Message =>
 
 describe("roles", () => {
   test("system and developer messages become the instructions, in order, wherever they stand", () => {
-    const prompt = toModelPrompt([
-      { id: "s", role: "system", content: "A" },
-      user("hi"),
-      { id: "d", role: "developer", content: "B" },
-    ]);
+    const prompt = toModelPrompt([{ id: "s", role: "system", content: "A" }, user("hi"), { id: "d", role: "developer", content: "B" }]);
     expect(prompt).toEqual({
       instructions: [
         { role: "system", content: "A" },
@@ -46,7 +42,12 @@ describe("roles", () => {
   });
 
   test("an assistant message with neither text nor tool calls is skipped", () => {
-    expect(toModelPrompt([{ id: "a", role: "assistant" }, { id: "b", role: "assistant", content: "" }]).messages).toEqual([]);
+    expect(
+      toModelPrompt([
+        { id: "a", role: "assistant" },
+        { id: "b", role: "assistant", content: "" },
+      ]).messages,
+    ).toEqual([]);
   });
 
   test("reasoning joins the next assistant message; reasoning followed by a user message is dropped", () => {
@@ -58,7 +59,13 @@ describe("roles", () => {
     ]);
     expect(prompt.messages).toEqual([
       { role: "user", content: "hi" },
-      { role: "assistant", content: [{ type: "reasoning", text: "kept" }, { type: "text", text: "Hello" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "kept" },
+          { type: "text", text: "Hello" },
+        ],
+      },
     ]);
   });
 });
@@ -90,12 +97,30 @@ describe("tool calls and results", () => {
     ["an error as error text", { id: "t", role: "tool", toolCallId: "c", content: "ignored", error: "timed out" }, { type: "error-text", value: "timed out" }],
     ["a JSON object as JSON", { id: "t", role: "tool", toolCallId: "c", content: '{"ok":true}' }, { type: "json", value: { ok: true } }],
     ["a JSON array as JSON", { id: "t", role: "tool", toolCallId: "c", content: "[1,2]" }, { type: "json", value: [1, 2] }],
-    ["a bare number as text (only objects and arrays are read as JSON)", { id: "t", role: "tool", toolCallId: "c", content: "42" }, { type: "text", value: "42" }],
+    [
+      "a bare number as text (only objects and arrays are read as JSON)",
+      { id: "t", role: "tool", toolCallId: "c", content: "42" },
+      { type: "text", value: "42" },
+    ],
     ["text that only starts like JSON as text", { id: "t", role: "tool", toolCallId: "c", content: "{not json" }, { type: "text", value: "{not json" }],
     [
       "multimodal content as content parts",
-      { id: "t", role: "tool", toolCallId: "c", content: [{ type: "text", text: "chart:" }, { type: "image", source: { type: "data", value: "iVBO", mimeType: "image/png" } }] },
-      { type: "content", value: [{ type: "text", text: "chart:" }, { type: "file", data: { type: "data", data: "iVBO" }, mediaType: "image/png" }] },
+      {
+        id: "t",
+        role: "tool",
+        toolCallId: "c",
+        content: [
+          { type: "text", text: "chart:" },
+          { type: "image", source: { type: "data", value: "iVBO", mimeType: "image/png" } },
+        ],
+      },
+      {
+        type: "content",
+        value: [
+          { type: "text", text: "chart:" },
+          { type: "file", data: { type: "data", data: "iVBO" }, mediaType: "image/png" },
+        ],
+      },
     ],
   ])("a tool result: %s", (_name, message, output) => {
     const prompt = toModelPrompt([assistantWithCall("c"), message]);
@@ -104,7 +129,14 @@ describe("tool calls and results", () => {
 
   test("consecutive tool results share one tool message", () => {
     const prompt = toModelPrompt([
-      { id: "a", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "x", arguments: "" } }, { id: "c2", type: "function", function: { name: "y", arguments: "" } }] },
+      {
+        id: "a",
+        role: "assistant",
+        toolCalls: [
+          { id: "c1", type: "function", function: { name: "x", arguments: "" } },
+          { id: "c2", type: "function", function: { name: "y", arguments: "" } },
+        ],
+      },
       { id: "t1", role: "tool", toolCallId: "c1", content: "one" },
       { id: "t2", role: "tool", toolCallId: "c2", content: "two" },
     ]);
@@ -130,22 +162,62 @@ describe("tool calls and results", () => {
 describe("user content parts", () => {
   test.each<[string, Exclude<Extract<Message, { role: "user" }>["content"], string>[number], unknown]>([
     ["text", { type: "text", text: "hi" }, { type: "text", text: "hi" }],
-    ["an image URL without a mime type (the top-level type)", { type: "image", source: { type: "url", value: "https://x.test/a.png" } }, { type: "file", data: { type: "url", url: new URL("https://x.test/a.png") }, mediaType: "image" }],
-    ["audio data", { type: "audio", source: { type: "data", value: "UklG", mimeType: "audio/wav" } }, { type: "file", data: { type: "data", data: "UklG" }, mediaType: "audio/wav" }],
-    ["a video URL", { type: "video", source: { type: "url", value: "https://x.test/v.mp4", mimeType: "video/mp4" } }, { type: "file", data: { type: "url", url: new URL("https://x.test/v.mp4") }, mediaType: "video/mp4" }],
-    ["a document URL without a mime type", { type: "document", source: { type: "url", value: "https://x.test/d" } }, { type: "file", data: { type: "url", url: new URL("https://x.test/d") }, mediaType: "application" }],
-    ["an uploaded file (a provider reference)", { type: "document", source: { type: "file", value: "file-abc", provider: "openai", mimeType: "application/pdf" } }, { type: "file", data: { type: "reference", reference: { openai: "file-abc" } }, mediaType: "application/pdf" }],
-    ["a legacy binary part with a URL", { type: "binary", mimeType: "image/jpeg", url: "https://x.test/b.jpg", filename: "b.jpg" }, { type: "file", data: { type: "url", url: new URL("https://x.test/b.jpg") }, mediaType: "image/jpeg", filename: "b.jpg" }],
+    [
+      "an image URL without a mime type (the top-level type)",
+      { type: "image", source: { type: "url", value: "https://x.test/a.png" } },
+      { type: "file", data: { type: "url", url: new URL("https://x.test/a.png") }, mediaType: "image" },
+    ],
+    [
+      "audio data",
+      { type: "audio", source: { type: "data", value: "UklG", mimeType: "audio/wav" } },
+      { type: "file", data: { type: "data", data: "UklG" }, mediaType: "audio/wav" },
+    ],
+    [
+      "a video URL",
+      { type: "video", source: { type: "url", value: "https://x.test/v.mp4", mimeType: "video/mp4" } },
+      { type: "file", data: { type: "url", url: new URL("https://x.test/v.mp4") }, mediaType: "video/mp4" },
+    ],
+    [
+      "a document URL without a mime type",
+      { type: "document", source: { type: "url", value: "https://x.test/d" } },
+      { type: "file", data: { type: "url", url: new URL("https://x.test/d") }, mediaType: "application" },
+    ],
+    [
+      "an uploaded file (a provider reference)",
+      { type: "document", source: { type: "file", value: "file-abc", provider: "openai", mimeType: "application/pdf" } },
+      { type: "file", data: { type: "reference", reference: { openai: "file-abc" } }, mediaType: "application/pdf" },
+    ],
+    [
+      "a legacy binary part with a URL",
+      { type: "binary", mimeType: "image/jpeg", url: "https://x.test/b.jpg", filename: "b.jpg" },
+      { type: "file", data: { type: "url", url: new URL("https://x.test/b.jpg") }, mediaType: "image/jpeg", filename: "b.jpg" },
+    ],
   ])("%s", (_name, part, expected) => {
     expect(toModelPrompt([user([part])]).messages).toEqual([{ role: "user", content: [expected] }]);
   });
 
   test.each<[string, Exclude<Extract<Message, { role: "user" }>["content"], string>[number], string]>([
-    ["a relative URL", { type: "image", source: { type: "url", value: "/images/cat.png" } }, 'message "u", part 1: expected an absolute URL, but got "/images/cat.png"'],
-    ["a file id without a provider", { type: "document", source: { type: "file", value: "file-abc" } }, 'message "u", part 1: expected a file source with a "provider" (the AI SDK references uploaded files per provider), but got the file "file-abc" without one'],
-    ["a binary part with only an id", { type: "binary", mimeType: "image/png", id: "blob-1" }, 'message "u", part 1: expected a binary part with "data" or "url", but got one with only the id "blob-1"'],
+    [
+      "a relative URL",
+      { type: "image", source: { type: "url", value: "/images/cat.png" } },
+      'message "u", part 1: expected an absolute URL, but got "/images/cat.png"',
+    ],
+    [
+      "a file id without a provider",
+      { type: "document", source: { type: "file", value: "file-abc" } },
+      'message "u", part 1: expected a file source with a "provider" (the AI SDK references uploaded files per provider), but got the file "file-abc" without one',
+    ],
+    [
+      "a binary part with only an id",
+      { type: "binary", mimeType: "image/png", id: "blob-1" },
+      'message "u", part 1: expected a binary part with "data" or "url", but got one with only the id "blob-1"',
+    ],
   ])("%s is refused with an AgentError naming the part", (_name, part, message) => {
-    expect(thrown(() => toModelPrompt([user([{ type: "text", text: "look:" }, part])]))).toMatchObject({ name: "AgentError", code: INVALID_MESSAGES_CODE, message });
+    expect(thrown(() => toModelPrompt([user([{ type: "text", text: "look:" }, part])]))).toMatchObject({
+      name: "AgentError",
+      code: INVALID_MESSAGES_CODE,
+      message,
+    });
   });
 });
 
@@ -161,7 +233,11 @@ describe("clientTools", () => {
     expect(tools.ping.execute).toBeUndefined();
   });
 
-  test.each([["an array", [1], "an array"], ["a string", "object", '"object"'], ["a number", 3, "3"]])("parameters that are %s are refused, naming the tool", (_name, parameters, got) => {
+  test.each([
+    ["an array", [1], "an array"],
+    ["a string", "object", '"object"'],
+    ["a number", 3, "3"],
+  ])("parameters that are %s are refused, naming the tool", (_name, parameters, got) => {
     expect(thrown(() => clientTools([{ name: "bad", description: "", parameters }]))).toMatchObject({
       name: "AgentError",
       code: INVALID_MESSAGES_CODE,

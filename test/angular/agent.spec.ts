@@ -26,7 +26,10 @@ function setup(): { transport: FeedTransport } {
   const transport = new FeedTransport();
   TestBed.configureTestingModule({
     providers: [
-      provideAgent(() => new Session<Board>(transport, { threadId: "board", state: stateSpec(Board, { tasks: [] }), tools: [confirmDelete] }), { token: BOARD, frame: null }),
+      provideAgent(() => new Session<Board>(transport, { threadId: "board", state: stateSpec(Board, { tasks: [] }), tools: [confirmDelete] }), {
+        token: BOARD,
+        frame: null,
+      }),
     ],
   });
   return { transport };
@@ -47,10 +50,12 @@ describe("provideAgent and injectSession", () => {
     const URL = new InjectionToken<string>("url", { factory: () => "/agent" });
     let made = 0;
     TestBed.configureTestingModule({
-      providers: [provideAgent(() => {
-        made++;
-        return new Session(new FeedTransport(), { threadId: inject(URL) });
-      })],
+      providers: [
+        provideAgent(() => {
+          made++;
+          return new Session(new FeedTransport(), { threadId: inject(URL) });
+        }),
+      ],
     });
     expect(made).toBe(0);
     const session = TestBed.runInInjectionContext(() => injectSession());
@@ -91,7 +96,10 @@ describe("injectAgent's signals", () => {
     transport.start();
     transport.emit(ev.textMessageStart("m1"), ev.textMessageContent("m1", "Adding"));
     const user = agent.messages()[0];
-    expect(agent.messages().map((m) => [m.role, m.content])).toEqual([["user", "add milk"], ["assistant", "Adding"]]);
+    expect(agent.messages().map((m) => [m.role, m.content])).toEqual([
+      ["user", "add milk"],
+      ["assistant", "Adding"],
+    ]);
     transport.emit(ev.textMessageContent("m1", " milk."), ev.textMessageEnd("m1"), ev.stateSnapshot({ tasks: ["milk"] }));
     expect(agent.messages()[0]).toBe(user);
     expect(agent.messages()[1]?.content).toBe("Adding milk.");

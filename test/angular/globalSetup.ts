@@ -15,6 +15,8 @@ export default function globalSetup(): void {
     execFileSync(tsc, ["-p", __dirname], { encoding: "utf8", stdio: "pipe" });
   } catch (error) {
     const output = error instanceof Error && "stdout" in error ? String(error.stdout) : String(error);
-    throw new Error(`expected test/angular to type-check with its own TypeScript (${execFileSync(tsc, ["-v"], { encoding: "utf8" }).trim()}), but it did not:\n${output}`);
+    throw new Error(
+      `expected test/angular to type-check with its own TypeScript (${execFileSync(tsc, ["-v"], { encoding: "utf8" }).trim()}), but it did not:\n${output}`,
+    );
   }
 }

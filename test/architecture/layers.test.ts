@@ -65,8 +65,13 @@ describe("the layer checker, on synthetic graphs", () => {
   });
 
   it("reads ranks and the order line from the layer section, and says what is missing", () => {
-    const section = "## Layers and where they live\n\n**protocol < thread**\n\n| rank | folder |\n|---|---|\n| 0 | `src/protocol/` | x |\n| 1 | `src/thread/` | y |\n| 0 | `src/index.ts` | z |\n\n## Public surface\n\n| 9 | `src/late/` | not in the section |\n";
-    expect([...readLayerRanks(section)]).toEqual([["protocol", 0], ["thread", 1], ["index.ts", 0]]);
+    const section =
+      "## Layers and where they live\n\n**protocol < thread**\n\n| rank | folder |\n|---|---|\n| 0 | `src/protocol/` | x |\n| 1 | `src/thread/` | y |\n| 0 | `src/index.ts` | z |\n\n## Public surface\n\n| 9 | `src/late/` | not in the section |\n";
+    expect([...readLayerRanks(section)]).toEqual([
+      ["protocol", 0],
+      ["thread", 1],
+      ["index.ts", 0],
+    ]);
     expect(readLayerOrder(section)).toEqual([["protocol"], ["thread"]]);
     expect(() => readLayerRanks("## Layers and where they live\n\nno table\n")).toThrow("expected the layer table to have rows");
     expect(() => readLayerRanks("# Architecture\n")).toThrow('expected docs/architecture.md to have a "## Layers and where they live" section');

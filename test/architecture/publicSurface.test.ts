@@ -140,9 +140,27 @@ describe("each entry exports exactly its public surface", () => {
 });
 
 test("internals stay out of every entry", () => {
-  const everywhere = new Set(Object.values(actual).flat().map((name) => name.replace(/^type /, "")));
+  const everywhere = new Set(
+    Object.values(actual)
+      .flat()
+      .map((name) => name.replace(/^type /, "")),
+  );
   // The reducer's state and rules, the Session's parts, the handler's parts, the normalizer's lanes.
-  for (const internal of ["ClientState", "MessageList", "mergeMessagesSnapshot", "mergeMetadata", "applyEvent", "followConnection", "hydrate", "routeOf", "toEventStream", "decodeState", "LaneKey", "RunPort", "RunCore"]) {
+  for (const internal of [
+    "ClientState",
+    "MessageList",
+    "mergeMessagesSnapshot",
+    "mergeMetadata",
+    "applyEvent",
+    "followConnection",
+    "hydrate",
+    "routeOf",
+    "toEventStream",
+    "decodeState",
+    "LaneKey",
+    "RunPort",
+    "RunCore",
+  ]) {
     expect([internal, everywhere.has(internal)]).toEqual([internal, false]);
   }
 });

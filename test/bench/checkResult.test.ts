@@ -8,7 +8,16 @@ import { EMPTY, from } from "rxjs";
 import { encodeSse } from "../../src/wire/encodeSse";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
-import { applyOpsInPlace, BenchCheckError, checkEventCount, checkEventTypes, checkThread, firstDifference, tally, type Thread } from "../../bench/support/checkResult";
+import {
+  applyOpsInPlace,
+  BenchCheckError,
+  checkEventCount,
+  checkEventTypes,
+  checkThread,
+  firstDifference,
+  tally,
+  type Thread,
+} from "../../bench/support/checkResult";
 import { RUN, THREAD, USER, WORKLOADS } from "../../bench/support/clientWorkloads";
 import { compareAsync } from "../../bench/support/measure";
 import { runOfficialAgent } from "../../bench/support/officialLane";
@@ -35,7 +44,9 @@ describe("firstDifference", () => {
 
   it("names a long string by its lengths and the first differing offset instead of printing it", () => {
     const expected = "word ".repeat(100);
-    expect(firstDifference(`${expected.slice(0, 250)}X`, expected, "text")).toBe("at text: expected a string of 500 characters, but got 251, first different at offset 250");
+    expect(firstDifference(`${expected.slice(0, 250)}X`, expected, "text")).toBe(
+      "at text: expected a string of 500 characters, but got 251, first different at offset 250",
+    );
   });
 });
 
@@ -58,7 +69,9 @@ describe("the workloads' expectations", () => {
 
   it("state: the snapshot with each delta's assignment made, and tools: one message per call", () => {
     // delta 50 sets sections[50].tasks[50].done to true; it was false (50 is not a multiple of 3)
-    expect(firstDifference(bodyOf(51, "state").expected.state, bodyOf(50, "state").expected.state, "state")).toBe("at state.sections[50].tasks[50].done: expected false, but got true");
+    expect(firstDifference(bodyOf(51, "state").expected.state, bodyOf(50, "state").expected.state, "state")).toBe(
+      "at state.sections[50].tasks[50].done: expected false, but got true",
+    );
     expect(bodyOf(25, "tools").expected).toMatchObject({ toolCalls: 25, events: 77 });
   });
 });
@@ -66,8 +79,12 @@ describe("the workloads' expectations", () => {
 describe("the checks", () => {
   it("fail an event count or a type tally other than the generator's, naming the lane", () => {
     const { expected } = bodyOf(10, "text");
-    expect(() => checkEventCount("floor on text/10", 0, expected)).toThrow(new BenchCheckError("event-count", "floor on text/10: expected 14 events, but got 0", { lane: "floor on text/10" }));
-    expect(() => checkEventTypes("decode on text/10", { ...expected.eventTypes, "in-band report": 1 }, expected)).toThrow("decode on text/10: at types: expected no keys in-band report, but got them");
+    expect(() => checkEventCount("floor on text/10", 0, expected)).toThrow(
+      new BenchCheckError("event-count", "floor on text/10: expected 14 events, but got 0", { lane: "floor on text/10" }),
+    );
+    expect(() => checkEventTypes("decode on text/10", { ...expected.eventTypes, "in-band report": 1 }, expected)).toThrow(
+      "decode on text/10: at types: expected no keys in-band report, but got them",
+    );
   });
 
   it("fail a lane that applied nothing, as the old official pipeline did", async () => {
@@ -83,7 +100,9 @@ describe("the checks", () => {
     const http$ = from([{ type: "data", data: new TextEncoder().encode(body) }]);
     const events$ = parseSSEStream(http$ as never).pipe(transformChunks() as never, officialVerify() as never);
     let mutations = 0;
-    await new Promise<void>((resolve, reject) => defaultApplyEvents(input, events$ as never, agent, []).subscribe({ next: () => mutations++, error: reject, complete: resolve }));
+    await new Promise<void>((resolve, reject) =>
+      defaultApplyEvents(input, events$ as never, agent, []).subscribe({ next: () => mutations++, error: reject, complete: resolve }),
+    );
     expect(mutations).toBe(0);
     expect(() => checkThread("official on text/1,000", { messages: agent.messages, state: agent.state }, expected)).toThrow(
       "official on text/1,000: expected 2 messages, but the lane built 1 (nothing was applied)",
@@ -128,9 +147,27 @@ describe("compareAsync", () => {
   it("checks every result of the candidate, the warm-up's included, and fails with the check", async () => {
     const seen: number[] = [];
     let calls = 0;
-    const comparison = await compareAsync("sync", () => 1, "async", async () => ++calls, { minTimeMs: 0, minSamples: 3, check: (result) => seen.push(result) });
+    const comparison = await compareAsync(
+      "sync",
+      () => 1,
+      "async",
+      async () => ++calls,
+      { minTimeMs: 0, minSamples: 3, check: (result) => seen.push(result) },
+    );
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(comparison.candidate.samples).toBe(3);
-    await expect(compareAsync("sync", () => 1, "async", async () => 0, { check: () => { throw new Error("built nothing"); } })).rejects.toThrow("built nothing");
+    await expect(
+      compareAsync(
+        "sync",
+        () => 1,
+        "async",
+        async () => 0,
+        {
+          check: () => {
+            throw new Error("built nothing");
+          },
+        },
+      ),
+    ).rejects.toThrow("built nothing");
   });
 });

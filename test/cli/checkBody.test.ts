@@ -67,7 +67,10 @@ describe("parseArgs", () => {
   test.each([
     [["check", "http://h/", "add", "milk"], { kind: "check", url: "http://h/", options: { message: "add milk" }, json: false }],
     [["check", "https://h/a", "--json", "--timeout", "2.5"], { kind: "check", url: "https://h/a", options: { timeoutMs: 2500 }, json: true }],
-    [["check", "http://h/", "--header", "Authorization: Bearer x:y"], { kind: "check", url: "http://h/", options: { headers: { Authorization: "Bearer x:y" } }, json: false }],
+    [
+      ["check", "http://h/", "--header", "Authorization: Bearer x:y"],
+      { kind: "check", url: "http://h/", options: { headers: { Authorization: "Bearer x:y" } }, json: false },
+    ],
     [[], { kind: "usage" }],
     [["--help"], { kind: "usage" }],
     [["lint"], { kind: "usage", error: 'unknown command "lint"; expected check' }],

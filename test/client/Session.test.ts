@@ -53,10 +53,13 @@ class SequenceTransport implements Transport {
 
 const rs = (input: RunAgentInput) => ev.runStarted(input.threadId, input.runId);
 const rf = (input: RunAgentInput, options?: Parameters<typeof ev.runFinished>[2]) => ev.runFinished(input.threadId, input.runId, options);
-const streamOf = (...build: ((input: RunAgentInput) => Event)[]) => (input: RunAgentInput) => new Observable<Event>((s) => {
-  for (const make of build) s.next(make(input));
-  s.complete();
-});
+const streamOf =
+  (...build: ((input: RunAgentInput) => Event)[]) =>
+  (input: RunAgentInput) =>
+    new Observable<Event>((s) => {
+      for (const make of build) s.next(make(input));
+      s.complete();
+    });
 
 describe("send (E10, A21)", () => {
   it("appends the user message first, so the agent's first message is at index 1", async () => {
@@ -69,7 +72,12 @@ describe("send (E10, A21)", () => {
 
   it("builds the input: thread, new run id, messages without activity, tools/context/forwardedProps per session or per run, state, resume", async () => {
     const transport = new SequenceTransport([
-      streamOf(rs, () => ev.activitySnapshot("act", "plan", {}), () => ev.stateSnapshot({ n: 1 }), rf),
+      streamOf(
+        rs,
+        () => ev.activitySnapshot("act", "plan", {}),
+        () => ev.stateSnapshot({ n: 1 }),
+        rf,
+      ),
       streamOf(rs, rf),
     ]);
     const tools = [{ name: "search", description: "web search" }];
@@ -193,7 +201,13 @@ describe("run end on every path (E1–E9), rows 86–89", () => {
   });
 
   it("a protocol violation is reported and skipped; the run goes on and ends success", async () => {
-    const session = replaySession([ev.runStarted("thread-1", "r"), ev.textMessageContent("ghost", "x"), ev.textMessageStart("m"), ev.textMessageEnd("m"), ev.runFinished("thread-1", "r")]);
+    const session = replaySession([
+      ev.runStarted("thread-1", "r"),
+      ev.textMessageContent("ghost", "x"),
+      ev.textMessageStart("m"),
+      ev.textMessageEnd("m"),
+      ev.runFinished("thread-1", "r"),
+    ]);
     const updates = await collect(session.send("go"));
     expect(errorsOf(updates).map((error) => error.kind)).toEqual(["protocol"]);
     expect(errorsOf(updates)[0].code).toBe("R15");
@@ -221,7 +235,14 @@ describe("run end on every path (E1–E9), rows 86–89", () => {
     expect(errorsOf(updates)[0]).toMatchObject({ kind: "transport" });
     expect(errorsOf(updates)[0].message).toContain("socket hang up");
 
-    const throwing = new Session<unknown>({ run: () => { throw new Error("no route"); } }, { threadId: "t" });
+    const throwing = new Session<unknown>(
+      {
+        run: () => {
+          throw new Error("no route");
+        },
+      },
+      { threadId: "t" },
+    );
     expect(errorsOf(await collect(throwing.send("go")))[0].kind).toBe("transport");
 
     const http = new Session({ run: () => throwError(() => new ClientError("http", "500", { status: 500 })) }, { threadId: "t" });
@@ -242,7 +263,10 @@ describe("run end on every path (E1–E9), rows 86–89", () => {
 
   it("row 86: an interrupt outcome leaves the interrupts pending until a later success clears them", async () => {
     const interrupt: Interrupt = { id: "i1", reason: "confirmation", message: "Send?" };
-    const transport = new SequenceTransport([streamOf(rs, (input) => rf(input, { outcome: { type: "interrupt", interrupts: [interrupt] } })), streamOf(rs, rf)]);
+    const transport = new SequenceTransport([
+      streamOf(rs, (input) => rf(input, { outcome: { type: "interrupt", interrupts: [interrupt] } })),
+      streamOf(rs, rf),
+    ]);
     const session = new Session(transport, { threadId: "t" });
     const first = await collect(session.send("send the mail"));
     expect(kinds(first).slice(-2)).toEqual(["interrupt", "done"]);
@@ -273,12 +297,22 @@ describe("run end on every path (E1–E9), rows 86–89", () => {
     expect(errorsOf(unanswered)[0].message).toContain("i1, i2");
     expect(session.messages.map((message) => message.content)).toEqual(["go"]);
 
-    const expired = await collect(session.resume([{ interruptId: "i1", status: "resolved" }, { interruptId: "i2", status: "resolved" }]));
+    const expired = await collect(
+      session.resume([
+        { interruptId: "i1", status: "resolved" },
+        { interruptId: "i2", status: "resolved" },
+      ]),
+    );
     expect(endOf(expired)).toMatchObject({ kind: "failed" });
     expect(errorsOf(expired)[0].message).toContain("expired");
     expect(transport.inputs).toHaveLength(1);
 
-    const cancelled = await collect(session.resume([{ interruptId: "i1", status: "cancelled" }, { interruptId: "i2", status: "resolved" }]));
+    const cancelled = await collect(
+      session.resume([
+        { interruptId: "i1", status: "cancelled" },
+        { interruptId: "i2", status: "resolved" },
+      ]),
+    );
     expect(endOf(cancelled)).toEqual({ kind: "success" });
   });
 });

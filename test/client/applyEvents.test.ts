@@ -89,7 +89,9 @@ describe("applyEvents (marbles)", () => {
       expectObservable(cold("(sl)", { s: ev.runStarted("t", "r"), l: listed }).pipe(applyEvents())).toBe("(f|)", {
         f: { kind: "done", end: { kind: "success", result: { n: 1 }, pendingToolCallIds: ["c1", "c2"] } },
       });
-      expectObservable(cold("(sp)", { s: ev.runStarted("t", "r"), p: plain }).pipe(applyEvents())).toBe("(f|)", { f: { kind: "done", end: { kind: "success" } } });
+      expectObservable(cold("(sp)", { s: ev.runStarted("t", "r"), p: plain }).pipe(applyEvents())).toBe("(f|)", {
+        f: { kind: "done", end: { kind: "success" } },
+      });
     });
   });
 });

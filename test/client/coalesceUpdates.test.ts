@@ -56,7 +56,17 @@ describe("coalesceUpdates (marbles)", () => {
   it("never drops error, interrupt, subagent or done, and keeps their relative order", () => {
     const scheduler = newScheduler();
     scheduler.run(({ cold, expectObservable }) => {
-      const values = { a: text("m1", "a"), e: error("first"), s: subagent("sub-1"), b: text("m1", "ab"), f: error("second"), i: interrupt("int-1"), j: interrupt("int-2"), t: state("x"), d: done };
+      const values = {
+        a: text("m1", "a"),
+        e: error("first"),
+        s: subagent("sub-1"),
+        b: text("m1", "ab"),
+        f: error("second"),
+        i: interrupt("int-1"),
+        j: interrupt("int-2"),
+        t: state("x"),
+        d: done,
+      };
       const source = cold("(aesbfitjd|)", values);
       expectObservable(source.pipe(coalesceUpdates<Board>(scheduler))).toBe("(x|)", {
         // m1 sits where its latest value (b) arrived; the four kinds that are never dropped keep their order.
@@ -80,11 +90,7 @@ describe("coalesceUpdates (marbles)", () => {
     scheduler.run(({ cold, expectObservable }) => {
       const values = { a: text("m1", "a"), b: text("m1", "ab") };
       expectObservable(cold("(ab|)", values).pipe(coalesceUpdates<Board>(scheduler, 10))).toBe("(x|)", { x: [values.b] });
-      expectObservable(cold("(ab#)", values, new Error("boom")).pipe(coalesceUpdates<Board>(scheduler, 10))).toBe(
-        "(x#)",
-        { x: [values.b] },
-        new Error("boom"),
-      );
+      expectObservable(cold("(ab#)", values, new Error("boom")).pipe(coalesceUpdates<Board>(scheduler, 10))).toBe("(x#)", { x: [values.b] }, new Error("boom"));
     });
   });
 

@@ -69,7 +69,10 @@ describe("ClientError kinds", () => {
     seen.add(await firstErrorKind(replaySession(sse([ev.runStarted(T, "r")]) + "data: nope\n\n")));
     seen.add(await firstErrorKind(replaySession(sse([ev.runStarted(T, "r")]) + 'data: {"type":"NOPE"}\n\n')));
     seen.add(await firstErrorKind(new Session({ run: () => throwError(() => new Error("reset")) }, { threadId: T })));
-    const interrupted = replaySession([ev.runStarted(T, "r"), ev.runFinished(T, "r", { outcome: { type: "interrupt", interrupts: [{ id: "i", reason: "x" }] } })]);
+    const interrupted = replaySession([
+      ev.runStarted(T, "r"),
+      ev.runFinished(T, "r", { outcome: { type: "interrupt", interrupts: [{ id: "i", reason: "x" }] } }),
+    ]);
     await collect(interrupted.send("go"));
     seen.add(await firstErrorKind(interrupted));
 

@@ -74,18 +74,34 @@ describe("A1/A2: stripped material is a warning at its position; the run goes on
   test("an unknown patch op: that op is dropped with a warning, the rest of the delta applies, later deltas apply (revised: the whole delta used to be dropped)", async () => {
     const body =
       sse([START, ev.stateSnapshot({ n: 1 })]) +
-      frame({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/n", value: 5 }, { op: "increment", path: "/n" }] }) +
+      frame({
+        type: "STATE_DELTA",
+        delta: [
+          { op: "replace", path: "/n", value: 5 },
+          { op: "increment", path: "/n" },
+        ],
+      }) +
       sse([ev.stateDelta([{ op: "replace", path: "/n", value: 2 }]), FINISH]);
     const session = replaySession(body);
     const updates = await collect(session.send("go"));
     expect(updates.slice(1).map(label)).toEqual(["state", "warning unknown-member", "state", "state", "done success"]);
     expect(errorsOf(updates)[0].message).toContain("/delta/1");
-    expect(updates.filter((update) => update.kind === "state").map((update) => update.kind === "state" && update.rawState)).toEqual([{ n: 1 }, { n: 5 }, { n: 2 }]);
+    expect(updates.filter((update) => update.kind === "state").map((update) => update.kind === "state" && update.rawState)).toEqual([
+      { n: 1 },
+      { n: 5 },
+      { n: 2 },
+    ]);
     expect(session.rawState).toEqual({ n: 2 });
   });
 
   test("an unknown role on a snapshot message drops that message only; an unknown event type still fails the run, named (seed)", async () => {
-    const snapshot = frame({ type: "MESSAGES_SNAPSHOT", messages: [{ id: "a", role: "narrator", content: "?" }, { id: "b", role: "user", content: "kept" }] });
+    const snapshot = frame({
+      type: "MESSAGES_SNAPSHOT",
+      messages: [
+        { id: "a", role: "narrator", content: "?" },
+        { id: "b", role: "user", content: "kept" },
+      ],
+    });
     const session = replaySession(sse([START]) + snapshot + frame({ type: "TELEPATHY_START" }));
     const updates = await collect(session.send("go"));
     expect(updates.slice(1).map(label)).toEqual(["warning unknown-member", "messages", "error decode", "done failed"]);
@@ -133,7 +149,13 @@ describe("A6: a cancelled outcome is not a failure", () => {
   test("done cancelled, no error before it; what the run built stays; pending interrupts stay pending", async () => {
     const runs: Event[][] = [
       [START, ev.runFinished("thread-1", "run-1", { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "confirmation" }] } })],
-      [START, ev.textMessageStart("m1"), ev.textMessageContent("m1", "so far"), ev.textMessageEnd("m1"), ev.runFinished("thread-1", "run-1", { outcome: { type: "cancelled" } })],
+      [
+        START,
+        ev.textMessageStart("m1"),
+        ev.textMessageContent("m1", "so far"),
+        ev.textMessageEnd("m1"),
+        ev.runFinished("thread-1", "run-1", { outcome: { type: "cancelled" } }),
+      ],
     ];
     const oneRecordingPerRun: Transport = { run: () => from(runs.shift() ?? []) };
     const session = new Session(oneRecordingPerRun, { threadId: "thread-1", newId: counter() });

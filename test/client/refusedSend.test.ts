@@ -20,7 +20,11 @@ function failingOnce(error: ClientError, before: (input: RunAgentInput) => Event
   const transport: Transport = {
     run(input): Observable<Event> {
       inputs.push(input);
-      if (inputs.length === 1) return concat(of(...before(input)), throwError(() => error));
+      if (inputs.length === 1)
+        return concat(
+          of(...before(input)),
+          throwError(() => error),
+        );
       return of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId));
     },
   };

@@ -22,7 +22,9 @@ const event: fc.Arbitrary<Event> = fc.oneof(
   fc.tuple(id, tag).map(([m, s]) => tagged(ev.textMessageStart(m), s)),
   fc.tuple(id, fc.string({ maxLength: 3 })).map(([m, d]) => ev.textMessageContent(m, d)),
   id.map((m) => ev.textMessageEnd(m)),
-  fc.tuple(id, fc.option(id, { nil: undefined }), tag).map(([t, p, s]) => tagged(ev.toolCallStart(`t${t}`, "f", p === undefined ? {} : { parentMessageId: p }), s)),
+  fc
+    .tuple(id, fc.option(id, { nil: undefined }), tag)
+    .map(([t, p, s]) => tagged(ev.toolCallStart(`t${t}`, "f", p === undefined ? {} : { parentMessageId: p }), s)),
   id.map((t) => ev.toolCallArgs(`t${t}`, "{}")),
   id.map((t) => ev.toolCallEnd(`t${t}`)),
   fc.tuple(id, id).map(([m, t]) => ev.toolCallResult(`r${m}`, `t${t}`, "ok")),

@@ -42,7 +42,8 @@ export function model(run: readonly Event[]): { texts: Map<string, string>; args
   const args = new Map<string, string>();
   for (const event of run) {
     if (event.type === "TEXT_MESSAGE_START" || event.type === "REASONING_MESSAGE_START") texts.set(event.messageId, texts.get(event.messageId) ?? "");
-    if (event.type === "TEXT_MESSAGE_CONTENT" || event.type === "REASONING_MESSAGE_CONTENT") texts.set(event.messageId, (texts.get(event.messageId) ?? "") + event.delta);
+    if (event.type === "TEXT_MESSAGE_CONTENT" || event.type === "REASONING_MESSAGE_CONTENT")
+      texts.set(event.messageId, (texts.get(event.messageId) ?? "") + event.delta);
     if (event.type === "TOOL_CALL_START") args.set(event.toolCallId, args.get(event.toolCallId) ?? "");
     if (event.type === "TOOL_CALL_ARGS") args.set(event.toolCallId, (args.get(event.toolCallId) ?? "") + event.delta);
   }
@@ -53,7 +54,9 @@ export function expectNothingLost(messages: readonly Message[], run: readonly Ev
   const { texts, args } = model(run);
   const byId = new Map(messages.map((message) => [message.id, message]));
   for (const [id, text] of texts) expect([id, byId.get(id)?.content]).toEqual([id, text]);
-  const calls = new Map(messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).map((call) => [call.id, call.function.arguments]));
+  const calls = new Map(
+    messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).map((call) => [call.id, call.function.arguments]),
+  );
   for (const [id, text] of args) expect([id, calls.get(id)]).toEqual([id, text]);
   expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length); // ids stay unique
 }

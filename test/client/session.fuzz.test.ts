@@ -71,7 +71,7 @@ test("fuzz: unknown properties added anywhere (as SSE) change nothing but one wa
     fc.asyncProperty(withExtras, async ({ events, extras }) => {
       const added = new Map<number, string>();
       for (const [at, key] of extras) added.set(at % events.length, key);
-      const body = events.map((event, i) => encodeSse(added.has(i) ? ({ ...event, [added.get(i) ?? ""]: { any: i } }) : event)).join("");
+      const body = events.map((event, i) => encodeSse(added.has(i) ? { ...event, [added.get(i) ?? ""]: { any: i } } : event)).join("");
       const plain = await replay(events);
       const stripped = await replay(body);
       expect(stripped.session.messages).toEqual(plain.session.messages);

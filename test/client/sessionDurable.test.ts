@@ -82,18 +82,18 @@ describe("hydration", () => {
 });
 
 describe("connect()", () => {
-  const prelude = [
-    ev.runStarted("t", "r7"),
-    ev.messagesSnapshot([{ id: "u1", role: "user", content: "hi" }]),
-    ev.stateSnapshot({ tasks: ["milk"] }),
-  ];
+  const prelude = [ev.runStarted("t", "r7"), ev.messagesSnapshot([{ id: "u1", role: "user", content: "hi" }]), ev.stateSnapshot({ tasks: ["milk"] })];
 
   test("joins a run in progress: the history replaces what the session held, the live rest follows, one done; stop() names the joined run", async () => {
     const live = new Subject<Item>();
-    const transport = new ThreadTransport(finish, () => new Observable<Item>((subscriber) => {
-      for (const event of [...prelude, ev.textMessageStart("a1", { role: "assistant" })]) subscriber.next(event);
-      return live.subscribe(subscriber);
-    }));
+    const transport = new ThreadTransport(
+      finish,
+      () =>
+        new Observable<Item>((subscriber) => {
+          for (const event of [...prelude, ev.textMessageStart("a1", { role: "assistant" })]) subscriber.next(event);
+          return live.subscribe(subscriber);
+        }),
+    );
     const session = new Session(transport, { threadId: "t", state: board, messages: [{ id: "old", role: "user", content: "stale" }] });
     const updates: Update[] = [];
     session.connect().subscribe((update) => updates.push(update));
@@ -113,7 +113,9 @@ describe("connect()", () => {
 
   test("an idle thread: the history, then done at once (interrupted when the thread waits on interrupts)", async () => {
     const interrupt = { id: "i1", reason: "confirmation" };
-    const transport = new ThreadTransport(finish, () => from<Item[]>([...prelude, ev.runFinished("t", "r7", { outcome: { type: "interrupt", interrupts: [interrupt] } })]));
+    const transport = new ThreadTransport(finish, () =>
+      from<Item[]>([...prelude, ev.runFinished("t", "r7", { outcome: { type: "interrupt", interrupts: [interrupt] } })]),
+    );
     const session = new Session(transport, { threadId: "t" });
     const updates = await lastValueFrom(session.connect().pipe(toArray()));
     expect(updates[updates.length - 1]).toEqual({ kind: "done", end: { kind: "interrupted", interrupts: [interrupt] } });
@@ -131,7 +133,10 @@ describe("connect()", () => {
 
   test("refused (error, then done failed) while a run is active, for a forbidden thread, and by a transport that cannot join", async () => {
     const pending = new Subject<Item>();
-    const transport = new ThreadTransport(() => pending, () => throwError(() => new ClientError("http", "403 forbidden", { status: 403 })));
+    const transport = new ThreadTransport(
+      () => pending,
+      () => throwError(() => new ClientError("http", "403 forbidden", { status: 403 })),
+    );
     const session = new Session(transport, { threadId: "t", newId: counter() });
     session.send("hi").subscribe();
     const busy = await lastValueFrom(session.connect().pipe(toArray()));
@@ -163,7 +168,8 @@ describe("stop()", () => {
 });
 
 describe("followConnection", () => {
-  const pipeline = (state: ClientState<unknown>) => (events: Observable<Event | DecodeWarning>) => events.pipe(normalizeAndVerify({ newId: counter() }), applyEvents({ state }));
+  const pipeline = (state: ClientState<unknown>) => (events: Observable<Event | DecodeWarning>) =>
+    events.pipe(normalizeAndVerify({ newId: counter() }), applyEvents({ state }));
 
   test("notices become connection updates where they stood; a restart gives what follows a fresh pipeline (no protocol error, one done)", async () => {
     const cut: Item[] = [ev.runStarted("t", "r"), ev.textMessageStart("m1", { role: "assistant" }), ev.textMessageContent("m1", "Hal")];
@@ -177,7 +183,10 @@ describe("followConnection", () => {
       ev.runFinished("t", "r"),
     ];
     const restarted = await lastValueFrom(
-      from<Item[]>([...cut, new ConnectionNotice("reconnecting", 1), new ConnectionNotice("connected", 1, true), ...snapshot]).pipe(followConnection(pipeline(ClientState.untyped())), toArray()),
+      from<Item[]>([...cut, new ConnectionNotice("reconnecting", 1), new ConnectionNotice("connected", 1, true), ...snapshot]).pipe(
+        followConnection(pipeline(ClientState.untyped())),
+        toArray(),
+      ),
     );
     expect(errorsOf(restarted)).toEqual([]);
     expect(restarted.filter((update) => update.kind === "connection")).toEqual([
@@ -186,7 +195,9 @@ describe("followConnection", () => {
     ]);
     expect(restarted.filter((update) => update.kind === "done")).toEqual([{ kind: "done", end: { kind: "success" } }]);
     // without the restart the same items break the ordering rules: the restart is what makes them applicable
-    const continued = await lastValueFrom(from<Item[]>([...cut, new ConnectionNotice("connected", 1), ...snapshot]).pipe(followConnection(pipeline(ClientState.untyped())), toArray()));
+    const continued = await lastValueFrom(
+      from<Item[]>([...cut, new ConnectionNotice("connected", 1), ...snapshot]).pipe(followConnection(pipeline(ClientState.untyped())), toArray()),
+    );
     expect(errorsOf(continued).map((error) => error.kind)).toContain("protocol");
   });
 

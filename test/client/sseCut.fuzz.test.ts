@@ -83,8 +83,14 @@ test("fuzz: the decoder, at every cut of every body, delivers exactly the comple
 
 test("fuzz: the Session, at every cut of every body, ends as the terminal says only if its frame was complete, else failed truncated", async () => {
   // shorter runs (a Session per byte costs more than a decoder per byte)
-  const short = fc.array(fc.nat({ max: 10_000 }), { minLength: 1, maxLength: 40 }).map((choices) => eventsOf(buildStream(choices)).filter((event) => event.type !== "MESSAGES_SNAPSHOT"));
-  const shorter = fc.record({ events: short.map((events) => withUnicode(firstRun(events))), lineEnd: fc.constantFrom<LineEnd>("\n", "\r\n", "\r"), comments: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }) });
+  const short = fc
+    .array(fc.nat({ max: 10_000 }), { minLength: 1, maxLength: 40 })
+    .map((choices) => eventsOf(buildStream(choices)).filter((event) => event.type !== "MESSAGES_SNAPSHOT"));
+  const shorter = fc.record({
+    events: short.map((events) => withUnicode(firstRun(events))),
+    lineEnd: fc.constantFrom<LineEnd>("\n", "\r\n", "\r"),
+    comments: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+  });
   await fc.assert(
     fc.asyncProperty(shorter, async ({ events, lineEnd, comments }) => {
       const { body, frames } = encode(events, lineEnd, comments);
@@ -111,7 +117,10 @@ test("fuzz: the Session, at every cut of every body, ends as the terminal says o
 });
 
 test("the rule on one body by hand: a cut right after RUN_FINISHED's data line, then after its blank line", async () => {
-  const events = [{ type: "RUN_STARTED", threadId: "t1", runId: "r1" }, { type: "RUN_FINISHED", threadId: "t1", runId: "r1" }] as Event[];
+  const events = [
+    { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+    { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+  ] as Event[];
   const { body } = encode(events, "\n", [false]);
   const text = new TextDecoder().decode(body);
   const endOf = async (bytes: Uint8Array) => {
@@ -119,7 +128,11 @@ test("the rule on one body by hand: a cut right after RUN_FINISHED's data line, 
     const last = updates[updates.length - 1];
     return last.kind === "done" ? last.end : undefined;
   };
-  expect(await endOf(body.subarray(0, text.length - 1))).toMatchObject({ kind: "failed", code: "truncated", message: expect.stringContaining("truncated mid-frame") });
+  expect(await endOf(body.subarray(0, text.length - 1))).toMatchObject({
+    kind: "failed",
+    code: "truncated",
+    message: expect.stringContaining("truncated mid-frame"),
+  });
   expect(await endOf(body)).toEqual({ kind: "success" });
   expect(await lastValueFrom(from([body]).pipe(decodeSse(), toArray()))).toHaveLength(2);
 });

@@ -26,7 +26,14 @@ const success: Update = { kind: "done", end: { kind: "success" } };
 /** Options over a plain message array: each run "applies" by pushing its message, as a Session's reducer would. */
 function setup(runs: (Message | undefined)[], overrides: Partial<ToolLoopOptions<unknown>> = {}) {
   const messages: Message[] = [];
-  const session = { threadId: "t", get messages() { return messages; }, rawState: {}, state: {} };
+  const session = {
+    threadId: "t",
+    get messages() {
+      return messages;
+    },
+    rawState: {},
+    state: {},
+  };
   let n = 0;
   const runStream = (): Observable<Update> =>
     new Observable<Update>((subscriber) => {
@@ -60,9 +67,17 @@ describe("toolLoop", () => {
   it("passes a run without client calls through, done included, and unsubscribes it (marbles)", () => {
     new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run(({ cold, expectObservable, expectSubscriptions }) => {
       const user: Message = { id: "u", role: "user", content: "hi" };
-      const first = cold<Update>("a-b-(d|)", { a: started(user, 0), b: { kind: "run", runId: "x", roundtrip: 1, previousEnd: { kind: "success" }, toolCallIds: [] }, d: success });
+      const first = cold<Update>("a-b-(d|)", {
+        a: started(user, 0),
+        b: { kind: "run", runId: "x", roundtrip: 1, previousEnd: { kind: "success" }, toolCallIds: [] },
+        d: success,
+      });
       const { options } = setup([]);
-      expectObservable(toolLoop({ ...options, first })).toBe("a-b-(d|)", { a: started(user, 0), b: { kind: "run", runId: "x", roundtrip: 1, previousEnd: { kind: "success" }, toolCallIds: [] }, d: success });
+      expectObservable(toolLoop({ ...options, first })).toBe("a-b-(d|)", {
+        a: started(user, 0),
+        b: { kind: "run", runId: "x", roundtrip: 1, previousEnd: { kind: "success" }, toolCallIds: [] },
+        d: success,
+      });
       expectSubscriptions(first.subscriptions).toBe("^---!");
     });
   });
@@ -75,7 +90,9 @@ describe("toolLoop", () => {
         subscriber.next({ kind: "error", error: new Error(`e${i}`) } as unknown as Update); // only `kind` matters to the loop here
       }
     });
-    toolLoop({ ...setup([]).options, first }).pipe(take(3)).subscribe();
+    toolLoop({ ...setup([]).options, first })
+      .pipe(take(3))
+      .subscribe();
     expect(emitted).toEqual([0, 1, 2]);
   });
 
@@ -101,7 +118,10 @@ describe("toolLoop", () => {
     });
     const updates = await lastValueFrom(toolLoop(options).pipe(toArray()));
     expectRunEndContract(updates);
-    expect(updates.at(-2)).toMatchObject({ kind: "error", error: { kind: "tool", code: "tool-loop", message: "the client-tool loop failed: the list is frozen" } });
+    expect(updates.at(-2)).toMatchObject({
+      kind: "error",
+      error: { kind: "tool", code: "tool-loop", message: "the client-tool loop failed: the list is frozen" },
+    });
     expect(runs).toHaveLength(1); // the follow-up never ran
   });
 

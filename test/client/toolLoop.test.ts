@@ -102,7 +102,14 @@ describe("the loop: execute, append, follow up", () => {
 
   it("sends the client tools' JSON Schemas on the wire, beside plain tools as they are", async () => {
     const openUrl: Tool = { name: "open_url", description: "Opens a page", parameters: { type: "object", properties: { url: { type: "string" } } } };
-    const { session, transport } = sessionOf({ async run(ctx) { ctx.say("hi"); } }, { tools: [openUrl, getLocalTime] });
+    const { session, transport } = sessionOf(
+      {
+        async run(ctx) {
+          ctx.say("hi");
+        },
+      },
+      { tools: [openUrl, getLocalTime] },
+    );
     await collect(session.send("hi"));
     expect(transport.inputs[0].tools).toEqual([
       openUrl,
@@ -355,7 +362,13 @@ describe("unsubscribing", () => {
   });
 
   it("aborts a waiting human-in-the-loop call: waitForResponse rejects with the signal's reason", async () => {
-    const ask = clientTool({ name: "get_local_time", description: "asks", parameters: t.type({ format: t.string }), result: t.string, execute: waitForResponse });
+    const ask = clientTool({
+      name: "get_local_time",
+      description: "asks",
+      parameters: t.type({ format: t.string }),
+      result: t.string,
+      execute: waitForResponse,
+    });
     const { session } = sessionOf(clockAgent, { tools: [ask] });
     const subscription = session.send("time?").subscribe();
     await whenRunning(session, 1);

@@ -76,9 +76,7 @@ function citationsIn(folder: string): Citation[] {
   return sourceFiles(join(ROOT, folder)).flatMap((path) =>
     readFileSync(path, "utf8")
       .split("\n")
-      .flatMap((text, index) =>
-        [...text.matchAll(CITATION)].map((m) => ({ file: relative(ROOT, path), line: index + 1, page: m[1], anchor: m[2] })),
-      ),
+      .flatMap((text, index) => [...text.matchAll(CITATION)].map((m) => ({ file: relative(ROOT, path), line: index + 1, page: m[1], anchor: m[2] }))),
   );
 }
 
@@ -99,9 +97,7 @@ describe("citations of the project's documents", () => {
         readFileSync(path, "utf8")
           .split("\n")
           .flatMap((text, index) =>
-            OLD_STYLE.filter(({ pattern }) => pattern.test(text)).map(
-              ({ name }) => `${relative(ROOT, path)}:${index + 1}: ${name}: ${text.trim()}`,
-            ),
+            OLD_STYLE.filter(({ pattern }) => pattern.test(text)).map(({ name }) => `${relative(ROOT, path)}:${index + 1}: ${name}: ${text.trim()}`),
           ),
       );
     expect(left).toEqual([]);
@@ -112,7 +108,12 @@ describe("citations of the project's documents", () => {
   });
 
   test("every link to an anchor inside docs/ and README.md lands on one", () => {
-    const pages = [...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`), "README.md"];
+    const pages = [
+      ...readdirSync(join(ROOT, "docs"))
+        .filter((name) => name.endsWith(".md"))
+        .map((name) => `docs/${name}`),
+      "README.md",
+    ];
     const broken = pages.flatMap((page) =>
       [...readFileSync(join(ROOT, page), "utf8").matchAll(/\]\((?:(?:docs\/)?([\w-]+)\.md)?#([^)\s]+)\)/g)]
         // README's links to its own headings are left to the reader; every other link is checked.
@@ -125,9 +126,7 @@ describe("citations of the project's documents", () => {
 
   test("every rule id the library reports as data (a ProtocolError's `rule`, a finding's `rule`) has an anchor in docs/rules.md", () => {
     const ids = new Set(
-      sourceFiles(join(ROOT, "src")).flatMap((path) =>
-        [...readFileSync(path, "utf8").matchAll(/["'`]([RCAIESK]\d{1,2}a?)["'`]/g)].map((m) => m[1]),
-      ),
+      sourceFiles(join(ROOT, "src")).flatMap((path) => [...readFileSync(path, "utf8").matchAll(/["'`]([RCAIESK]\d{1,2}a?)["'`]/g)].map((m) => m[1])),
     );
     expect(ids.size).toBeGreaterThan(40);
     expect([...ids].filter((id) => !anchorsOf("rules")?.has(id))).toEqual([]);

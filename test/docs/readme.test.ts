@@ -42,7 +42,8 @@ test("the check is real: a wrong import or top-level await in a CommonJS project
 
 test("the first screen shows the setup: npm ci, npm start, npm test, what the other suites need, and where durability is described", () => {
   const firstScreen = readFileSync(path.join(ROOT, "README.md"), "utf8").split("\n").slice(0, 40).join("\n");
-  for (const command of ["npm ci", "npm start", "npm test", "npm run test:e2e", "chromium", "redis-server"]) expect([command, firstScreen.includes(command)]).toEqual([command, true]);
+  for (const command of ["npm ci", "npm start", "npm test", "npm run test:e2e", "chromium", "redis-server"])
+    expect([command, firstScreen.includes(command)]).toEqual([command, true]);
   expect(firstScreen).toContain("docs/recipes.md");
   expect(firstScreen).toMatch(/^Durable threads: .*\(docs\/durability\.md\)/m);
 });

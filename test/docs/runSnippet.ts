@@ -23,7 +23,13 @@ export interface SnippetRun {
  * expect(output).toBe(snippet.output);
  */
 export async function runSnippet(snippet: Snippet): Promise<SnippetRun> {
-  const source = ts.createSourceFile(`snippet.${snippet.lang}`, snippet.code, ts.ScriptTarget.ES2022, true, snippet.lang === "tsx" ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    `snippet.${snippet.lang}`,
+    snippet.code,
+    ts.ScriptTarget.ES2022,
+    true,
+    snippet.lang === "tsx" ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const imports = source.statements.filter(ts.isImportDeclaration).map((statement) => statement.getFullText(source));
   const body = source.statements.filter((statement) => !ts.isImportDeclaration(statement)).map((statement) => statement.getFullText(source));
   const wrapped = `${imports.join("")}\nexport async function __snippet(console: Pick<Console, "log" | "info" | "warn" | "error">): Promise<void> {${body.join("")}\n}\n`;

@@ -12,10 +12,7 @@ function eagerAgent(total: number, progress: { emitted: number }, waiting: Subje
       const message = ctx.assistantMessage();
       for (let i = 0; i < total; i++) {
         const free = ctx.ready();
-        const turn = await Promise.race([
-          free.then(() => "free" as const),
-          new Promise<"waiting">((resolve) => setImmediate(() => resolve("waiting"))),
-        ]);
+        const turn = await Promise.race([free.then(() => "free" as const), new Promise<"waiting">((resolve) => setImmediate(() => resolve("waiting")))]);
         if (turn === "waiting") {
           waiting.next(progress.emitted);
           await free;

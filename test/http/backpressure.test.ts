@@ -27,10 +27,7 @@ function eager(total: number, size: number, waiting: Subject<Waiting>, counter: 
         subscriber.next(ev.textMessageStart("m1"));
         for (let i = 0; i < total && !stopped; i++) {
           const free = ready();
-          const turn = await Promise.race([
-            free.then(() => "free" as const),
-            new Promise<"waiting">((resolve) => setImmediate(() => resolve("waiting"))),
-          ]);
+          const turn = await Promise.race([free.then(() => "free" as const), new Promise<"waiting">((resolve) => setImmediate(() => resolve("waiting")))]);
           if (turn === "waiting") {
             waiting.next({ emitted: counter.emitted });
             await free;
@@ -54,9 +51,7 @@ describe("backpressure", () => {
     const waiting = new Subject<Waiting>();
     const counter = { emitted: 0 };
     const handler = createHandler(eager(10_000, 100, waiting, counter), { highWaterMark: 8 });
-    const response = await handler(
-      new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody }),
-    );
+    const response = await handler(new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody }));
     const reader = response.body!.getReader();
     const blocked = firstValueFrom(waiting);
     const first = await reader.read(); // starts the run; then nobody reads
@@ -115,11 +110,13 @@ describe("backpressure", () => {
 });
 
 describe("cancellation without node", () => {
-  const endless = (onStop: () => void): RunFunction => (input) =>
-    new Observable<Event>((subscriber) => {
-      subscriber.next(ev.runStarted(input.threadId, input.runId));
-      return onStop;
-    });
+  const endless =
+    (onStop: () => void): RunFunction =>
+    (input) =>
+      new Observable<Event>((subscriber) => {
+        subscriber.next(ev.runStarted(input.threadId, input.runId));
+        return onStop;
+      });
   const post = (signal?: AbortSignal) =>
     new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody, signal });
 

@@ -146,7 +146,10 @@ describe("createHandler over loopback HTTP", () => {
 
   it("ends a failing source with one RUN_ERROR", async () => {
     const failing: RunFunction = (input) =>
-      concat(of(ev.runStarted(input.threadId, input.runId)), throwError(() => new Error("model unavailable")));
+      concat(
+        of(ev.runStarted(input.threadId, input.runId)),
+        throwError(() => new Error("model unavailable")),
+      );
     const { text } = await post({ body: validBody }, createHandler(failing));
     const events = parseSseBody(text);
     expect(events.map((e) => e.type)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
@@ -154,9 +157,12 @@ describe("createHandler over loopback HTTP", () => {
   });
 
   it("reports a run function that throws as a RUN_ERROR", async () => {
-    const { response, text } = await post({ body: validBody }, createHandler(() => {
-      throw new Error("no such model");
-    }));
+    const { response, text } = await post(
+      { body: validBody },
+      createHandler(() => {
+        throw new Error("no such model");
+      }),
+    );
     expect(response.status).toBe(200);
     expect(parseSseBody(text)).toEqual([{ type: "RUN_ERROR", message: "the event stream failed: no such model", code: "STREAM_ERROR" }]);
   });

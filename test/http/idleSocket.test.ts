@@ -39,7 +39,9 @@ function pausedTail(port: number, threadId: string): Promise<{ socket: Socket; c
     socket.setEncoding("latin1");
     socket.on("error", () => undefined); // a reset is one of the ways the cut may arrive
     socket.on("connect", () =>
-      socket.write(`POST /agent/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
+      socket.write(
+        `POST /agent/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ),
     );
     const onData = (chunk: string): void => {
       head += chunk;

@@ -23,7 +23,10 @@ afterEach(async () => {
   served = undefined;
 });
 
-async function postText(body: string, options: Parameters<typeof createHandler>[1] = {}): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
+async function postText(
+  body: string,
+  options: Parameters<typeof createHandler>[1] = {},
+): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
   served = await serve(createHandler(twoEvents, options));
   const response = await fetch(served.url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
   const text = await response.text();

@@ -43,9 +43,12 @@ function countingTails(store: MemoryStore): { store: ThreadStore; following: () 
 }
 
 function connect(threadId: string): Request {
-  return new Request("http://localhost/agent/connect", { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream" }, body: JSON.stringify({ threadId }) });
+  return new Request("http://localhost/agent/connect", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify({ threadId }),
+  });
 }
-
 
 test("a tail that stops reading lets the store go past PARK_BYTES, then follows it again from its last cursor: every event once, in order", async () => {
   const memory = memoryStore();

@@ -38,7 +38,10 @@ function countingAgent(): { agent: Agent; calls: () => number } {
 }
 
 /** `inner` with every request recorded as "METHOD /path", and an optional answer of its own for a request. */
-function recorded(inner: FetchHandler, answer: (path: string, method: string) => Response | undefined = () => undefined): { handler: FetchHandler; seen: string[] } {
+function recorded(
+  inner: FetchHandler,
+  answer: (path: string, method: string) => Response | undefined = () => undefined,
+): { handler: FetchHandler; seen: string[] } {
   const seen: string[] = [];
   const handler: FetchHandler = async (request) => {
     const path = new URL(request.url).pathname;
@@ -86,7 +89,8 @@ function handClock() {
 }
 
 const connections = (updates: readonly Update[]) => updates.flatMap((update) => (update.kind === "connection" ? [`${update.status} ${update.attempt}`] : []));
-const storeRestarting = () => errorResponse(503, { error: "unavailable", message: "expected Redis to answer, but the connection is closed" }, { "Retry-After": "1" });
+const storeRestarting = () =>
+  errorResponse(503, { error: "unavailable", message: "expected Redis to answer, but the connection is closed" }, { "Retry-After": "1" });
 
 test("/connect answered 503 with Retry-After: 1 twice, then 200: session.connect() succeeds after two waits of 1 s", async () => {
   const { agent } = countingAgent();
@@ -139,7 +143,9 @@ test("a refused connection, then a server appears on that port: the POST is sent
 test("a 503 with the store's JSON refusal on the run's POST is sent again after its Retry-After; the agent runs once", async () => {
   const { agent, calls } = countingAgent();
   let refusals = 1;
-  const { handler, seen } = recorded(storedHandler(agent), (path, method) => (method === "POST" && path === "/agent" && refusals-- > 0 ? storeRestarting() : undefined));
+  const { handler, seen } = recorded(storedHandler(agent), (path, method) =>
+    method === "POST" && path === "/agent" && refusals-- > 0 ? storeRestarting() : undefined,
+  );
   const served = await serveOn(handler);
   const clock = handClock();
   const session = new Session(new HttpTransport(`${served.url}agent`, { scheduler: clock.scheduler }), { threadId: "busy", newId: counter("u") });
@@ -185,7 +191,10 @@ test("the same cut with a server that keeps no threads fails the run: no second 
 
 test.each([
   ["500", () => errorResponse(500, { error: "internal", message: "the store failed: boom" }, { "Retry-After": "1" })],
-  ["503 from a proxy (not the server's JSON)", () => new Response("<html>Service Unavailable</html>", { status: 503, headers: { "Content-Type": "text/html", "Retry-After": "1" } })],
+  [
+    "503 from a proxy (not the server's JSON)",
+    () => new Response("<html>Service Unavailable</html>", { status: 503, headers: { "Content-Type": "text/html", "Retry-After": "1" } }),
+  ],
 ])("a run's POST answered %s is never sent again", async (_, answer) => {
   const { agent, calls } = countingAgent();
   const { handler, seen } = recorded(storedHandler(agent), (path) => (path === "/agent" ? answer() : undefined));

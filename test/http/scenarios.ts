@@ -46,7 +46,10 @@ const clientTool: Agent = {
     const [answer] = ctx.lastToolResults;
     if (answer === undefined) {
       const ask = ctx.say("Let me ask your browser for the time.", { id: `clientTool-${turn}-ask` });
-      ctx.toolCall("get_local_time", { id: `clientTool-${turn}-call`, parentMessageId: ask }).argsJson({ format: "24h" }).end();
+      ctx
+        .toolCall("get_local_time", { id: `clientTool-${turn}-call`, parentMessageId: ask })
+        .argsJson({ format: "24h" })
+        .end();
       return;
     }
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this scenario are text

@@ -17,7 +17,6 @@ const CAP = 64 * 1024;
 const DELTA = "x".repeat(1000);
 const post = () => new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody });
 
-
 /** What an unpaced agent saw: the signal's reason and what its next write threw. */
 interface Seen {
   reason?: unknown;

@@ -18,7 +18,11 @@ import { inputFor, until } from "./durable/support";
 const never: RunFunction = () => new Observable<Event>(() => undefined);
 
 function post(path: string, body: unknown): Request {
-  return new Request(`http://localhost/agent${path}`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream" }, body: JSON.stringify(body) });
+  return new Request(`http://localhost/agent${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A live run on `threadId`, written to the store directly (its events reach every tail of the thread). */

@@ -63,8 +63,21 @@ const rf = ev.runFinished(THREAD, RUN);
 const sub = <E extends Parameters<typeof withSubagentRunId>[0]>(event: E) => withSubagentRunId(event, "sub-1");
 
 const CORPUS: Record<string, Event[]> = {
-  text: [rs, ev.textMessageStart("m1", { metadata: { a: 1 } }), ev.textMessageContent("m1", "Hello"), ev.textMessageContent("m1", " world", { metadata: { b: 2 } }), ev.textMessageEnd("m1"), rf],
-  chunks: [rs, ev.textMessageChunk({ messageId: "m1", delta: "A" }), ev.textMessageChunk({ delta: "B" }), ev.toolCallChunk({ toolCallId: "c1", toolCallName: "f", delta: "{}" }), rf],
+  text: [
+    rs,
+    ev.textMessageStart("m1", { metadata: { a: 1 } }),
+    ev.textMessageContent("m1", "Hello"),
+    ev.textMessageContent("m1", " world", { metadata: { b: 2 } }),
+    ev.textMessageEnd("m1"),
+    rf,
+  ],
+  chunks: [
+    rs,
+    ev.textMessageChunk({ messageId: "m1", delta: "A" }),
+    ev.textMessageChunk({ delta: "B" }),
+    ev.toolCallChunk({ toolCallId: "c1", toolCallName: "f", delta: "{}" }),
+    rf,
+  ],
   "tool calls": [
     rs,
     ev.textMessageStart("a1"),
@@ -81,7 +94,15 @@ const CORPUS: Record<string, Event[]> = {
     ev.toolCallResult("r2", "t2", "fetched"),
     rf,
   ],
-  state: [rs, ev.stateSnapshot({ count: 1, items: [{ id: 1 }] }), ev.stateDelta([{ op: "replace", path: "/count", value: 2 }, { op: "add", path: "/items/-", value: { id: 2 } }]), rf],
+  state: [
+    rs,
+    ev.stateSnapshot({ count: 1, items: [{ id: 1 }] }),
+    ev.stateDelta([
+      { op: "replace", path: "/count", value: 2 },
+      { op: "add", path: "/items/-", value: { id: 2 } },
+    ]),
+    rf,
+  ],
   activity: [
     rs,
     ev.activitySnapshot("act", "plan", { steps: [] }),
@@ -145,7 +166,9 @@ const CORPUS: Record<string, Event[]> = {
     rf,
   ],
   "run started echo": [
-    ev.runStarted(THREAD, RUN, { input: { threadId: THREAD, runId: RUN, messages: [USER, { id: "sys", role: "system", content: "be brief" }], tools: [], context: [] } }),
+    ev.runStarted(THREAD, RUN, {
+      input: { threadId: THREAD, runId: RUN, messages: [USER, { id: "sys", role: "system", content: "be brief" }], tools: [], context: [] },
+    }),
     ev.textMessageStart("m1"),
     ev.textMessageEnd("m1"),
     rf,

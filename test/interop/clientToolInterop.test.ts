@@ -64,7 +64,9 @@ describe("our Session's loop against the official EventEncoder", () => {
     expect(updates.filter((u) => u.kind === "error")).toEqual([]);
     expect(updates.filter((u) => u.kind === "done")).toEqual([updates.at(-1)]);
     expect(updates.at(-1)).toEqual({ kind: "done", end: { kind: "success" } });
-    expect(updates.filter((u) => u.kind === "run")).toEqual([expect.objectContaining({ roundtrip: 1, previousEnd: firstEnd, toolCallIds: ["clientTool-0-call"] })]);
+    expect(updates.filter((u) => u.kind === "run")).toEqual([
+      expect.objectContaining({ roundtrip: 1, previousEnd: firstEnd, toolCallIds: ["clientTool-0-call"] }),
+    ]);
     expect(visible(session.messages)).toEqual(EXPECTED);
   });
 });
@@ -73,7 +75,9 @@ describe("the official HttpAgent against our handler, the client tool offered", 
   it("sees exactly the tool-call events our transport gets, valid for its schemas, and ends by hand where our loop ends", async () => {
     const tools = [getLocalTime.tool];
     // What our transport receives for the first run: the reference.
-    const ourEvents: Event[] = await lastValueFrom(new HttpTransport(ours.url).run(runAgentInput("interop-tools", "run-1", { messages: [USER], tools })).pipe(toArray()));
+    const ourEvents: Event[] = await lastValueFrom(
+      new HttpTransport(ours.url).run(runAgentInput("interop-tools", "run-1", { messages: [USER], tools })).pipe(toArray()),
+    );
     const official = new HttpAgent({ url: ours.url, threadId: "interop-tools", initialMessages: [USER] });
     const seen: unknown[] = [];
     const problems: string[] = [];
@@ -87,7 +91,8 @@ describe("the official HttpAgent against our handler, the client tool offered", 
     };
     await official.runAgent({ runId: "run-1", tools }, subscriber);
     expect(problems).toEqual([]);
-    const toolEvents = (events: readonly unknown[]) => events.filter((e): e is { type: string } => typeof e === "object" && e !== null && "type" in e && String(e.type).startsWith("TOOL_CALL"));
+    const toolEvents = (events: readonly unknown[]) =>
+      events.filter((e): e is { type: string } => typeof e === "object" && e !== null && "type" in e && String(e.type).startsWith("TOOL_CALL"));
     expect(toolEvents(seen)).toEqual(toolEvents(ourEvents));
     expect(ourEvents.at(-1)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success", pendingToolCallIds: ["clientTool-0-call"] } });
 

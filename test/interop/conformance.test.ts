@@ -148,7 +148,13 @@ describe("conformance: state-delta-unknown-op-dropped", () => {
   const stream = [
     { type: "RUN_STARTED", threadId: T, runId: R },
     { type: "STATE_SNAPSHOT", snapshot: { count: 1 } },
-    { type: "STATE_DELTA", delta: [{ op: "increment", path: "/count", value: 1 }, { op: "replace", path: "/count", value: 5 }] },
+    {
+      type: "STATE_DELTA",
+      delta: [
+        { op: "increment", path: "/count", value: 1 },
+        { op: "replace", path: "/count", value: 5 },
+      ],
+    },
     { type: "RUN_FINISHED", threadId: T, runId: R },
   ];
 
@@ -207,7 +213,15 @@ describe("differential: an ACTIVITY_SNAPSHOT on the id of an assistant message t
   });
 
   test("merged because the call's id is the assistant message's (our A4 rule): refused the same way; 1.0.0 keeps the call in its second message with that id", async () => {
-    const stream = [rs, ev.textMessageStart("c1"), ev.textMessageEnd("c1"), ev.toolCallStart("c1", "f"), ev.toolCallEnd("c1"), ev.activitySnapshot("c1", "PLAN", {}), rf];
+    const stream = [
+      rs,
+      ev.textMessageStart("c1"),
+      ev.textMessageEnd("c1"),
+      ev.toolCallStart("c1", "f"),
+      ev.toolCallEnd("c1"),
+      ev.activitySnapshot("c1", "PLAN", {}),
+      rf,
+    ];
     const { session, updates } = await ours(T, stream);
     expect(errorsOf(updates).map((error) => error.code)).toEqual(["message-id-taken"]);
     expect(holders(session.messages)).toHaveLength(1);
@@ -296,7 +310,10 @@ describe("conformance: second-run-on-another-thread-fatal", () => {
   });
 
   test("@ag-ui/client 1.0.0 accepts a RUN_STARTED on another thread than it sent", async () => {
-    const theirs = await official("t-sent", [{ type: "RUN_STARTED", threadId: "t-other", runId: "r1" }, { type: "RUN_FINISHED", threadId: "t-other", runId: "r1" }]);
+    const theirs = await official("t-sent", [
+      { type: "RUN_STARTED", threadId: "t-other", runId: "r1" },
+      { type: "RUN_FINISHED", threadId: "t-other", runId: "r1" },
+    ]);
     expect(theirs.failed).toBeUndefined();
   });
 });

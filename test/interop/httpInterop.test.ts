@@ -103,7 +103,9 @@ describe("HTTP interop corpus", () => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ threadId: "t", runId: "r", messages: [USER] }),
     });
-    const types = parseSseBody(await response.text()).map((event) => event.type).filter((type) => type.startsWith("STATE_"));
+    const types = parseSseBody(await response.text())
+      .map((event) => event.type)
+      .filter((type) => type.startsWith("STATE_"));
     expect(types).toEqual(["STATE_SNAPSHOT", "STATE_DELTA", "STATE_DELTA"]);
   });
 });

@@ -38,7 +38,14 @@ test(`${BODIES} never-finished bodies all get 408 after ${TIMEOUT_MS} ms`, async
   const stats = await server.ask("stats");
   console.log(
     `faults: ${BODIES} never-finished bodies\n${JSON.stringify(
-      { bodies: BODIES, bodyTimeoutMs: TIMEOUT_MS, statuses: [...new Set(answers.map((answer) => answer.status))], firstAnswerMs: Math.round(times[0]), lastAnswerMs: Math.round(times[times.length - 1]), agentsStarted: stats.started },
+      {
+        bodies: BODIES,
+        bodyTimeoutMs: TIMEOUT_MS,
+        statuses: [...new Set(answers.map((answer) => answer.status))],
+        firstAnswerMs: Math.round(times[0]),
+        lastAnswerMs: Math.round(times[times.length - 1]),
+        agentsStarted: stats.started,
+      },
       null,
       2,
     )}`,

@@ -30,11 +30,11 @@ function readSlowly(response: IncomingMessage, fast: Promise<unknown>): Promise<
     };
     response.pause();
     const timer = setInterval(() => {
-      for (let chunk: Buffer | null; (chunk = response.read()) !== null; ) take(chunk);
+      for (let chunk: Buffer | null; (chunk = response.read()) !== null;) take(chunk);
     }, 2);
     void fast.then(() => {
       clearInterval(timer);
-      for (let chunk: Buffer | null; (chunk = response.read()) !== null; ) take(chunk);
+      for (let chunk: Buffer | null; (chunk = response.read()) !== null;) take(chunk);
       response.on("data", take);
       response.resume();
     });
@@ -52,7 +52,12 @@ test("a paced agent against a slow reader streams 20 MB in bounded memory and fi
   const { response } = await openRun(`${server!.url}paced?deltas=20000&size=1000`);
   const body = await bounded(60_000, readSlowly(response, new Promise(() => undefined)), "the paced run to end");
   const after = await server!.ask("stats");
-  const figures = { sent: mb(body.bytes), heapBefore: mb(before.heapUsed), heapPeak: mb(after.heapPeak), heapPeakOverBaseline: mb(after.heapPeak - before.heapUsed) };
+  const figures = {
+    sent: mb(body.bytes),
+    heapBefore: mb(before.heapUsed),
+    heapPeak: mb(after.heapPeak),
+    heapPeakOverBaseline: mb(after.heapPeak - before.heapUsed),
+  };
   console.log(`slow reader, paced agent\n${JSON.stringify(figures, null, 2)}`);
   expect(body.last).toContain('"RUN_FINISHED"');
   expect(body.bytes).toBeGreaterThan(20_000_000);

@@ -40,7 +40,12 @@ afterAll(async () => {
 function startTailServer(): Promise<TailServer> {
   const child: ChildProcess = fork(path.join(__dirname, "support", "tailServer.ts"), [JSON.stringify({ idleWriteTimeoutMs: IDLE_WRITE_TIMEOUT_MS })], {
     cwd: path.join(__dirname, "..", ".."),
-    execArgv: ["--expose-gc", ...(process.env.LOAD_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE}`] : []), "-r", "ts-node/register/transpile-only"],
+    execArgv: [
+      "--expose-gc",
+      ...(process.env.LOAD_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE}`] : []),
+      "-r",
+      "ts-node/register/transpile-only",
+    ],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -76,7 +81,11 @@ function startTailServer(): Promise<TailServer> {
 function openThreadRun(threadId: string): Promise<IncomingMessage> {
   const body = JSON.stringify({ threadId, runId: `run-${threadId}`, messages: [{ id: "u1", role: "user", content: "go" }] });
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server!.url}agent?deltas=${DELTAS}&size=${DELTA_BYTES}&every=${EVERY_MS}`, { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } }, resolve);
+    const req = httpRequest(
+      `${server!.url}agent?deltas=${DELTAS}&size=${DELTA_BYTES}&every=${EVERY_MS}`,
+      { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } },
+      resolve,
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -86,7 +95,11 @@ function openThreadRun(threadId: string): Promise<IncomingMessage> {
  * Starts a run on `threadId`; once its client has the headers, `beforeGo` runs, then the run may
  * write and `whileRead` runs beside the read. Resolves with the time the client took to read it all.
  */
-async function honestRun(threadId: string, beforeGo: () => Promise<void> = async () => undefined, whileRead: (read: Promise<unknown>) => Promise<unknown> = async () => undefined): Promise<{ ms: number; bytes: number; last: string }> {
+async function honestRun(
+  threadId: string,
+  beforeGo: () => Promise<void> = async () => undefined,
+  whileRead: (read: Promise<unknown>) => Promise<unknown> = async () => undefined,
+): Promise<{ ms: number; bytes: number; last: string }> {
   const response = await openThreadRun(threadId);
   await beforeGo();
   const started = performance.now();
@@ -179,7 +192,11 @@ test(`${TAILS} tails that never read, on a run of ${(DELTAS * DELTA_BYTES) / 1e6
     rssGrowth: mb(rssGrowth),
     heapPlusExternalGrowth: mb(heldGrowth),
     arrayBuffersGrowth: mb(withTails.arrayBuffers - baseline.arrayBuffers),
-    capabilitiesDuringTheRun: { count: sorted.length, p50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0), maxMs: Math.round(sorted[sorted.length - 1] ?? 0) },
+    capabilitiesDuringTheRun: {
+      count: sorted.length,
+      p50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+      maxMs: Math.round(sorted[sorted.length - 1] ?? 0),
+    },
   };
   console.log(`unread tails\n${JSON.stringify(figures, null, 2)}`);
   expect(rssGrowth).toBeLessThan(200 * 1024 * 1024);

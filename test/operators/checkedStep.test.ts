@@ -55,7 +55,15 @@ describe("checkedStep, strict: a refusal part-way through an expansion", () => {
     ]);
     expect(refused).toHaveLength(1);
     expect(refused[0].error).toBeInstanceOf(ProtocolError);
-    expect(types(sent).slice(-7)).toEqual(["TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "SUBAGENT_FINISHED", "RUN_FINISHED"]);
+    expect(types(sent).slice(-7)).toEqual([
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "SUBAGENT_FINISHED",
+      "RUN_FINISHED",
+    ]);
     expect(sent.filter((event) => event.type === "TEXT_MESSAGE_END" && event.messageId === "m1")).toHaveLength(1);
     await expectAccepted(sent);
   });
@@ -74,7 +82,9 @@ describe("checkedStep, strict: a refusal part-way through an expansion", () => {
     ]);
     expect(refused).toHaveLength(1);
     expect(refused[0].error).toMatchObject({ code: "reasoning", rule: "R22" });
-    const reasoning = sent.filter((event) => event.type.startsWith("REASONING_")).map((event) => `${event.type} ${"messageId" in event ? event.messageId : ""}`);
+    const reasoning = sent
+      .filter((event) => event.type.startsWith("REASONING_"))
+      .map((event) => `${event.type} ${"messageId" in event ? event.messageId : ""}`);
     expect(reasoning).toEqual([
       "REASONING_START b",
       "REASONING_MESSAGE_START m",
@@ -117,7 +127,11 @@ describe("checkedStep, strict: a refusal part-way through an expansion", () => {
       RF(),
     ]);
     expect(refused.map(({ at, error }) => ({ at, rule: error.rule }))).toEqual([{ at: 5, rule: "R15" }]);
-    expect(sent.filter((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.messageId === "m2").map((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.delta)).toEqual(["b", "c"]);
+    expect(
+      sent
+        .filter((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.messageId === "m2")
+        .map((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.delta),
+    ).toEqual(["b", "c"]);
     expect(sent.filter((event) => event.type === "MESSAGES_SNAPSHOT")).toEqual([]);
     expect(types(sent).slice(-3)).toEqual(["SUBAGENT_FINISHED", "TEXT_MESSAGE_END", "RUN_FINISHED"]); // m2 ends with the run
     await expectAccepted(sent);

@@ -66,7 +66,12 @@ describe("logEvents", () => {
     events(ev.textMessageStart("m0"), RS({ runId: "run-7" }), ev.runFinished("t1", "run-7"))
       .pipe(logEvents(log.logger, { now: () => 0 }))
       .subscribe();
-    expect(log.lines.map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual(["[agui-rx] ? #0", "[agui-rx] run-7 #1", "[agui-rx] run-7 #2", "[agui-rx] run-7 complete"]);
+    expect(log.lines.map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual([
+      "[agui-rx] ? #0",
+      "[agui-rx] run-7 #1",
+      "[agui-rx] run-7 #2",
+      "[agui-rx] run-7 complete",
+    ]);
   });
 
   test("cuts long strings and large payloads to maxValueChars, and says how much of a string was left out", () => {
@@ -81,10 +86,7 @@ describe("logEvents", () => {
 
   test("redacts the named members at any depth", () => {
     const log = recorder();
-    events(
-      ev.textMessageContent("m1", "my password is hunter2"),
-      ev.stateSnapshot({ user: { name: "ada", token: "secret" } }),
-    )
+    events(ev.textMessageContent("m1", "my password is hunter2"), ev.stateSnapshot({ user: { name: "ada", token: "secret" } }))
       .pipe(logEvents(log.logger, { now: () => 0, redact: ["delta", "token"] }))
       .subscribe();
     expect(log.lines[0]).toBe('[agui-rx] ? #0 0ms (+0) TEXT_MESSAGE_CONTENT messageId="m1" delta=[redacted]');
@@ -112,7 +114,9 @@ describe("logEvents", () => {
       .pipe(logEvents(log.logger, { now: () => 0 }))
       .subscribe((item) => seen.push(item));
     expect(seen[1]).toBe(warning);
-    expect(log.lines[1]).toBe('[agui-rx] r1 #1 0ms (+0) warning unknown-property: event 1 (TEXT_MESSAGE_END): removed unknown property /x (TEXT_MESSAGE_END has no member "x")');
+    expect(log.lines[1]).toBe(
+      '[agui-rx] r1 #1 0ms (+0) warning unknown-property: event 1 (TEXT_MESSAGE_END): removed unknown property /x (TEXT_MESSAGE_END has no member "x")',
+    );
     expect(log.entries[1]).toMatchObject({ kind: "warning", item: warning });
   });
 
@@ -195,7 +199,9 @@ describe("debugEvents (the debug option of Session and createHandler)", () => {
   test("true logs with console.debug under the side's label", () => {
     const spy = jest.spyOn(console, "debug").mockImplementation(() => undefined);
     try {
-      of(...events).pipe(debugEvents(true, "client")).subscribe();
+      of(...events)
+        .pipe(debugEvents(true, "client"))
+        .subscribe();
       expect(spy.mock.calls.map((call) => String(call[0]).split(" ").slice(0, 4).join(" "))).toEqual([
         "[agui-rx client] r1 #0",
         "[agui-rx client] r1 #1",
@@ -208,16 +214,22 @@ describe("debugEvents (the debug option of Session and createHandler)", () => {
 
   test("a function is the logger; an object gives the logger and the options", () => {
     const fn = recorder();
-    of(...events).pipe(debugEvents(fn.logger, "server")).subscribe();
+    of(...events)
+      .pipe(debugEvents(fn.logger, "server"))
+      .subscribe();
     expect(fn.lines[0]).toMatch(/^\[agui-rx server\] r1 #0 /);
     const configured = recorder();
-    of(ev.textMessageContent("m1", "secret")).pipe(debugEvents({ logger: configured.logger, redact: ["delta"], now: () => 0 }, "server")).subscribe();
-    expect(configured.lines[0]).toBe("[agui-rx server] ? #0 0ms (+0) TEXT_MESSAGE_CONTENT messageId=\"m1\" delta=[redacted]");
+    of(ev.textMessageContent("m1", "secret"))
+      .pipe(debugEvents({ logger: configured.logger, redact: ["delta"], now: () => 0 }, "server"))
+      .subscribe();
+    expect(configured.lines[0]).toBe('[agui-rx server] ? #0 0ms (+0) TEXT_MESSAGE_CONTENT messageId="m1" delta=[redacted]');
   });
 
   test("an error before any event is logged once, with no run id", () => {
     const log = recorder();
-    throwError(() => new Error("x")).pipe(debugEvents<Event>(log.logger, "client")).subscribe({ error: () => undefined });
+    throwError(() => new Error("x"))
+      .pipe(debugEvents<Event>(log.logger, "client"))
+      .subscribe({ error: () => undefined });
     expect(log.lines).toHaveLength(1);
     expect(log.lines[0]).toMatch(/^\[agui-rx client\] \? error after 0 events, \d+ms: x$/);
   });

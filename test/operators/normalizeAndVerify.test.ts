@@ -38,7 +38,17 @@ const item: fc.Arbitrary<Item> = fc.oneof(
   fc.record({ messageId: id, subagentRunId: tag, delta: fc.constantFrom<string | undefined>(undefined, "x") }).map((f) => txc(strip(f))),
   fc.record({ toolCallId: id, toolCallName: fc.constantFrom<string | undefined>(undefined, "f") }).map((f) => tlc(strip(f))),
   fc.record({ messageId: id }).map((f) => rxc(strip(f))),
-  fc.constantFrom<Item>(RS(), RF(), SD(), TMS("a"), TMC("a", "y"), TME("a"), ev.runError("boom"), { type: "THINKING_START" }, new Diagnostic(new ProtocolError("chunk", "C5", ev.runStarted("t", "r"), "from upstream"))),
+  fc.constantFrom<Item>(
+    RS(),
+    RF(),
+    SD(),
+    TMS("a"),
+    TMC("a", "y"),
+    TME("a"),
+    ev.runError("boom"),
+    { type: "THINKING_START" },
+    new Diagnostic(new ProtocolError("chunk", "C5", ev.runStarted("t", "r"), "from upstream")),
+  ),
 );
 
 function strip<T extends object>(fields: T): { [K in keyof T]: Exclude<T[K], undefined> } {

@@ -32,7 +32,9 @@ function official(input: readonly Event[]): Outcome {
 function ours(input: readonly Event[], newId = counter()): Outcome {
   const events: unknown[] = [];
   let failed = false;
-  from(input).pipe(normalizeChunks({ newId })).subscribe({ next: (e) => events.push(e), error: () => (failed = true) });
+  from(input)
+    .pipe(normalizeChunks({ newId }))
+    .subscribe({ next: (e) => events.push(e), error: () => (failed = true) });
   return { events, failed };
 }
 
@@ -82,7 +84,11 @@ const differences: readonly {
     why: "decision: the events made from a chunk happened when it did (the official client drops it)",
     input: [txc({ messageId: "m1", delta: "A", timestamp: 5 })],
     official: (o) => expect(o.events).toStrictEqual([TMS("m1"), TMC("m1", "A")]),
-    ours: (o) => expect(o.events).toStrictEqual([{ ...TMS("m1"), timestamp: 5 }, { ...TMC("m1", "A"), timestamp: 5 }]),
+    ours: (o) =>
+      expect(o.events).toStrictEqual([
+        { ...TMS("m1"), timestamp: 5 },
+        { ...TMC("m1", "A"), timestamp: 5 },
+      ]),
   },
   {
     what: "members the chunk schema does not declare",
@@ -107,15 +113,25 @@ const differences: readonly {
     input: [rxc({ messageId: "r1", subagentRunId: "s1", delta: "a" }), RST("b"), rxc({ messageId: "r2", delta: "c" }), RF()],
     official: (o) =>
       expect(o.events).toStrictEqual([
-        { type: "REASONING_MESSAGE_START", messageId: "r1", role: "reasoning", subagentRunId: "s1" }, RMC("r1", "a", "s1"),
-        RST("b"), { type: "REASONING_MESSAGE_START", messageId: "r2", role: "reasoning" }, RMC("r2", "c"),
-        { type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s1" }, { type: "REASONING_MESSAGE_END", messageId: "r2" }, RF(),
+        { type: "REASONING_MESSAGE_START", messageId: "r1", role: "reasoning", subagentRunId: "s1" },
+        RMC("r1", "a", "s1"),
+        RST("b"),
+        { type: "REASONING_MESSAGE_START", messageId: "r2", role: "reasoning" },
+        RMC("r2", "c"),
+        { type: "REASONING_MESSAGE_END", messageId: "r1", subagentRunId: "s1" },
+        { type: "REASONING_MESSAGE_END", messageId: "r2" },
+        RF(),
       ]),
     ours: (o) =>
       expect(o.events).toStrictEqual([
-        ...bracketOpen("r1", "s1"), RMC("r1", "a", "s1"),
-        RST("b"), { type: "REASONING_MESSAGE_START", messageId: "r2", role: "reasoning" }, RMC("r2", "c"),
-        ...bracketClose("r1", "s1"), { type: "REASONING_MESSAGE_END", messageId: "r2" }, RF(),
+        ...bracketOpen("r1", "s1"),
+        RMC("r1", "a", "s1"),
+        RST("b"),
+        { type: "REASONING_MESSAGE_START", messageId: "r2", role: "reasoning" },
+        RMC("r2", "c"),
+        ...bracketClose("r1", "s1"),
+        { type: "REASONING_MESSAGE_END", messageId: "r2" },
+        RF(),
       ]),
   },
   {

@@ -14,7 +14,31 @@ import { initialNormalizerState, normalizeStep, passesThrough } from "../../src/
 import { Diagnostic, isInBandReport, type InBandReport } from "../../src/operators/ProtocolError";
 import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
 import {
-  AS, CUS, MS, RAW, RE, REND, RF, RME, RMS, RS, RST, SAE, SAF, SD, SS, STS, TMC, TMS, isRejection, rxc, runSteps, snapshotState, tlc, txc, withoutBrackets,
+  AS,
+  CUS,
+  MS,
+  RAW,
+  RE,
+  REND,
+  RF,
+  RME,
+  RMS,
+  RS,
+  RST,
+  SAE,
+  SAF,
+  SD,
+  SS,
+  STS,
+  TMC,
+  TMS,
+  isRejection,
+  rxc,
+  runSteps,
+  snapshotState,
+  tlc,
+  txc,
+  withoutBrackets,
 } from "./normalize/notation";
 
 const tag = fc.constantFrom<string | undefined>(undefined, undefined, "s1", "s2", "");
@@ -23,8 +47,7 @@ const delta = fc.constantFrom<string | undefined>(undefined, "x", "");
 const metadata = fc.constantFrom<Record<string, unknown> | undefined>(undefined, undefined, { k: 1 });
 const sub = fc.constantFrom("s1", "s2", "");
 
-const optional = <T extends object>(fields: T): Partial<T> =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>; // drops absent members only
+const optional = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>; // drops absent members only
 
 const chunk: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ messageId: id, subagentRunId: tag, delta, metadata }).map((f) => txc(optional(f))),
@@ -140,8 +163,18 @@ describe("the normalizer's output is itself valid (docs/rules.md#chunks), reason
       idFor(t).map((i) => MS([{ id: i, role: "reasoning", content: "", ...(t === undefined ? {} : { subagentRunId: t }) }])),
     ),
   );
-  const thinking = fc.constantFrom<Event>({ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_END" });
-  const laneCloser = fc.oneof(fc.constant(MS()), owner.map((t) => STS("w", t)), owner.map((t) => CUS(t)), fc.constantFrom("s1", "").map((s) => SAF(s)));
+  const thinking = fc.constantFrom<Event>(
+    { type: "THINKING_START" },
+    { type: "THINKING_TEXT_MESSAGE_START" },
+    { type: "THINKING_TEXT_MESSAGE_END" },
+    { type: "THINKING_END" },
+  );
+  const laneCloser = fc.oneof(
+    fc.constant(MS()),
+    owner.map((t) => STS("w", t)),
+    owner.map((t) => CUS(t)),
+    fc.constantFrom("s1", "").map((s) => SAF(s)),
+  );
   const run = fc
     .array(
       fc.oneof(
@@ -162,10 +195,13 @@ describe("the normalizer's output is itself valid (docs/rules.md#chunks), reason
     fc.assert(
       fc.property(runs, (input) => {
         const given = new Set<unknown>(input);
-        const minted = (event: unknown) => typeof event === "object" && event !== null && "messageId" in event && typeof event.messageId === "string" && event.messageId.startsWith("id-"); // from a THINKING_* event
+        const minted = (event: unknown) =>
+          typeof event === "object" && event !== null && "messageId" in event && typeof event.messageId === "string" && event.messageId.startsWith("id-"); // from a THINKING_* event
         let n = 0;
         const output: (Event | InBandReport)[] = [];
-        from(input).pipe(normalizeAndVerify({ newId: () => `id-${++n}` })).subscribe((item) => output.push(item));
+        from(input)
+          .pipe(normalizeAndVerify({ newId: () => `id-${++n}` }))
+          .subscribe((item) => output.push(item));
         const diagnostics = output.filter((item): item is Diagnostic => item instanceof Diagnostic);
         // The input was not valid: one of its own events was refused, or an ownership fault surfaced on an
         // expansion (a synthesized opener conflicts only where the chunk's own START would, R38).
@@ -187,8 +223,8 @@ describe("passesThrough (the operator's shortcut)", () => {
     tag.map((t) => TMS("a", t)),
     tag.map((t) => TMC("a", "x", t)),
     tag.map((t) => SD(t)),
-    fc.constant(({ type: "THINKING_START" } as const)),
-    fc.constant(({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "hm" } as const)),
+    fc.constant({ type: "THINKING_START" } as const),
+    fc.constant({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "hm" } as const),
   );
   const mixed = fc.array(fc.oneof({ arbitrary: chunk, weight: 2 }, { arbitrary: closer, weight: 1 }, { arbitrary: explicit, weight: 2 }), { maxLength: 40 });
 
@@ -215,7 +251,7 @@ describe("passesThrough (the operator's shortcut)", () => {
     const state = initialNormalizerState();
     expect(passesThrough(state, SD())).toBe(true);
     expect(passesThrough(state, txc({ messageId: "m", delta: "x" }))).toBe(false);
-    expect(passesThrough(state, ({ type: "THINKING_START" } as const))).toBe(false);
+    expect(passesThrough(state, { type: "THINKING_START" } as const)).toBe(false);
     expect(passesThrough(state, RS())).toBe(false);
     normalizeStep(state, txc({ messageId: "m", delta: "x" }));
     expect(passesThrough(state, SD())).toBe(false);

@@ -78,7 +78,9 @@ describe("normalizeChunks (strict, the default)", () => {
   it("with a synchronous source, nothing is emitted after the error", () => {
     const seen: unknown[] = [];
     let failure: unknown;
-    from([a, d, c]).pipe(normalizeChunks()).subscribe({ next: (e) => seen.push(e), error: (e: unknown) => (failure = e) });
+    from([a, d, c])
+      .pipe(normalizeChunks())
+      .subscribe({ next: (e) => seen.push(e), error: (e: unknown) => (failure = e) });
     expect(seen).toStrictEqual([TMS("m1"), TMC("m1", "Hi")]);
     expect(failure).toBeInstanceOf(ProtocolError);
     expect(failure).toMatchObject({ code: "chunk", rule: "C5", event: d });
@@ -96,19 +98,23 @@ describe("normalizeChunks (strict, the default)", () => {
         })(),
       );
     let failure: unknown;
-    endless().pipe(normalizeChunks()).subscribe({ error: (e: unknown) => (failure = e) });
+    endless()
+      .pipe(normalizeChunks())
+      .subscribe({ error: (e: unknown) => (failure = e) });
     expect(failure).toMatchObject({ rule: "C5" });
     expect(produced).toBe(3);
 
     produced = 0;
     const taken: (Event | InBandReport)[] = [];
-    endless().pipe(normalizeChunks({ mode: "report" }), take(3)).subscribe({ next: (e) => taken.push(e) });
+    endless()
+      .pipe(normalizeChunks({ mode: "report" }), take(3))
+      .subscribe({ next: (e) => taken.push(e) });
     expect(taken).toStrictEqual([TMS("m1"), TMC("m1", "."), TMC("m1", ".")]);
     expect(produced).toBe(2);
   });
 });
 
-describe("normalizeChunks({ mode: \"report\" })", () => {
+describe('normalizeChunks({ mode: "report" })', () => {
   it("emits a Diagnostic in place of the rejected chunk and goes on with the lanes unchanged", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-a---d---b---c---|", values);
@@ -130,7 +136,9 @@ describe("normalizeChunks({ mode: \"report\" })", () => {
 
   it("emits Diagnostic instances carrying a ProtocolError", () => {
     const out: (Event | InBandReport)[] = [];
-    from([d]).pipe(normalizeChunks({ mode: "report" })).subscribe((v) => out.push(v));
+    from([d])
+      .pipe(normalizeChunks({ mode: "report" }))
+      .subscribe((v) => out.push(v));
     expect(out).toHaveLength(1);
     expect(isDiagnostic(out[0])).toBe(true);
     expect(out[0] instanceof Diagnostic && out[0].error).toBeInstanceOf(ProtocolError);
@@ -159,8 +167,10 @@ describe("normalizeChunks: THINKING_* through the operator", () => {
       .pipe(normalizeChunks({ newId: counter("n") }))
       .subscribe((e) => out.push(e));
     expect(out).toStrictEqual([
-      TMS("p1"), TMC("p1", "A"),
-      TME("p1"), { type: "REASONING_START", messageId: "n1" },
+      TMS("p1"),
+      TMC("p1", "A"),
+      TME("p1"),
+      { type: "REASONING_START", messageId: "n1" },
       RMS("n2", undefined, { k: 1 }),
       RMC("n2", "hm"),
       RME("n2"),
@@ -171,9 +181,14 @@ describe("normalizeChunks: THINKING_* through the operator", () => {
 
   it("mints ids with crypto.randomUUID by default", () => {
     const out: Event[] = [];
-    of<Event>({ type: "THINKING_START" }).pipe(normalizeChunks()).subscribe((e) => out.push(e));
+    of<Event>({ type: "THINKING_START" })
+      .pipe(normalizeChunks())
+      .subscribe((e) => out.push(e));
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ type: "REASONING_START", messageId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) });
+    expect(out[0]).toMatchObject({
+      type: "REASONING_START",
+      messageId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+    });
   });
 
   it("does not carry thinking ids from one subscription to the next", () => {
@@ -181,7 +196,9 @@ describe("normalizeChunks: THINKING_* through the operator", () => {
     const normalized = from<Event[]>([{ type: "THINKING_START" }]).pipe(normalizeChunks({ newId }));
     normalized.subscribe();
     const out: Event[] = [];
-    from<Event[]>([{ type: "THINKING_END" }]).pipe(normalizeChunks({ newId })).subscribe((e) => out.push(e));
+    from<Event[]>([{ type: "THINKING_END" }])
+      .pipe(normalizeChunks({ newId }))
+      .subscribe((e) => out.push(e));
     // A leaked span would end "n1"; a fresh subscription has no span open and mints "n2".
     expect(out).toStrictEqual([{ type: "REASONING_END", messageId: "n2" }]);
   });
@@ -200,25 +217,44 @@ describe("normalizeChunks: overloads (checked by tsc in test/types/typecheck.tes
 });
 
 describe("normalizeChunks: a throw inside the per-event step errors the output (C7)", () => {
-  it.each(["strict", "report"] as const)("%s: a newId that throws while THINKING_* is mapped reaches the subscriber's error, not the producer's next()", (mode) => {
-    const failure = new Error("no ids today");
-    const source = new Subject<Event>();
-    const out: unknown[] = [];
-    const normalize = mode === "report" ? normalizeChunks({ mode, newId: () => { throw failure; } }) : normalizeChunks({ newId: () => { throw failure; } });
-    normalize(source).subscribe({ next: (e) => out.push(e), error: (error: unknown) => out.push({ error }) });
-    source.next(txc({ messageId: "m1", delta: "A" }));
-    expect(() => source.next({ type: "THINKING_START" })).not.toThrow();
-    expect(out).toEqual([TMS("m1"), TMC("m1", "A"), { error: failure }]);
-    expect(source.observed).toBe(false); // the output errored and let go of the source
-    source.next(txc({ delta: "B" }));
-    expect(out).toHaveLength(3);
-  });
+  it.each(["strict", "report"] as const)(
+    "%s: a newId that throws while THINKING_* is mapped reaches the subscriber's error, not the producer's next()",
+    (mode) => {
+      const failure = new Error("no ids today");
+      const source = new Subject<Event>();
+      const out: unknown[] = [];
+      const normalize =
+        mode === "report"
+          ? normalizeChunks({
+              mode,
+              newId: () => {
+                throw failure;
+              },
+            })
+          : normalizeChunks({
+              newId: () => {
+                throw failure;
+              },
+            });
+      normalize(source).subscribe({ next: (e) => out.push(e), error: (error: unknown) => out.push({ error }) });
+      source.next(txc({ messageId: "m1", delta: "A" }));
+      expect(() => source.next({ type: "THINKING_START" })).not.toThrow();
+      expect(out).toEqual([TMS("m1"), TMC("m1", "A"), { error: failure }]);
+      expect(source.observed).toBe(false); // the output errored and let go of the source
+      source.next(txc({ delta: "B" }));
+      expect(out).toHaveLength(3);
+    },
+  );
 
   it("the fused client stage (normalizeAndVerify) does the same", () => {
     const failure = new Error("no ids today");
     const source = new Subject<Event>();
     const out: unknown[] = [];
-    normalizeAndVerify({ newId: () => { throw failure; } })(source).subscribe({ next: (e) => out.push(e), error: (error: unknown) => out.push({ error }) });
+    normalizeAndVerify({
+      newId: () => {
+        throw failure;
+      },
+    })(source).subscribe({ next: (e) => out.push(e), error: (error: unknown) => out.push({ error }) });
     source.next(RS());
     expect(() => source.next({ type: "THINKING_START" })).not.toThrow();
     expect(out).toEqual([RS(), { error: failure }]);

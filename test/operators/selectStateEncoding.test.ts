@@ -86,11 +86,7 @@ describe("selectStateEncoding (marbles)", () => {
     scheduler().run(({ cold, expectObservable }) => {
       const values: Record<string, Event> = { a: ev.stateSnapshot({ step: 1, notes }), u: { type: "STATE_SNAPSHOT", snapshot: undefined } };
       expectObservable(cold("a-#", values).pipe(selectStateEncoding())).toBe("a-#", values);
-      expectObservable(cold("a-u-a", values).pipe(selectStateEncoding())).toBe(
-        "a-#",
-        values,
-        new TypeError("a state must be a JSON value, got undefined"),
-      );
+      expectObservable(cold("a-u-a", values).pipe(selectStateEncoding())).toBe("a-#", values, new TypeError("a state must be a JSON value, got undefined"));
     });
   });
 

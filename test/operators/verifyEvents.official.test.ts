@@ -45,7 +45,8 @@ const ours: OperatorFunction<Event, unknown> = verifyEvents();
 const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: string }>> = {
   R23: {
     official: { accepted: true },
-    reason: "1.0.0 has no THINKING_* events: its verifier passes unknown types through (its client maps them to REASONING_* upstream); R23 checks their nesting",
+    reason:
+      "1.0.0 has no THINKING_* events: its verifier passes unknown types through (its client maps them to REASONING_* upstream); R23 checks their nesting",
   },
   "R23 (END without START)": { official: { accepted: true }, reason: "as R23" },
   "R23 (double START)": { official: { accepted: true }, reason: "as R23" },
@@ -69,14 +70,19 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, { official: Verdict; reason: st
     reason: "1.0.0 keeps no run identity; the draft specification (basic/run-input, Identity) has a run's two boundary events agree on their runId",
   },
   "R7a (conformance: run-finished-wrong-thread-id-fatal)": { official: { accepted: true }, reason: "as R7a: both boundary events carry the input's threadId" },
-  "R7a (conformance: second-run-on-another-thread-fatal)": { official: { accepted: true }, reason: "as R7a: every run of the stream carries the input's threadId" },
+  "R7a (conformance: second-run-on-another-thread-fatal)": {
+    official: { accepted: true },
+    reason: "as R7a: every run of the stream carries the input's threadId",
+  },
   "A16 (conformance: duplicate-interrupt-id-fatal)": {
     official: { accepted: true },
-    reason: "1.0.0 does not scan interrupt ids; the draft specification (patterns/interrupt-resume) makes a duplicate fatal, since one resume entry would answer both",
+    reason:
+      "1.0.0 does not scan interrupt ids; the draft specification (patterns/interrupt-resume) makes a duplicate fatal, since one resume entry would answer both",
   },
   "R22 (conformance: reasoning-message-wrong-role-fatal)": {
     official: { accepted: true },
-    reason: "1.0.0's verifyEvents does not read roles: its schema stage (enforceEvents, before the verifier) is where the wrong role fails, as our decoder does on the wire",
+    reason:
+      "1.0.0's verifyEvents does not read roles: its schema stage (enforceEvents, before the verifier) is where the wrong role fails, as our decoder does on the wire",
   },
 };
 

@@ -52,11 +52,22 @@ describe("verifyEvents properties", () => {
     expect(stats.filter((m) => m.tagged >= 5).length).toBeGreaterThan(30);
     // Reasoning messages open inside a block of their owner, and some block is the only one a message relies on (R22).
     expect(sample.filter((s) => s.slots.some((slot) => slot.bracketsMessage === true)).length).toBeGreaterThan(10);
-    for (const type of ["REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_END", "REASONING_ENCRYPTED_VALUE", "ACTIVITY_DELTA", "MESSAGES_SNAPSHOT", "TOOL_CALL_RESULT", "STATE_DELTA", "SUBAGENT_ERROR", "RUN_ERROR"]) {
+    for (const type of [
+      "REASONING_START",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_END",
+      "REASONING_ENCRYPTED_VALUE",
+      "ACTIVITY_DELTA",
+      "MESSAGES_SNAPSHOT",
+      "TOOL_CALL_RESULT",
+      "STATE_DELTA",
+      "SUBAGENT_ERROR",
+      "RUN_ERROR",
+    ]) {
       expect(covered).toContain(type);
     }
   });
-
 
   test("streams valid by construction pass unchanged in strict mode", () => {
     fc.assert(

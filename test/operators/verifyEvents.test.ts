@@ -10,8 +10,7 @@ const newScheduler = () => new TestScheduler((actual, expected) => expect(actual
 
 /** Matches a ProtocolError instance with this code and rule, whose offending event is `event`. */
 const protocolError = (code: string, rule: string, event: Event) => ({
-  asymmetricMatch: (actual: unknown) =>
-    actual instanceof ProtocolError && actual.code === code && actual.rule === rule && actual.event === event,
+  asymmetricMatch: (actual: unknown) => actual instanceof ProtocolError && actual.code === code && actual.rule === rule && actual.event === event,
   toString: () => `ProtocolError(${code}, ${rule})`,
 });
 

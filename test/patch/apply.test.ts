@@ -37,16 +37,25 @@ describe("applyPatch: the six operations (RFC 6902 §4 and appendix A)", () => {
     ["move an element within an array", { a: [1, 2, 3, 4] }, [{ op: "move", from: "/a/1", path: "/a/3" }], { a: [1, 3, 4, 2] }],
     ["move to the same place is a no-op", { a: 1 }, [{ op: "move", from: "/a", path: "/a" }], { a: 1 }],
     ["copy a subtree", { a: { b: [1] } }, [{ op: "copy", from: "/a", path: "/c" }], { a: { b: [1] }, c: { b: [1] } }],
-    ["test passes on deep equality, member order aside", { a: { x: [1, { y: 2 }], z: null } },
-      [{ op: "test", path: "/a", value: { z: null, x: [1, { y: 2 }] } }], { a: { x: [1, { y: 2 }], z: null } }],
+    [
+      "test passes on deep equality, member order aside",
+      { a: { x: [1, { y: 2 }], z: null } },
+      [{ op: "test", path: "/a", value: { z: null, x: [1, { y: 2 }] } }],
+      { a: { x: [1, { y: 2 }], z: null } },
+    ],
     ["test on the root", [1], [{ op: "test", path: "", value: [1] }], [1]],
-    ["ops see the effects of earlier ops", {}, [
-      { op: "add", path: "/a", value: [] },
-      { op: "add", path: "/a/-", value: 1 },
-      { op: "add", path: "/a/0", value: 0 },
-      { op: "replace", path: "/a/1", value: 2 },
-      { op: "test", path: "/a", value: [0, 2] },
-    ], { a: [0, 2] }],
+    [
+      "ops see the effects of earlier ops",
+      {},
+      [
+        { op: "add", path: "/a", value: [] },
+        { op: "add", path: "/a/-", value: 1 },
+        { op: "add", path: "/a/0", value: 0 },
+        { op: "replace", path: "/a/1", value: 2 },
+        { op: "test", path: "/a", value: [0, 2] },
+      ],
+      { a: [0, 2] },
+    ],
     ["an empty patch returns the same document", { a: 1 }, [], { a: 1 }],
   ])("%s", (_name, document, patch, expected) => {
     const before = copy(document);
@@ -55,8 +64,14 @@ describe("applyPatch: the six operations (RFC 6902 §4 and appendix A)", () => {
   });
 
   test.each<[string, unknown, JsonPatchOperation[], number, string, RegExp]>([
-    ["replace a missing path", { a: 1 }, [{ op: "replace", path: "/missing/deeply", value: 1 }], 0, "/missing/deeply",
-      /^operation 0 \(replace\) failed: replace at \/missing\/deeply: no member "missing"$/],
+    [
+      "replace a missing path",
+      { a: 1 },
+      [{ op: "replace", path: "/missing/deeply", value: 1 }],
+      0,
+      "/missing/deeply",
+      /^operation 0 \(replace\) failed: replace at \/missing\/deeply: no member "missing"$/,
+    ],
     ["replace a missing member (replace needs a target)", { a: 1 }, [{ op: "replace", path: "/b", value: 1 }], 0, "/b", /no member "b"/],
     ["remove a missing member", { a: 1 }, [{ op: "remove", path: "/b" }], 0, "/b", /no member "b"/],
     ["remove the document", { a: 1 }, [{ op: "remove", path: "" }], 0, "", /the document itself cannot be removed/],
@@ -79,7 +94,18 @@ describe("applyPatch: the six operations (RFC 6902 §4 and appendix A)", () => {
     ["move to a bad destination", { a: 1 }, [{ op: "move", from: "/a", path: "/b/c" }], 0, "/b/c", /no member "b"/],
     ["a malformed pointer", { a: 1 }, [{ op: "add", path: "a", value: 1 }], 0, "a", /must be "" or start with "\/"/],
     ["a bad escape", { a: 1 }, [{ op: "add", path: "/~2", value: 1 }], 0, "/~2", /not followed by "0" or "1"/],
-    ["the failing op's index", { a: 1 }, [{ op: "test", path: "/a", value: 1 }, { op: "remove", path: "/a" }, { op: "remove", path: "/a" }], 2, "/a", /no member "a"/],
+    [
+      "the failing op's index",
+      { a: 1 },
+      [
+        { op: "test", path: "/a", value: 1 },
+        { op: "remove", path: "/a" },
+        { op: "remove", path: "/a" },
+      ],
+      2,
+      "/a",
+      /no member "a"/,
+    ],
   ])("%s", (_name, document, patch, index, path, reason) => {
     const before = copy(document);
     const error = failure(applyPatch(document, patch));
@@ -162,9 +188,12 @@ describe("applyPatch: structural sharing", () => {
 
   test("each container on a changed path is copied once per patch, however many ops touch it", () => {
     let copies = 0;
-    const a = new Proxy({ x: 1, y: 2 }, {
-      ownKeys: (target) => (copies++, Reflect.ownKeys(target)), // object spread lists the keys once per copy
-    });
+    const a = new Proxy(
+      { x: 1, y: 2 },
+      {
+        ownKeys: (target) => (copies++, Reflect.ownKeys(target)), // object spread lists the keys once per copy
+      },
+    );
     const after = ok(
       applyPatch({ a }, [
         { op: "replace", path: "/a/x", value: 10 },
@@ -178,7 +207,10 @@ describe("applyPatch: structural sharing", () => {
 
   test("inserted values do not alias the patch", () => {
     const value = { nested: { n: 1 }, list: [{ m: 1 }] };
-    const patch: JsonPatchOperation[] = [{ op: "add", path: "/v", value }, { op: "replace", path: "/w", value }];
+    const patch: JsonPatchOperation[] = [
+      { op: "add", path: "/v", value },
+      { op: "replace", path: "/w", value },
+    ];
     const after = ok(applyPatch<Record<string, typeof value>>({ w: value }, patch));
     expect(after.v).toEqual(value);
     expect(after.v).not.toBe(value);
@@ -284,7 +316,12 @@ function pointersOf(value: unknown, prefix = "", out: string[] = []): string[] {
 
 const key = fc.constantFrom("a", "b", "c", "a/b", "~", "é", "😀", "", "0", "1");
 const doc = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 3 })), tie("array"), tie("object")),
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 3 })),
+    tie("array"),
+    tie("object"),
+  ),
   array: fc.array(tie("value"), { maxLength: 4 }),
   object: fc.dictionary(key, tie("value"), { maxKeys: 4 }),
 })).value;

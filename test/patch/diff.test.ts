@@ -31,16 +31,37 @@ describe("diff: examples", () => {
     ["a gone member is removed", { a: 1, b: 2 }, { a: 1 }, [{ op: "remove", path: "/b" }]],
     ["escaped member names", { "a/b": { "~c": 1 } }, { "a/b": { "~c": 2 } }, [{ op: "replace", path: "/a~1b/~0c", value: 2 }]],
     ["a push is one add at -", { t: [1, 2] }, { t: [1, 2, 3] }, [{ op: "add", path: "/t/-", value: 3 }]],
-    ["two pushes", [1], [1, 2, 3], [{ op: "add", path: "/-", value: 2 }, { op: "add", path: "/-", value: 3 }]],
+    [
+      "two pushes",
+      [1],
+      [1, 2, 3],
+      [
+        { op: "add", path: "/-", value: 2 },
+        { op: "add", path: "/-", value: 3 },
+      ],
+    ],
     ["an insertion at the front", [1, 2], [0, 1, 2], [{ op: "add", path: "/0", value: 0 }]],
     ["a removal in the middle", [1, 2, 3], [1, 3], [{ op: "remove", path: "/1" }]],
-    ["removals at the end, highest index first", [1, 2, 3], [1], [{ op: "remove", path: "/2" }, { op: "remove", path: "/1" }]],
+    [
+      "removals at the end, highest index first",
+      [1, 2, 3],
+      [1],
+      [
+        { op: "remove", path: "/2" },
+        { op: "remove", path: "/1" },
+      ],
+    ],
     ["equal-length arrays element by element", [{ a: 1 }, { a: 2 }], [{ a: 1 }, { a: 3 }], [{ op: "replace", path: "/1/a", value: 3 }]],
-    ["a small middle replaced by removes and adds", [1, 2, 3, 4, 5, 6], [1, 2, 9, 8, 4, 5, 6], [
-      { op: "remove", path: "/2" },
-      { op: "add", path: "/2", value: 9 },
-      { op: "add", path: "/3", value: 8 },
-    ]],
+    [
+      "a small middle replaced by removes and adds",
+      [1, 2, 3, 4, 5, 6],
+      [1, 2, 9, 8, 4, 5, 6],
+      [
+        { op: "remove", path: "/2" },
+        { op: "add", path: "/2", value: 9 },
+        { op: "add", path: "/3", value: 8 },
+      ],
+    ],
     ["a mostly different array replaced whole", { t: [1, 2, 3] }, { t: [4, 5] }, [{ op: "replace", path: "/t", value: [4, 5] }]],
     ["an array becoming an object", { t: [] }, { t: {} }, [{ op: "replace", path: "/t", value: {} }]],
     ["a different root type", [1], { a: 1 }, [{ op: "replace", path: "", value: { a: 1 } }]],
@@ -218,7 +239,8 @@ test("property: under maxSize, a returned patch is strictly smaller than maxSize
       const maxSize = limit ?? JSON.stringify(b).length;
       const patch = diff(a, b, { maxSize });
       if (patch === undefined) return;
-      if (patch.length > 0) expect(JSON.stringify(patch).length).toBeLessThan(maxSize); // [] means "no change" at any size
+      if (patch.length > 0)
+        expect(JSON.stringify(patch).length).toBeLessThan(maxSize); // [] means "no change" at any size
       else expect(b).toEqual(a);
       expect(viaOurs(a, patch)).toEqual(b);
     }),

@@ -1,13 +1,6 @@
 // The event vocabulary against docs/wire.md#1.5 and docs/wire.md#2, written out here by hand.
 import { isLeft, isRight } from "fp-ts/Either";
-import {
-  EVENT_TYPES,
-  SUBAGENT_EVENT_TYPES,
-  THINKING_EVENT_TYPES,
-  UNATTRIBUTABLE_EVENT_TYPES,
-  eventCodecs,
-  type EventType,
-} from "../../src/protocol/events";
+import { EVENT_TYPES, SUBAGENT_EVENT_TYPES, THINKING_EVENT_TYPES, UNATTRIBUTABLE_EVENT_TYPES, eventCodecs, type EventType } from "../../src/protocol/events";
 import { decodeEvent } from "../../src/wire/decodeEvent";
 import { ALL_EVENTS } from "./samples";
 

@@ -6,7 +6,7 @@ import type { EventOf, EventType } from "../../src/protocol/events";
 import type { Message } from "../../src/protocol/messages";
 
 /** Text that stresses encoders: multi-byte UTF-8, an astral emoji, line breaks JSON must escape. */
-export const AWKWARD_TEXT = "18°C, 한국어, 😀 — line\nbreak\r\ncarriage\rreturn \u2028 \u2029 tab\t \"quoted\" \\ end";
+export const AWKWARD_TEXT = '18°C, 한국어, 😀 — line\nbreak\r\ncarriage\rreturn \u2028 \u2029 tab\t "quoted" \\ end';
 
 const metadata = { "ag-ui": { finishReason: "stop" }, app: { nested: [1, null, "x"] }, empty: null };
 
@@ -48,7 +48,16 @@ const interrupt = {
 };
 
 const usage = [
-  { provider: "openai", model: "gpt-x", inputTokens: 10, outputTokens: 20, totalTokens: 30, reasoningTokens: 5, cachedInputTokens: 2, cacheWriteInputTokens: 1 },
+  {
+    provider: "openai",
+    model: "gpt-x",
+    inputTokens: 10,
+    outputTokens: 20,
+    totalTokens: 30,
+    reasoningTokens: 5,
+    cachedInputTokens: 2,
+    cacheWriteInputTokens: 1,
+  },
   { provider: "anthropic" },
 ];
 
@@ -97,20 +106,14 @@ export const BUILT: { [K in Exclude<EventType, `THINKING_${string}`>]: EventOf<K
     ev.textMessageChunk({}),
     ev.textMessageChunk({ messageId: "m5", role: "assistant", delta: "chunk", name: "bot", subagentRunId: "sub-1" }),
   ],
-  TOOL_CALL_START: [
-    ev.toolCallStart("tc-1", "search"),
-    ev.toolCallStart("tc-2", "fetch", { parentMessageId: "asst-1", subagentRunId: "sub-1" }),
-  ],
+  TOOL_CALL_START: [ev.toolCallStart("tc-1", "search"), ev.toolCallStart("tc-2", "fetch", { parentMessageId: "asst-1", subagentRunId: "sub-1" })],
   TOOL_CALL_ARGS: [ev.toolCallArgs("tc-1", '{"q":'), ev.toolCallArgs("tc-1", '"한"}', { subagentRunId: "sub-1" })],
   TOOL_CALL_END: [ev.toolCallEnd("tc-1"), ev.toolCallEnd("tc-2", { subagentRunId: "sub-1" })],
   TOOL_CALL_CHUNK: [
     ev.toolCallChunk({}),
     ev.toolCallChunk({ toolCallId: "tc-3", toolCallName: "calc", parentMessageId: "asst-1", delta: "{}", subagentRunId: "sub-1" }),
   ],
-  TOOL_CALL_RESULT: [
-    ev.toolCallResult("tool-1", "tc-1", "sunny"),
-    ev.toolCallResult("tool-2", "tc-2", AWKWARD_TEXT, { subagentRunId: "sub-2", metadata }),
-  ],
+  TOOL_CALL_RESULT: [ev.toolCallResult("tool-1", "tc-1", "sunny"), ev.toolCallResult("tool-2", "tc-2", AWKWARD_TEXT, { subagentRunId: "sub-2", metadata })],
   STATE_SNAPSHOT: [
     ev.stateSnapshot({ count: 1, items: ["a", { deep: null }] }),
     ev.stateSnapshot(null),
@@ -143,15 +146,9 @@ export const BUILT: { [K in Exclude<EventType, `THINKING_${string}`>]: EventOf<K
   CUSTOM: [ev.custom("progress", 0.5), ev.custom("nothing", null, { subagentRunId: "sub-1" }), ev.custom("obj", { a: [true] })],
   REASONING_START: [ev.reasoningStart("rs-1"), ev.reasoningStart("rs-2", { subagentRunId: "sub-1" })],
   REASONING_MESSAGE_START: [ev.reasoningMessageStart("rm-1"), ev.reasoningMessageStart("rm-2", { subagentRunId: "sub-1" })],
-  REASONING_MESSAGE_CONTENT: [
-    ev.reasoningMessageContent("rm-1", AWKWARD_TEXT),
-    ev.reasoningMessageContent("rm-2", "", { subagentRunId: "sub-1" }),
-  ],
+  REASONING_MESSAGE_CONTENT: [ev.reasoningMessageContent("rm-1", AWKWARD_TEXT), ev.reasoningMessageContent("rm-2", "", { subagentRunId: "sub-1" })],
   REASONING_MESSAGE_END: [ev.reasoningMessageEnd("rm-1"), ev.reasoningMessageEnd("rm-2", { subagentRunId: "sub-1" })],
-  REASONING_MESSAGE_CHUNK: [
-    ev.reasoningMessageChunk({}),
-    ev.reasoningMessageChunk({ messageId: "rm-3", delta: "hmm", subagentRunId: "sub-1" }),
-  ],
+  REASONING_MESSAGE_CHUNK: [ev.reasoningMessageChunk({}), ev.reasoningMessageChunk({ messageId: "rm-3", delta: "hmm", subagentRunId: "sub-1" })],
   REASONING_END: [ev.reasoningEnd("rs-1"), ev.reasoningEnd("rs-2", { subagentRunId: "sub-1" })],
   REASONING_ENCRYPTED_VALUE: [
     ev.reasoningEncryptedValue("message", "asst-1", "opaque"),

@@ -10,10 +10,15 @@ describe("the strip report travels in the context", () => {
   test("a decode run inside another decode's validation reports to its own report, and the outer one keeps its order", () => {
     // A member whose validation decodes something else with a report of its own (as a nested decoder would).
     let inner: ReturnType<typeof collectStripped> | undefined;
-    const Nesting = new t.Type<unknown, unknown, unknown>("Nesting", (u): u is unknown => false, (u, context) => {
-      inner = collectStripped(Items, [{ kind: "a", mode: "inner" }]);
-      return t.success(u);
-    }, t.identity);
+    const Nesting = new t.Type<unknown, unknown, unknown>(
+      "Nesting",
+      (u): u is unknown => false,
+      (u, context) => {
+        inner = collectStripped(Items, [{ kind: "a", mode: "inner" }]);
+        return t.success(u);
+      },
+      t.identity,
+    );
     const Outer = struct("Outer", { nest: Nesting }, { mode: enumOf("Mode", ["x"]) });
     const outer = collectStripped(Outer, { extra: 1, nest: 0, mode: "outer" });
     expect(outer.stripped.map((piece) => piece.path)).toEqual(["/extra", "/mode"]);

@@ -11,7 +11,13 @@ const ids = () => {
 };
 
 const rows: [string, ThinkingEvent, ThinkingIds, unknown, ThinkingIds][] = [
-  ["START mints the span id and drops title", { type: "THINKING_START", title: "Plan" }, {}, { type: "REASONING_START", messageId: "new-1" }, { spanId: "new-1" }],
+  [
+    "START mints the span id and drops title",
+    { type: "THINKING_START", title: "Plan" },
+    {},
+    { type: "REASONING_START", messageId: "new-1" },
+    { spanId: "new-1" },
+  ],
   [
     "START keeps an open message id",
     { type: "THINKING_START" },
@@ -47,13 +53,7 @@ const rows: [string, ThinkingEvent, ThinkingIds, unknown, ThinkingIds][] = [
     { type: "REASONING_MESSAGE_END", messageId: "m" },
     { spanId: "s" },
   ],
-  [
-    "TEXT_MESSAGE_END with no open message mints an id",
-    { type: "THINKING_TEXT_MESSAGE_END" },
-    {},
-    { type: "REASONING_MESSAGE_END", messageId: "new-1" },
-    {},
-  ],
+  ["TEXT_MESSAGE_END with no open message mints an id", { type: "THINKING_TEXT_MESSAGE_END" }, {}, { type: "REASONING_MESSAGE_END", messageId: "new-1" }, {}],
   ["END uses and clears the span id", { type: "THINKING_END" }, { spanId: "s" }, { type: "REASONING_END", messageId: "s" }, {}],
   ["END with no open span mints an id", { type: "THINKING_END" }, {}, { type: "REASONING_END", messageId: "new-1" }, {}],
   [

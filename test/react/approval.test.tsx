@@ -24,7 +24,11 @@ function setup() {
       null,
       h("p", { "data-testid": "status" }, handle.status),
       h("p", { "data-testid": "error" }, handle.error?.message ?? ""),
-      h("ul", null, interrupts.map((interrupt) => h("li", { key: interrupt.id, "data-testid": "interrupt" }, interrupt.message))),
+      h(
+        "ul",
+        null,
+        interrupts.map((interrupt) => h("li", { key: interrupt.id, "data-testid": "interrupt" }, interrupt.message)),
+      ),
     );
   }
   render(h(Page));

@@ -49,7 +49,14 @@ function setup() {
       h("p", { "data-testid": "status" }, handle.status),
       h("p", { "data-testid": "running" }, String(running.length)),
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
-      h("p", { "data-testid": "tools" }, messages.filter((m) => m.role === "tool").map((m) => String(m.content)).join(" | ")),
+      h(
+        "p",
+        { "data-testid": "tools" },
+        messages
+          .filter((m) => m.role === "tool")
+          .map((m) => String(m.content))
+          .join(" | "),
+      ),
       cards,
       h("ul", null, byName),
     );
@@ -144,7 +151,9 @@ describe("useClientTool", () => {
     const seen: string[][] = [];
     const current = session();
     if (current === undefined) throw new Error("expected the Page to have rendered");
-    const watch = current.runningToolCalls$.pipe(map((calls) => callsOf(calls, confirmDelete))).subscribe((calls) => seen.push(calls.map((call) => `${call.toolCallId}:${call.args.title}`)));
+    const watch = current.runningToolCalls$
+      .pipe(map((calls) => callsOf(calls, confirmDelete)))
+      .subscribe((calls) => seen.push(calls.map((call) => `${call.toolCallId}:${call.args.title}`)));
     askTwice();
     act(() => run().stop());
     watch.unsubscribe();

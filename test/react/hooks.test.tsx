@@ -30,7 +30,16 @@ function setup(frame: RenderFrame = null) {
       session = made;
     });
     run = handle;
-    return h("div", null, h("p", { "data-testid": "status" }, handle.status), h("ul", null, messages.map((m) => h(Row, { key: m.id, message: m }))));
+    return h(
+      "div",
+      null,
+      h("p", { "data-testid": "status" }, handle.status),
+      h(
+        "ul",
+        null,
+        messages.map((m) => h(Row, { key: m.id, message: m })),
+      ),
+    );
   }
   const view = render(h(App));
   const current = () => {

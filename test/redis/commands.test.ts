@@ -9,8 +9,26 @@ import { threadKeys } from "../../src/redis/keys";
 import { StoreError } from "../../src/server/store/StoreError";
 
 test("EVAL: the source, five keys in KEYS order, the four context arguments, then the script's own", () => {
-  const args = evalArguments({ name: "x", source: "return 1" }, threadKeys("p:", "t"), { now: "", channel: "p:signals", threadId: "t", ttl: 1000 }, ["r1", "2"]);
-  expect(args).toEqual(["EVAL", "return 1", "5", "p:{t}:events", "p:{t}:meta", "p:{t}:lease", "p:{t}:snapshot", "p:{t}:runs", "", "p:signals", "t", "1000", "r1", "2"]);
+  const args = evalArguments({ name: "x", source: "return 1" }, threadKeys("p:", "t"), { now: "", channel: "p:signals", threadId: "t", ttl: 1000 }, [
+    "r1",
+    "2",
+  ]);
+  expect(args).toEqual([
+    "EVAL",
+    "return 1",
+    "5",
+    "p:{t}:events",
+    "p:{t}:meta",
+    "p:{t}:lease",
+    "p:{t}:snapshot",
+    "p:{t}:runs",
+    "",
+    "p:signals",
+    "t",
+    "1000",
+    "r1",
+    "2",
+  ]);
 });
 
 test("XRANGE: exclusive start with (, inclusive end, a page; and the one entry at a cursor", () => {
@@ -36,7 +54,12 @@ test("XREAD: every key, then every id, in the same order", () => {
 test("XREAD's reply: nil (timed out or woken) is nothing; RESP2 pairs and RESP3 maps read alike", () => {
   const entries = [["1-0", ["n", "0", "e", "{}"]]];
   expect(parseXReadReply(null)).toEqual([]);
-  expect(parseXReadReply([["a", entries], ["b", []]])).toEqual([
+  expect(
+    parseXReadReply([
+      ["a", entries],
+      ["b", []],
+    ]),
+  ).toEqual([
     { key: "a", entries },
     { key: "b", entries: [] },
   ]);
@@ -62,9 +85,31 @@ test("the wake-up XADD keeps one entry; PEXPIRE and DEL", () => {
 
 test("EVALSHA: the same call by the script's digest; NOSCRIPT is told from the error or its cause", () => {
   const args = evalshaArguments("ab".repeat(20), threadKeys("p:", "t"), { now: "5", channel: "p:signals", threadId: "t", ttl: 1000 }, ["r1"]);
-  expect(args).toEqual(["EVALSHA", "ab".repeat(20), "5", "p:{t}:events", "p:{t}:meta", "p:{t}:lease", "p:{t}:snapshot", "p:{t}:runs", "5", "p:signals", "t", "1000", "r1"]);
+  expect(args).toEqual([
+    "EVALSHA",
+    "ab".repeat(20),
+    "5",
+    "p:{t}:events",
+    "p:{t}:meta",
+    "p:{t}:lease",
+    "p:{t}:snapshot",
+    "p:{t}:runs",
+    "5",
+    "p:signals",
+    "t",
+    "1000",
+    "r1",
+  ]);
   expect(isNoScript(new Error("NOSCRIPT No matching script. Please use EVAL."))).toBe(true);
-  expect(isNoScript(new StoreError("unavailable", "expected Redis to answer the append script, but NOSCRIPT No matching script", { cause: { message: "NOSCRIPT No matching script" } }))).toBe(true);
-  expect(isNoScript(new StoreError("unavailable", "expected Redis to answer, but Socket closed unexpectedly", { cause: new Error("Socket closed unexpectedly") }))).toBe(false);
+  expect(
+    isNoScript(
+      new StoreError("unavailable", "expected Redis to answer the append script, but NOSCRIPT No matching script", {
+        cause: { message: "NOSCRIPT No matching script" },
+      }),
+    ),
+  ).toBe(true);
+  expect(
+    isNoScript(new StoreError("unavailable", "expected Redis to answer, but Socket closed unexpectedly", { cause: new Error("Socket closed unexpectedly") })),
+  ).toBe(false);
   expect(isNoScript("NOSCRIPT")).toBe(false);
 });

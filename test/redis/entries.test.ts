@@ -32,7 +32,12 @@ test("the entry's type field is the event's type (scripts read it without parsin
 
 test("batchArguments lays out type, JSON pairs in batch order", () => {
   const encoded = [ev.stepStarted("a"), ev.stepFinished("a")].map((event, i) => encodeEvent(event, i, "t1"));
-  expect(batchArguments(encoded)).toEqual(["STEP_STARTED", '{"type":"STEP_STARTED","stepName":"a"}', "STEP_FINISHED", '{"type":"STEP_FINISHED","stepName":"a"}']);
+  expect(batchArguments(encoded)).toEqual([
+    "STEP_STARTED",
+    '{"type":"STEP_STARTED","stepName":"a"}',
+    "STEP_FINISHED",
+    '{"type":"STEP_FINISHED","stepName":"a"}',
+  ]);
 });
 
 test("an event JSON cannot spell is refused before anything is sent, naming its index", () => {

@@ -45,9 +45,13 @@ test("every key of a thread hashes by the same tag (one Cluster slot), whatever 
 
 test("two different thread ids never share a key", () => {
   fc.assert(
-    fc.property(fc.string({ unit: fc.constantFrom("a", "{", "}", "%", "2", "5", "7", "B", "D") }), fc.string({ unit: fc.constantFrom("a", "{", "}", "%", "2", "5", "7", "B", "D") }), (a, b) => {
-      fc.pre(a !== b);
-      expect(threadKeys("p:", a).events).not.toBe(threadKeys("p:", b).events);
-    }),
+    fc.property(
+      fc.string({ unit: fc.constantFrom("a", "{", "}", "%", "2", "5", "7", "B", "D") }),
+      fc.string({ unit: fc.constantFrom("a", "{", "}", "%", "2", "5", "7", "B", "D") }),
+      (a, b) => {
+        fc.pre(a !== b);
+        expect(threadKeys("p:", a).events).not.toBe(threadKeys("p:", b).events);
+      },
+    ),
   );
 });

@@ -32,7 +32,9 @@ test("begin: arguments in ARGV order; started, active, retry", () => {
   expect(parseBeginReply(["ok", "6-0", "12"])).toEqual({ kind: "started", cursor: "6-0", seq: 12 });
   expect(parseBeginReply(["active", "r0"])).toEqual({ kind: "active", liveRunId: "r0" });
   expect(parseBeginReply(["retry"])).toEqual({ kind: "retry" });
-  expect(refusal(() => parseBeginReply(["maybe"]))).toBe('unavailable: expected one of "ok", "active", "retry" as the begin script\'s status, but Redis answered "maybe"');
+  expect(refusal(() => parseBeginReply(["maybe"]))).toBe(
+    'unavailable: expected one of "ok", "active", "retry" as the begin script\'s status, but Redis answered "maybe"',
+  );
 });
 
 test("append: the checkpoint (or three empty strings), the bound, the first sequence number, then type/JSON pairs; logged, ended or misplaced", () => {
@@ -41,17 +43,40 @@ test("append: the checkpoint (or three empty strings), the bound, the first sequ
     { type: "STEP_FINISHED", json: "{b}" },
   ];
   expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, firstSeq: 3, events })).toEqual([
-    "r1", "1000", "1000", "0", "", "", "", "50", "3", "STEP_STARTED", "{a}", "STEP_FINISHED", "{b}",
+    "r1",
+    "1000",
+    "1000",
+    "0",
+    "",
+    "",
+    "",
+    "50",
+    "3",
+    "STEP_STARTED",
+    "{a}",
+    "STEP_FINISHED",
+    "{b}",
   ]);
-  expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 2, terminal: true, maxEvents: 9, checkpoint: { cursor: "4-0", seq: 4, json: "{c}" }, firstSeq: 5, events: [] })).toEqual([
-    "r1", "1", "2", "1", "4-0", "4", "{c}", "9", "5",
-  ]);
+  expect(
+    appendArguments({
+      runId: "r1",
+      lease: 1,
+      leaseTtl: 2,
+      terminal: true,
+      maxEvents: 9,
+      checkpoint: { cursor: "4-0", seq: 4, json: "{c}" },
+      firstSeq: 5,
+      events: [],
+    }),
+  ).toEqual(["r1", "1", "2", "1", "4-0", "4", "{c}", "9", "5"]);
   expect(parseAppendReply(["ok", "1", "7", ["9-0", "9-1"]])).toEqual({ kind: "logged", stopRequested: true, firstSeq: 7, cursors: ["9-0", "9-1"] });
   expect(parseAppendReply(["ok", "0", "0", []])).toEqual({ kind: "logged", stopRequested: false, firstSeq: 0, cursors: [] });
   expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true });
   expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false });
   expect(parseAppendReply(["misplaced", "12"])).toEqual({ kind: "misplaced", next: 12 });
-  expect(refusal(() => parseAppendReply(["maybe"]))).toBe('unavailable: expected one of "ok", "ended", "misplaced" as the append script\'s status, but Redis answered "maybe"');
+  expect(refusal(() => parseAppendReply(["maybe"]))).toBe(
+    'unavailable: expected one of "ok", "ended", "misplaced" as the append script\'s status, but Redis answered "maybe"',
+  );
   expect(refusal(() => parseAppendReply(["ok", "0", "0", "9-0"]))).toContain("expected an array as the reply of the appended events' cursors");
 });
 
@@ -73,12 +98,16 @@ test("read: the cursor or empty; unknown, resume, snapshot", () => {
   expect(parseReadReply(["unknown"])).toEqual({ kind: "unknown" });
   expect(parseReadReply(["resume", "", ["3-0", []], []])).toEqual({ kind: "resume", live: undefined, at: ["3-0", []], entries: [] });
   expect(parseReadReply(["snapshot", "r2", "4-0", "4", "{j}", []])).toEqual({ kind: "snapshot", live: "r2", cursor: "4-0", seq: 4, json: "{j}", entries: [] });
-  expect(refusal(() => parseReadReply(["snapshot", "", null, "4", "{j}", []]))).toContain("expected a string as the snapshot's cursor, but Redis answered null");
+  expect(refusal(() => parseReadReply(["snapshot", "", null, "4", "{j}", []]))).toContain(
+    "expected a string as the snapshot's cursor, but Redis answered null",
+  );
 });
 
 test("stop and checkpoint", () => {
   expect(["stopping", "ended", "unknown"].map(parseStopReply)).toEqual(["stopping", "ended", "unknown"]);
-  expect(refusal(() => parseStopReply("gone"))).toContain('expected one of "stopping", "ended", "unknown" as the stop script\'s answer, but Redis answered "gone"');
+  expect(refusal(() => parseStopReply("gone"))).toContain(
+    'expected one of "stopping", "ended", "unknown" as the stop script\'s answer, but Redis answered "gone"',
+  );
   expect(checkpointArguments({ cursor: "4-0", seq: 4, json: "{j}" })).toEqual(["4-0", "4", "{j}"]);
   expect([parseCheckpointReply("1"), parseCheckpointReply("0")]).toEqual([true, false]);
 });

@@ -3,13 +3,16 @@ import { StoreError } from "../../src/server/store/StoreError";
 import { isUnanswered, RETRY_BACKOFF, untilAnswered } from "../../src/redis/untilAnswered";
 
 /** A StoreError as RedisCalls makes it, with the client's error as its cause. */
-const unavailable = (cause: Error): StoreError => new StoreError("unavailable", `expected Redis to answer the append script for thread "t1", but ${cause.message}`, { threadId: "t1", cause });
+const unavailable = (cause: Error): StoreError =>
+  new StoreError("unavailable", `expected Redis to answer the append script for thread "t1", but ${cause.message}`, { threadId: "t1", cause });
 
 test("a lost connection, a deadline, a refused connection or a Redis still loading leave the outcome unknown; an error reply is an answer", () => {
   expect(isUnanswered(unavailable(new Error("Socket closed unexpectedly")))).toBe(true);
   expect(isUnanswered(unavailable(new Error("The client is offline")))).toBe(true);
   expect(isUnanswered(unavailable(new Error("connect ECONNREFUSED 127.0.0.1:6379")))).toBe(true);
-  expect(isUnanswered(new StoreError("unavailable", 'expected Redis to answer the append script for thread "t1", but it did not answer within 10000 ms'))).toBe(true);
+  expect(isUnanswered(new StoreError("unavailable", 'expected Redis to answer the append script for thread "t1", but it did not answer within 10000 ms'))).toBe(
+    true,
+  );
   expect(isUnanswered(unavailable(new Error("LOADING Redis is loading the dataset in memory")))).toBe(true);
   expect(isUnanswered(unavailable(new Error("BUSY Redis is busy running a script.")))).toBe(true);
   expect(isUnanswered(unavailable(new Error("ERR user_script:12: Script attempted to access nonexistent global variable 'x'")))).toBe(false);
@@ -51,10 +54,13 @@ test("it gives up when the time allowed is up, saying how often and how long it 
   let calls = 0;
   const last = unavailable(new Error("Socket closed unexpectedly"));
   const started = Date.now();
-  const failure = await untilAnswered(async () => {
-    calls++;
-    throw last;
-  }, { remainingMs: () => 1500, wanted: () => true }).catch((error: unknown) => error);
+  const failure = await untilAnswered(
+    async () => {
+      calls++;
+      throw last;
+    },
+    { remainingMs: () => 1500, wanted: () => true },
+  ).catch((error: unknown) => error);
   const took = Date.now() - started;
   if (!StoreError.isInstance(failure)) throw failure;
   // Waits of 25, 50, 100, 200, 400, 500 ms fit in 1,500 ms, the next (500 ms) would not: 7 calls,
@@ -63,7 +69,9 @@ test("it gives up when the time allowed is up, saying how often and how long it 
   expect(calls).toBeGreaterThanOrEqual(2);
   expect(calls).toBeLessThanOrEqual(7);
   expect(took).toBeLessThan(1500 + 500); // the last attempt itself, late on a busy machine
-  expect(failure.message).toBe(`expected Redis to answer the append script for thread "t1", but Socket closed unexpectedly (sent again ${calls - 1} times over ${/over (\d+) ms/.exec(failure.message)?.[1]} ms, until the run's lease was up)`);
+  expect(failure.message).toBe(
+    `expected Redis to answer the append script for thread "t1", but Socket closed unexpectedly (sent again ${calls - 1} times over ${/over (\d+) ms/.exec(failure.message)?.[1]} ms, until the run's lease was up)`,
+  );
   expect({ code: failure.code, threadId: failure.threadId, cause: failure.cause }).toEqual({ code: "unavailable", threadId: "t1", cause: last });
 });
 
@@ -71,10 +79,13 @@ test("a call no longer wanted (the writer was released) is not made again", asyn
   let calls = 0;
   let wanted = true;
   const lost = unavailable(new Error("Socket closed unexpectedly"));
-  const failure = await untilAnswered(async () => {
-    calls++;
-    wanted = false; // released while this attempt was on its way
-    throw lost;
-  }, { remainingMs: () => 10_000, wanted: () => wanted }).catch((error: unknown) => error);
+  const failure = await untilAnswered(
+    async () => {
+      calls++;
+      wanted = false; // released while this attempt was on its way
+      throw lost;
+    },
+    { remainingMs: () => 10_000, wanted: () => wanted },
+  ).catch((error: unknown) => error);
   expect({ failure, calls }).toEqual({ failure: lost, calls: 1 });
 });

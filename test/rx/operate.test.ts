@@ -62,8 +62,18 @@ describe("operate + SourceObserver (marbles)", () => {
         source.subscribe(
           new SourceObserver(subscriber, {
             next: (n) => subscriber.next(n),
-            error: on === "error" ? () => { throw new Error("in error"); } : (error) => subscriber.error(error),
-            complete: on === "complete" ? () => { throw new Error("in complete"); } : () => subscriber.complete(),
+            error:
+              on === "error"
+                ? () => {
+                    throw new Error("in error");
+                  }
+                : (error) => subscriber.error(error),
+            complete:
+              on === "complete"
+                ? () => {
+                    throw new Error("in complete");
+                  }
+                : () => subscriber.complete(),
           }),
         );
       });

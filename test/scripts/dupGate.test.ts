@@ -45,9 +45,9 @@ describe("isListMatchingItself", () => {
 describe("parseJscpdReport", () => {
   it("names what is missing from a report of another shape", () => {
     expect(() => parseJscpdReport({ clones: [] })).toThrow("expected a jscpd report with a duplicates array, but got nothing");
-    expect(() => parseJscpdReport({ duplicates: [{ firstFile: { name: "a.ts", start: 1, end: 2 }, secondFile: { name: "b.ts", start: 1 }, lines: 6 }] })).toThrow(
-      "expected duplicates[0].secondFile.end to be a whole number, but got nothing",
-    );
+    expect(() =>
+      parseJscpdReport({ duplicates: [{ firstFile: { name: "a.ts", start: 1, end: 2 }, secondFile: { name: "b.ts", start: 1 }, lines: 6 }] }),
+    ).toThrow("expected duplicates[0].secondFile.end to be a whole number, but got nothing");
   });
 });
 
@@ -73,7 +73,10 @@ describe("findClonePairs", () => {
     writeFileSync(join(root, "src", "first.ts"), `${block("first")}\n`);
     writeFileSync(join(root, "src", "second.ts"), `// another file\n${block("second")}\n`);
     writeFileSync(join(root, "src", "alone.ts"), "export const alone = 1;\n");
-    writeFileSync(join(root, ".jscpd.json"), JSON.stringify({ path: ["src"], format: ["typescript"], minLines: 6, ignoreIdentifiers: true, reporters: ["console"] }));
+    writeFileSync(
+      join(root, ".jscpd.json"),
+      JSON.stringify({ path: ["src"], format: ["typescript"], minLines: 6, ignoreIdentifiers: true, reporters: ["console"] }),
+    );
     const pairs = findClonePairs(root);
     expect(pairs).toHaveLength(1);
     expect([pairs[0]!.first.file, pairs[0]!.second.file].sort()).toEqual(["first.ts", "second.ts"]);

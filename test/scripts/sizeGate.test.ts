@@ -50,7 +50,14 @@ describe("measureBundle", () => {
     writeFileSync(join(dir, "dep.mjs"), "export const greet = (name) => `hello, ${name}`;\nexport const unused = () => 'never bundled';\n");
     const source = 'export { greet } from "./dep.mjs";';
     const size = await measureBundle(source, dir);
-    const reference = buildSync({ stdin: { contents: source, resolveDir: dir, loader: "js" }, bundle: true, minify: true, format: "esm", platform: "browser", write: false });
+    const reference = buildSync({
+      stdin: { contents: source, resolveDir: dir, loader: "js" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      write: false,
+    });
     const text = reference.outputFiles[0]!.contents;
     expect(size).toEqual({ bytes: text.byteLength, gzipBytes: gzipSync(text, { level: 9 }).byteLength });
     expect(new TextDecoder().decode(text)).toContain("hello, ");

@@ -7,8 +7,7 @@ import { ProtocolError } from "../../src/operators/ProtocolError";
 import { createRunContext, sequentialIds } from "../../src/server";
 import { types } from "./support";
 
-const harness = (fields: Parameters<typeof runAgentInput>[2] = {}) =>
-  createRunContext(undefined, runAgentInput("t", "r", fields), { ids: sequentialIds() });
+const harness = (fields: Parameters<typeof runAgentInput>[2] = {}) => createRunContext(undefined, runAgentInput("t", "r", fields), { ids: sequentialIds() });
 
 describe("readers", () => {
   const user = (id: string, content: Extract<Message, { role: "user" }>["content"]): Message => ({ id, role: "user", content });

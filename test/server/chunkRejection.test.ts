@@ -52,7 +52,15 @@ test("a chunk refused after the END it synthesized was sent: the END stays sent,
   const events = await collect(run(agent, runAgentInput("t", "r"), { ids: sequentialIds() }));
   expect(thrown).toBeInstanceOf(ProtocolError);
   const tail = types(events).slice(-7);
-  expect(tail).toEqual(["TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "SUBAGENT_FINISHED", "RUN_FINISHED"]);
+  expect(tail).toEqual([
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "SUBAGENT_FINISHED",
+    "RUN_FINISHED",
+  ]);
   expect(events.filter((event) => event.type === "TEXT_MESSAGE_END" && event.messageId === "m1")).toHaveLength(1);
   await expectAccepted(events);
 });
@@ -77,7 +85,9 @@ test("a reasoning chunk whose own block is sent but whose message is refused: th
   };
   const events = await collect(run(agent, runAgentInput("t", "r"), { ids: sequentialIds() }));
   expect(thrown).toMatchObject({ code: "reasoning", rule: "R22" });
-  const reasoning = events.filter((event) => event.type.startsWith("REASONING_")).map((event) => `${event.type} ${"messageId" in event ? event.messageId : ""}`);
+  const reasoning = events
+    .filter((event) => event.type.startsWith("REASONING_"))
+    .map((event) => `${event.type} ${"messageId" in event ? event.messageId : ""}`);
   expect(reasoning).toEqual([
     "REASONING_START b",
     "REASONING_MESSAGE_START m",
@@ -132,7 +142,11 @@ test("the lanes after a refused END stay open with their opener fields: a contin
   const events = await collect(run(agent, runAgentInput("t", "r"), { ids: sequentialIds() }));
   expect(thrown).toHaveLength(1);
   expect(thrown[0]).toMatchObject({ code: "text-message", rule: "R15" });
-  expect(events.filter((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.messageId === "m2").map((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.delta)).toEqual(["b", "c"]);
+  expect(
+    events
+      .filter((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.messageId === "m2")
+      .map((event) => event.type === "TEXT_MESSAGE_CONTENT" && event.delta),
+  ).toEqual(["b", "c"]);
   expect(types(events).slice(-3)).toEqual(["SUBAGENT_FINISHED", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
   await expectAccepted(events);
 });

@@ -23,8 +23,5 @@ test("editing stateMut never changes the spec's default for later runs", async (
     snapshots.push(events.find((event) => event.type === "STATE_SNAPSHOT"));
   }
   expect(spec.defaultValue).toEqual({ tasks: [] });
-  expect(snapshots).toEqual([
-    expect.objectContaining({ snapshot: { tasks: ["seen 0"] } }),
-    expect.objectContaining({ snapshot: { tasks: ["seen 0"] } }),
-  ]);
+  expect(snapshots).toEqual([expect.objectContaining({ snapshot: { tasks: ["seen 0"] } }), expect.objectContaining({ snapshot: { tasks: ["seen 0"] } })]);
 });

@@ -40,16 +40,28 @@ describe("checkEgress agrees with the client's decoder", () => {
     ["null", null, "got null"],
     ["an array", [ev.textMessageEnd("m1")], "expected an event object"],
     ["a missing type", { messageId: "m1" }, 'a string "type"'],
-    ["a STATE_DELTA with op frobnicate", { type: "STATE_DELTA", delta: [{ op: "frobnicate", path: "/a" }] }, 'a client strips part of it: STATE_DELTA: removed /delta/0: /delta/0/op holds unknown op "frobnicate"'],
+    [
+      "a STATE_DELTA with op frobnicate",
+      { type: "STATE_DELTA", delta: [{ op: "frobnicate", path: "/a" }] },
+      'a client strips part of it: STATE_DELTA: removed /delta/0: /delta/0/op holds unknown op "frobnicate"',
+    ],
     ["a member of the wrong type", { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: 42 }, "at /delta: expected string, got 42"],
-    ["a member the type does not declare", { ...ev.textMessageEnd("m1"), extra: 1 }, 'a client strips part of it: TEXT_MESSAGE_END: removed unknown property /extra (TEXT_MESSAGE_END has no member "extra")'],
+    [
+      "a member the type does not declare",
+      { ...ev.textMessageEnd("m1"), extra: 1 },
+      'a client strips part of it: TEXT_MESSAGE_END: removed unknown property /extra (TEXT_MESSAGE_END has no member "extra")',
+    ],
     [
       "an undeclared member inside a snapshot's message",
       ev.messagesSnapshot([{ id: "u1", role: "user", content: "hi", mood: "happy" } as never]),
       'removed unknown property /messages/0/mood (UserMessage has no member "mood")',
     ],
     ["a null for an absent member", { ...ev.textMessageContent("m1", "x"), timestamp: null }, "would rewrite /timestamp (null becomes nothing"],
-    ["a missing member the decoder fills in", { type: "TEXT_MESSAGE_START", messageId: "m1" }, 'would rewrite /role (nothing (the member is missing) becomes "assistant")'],
+    [
+      "a missing member the decoder fills in",
+      { type: "TEXT_MESSAGE_START", messageId: "m1" },
+      'would rewrite /role (nothing (the member is missing) becomes "assistant")',
+    ],
     ["an unknown role", { type: "TEXT_MESSAGE_START", messageId: "m1", role: "robot" }, 'removed /role: unknown value "robot"'],
     ["an outcome of an unknown type", ev.runFinished("t", "r", { outcome: { type: "paused" } as never }), 'unknown type "paused"'],
     ["a BigInt in a CUSTOM value", ev.custom("n", { count: 10n }), "/value/count is a BigInt"],
@@ -123,7 +135,13 @@ describe("ctx.emit refuses what a client would not receive as sent", () => {
     expect(thrown).toMatchObject({ code: "field-sanity", rule: "S10" });
     const types = events.map((event) => event.type);
     // a refused subagent finish leaves the subagent open, and the driver finishes it
-    expect(types.filter((type) => !type.startsWith("SUBAGENT_"))).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(types.filter((type) => !type.startsWith("SUBAGENT_"))).toEqual([
+      "RUN_STARTED",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
     await expectAccepted(events);
   });
 
@@ -134,7 +152,16 @@ describe("ctx.emit refuses what a client would not receive as sent", () => {
   });
 
   test("RUN_STARTED declares protocolVersion 1.0, and the stream passes EventSchemas and the official verifier", async () => {
-    const events = await collect(run({ async run(ctx) { ctx.say("hi"); } }, runAgentInput("t", "r")));
+    const events = await collect(
+      run(
+        {
+          async run(ctx) {
+            ctx.say("hi");
+          },
+        },
+        runAgentInput("t", "r"),
+      ),
+    );
     expect(events[0]).toEqual({ type: "RUN_STARTED", threadId: "t", runId: "r", protocolVersion: "1.0" });
     await expectAccepted(events);
   });

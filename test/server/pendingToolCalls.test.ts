@@ -113,7 +113,11 @@ describe("agui-rx/ai and the driver agree", () => {
         finish("tool-calls"),
       ],
     );
-    const search = tool({ description: "Searches", inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }), execute: async () => ["task-1"] });
+    const search = tool({
+      description: "Searches",
+      inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }),
+      execute: async () => ["task-1"],
+    });
     const events = await collect(run(aiAgent({ model, tools: { search } }), input, { ids: sequentialIds("id") }));
     await expectAccepted(events);
     const driver = new UnansweredToolCalls(input.tools);

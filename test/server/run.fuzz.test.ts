@@ -76,7 +76,13 @@ const foreignEvent: fc.Arbitrary<unknown> = fc.oneof(
 const reasoningSequence: fc.Arbitrary<readonly unknown[]> = fc.constantFrom<readonly unknown[]>(
   [ev.reasoningStart("block-1"), { type: "REASONING_MESSAGE_CHUNK", messageId: "think-3", delta: "inside" }, ev.reasoningEnd("block-1")],
   [ev.reasoningStart("block-2"), ev.reasoningMessageStart("think-4"), ev.reasoningEnd("block-2"), ev.reasoningMessageEnd("think-4")],
-  [{ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "mm" }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_END" }],
+  [
+    { type: "THINKING_START" },
+    { type: "THINKING_TEXT_MESSAGE_START" },
+    { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "mm" },
+    { type: "THINKING_TEXT_MESSAGE_END" },
+    { type: "THINKING_END" },
+  ],
   [{ type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_END" }],
   [{ type: "THINKING_START" }, { type: "REASONING_MESSAGE_CHUNK", messageId: "think-5", delta: "in a step" }, { type: "THINKING_END" }],
 );
@@ -85,7 +91,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom("say" as const, "open" as const, "tool" as const, "sub" as const, "reasoning" as const), who, n: fc.nat(3) }),
   fc.record({ kind: fc.constant("step" as const), who, name: fc.constantFrom("plan", "act") }),
   fc.record({
-    kind: fc.constantFrom("delta" as const, "end" as const, "args" as const, "endTool" as const, "result" as const, "endStep" as const, "finish" as const, "fail" as const),
+    kind: fc.constantFrom(
+      "delta" as const,
+      "end" as const,
+      "args" as const,
+      "endTool" as const,
+      "result" as const,
+      "endStep" as const,
+      "finish" as const,
+      "fail" as const,
+    ),
     which,
   }),
   fc.record({ kind: fc.constantFrom("state" as const, "activity" as const), who, value: fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 4 }) }),
@@ -135,7 +150,9 @@ function scripted(ops: readonly Op[], end: unknown, misuse: { count: number }): 
               at(step.who).setState({ ...(step.value as object), big: "x".repeat(40) });
               break;
             case "activity":
-              at(step.who).activity("plan").snapshot(step.value as Record<string, unknown>);
+              at(step.who)
+                .activity("plan")
+                .snapshot(step.value as Record<string, unknown>);
               break;
             case "emit":
               at(step.who).emit(step.event as Event); // test-only: the point is events the type may rule out

@@ -8,16 +8,7 @@ import { runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { stateSpec } from "../../src/protocol/stateSpec";
 import { ProtocolError } from "../../src/operators/ProtocolError";
-import {
-  AgentError,
-  interrupt,
-  interrupted,
-  run,
-  sequentialIds,
-  success,
-  type Agent,
-  type RunContext,
-} from "../../src/server";
+import { AgentError, interrupt, interrupted, run, sequentialIds, success, type Agent, type RunContext } from "../../src/server";
 import { collect, expectAccepted, types } from "./support";
 
 const input = runAgentInput("t", "r");
@@ -38,7 +29,12 @@ describe("lifecycle", () => {
   });
 
   test("an agent that does nothing still gets RUN_STARTED and RUN_FINISHED (success, no result)", async () => {
-    const events = await collect(run(agentOf(() => undefined), runAgentInput("t", "r", { parentRunId: "p" })));
+    const events = await collect(
+      run(
+        agentOf(() => undefined),
+        runAgentInput("t", "r", { parentRunId: "p" }),
+      ),
+    );
     expect(events).toEqual([
       { type: "RUN_STARTED", threadId: "t", runId: "r", parentRunId: "p", protocolVersion: "1.0" },
       { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "success" } },
@@ -91,7 +87,12 @@ describe("lifecycle", () => {
 
   test("a write after the run ended throws a ProtocolError (R3)", async () => {
     let kept: RunContext | undefined;
-    await collect(run(agentOf((ctx) => (kept = ctx)), input));
+    await collect(
+      run(
+        agentOf((ctx) => (kept = ctx)),
+        input,
+      ),
+    );
     expect(() => kept?.say("late")).toThrow(ProtocolError);
   });
 });
@@ -255,7 +256,12 @@ describe("errors", () => {
   });
 
   test("a step opened by hand and left open makes RUN_FINISHED invalid, so the run ends with RUN_ERROR", async () => {
-    const events = await collect(run(agentOf((ctx) => ctx.emit({ type: "STEP_STARTED", stepName: "manual" })), input));
+    const events = await collect(
+      run(
+        agentOf((ctx) => ctx.emit({ type: "STEP_STARTED", stepName: "manual" })),
+        input,
+      ),
+    );
     expect(types(events)).toEqual(["RUN_STARTED", "STEP_STARTED", "RUN_ERROR"]);
     expect(events[2]).toMatchObject({ code: "PROTOCOL" });
     expect(events[2].type === "RUN_ERROR" && events[2].message).toContain("manual");
@@ -394,7 +400,12 @@ describe("cancellation", () => {
 
   test("after a normal end the signal stays unaborted", async () => {
     let signal: AbortSignal | undefined;
-    await collect(run(agentOf((ctx) => (signal = ctx.signal)), input));
+    await collect(
+      run(
+        agentOf((ctx) => (signal = ctx.signal)),
+        input,
+      ),
+    );
     expect(signal?.aborted).toBe(false);
   });
 });

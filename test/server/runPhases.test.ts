@@ -24,14 +24,24 @@ test.each<["resolves" | "throws", Event["type"]]>([
   ["throws", "RUN_ERROR"],
 ])("an agent that %s, read by a consumer that lets go on seeing the terminal (%s), keeps ctx.signal unaborted", async (end, terminal) => {
   const { agent, seen } = agentKeepingItsSignal(end);
-  const out = await lastValueFrom(run(agent, input).pipe(takeWhile((event) => event.type !== terminal, true), toArray()));
+  const out = await lastValueFrom(
+    run(agent, input).pipe(
+      takeWhile((event) => event.type !== terminal, true),
+      toArray(),
+    ),
+  );
   expect(out[out.length - 1].type).toBe(terminal);
   expect(seen.signal?.aborted).toBe(false);
 });
 
 test("a consumer that lets go before the terminal event cancels the agent: ctx.signal aborts", async () => {
   const { agent, seen } = agentKeepingItsSignal("resolves");
-  const out = await lastValueFrom(run(agent, input).pipe(takeWhile((event) => event.type !== "TEXT_MESSAGE_CONTENT", true), toArray()));
+  const out = await lastValueFrom(
+    run(agent, input).pipe(
+      takeWhile((event) => event.type !== "TEXT_MESSAGE_CONTENT", true),
+      toArray(),
+    ),
+  );
   expect(out[out.length - 1].type).toBe("TEXT_MESSAGE_CONTENT");
   expect(seen.signal?.aborted).toBe(true);
 });

@@ -90,7 +90,9 @@ test("unsubscribing is not a stop: the consumer is gone, nothing more is emitted
   const signal = new AbortController();
   const received: Event[] = [];
   let failure: unknown;
-  const seen: { signal?: AbortSignal; lateWrite?: unknown; parked: () => void } = { parked: () => queueMicrotask(() => signal.abort(new Error("client gone"))) };
+  const seen: { signal?: AbortSignal; lateWrite?: unknown; parked: () => void } = {
+    parked: () => queueMicrotask(() => signal.abort(new Error("client gone"))),
+  };
   await new Promise<void>((resolve) =>
     run(parkedAgent(seen), input, { signal: signal.signal }).subscribe({
       next: (event) => received.push(event),
@@ -110,17 +112,19 @@ test("a synchronous consumer that unsubscribes during the stop's events stops re
   const seen: { signal?: AbortSignal; lateWrite?: unknown; parked: () => void } = { parked: () => undefined };
   const received: string[] = [];
   return new Promise<void>((resolve) => {
-    const subscription = new Observable<Event>((subscriber) => run(parkedAgent(seen), input, { stop: stop.signal }).subscribe(subscriber)).subscribe((event) => {
-      received.push(event.type);
-      if (event.type === "TOOL_CALL_ARGS") {
-        // parked: stop, and leave at the first closing event
-        queueMicrotask(() => stop.abort());
-      }
-      if (event.type === "TOOL_CALL_END") {
-        subscription.unsubscribe();
-        resolve();
-      }
-    });
+    const subscription = new Observable<Event>((subscriber) => run(parkedAgent(seen), input, { stop: stop.signal }).subscribe(subscriber)).subscribe(
+      (event) => {
+        received.push(event.type);
+        if (event.type === "TOOL_CALL_ARGS") {
+          // parked: stop, and leave at the first closing event
+          queueMicrotask(() => stop.abort());
+        }
+        if (event.type === "TOOL_CALL_END") {
+          subscription.unsubscribe();
+          resolve();
+        }
+      },
+    );
   }).then(() => {
     expect(received.slice(-2)).toEqual(["TOOL_CALL_ARGS", "TOOL_CALL_END"]);
     expect(seen.signal?.aborted).toBe(true);

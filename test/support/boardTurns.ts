@@ -29,7 +29,12 @@ export interface BoardTurn {
  */
 export async function boardTurn(transport: HttpTransport, threadId: string, command = COMMAND, onUpdate?: (update: Update<Board>) => void): Promise<BoardTurn> {
   const session = new Session<Board>(transport, { threadId, state: boardSpec, newId: counter("u") });
-  const updates = await lastValueFrom(session.send(command).pipe(tap((update) => onUpdate?.(update)), toArray()));
+  const updates = await lastValueFrom(
+    session.send(command).pipe(
+      tap((update) => onUpdate?.(update)),
+      toArray(),
+    ),
+  );
   return { updates, messages: session.messages, state: session.rawState };
 }
 
@@ -50,7 +55,11 @@ export function comparable(value: unknown): string {
  * @example
  * const ended = follow(session.send(COMMAND), updates, (update) => update.kind === "message" && kill());
  */
-export function follow(updates: Observable<Update<Board>>, into: Update<Board>[], onUpdate: (update: Update<Board>) => void = () => undefined): Promise<number> {
+export function follow(
+  updates: Observable<Update<Board>>,
+  into: Update<Board>[],
+  onUpdate: (update: Update<Board>) => void = () => undefined,
+): Promise<number> {
   return new Promise<number>((resolve, reject) =>
     updates.subscribe({
       next: (update) => {
@@ -76,11 +85,18 @@ export function follow(updates: Observable<Update<Board>>, into: Update<Board>[]
 export function checkCutTurn(context: string, turn: BoardTurn, reference: BoardTurn): "exact" | "rebuilt" {
   const { updates, messages, state } = turn;
   expect({ context, errors: updates.filter((update) => update.kind === "error") }).toEqual({ context, errors: [] });
-  expect({ context, dones: updates.filter((update) => update.kind === "done").length, last: updates[updates.length - 1].kind }).toEqual({ context, dones: 1, last: "done" });
+  expect({ context, dones: updates.filter((update) => update.kind === "done").length, last: updates[updates.length - 1].kind }).toEqual({
+    context,
+    dones: 1,
+    last: "done",
+  });
   expect({ context, messages: comparable(messages), state }).toEqual({ context, messages: comparable(reference.messages), state: reference.state });
   const seen = withoutConnection(updates);
   if (comparable(seen) === comparable(reference.updates)) return "exact";
-  const beforeCut = updates.slice(0, updates.findIndex((update) => update.kind === "connection"));
+  const beforeCut = updates.slice(
+    0,
+    updates.findIndex((update) => update.kind === "connection"),
+  );
   expect({ context, beforeCut: beforeCut.map((update) => update.kind) }).toEqual({ context, beforeCut: ["message"] });
   expect({ context, rebuiltFrom: seen[1]?.kind }).toEqual({ context, rebuiltFrom: "messages" });
   return "rebuilt";

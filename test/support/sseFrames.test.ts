@@ -64,7 +64,10 @@ describe("cuttingFetch", () => {
 
   it("delivers the first frames of a run's answer, nothing after them, then fails the body; a /connect passes", async () => {
     const cutting = cuttingFetch(2);
-    expect(await read(await cutting.fetch(`${url}/agent`))).toEqual({ text: BODY.slice(0, BODY.indexOf('data: {"c"')), error: "TypeError: terminated (cut after 2 frames)" });
+    expect(await read(await cutting.fetch(`${url}/agent`))).toEqual({
+      text: BODY.slice(0, BODY.indexOf('data: {"c"')),
+      error: "TypeError: terminated (cut after 2 frames)",
+    });
     expect(cutting.cutAt()).toBeGreaterThan(0);
     expect(await read(await cutting.fetch(`${url}/agent/connect`))).toEqual({ text: BODY });
   });

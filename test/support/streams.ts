@@ -59,8 +59,7 @@ export const RMS = (id: string, tag?: string) => tagged(ev.reasoningMessageStart
 export const RMC = (id: string, tag?: string, delta = "hm") => tagged(ev.reasoningMessageContent(id, delta), tag);
 export const RME = (id: string, tag?: string) => tagged(ev.reasoningMessageEnd(id), tag);
 export const REND = (id: string, tag?: string) => tagged(ev.reasoningEnd(id), tag);
-export const REV = (subtype: "tool-call" | "message", entityId: string, tag?: string) =>
-  tagged(ev.reasoningEncryptedValue(subtype, entityId, "opaque"), tag);
+export const REV = (subtype: "tool-call" | "message", entityId: string, tag?: string) => tagged(ev.reasoningEncryptedValue(subtype, entityId, "opaque"), tag);
 
 // ─── Subagents (the id is the subagent's identity, not a tag) ───
 export const SAS = (id: string, options: EventOptions<"SUBAGENT_STARTED"> & { name?: string } = {}) => {
@@ -85,7 +84,9 @@ export function msg(id: string, tag?: string, role: "assistant" | "user" | "reas
         role,
         content: "",
         ...owner,
-        ...(toolCalls.length ? { toolCalls: toolCalls.map((callId) => ({ id: callId, type: "function" as const, function: { name: "f", arguments: "{}" } })) } : {}),
+        ...(toolCalls.length
+          ? { toolCalls: toolCalls.map((callId) => ({ id: callId, type: "function" as const, function: { name: "f", arguments: "{}" } })) }
+          : {}),
       };
     case "user":
       return { id, role, content: "hi", ...owner };

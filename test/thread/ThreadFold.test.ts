@@ -16,11 +16,27 @@ function foldAll(fold: ThreadFold, events: readonly { event: Event; cursor: stri
 
 describe("OpenSpans", () => {
   test.each<[string, Event[], Event[]]>([
-    ["openers in the order they happened, closed ones gone", [ev.textMessageStart("m1"), ev.toolCallStart("t1", "f"), ev.textMessageEnd("m1"), ev.reasoningStart("r1"), ev.reasoningMessageStart("r1")], [ev.toolCallStart("t1", "f"), ev.reasoningStart("r1"), ev.reasoningMessageStart("r1")]],
-    ["a reopened id comes back where it reopened", [ev.textMessageStart("m1"), ev.textMessageEnd("m1"), ev.stepStarted("s"), ev.textMessageStart("m1")], [ev.stepStarted("s"), ev.textMessageStart("m1")]],
-    ["steps are per owner: the parent's and subagent \"\"'s are different", [ev.stepStarted("s"), { ...ev.stepStarted("s"), subagentRunId: "" }, ev.stepFinished("s")], [{ ...ev.stepStarted("s"), subagentRunId: "" }]],
+    [
+      "openers in the order they happened, closed ones gone",
+      [ev.textMessageStart("m1"), ev.toolCallStart("t1", "f"), ev.textMessageEnd("m1"), ev.reasoningStart("r1"), ev.reasoningMessageStart("r1")],
+      [ev.toolCallStart("t1", "f"), ev.reasoningStart("r1"), ev.reasoningMessageStart("r1")],
+    ],
+    [
+      "a reopened id comes back where it reopened",
+      [ev.textMessageStart("m1"), ev.textMessageEnd("m1"), ev.stepStarted("s"), ev.textMessageStart("m1")],
+      [ev.stepStarted("s"), ev.textMessageStart("m1")],
+    ],
+    [
+      "steps are per owner: the parent's and subagent \"\"'s are different",
+      [ev.stepStarted("s"), { ...ev.stepStarted("s"), subagentRunId: "" }, ev.stepFinished("s")],
+      [{ ...ev.stepStarted("s"), subagentRunId: "" }],
+    ],
     ["ids are per kind", [ev.textMessageStart("x"), ev.toolCallStart("x", "f"), ev.toolCallEnd("x")], [ev.textMessageStart("x")]],
-    ["every subagent lifecycle event stays, in order", [ev.subagentStarted("a", "one"), ev.subagentFinished("a"), ev.subagentStarted("b", "two", { parentSubagentRunId: "a" }), ev.subagentError("b", "no")], [ev.subagentStarted("a", "one"), ev.subagentFinished("a"), ev.subagentStarted("b", "two", { parentSubagentRunId: "a" }), ev.subagentError("b", "no")]],
+    [
+      "every subagent lifecycle event stays, in order",
+      [ev.subagentStarted("a", "one"), ev.subagentFinished("a"), ev.subagentStarted("b", "two", { parentSubagentRunId: "a" }), ev.subagentError("b", "no")],
+      [ev.subagentStarted("a", "one"), ev.subagentFinished("a"), ev.subagentStarted("b", "two", { parentSubagentRunId: "a" }), ev.subagentError("b", "no")],
+    ],
     ["openers lose their metadata (the messages carry it)", [ev.textMessageStart("m1", { metadata: { k: 1 } })], [ev.textMessageStart("m1")]],
     ["other events change nothing", [ev.stateSnapshot({}), ev.custom("c", 1), ev.toolCallResult("m9", "t9", "ok")], []],
   ])("%s", (_name, events, expected) => {
@@ -44,7 +60,9 @@ describe("ThreadFold", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(script, { minLength: 1, maxLength: 3 }), fc.double({ min: 0, max: 1, noNaN: true }), async (scripts, at) => {
         const runs = await recordThread("t", scripts);
-        const all = runs.flatMap((recorded) => recorded.events.map((event, i) => (i === 0 && event.type === "RUN_STARTED" ? { ...event, input: recorded.input } : event)));
+        const all = runs.flatMap((recorded) =>
+          recorded.events.map((event, i) => (i === 0 && event.type === "RUN_STARTED" ? { ...event, input: recorded.input } : event)),
+        );
         const stored = all.map((event, i) => ({ event, cursor: `c${i}` }));
         const cut = Math.min(stored.length - 1, Math.floor(at * stored.length));
         const uncut = foldAll(new ThreadFold("t"), stored);

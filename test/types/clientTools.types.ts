@@ -50,7 +50,12 @@ const now = clientTool({
 assertType<Equal<typeof now, ClientTool<{}, string>>>();
 
 // The result encoder must take what execute returns.
-const DateIso = new t.Type<Date, string, unknown>("DateIso", (u): u is Date => u instanceof Date, (u, c) => t.failure(u, c), (d) => d.toISOString());
+const DateIso = new t.Type<Date, string, unknown>(
+  "DateIso",
+  (u): u is Date => u instanceof Date,
+  (u, c) => t.failure(u, c),
+  (d) => d.toISOString(),
+);
 clientTool({ name: "clock", description: "Now", result: DateIso, execute: () => new Date() });
 // @ts-expect-error execute returns a string, which the Date encoder cannot take
 clientTool({ name: "clock", description: "Now", result: DateIso, execute: () => "noon" });
@@ -100,7 +105,10 @@ const confirmDelete = clientTool({
 assertType<Equal<typeof confirmDelete, ClientTool<{ id: number; title: string }, { confirmed: boolean }>>>();
 
 // Sessions take client tools and plain tools in one list, per session and per run.
-const sessionWithTools = new Session(new ReplayTransport([]), { threadId: "t", tools: [confirmDelete, getWeather, { name: "open_url", description: "Opens a page" }] });
+const sessionWithTools = new Session(new ReplayTransport([]), {
+  threadId: "t",
+  tools: [confirmDelete, getWeather, { name: "open_url", description: "Opens a page" }],
+});
 void sessionWithTools.send("hi", { tools: [confirmDelete], maxToolRoundtrips: 2 });
 
 // callsOf narrows by the tool: args and respond are typed.

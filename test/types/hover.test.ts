@@ -41,7 +41,10 @@ function expectReadable(text: string): void {
 }
 
 describe.each([
-  ["the sources", () => openProbe(path.join(ROOT, "test/types/hover-probe.ts"), path.join(ROOT, "tsconfig.json"), probeText("../../src/index", "../../src/client/index"))],
+  [
+    "the sources",
+    () => openProbe(path.join(ROOT, "test/types/hover-probe.ts"), path.join(ROOT, "tsconfig.json"), probeText("../../src/index", "../../src/client/index")),
+  ],
   [
     "the bundled declarations (dist/types, as a consumer resolves agui-rx)",
     () => {
@@ -66,7 +69,9 @@ describe.each([
   it("shows `Message` as the union of the seven role interfaces", () => {
     const text = probe.hover(": Message;", { at: 2 });
     expectReadable(text);
-    expect(text).toContain("type Message = DeveloperMessage | SystemMessage | AssistantMessage | UserMessage | ToolMessage | ActivityMessage | ReasoningMessage");
+    expect(text).toContain(
+      "type Message = DeveloperMessage | SystemMessage | AssistantMessage | UserMessage | ToolMessage | ActivityMessage | ReasoningMessage",
+    );
     expect(probe.hover("message: Message")).toBe("const message: Message");
   });
 

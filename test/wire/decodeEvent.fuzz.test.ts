@@ -59,7 +59,9 @@ const mutatedEvent = fc
     for (const [index, value] of replace) if (keys.length > 0) copy[keys[index % keys.length]] = value;
     return copy;
   });
-const typedGarbage = fc.record({ type: fc.constantFrom(...EVENT_TYPES), rest: fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 6 }) }).map(({ type, rest }) => ({ ...rest, type }));
+const typedGarbage = fc
+  .record({ type: fc.constantFrom(...EVENT_TYPES), rest: fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 6 }) })
+  .map(({ type, rest }) => ({ ...rest, type }));
 
 test("fuzz: arbitrary JSON", () => {
   fc.assert(fc.property(anyJson, check), fuzzParameters(400));

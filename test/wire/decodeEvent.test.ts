@@ -99,9 +99,7 @@ test("unknown top-level members are stripped (AG-UI 1.1; revised: they used to b
 
 describe("defaults are filled on decode", () => {
   test.each([undefined, null])("TEXT_MESSAGE_START.role %p → assistant", (role) => {
-    expect(decodeEvent({ type: "TEXT_MESSAGE_START", messageId: "m", role })).toEqual(
-      right({ type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" }),
-    );
+    expect(decodeEvent({ type: "TEXT_MESSAGE_START", messageId: "m", role })).toEqual(right({ type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" }));
   });
   test("TEXT_MESSAGE_START.role, when given, is kept", () => {
     expect(decodeEvent({ type: "TEXT_MESSAGE_START", messageId: "m", role: "system" })).toEqual(
@@ -168,12 +166,9 @@ describe("not an event", () => {
     expect(error.eventType).toBe("TELEPATHY_START");
   });
 
-  test.each([null, undefined, 42, "RUN_STARTED", true, [], [{ type: "RUN_STARTED" }], {}, { type: 5 }, { type: null }])(
-    "%p",
-    (input) => {
-      expect(leftOf(decodeEvent(input)).code).toBe("not-an-event");
-    },
-  );
+  test.each([null, undefined, 42, "RUN_STARTED", true, [], [{ type: "RUN_STARTED" }], {}, { type: 5 }, { type: null }])("%p", (input) => {
+    expect(leftOf(decodeEvent(input)).code).toBe("not-an-event");
+  });
 });
 
 describe("decodeEvent never throws", () => {
@@ -191,27 +186,68 @@ describe("decodeEvent never throws", () => {
     const member = fc.oneof(fc.anything(), fc.constant(null), fc.string());
     const known = fc.record({ type: fc.constantFrom(...EVENT_TYPES) });
     fc.assert(
-      fc.property(known, fc.dictionary(fc.string(), member), fc.dictionary(fc.constantFrom("messageId", "delta", "subagentRunId", "metadata", "outcome", "messages", "input", "delta", "content", "role"), member), (head, extra, likely) =>
-        neverThrows({ ...extra, ...likely, ...head }),
+      fc.property(
+        known,
+        fc.dictionary(fc.string(), member),
+        fc.dictionary(fc.constantFrom("messageId", "delta", "subagentRunId", "metadata", "outcome", "messages", "input", "delta", "content", "role"), member),
+        (head, extra, likely) => neverThrows({ ...extra, ...likely, ...head }),
       ),
       { numRuns: 2000 },
     );
   });
 
   test("for hostile objects", () => {
-    const throwingType = Object.defineProperty({}, "type", { enumerable: true, get: () => { throw new Error("no type for you"); } });
+    const throwingType = Object.defineProperty({}, "type", {
+      enumerable: true,
+      get: () => {
+        throw new Error("no type for you");
+      },
+    });
     const throwingMember = Object.defineProperty({ type: "TEXT_MESSAGE_END" }, "messageId", {
       enumerable: true,
-      get: () => { throw new Error("no id"); },
+      get: () => {
+        throw new Error("no id");
+      },
     });
-    const proxy = new Proxy({}, { get: () => { throw new Error("trap"); }, ownKeys: () => { throw new Error("trap"); } });
+    const proxy = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("trap");
+        },
+        ownKeys: () => {
+          throw new Error("trap");
+        },
+      },
+    );
     const cyclic: Record<string, unknown> = { type: "TEXT_MESSAGE_CONTENT", messageId: "m" };
     cyclic.delta = cyclic;
     const bigint = { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: 10n };
-    const throwingJson = { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: { toJSON: () => { throw new Error("json"); } } };
+    const throwingJson = {
+      type: "TEXT_MESSAGE_CONTENT",
+      messageId: "m",
+      delta: {
+        toJSON: () => {
+          throw new Error("json");
+        },
+      },
+    };
     const nullProto = Object.assign(Object.create(null), { type: "TEXT_MESSAGE_END", messageId: "m" });
     const stringObject = { type: new String("RUN_ERROR"), message: "m" };
-    for (const input of [throwingType, throwingMember, proxy, cyclic, bigint, throwingJson, nullProto, stringObject, Symbol("x"), () => 1, new Date(0), new Map()]) {
+    for (const input of [
+      throwingType,
+      throwingMember,
+      proxy,
+      cyclic,
+      bigint,
+      throwingJson,
+      nullProto,
+      stringObject,
+      Symbol("x"),
+      () => 1,
+      new Date(0),
+      new Map(),
+    ]) {
       neverThrows(input);
     }
     expect(leftOf(decodeEvent(throwingType)).message).toContain("no type for you");

@@ -49,7 +49,7 @@ const sseish = fc
   .array(
     fc.oneof(
       fc.constantFrom(...ALL_EVENTS.map((event) => encodeSse(event))),
-      fc.constantFrom("data: ", "data:", "id: 1\n", "event: x\n", ": c\n", "retry: 5\n", "\n", "\r\n", "\r", "\n\n", "{", "}", "[", "\"", "\uFEFF"),
+      fc.constantFrom("data: ", "data:", "id: 1\n", "event: x\n", ": c\n", "retry: 5\n", "\n", "\r\n", "\r", "\n\n", "{", "}", "[", '"', "\uFEFF"),
       fc.string({ maxLength: 12 }),
       fc.jsonValue({ maxDepth: 4 }).map((value) => `data: ${JSON.stringify(value)}\n\n`),
     ),

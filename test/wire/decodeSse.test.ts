@@ -72,7 +72,7 @@ test("property: any events with any text, cut into bytes at any positions, decod
 
 describe("errors", () => {
   test("data that is not JSON: code json, the message says so and quotes the payload's start", async () => {
-    const error = await failure(["data: {\"type\": nope, and a long tail " + "x".repeat(200) + "\n\n"]);
+    const error = await failure(['data: {"type": nope, and a long tail ' + "x".repeat(200) + "\n\n"]);
     expect(error).toBeInstanceOf(DecodeError);
     expect(error.code).toBe("json");
     expect(error.message).toContain("not JSON");
@@ -106,9 +106,7 @@ describe("errors", () => {
   });
 
   test("event: and id: fields do not matter; every data frame is an event", async () => {
-    expect(await decodeAll(['event: weird\nid: 1\ndata: {"type":"STEP_STARTED","stepName":"s"}\n\n'])).toEqual([
-      { type: "STEP_STARTED", stepName: "s" },
-    ]);
+    expect(await decodeAll(['event: weird\nid: 1\ndata: {"type":"STEP_STARTED","stepName":"s"}\n\n'])).toEqual([{ type: "STEP_STARTED", stepName: "s" }]);
   });
 });
 
@@ -169,7 +167,8 @@ describe("marbles", () => {
 });
 
 test("controls: true puts each id: right before the event its block carries, and retry: where it stands", async () => {
-  const body = 'retry: 250\nid: c1\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\nid: c2\n\n: ping\n\nid: c3\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n';
+  const body =
+    'retry: 250\nid: c1\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\nid: c2\n\n: ping\n\nid: c3\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n';
   const items = await lastValueFrom(of(body).pipe(decodeSse({ controls: true }), toArray()));
   expect(items).toEqual([
     new SseRetryField(250),

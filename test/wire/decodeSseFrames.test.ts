@@ -18,7 +18,7 @@ describe("framing rules", () => {
     ["CRLF", "data: a\r\n\r\ndata: b\r\n\r\n", [{ data: "a" }, { data: "b" }]],
     ["CR", "data: a\r\rdata: b\r\r", [{ data: "a" }, { data: "b" }]],
     ["mixed line ends in one frame", "data: a\rdata: b\r\ndata: c\n\n", [{ data: "a\nb\nc" }]],
-    ["multi-line data joined with LF", "data: {\ndata: \"k\": 1\ndata: }\n\n", [{ data: '{\n"k": 1\n}' }]],
+    ["multi-line data joined with LF", 'data: {\ndata: "k": 1\ndata: }\n\n', [{ data: '{\n"k": 1\n}' }]],
     ["only one leading space is stripped", "data:   x \n\n", [{ data: "  x " }]],
     ["no space after the colon", "data:x\n\n", [{ data: "x" }]],
     ["a colon inside the value stays", "data: a: b\n\n", [{ data: "a: b" }]],
@@ -209,7 +209,11 @@ describe("as an operator", () => {
 
 test("SseFrameReader, the pure step, works without RxJS", () => {
   const out: SseFrame[] = [];
-  const reader = new SseFrameReader(1024, (frame) => out.push(frame), () => false);
+  const reader = new SseFrameReader(
+    1024,
+    (frame) => out.push(frame),
+    () => false,
+  );
   expect(reader.feed("data: a\r")).toBeUndefined();
   reader.feed("\n\r\ndata: b");
   expect(out).toEqual([{ data: "a" }]);
@@ -253,13 +257,23 @@ describe("stream controls (id: and retry:, for Last-Event-ID)", () => {
 
   test("the fast path for id + data frames keeps the frame-size limit", async () => {
     const body = `id: c1\ndata: ${"x".repeat(100)}\n\n`;
-    await expect(lastValueFrom(from([body]).pipe(decodeSseFrames({ maxFrameBytes: 50, controls: true }), toArray()))).rejects.toMatchObject({ code: "frame-too-large" });
-    expect(shown(await lastValueFrom(from([body]).pipe(decodeSseFrames({ maxFrameBytes: 200, controls: true }), toArray())))).toEqual(["id=c1", `data=${"x".repeat(100)}`]);
+    await expect(lastValueFrom(from([body]).pipe(decodeSseFrames({ maxFrameBytes: 50, controls: true }), toArray()))).rejects.toMatchObject({
+      code: "frame-too-large",
+    });
+    expect(shown(await lastValueFrom(from([body]).pipe(decodeSseFrames({ maxFrameBytes: 200, controls: true }), toArray())))).toEqual([
+      "id=c1",
+      `data=${"x".repeat(100)}`,
+    ]);
   });
 
   test("reset starts over for a new body: nothing of the old one's unfinished block survives", () => {
     const out: string[] = [];
-    const reader = new SseFrameReader(1024, (frame) => out.push(`data=${frame.data}`), () => false, { onId: (id) => out.push(`id=${id}`), onRetry: (ms) => out.push(`retry=${ms}`) });
+    const reader = new SseFrameReader(
+      1024,
+      (frame) => out.push(`data=${frame.data}`),
+      () => false,
+      { onId: (id) => out.push(`id=${id}`), onRetry: (ms) => out.push(`retry=${ms}`) },
+    );
     reader.feed("id: c1\ndata: a\n\nid: c2\ndata: half");
     reader.reset();
     reader.feed("\uFEFFdata: b\n\n");

@@ -8,9 +8,7 @@ test("the exact bytes of a simple event", () => {
 });
 
 test("keys keep insertion order and undefined members are dropped", () => {
-  expect(encodeSse({ type: "TEXT_MESSAGE_END", messageId: "m", subagentRunId: undefined })).toBe(
-    'data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n',
-  );
+  expect(encodeSse({ type: "TEXT_MESSAGE_END", messageId: "m", subagentRunId: undefined })).toBe('data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n');
 });
 
 test("non-ASCII is written raw; line breaks inside strings are escaped", () => {

@@ -42,7 +42,10 @@ describe("A1: an unrecognised union member never aborts; it is stripped with a w
   });
 
   test("a content part type: the part is dropped from the message, the message kept (inside a list, the element goes)", () => {
-    const parts = [{ type: "hologram", beam: 1 }, { type: "text", text: "hi" }];
+    const parts = [
+      { type: "hologram", beam: 1 },
+      { type: "text", text: "hi" },
+    ];
     const { result, warnings } = decode({ type: "MESSAGES_SNAPSHOT", messages: [user(parts)] });
     expect(rightOf(result)).toEqual({ type: "MESSAGES_SNAPSHOT", messages: [user([{ type: "text", text: "hi" }])] });
     expect(warnings.map((w) => [w.code, w.path])).toEqual([["unknown-member", "/messages/0/content/0"]]);
@@ -50,7 +53,10 @@ describe("A1: an unrecognised union member never aborts; it is stripped with a w
   });
 
   test("a required member that is unrecognised takes its container with it: a media part with an unknown source kind goes whole", () => {
-    const parts = [{ type: "image", source: { type: "satellite", value: "x" } }, { type: "text", text: "look" }];
+    const parts = [
+      { type: "image", source: { type: "satellite", value: "x" } },
+      { type: "text", text: "look" },
+    ];
     const { result, warnings } = decode({ type: "TOOL_CALL_RESULT", messageId: "r1", toolCallId: "t1", content: parts });
     expect(rightOf(result)).toMatchObject({ content: [{ type: "text", text: "look" }] });
     expect(warnings.map((w) => w.path)).toEqual(["/content/0"]);
@@ -78,7 +84,13 @@ describe("A1: an unrecognised union member never aborts; it is stripped with a w
   });
 
   test("an unknown patch op is dropped from the patch with a warning, and the other ops stay (revised: the whole delta used to be dropped)", () => {
-    const { result, warnings } = decode({ type: "STATE_DELTA", delta: [{ op: "add", path: "/a", value: 1 }, { op: "increment", path: "/a" }] });
+    const { result, warnings } = decode({
+      type: "STATE_DELTA",
+      delta: [
+        { op: "add", path: "/a", value: 1 },
+        { op: "increment", path: "/a" },
+      ],
+    });
     expect(isRight(result) && result.right).toEqual({ type: "STATE_DELTA", delta: [{ op: "add", path: "/a", value: 1 }] });
     expect(warnings.map((w) => [w.code, w.path])).toEqual([["unknown-member", "/delta/1"]]);
     expect(warnings[0].message).toContain('unknown op "increment"');
@@ -98,7 +110,10 @@ describe("A1: an unrecognised union member never aborts; it is stripped with a w
     ]);
     // the plain operator strips silently and skips the dropped event
     const plain = await lastValueFrom(from([body]).pipe(decodeSse(), toArray()));
-    expect(plain).toEqual([{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "RUN_FINISHED", threadId: "t", runId: "r" }]);
+    expect(plain).toEqual([
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ]);
   });
 });
 
@@ -106,7 +121,11 @@ describe("A1: a malformed value of a known member stays fatal", () => {
   const rows: [string, unknown, string][] = [
     ["an outcome that is an array", { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: [] }, "/outcome"],
     ["an outcome without a type", { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: {} }, "/outcome/type"],
-    ["a known outcome with a malformed member", { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "interrupt", interrupts: [42] } }, "/outcome/interrupts/0"],
+    [
+      "a known outcome with a malformed member",
+      { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "interrupt", interrupts: [42] } },
+      "/outcome/interrupts/0",
+    ],
     ["a role that is not a string", { type: "TEXT_MESSAGE_START", messageId: "m", role: 3 }, "/role"],
     ["a content part without a type", { type: "MESSAGES_SNAPSHOT", messages: [user([{ text: "hi" }])] }, "/messages/0/content/0/type"],
     ["a patch op that is not a string", { type: "STATE_DELTA", delta: [{ op: true, path: "/a" }] }, "/delta/0/op"],
@@ -134,7 +153,12 @@ describe("A2: an unknown property on a known event is stripped with a warning (r
       input: { threadId: "t", runId: "r", messages: [{ ...user("hi"), mood: "sunny" }], tools: [], context: [], future: true },
     });
     const event = rightOf(result);
-    expect(event).toEqual({ type: "RUN_STARTED", threadId: "t", runId: "r", input: { threadId: "t", runId: "r", messages: [user("hi")], tools: [], context: [] } });
+    expect(event).toEqual({
+      type: "RUN_STARTED",
+      threadId: "t",
+      runId: "r",
+      input: { threadId: "t", runId: "r", messages: [user("hi")], tools: [], context: [] },
+    });
     expect(warnings.map((w) => [w.code, w.path])).toEqual([
       ["unknown-property", "/vendor"],
       ["unknown-property", "/input/future"],
@@ -180,4 +204,3 @@ describe("A2: an unknown property on a known event is stripped with a warning (r
     expect(isRight(decodeEvent(json))).toBe(true);
   });
 });
-

@@ -54,11 +54,15 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
   return (
     <div className="app ai-chat">
       <header className="topbar">
-        <div className="logo" aria-hidden="true">✦</div>
+        <div className="logo" aria-hidden="true">
+          ✦
+        </div>
         <h1>AI chat</h1>
         <span className="framework">React · AI SDK</span>
         <span className="spacer" />
-        <span className="thread" title="thread id">{threadId}</span>
+        <span className="thread" title="thread id">
+          {threadId}
+        </span>
       </header>
       <main className="layout">
         <section className="chat" aria-label="Chat">
@@ -75,7 +79,15 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
           />
           <footer className="dock">
             {cards}
-            <Composer status={run.status} pendingApprovals={0} pendingAnswers={cards.length} error={run.error} placeholder={PLACEHOLDER} onSend={run.send} onStop={run.stop} />
+            <Composer
+              status={run.status}
+              pendingApprovals={0}
+              pendingAnswers={cards.length}
+              error={run.error}
+              placeholder={PLACEHOLDER}
+              onSend={run.send}
+              onStop={run.stop}
+            />
           </footer>
         </section>
       </main>

@@ -14,7 +14,9 @@ import { sharedTime, type SharedTime } from "../localTime";
 export function ShareTimeCard({ call }: { readonly call: RunningToolCall<{}, SharedTime> }) {
   return (
     <div className="approval confirm share-time" data-testid="share-time" data-call={call.toolCallId} role="alertdialog" aria-label="Share your local time">
-      <div className="icon" aria-hidden="true">?</div>
+      <div className="icon" aria-hidden="true">
+        ?
+      </div>
       <div className="text">
         <strong>Share your local time?</strong>
         <small>The model asks for your date, time and time zone, read from this browser.</small>

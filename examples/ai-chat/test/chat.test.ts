@@ -59,7 +59,8 @@ const updatesOf = (updates$: Exchange) => lastValueFrom(updates$.pipe(toArray())
 const rows = (messages: readonly Message[]) =>
   messages.map((message) => {
     const text = typeof message.content === "string" ? message.content : "";
-    if (message.role === "assistant" && message.toolCalls !== undefined) return [message.role, text, message.toolCalls.map((call) => `${call.function.name} ${call.function.arguments}`)];
+    if (message.role === "assistant" && message.toolCalls !== undefined)
+      return [message.role, text, message.toolCalls.map((call) => `${call.function.name} ${call.function.arguments}`)];
     return [message.role, text];
   });
 
@@ -125,8 +126,14 @@ describe("the server tool get_weather", () => {
     const { session, runs } = chat();
     await updatesOf(session.send("weather in Gotham"));
     const [tool, , answer] = session.messages.slice(-3);
-    expect(tool).toMatchObject({ role: "tool", content: JSON.stringify({ error: 'expected one of the cities Seoul, Busan, Tokyo, Auckland, Paris, London, New York, but got "Gotham"' }) });
-    expect(answer).toMatchObject({ role: "assistant", content: 'I could not get the weather: expected one of the cities Seoul, Busan, Tokyo, Auckland, Paris, London, New York, but got "Gotham".' });
+    expect(tool).toMatchObject({
+      role: "tool",
+      content: JSON.stringify({ error: 'expected one of the cities Seoul, Busan, Tokyo, Auckland, Paris, London, New York, but got "Gotham"' }),
+    });
+    expect(answer).toMatchObject({
+      role: "assistant",
+      content: 'I could not get the weather: expected one of the cities Seoul, Busan, Tokyo, Auckland, Paris, London, New York, but got "Gotham".',
+    });
     await expectEveryRunAccepted(runs);
   });
 
@@ -160,7 +167,10 @@ describe("the client tool get_local_time", () => {
     expect(runs[1].input.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: call.toolCallId });
     expect(rows(session.messages)).toEqual([
       ["user", "What time is it?"],
-      ["reasoning", "The time depends on where the user is, and only their browser knows it. I will ask with get_local_time; the user decides whether to share it."],
+      [
+        "reasoning",
+        "The time depends on where the user is, and only their browser knows it. I will ask with get_local_time; the user decides whether to share it.",
+      ],
       ["assistant", "I will ask your browser for the time; you decide whether to share it.", ["get_local_time {}"]],
       ["tool", '{"shared":true,"date":"Tuesday, 3 June 2025","time":"2:05 pm","timeZone":"Pacific/Auckland","locale":"en-NZ"}'],
       ["reasoning", "get_local_time answered; now I can reply."],

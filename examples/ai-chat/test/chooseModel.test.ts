@@ -5,7 +5,10 @@
 import { MockLanguageModelV4 } from "ai/test";
 import { chooseModel, DEFAULT_OPENAI_MODEL } from "../chooseModel";
 
-const idOf = (model: unknown) => (typeof model === "object" && model !== null && "provider" in model && "modelId" in model ? `${String(model.provider)} ${String(model.modelId)}` : String(model));
+const idOf = (model: unknown) =>
+  typeof model === "object" && model !== null && "provider" in model && "modelId" in model
+    ? `${String(model.provider)} ${String(model.modelId)}`
+    : String(model);
 
 test("no key: the scripted mock, and the line says how to use a real model", () => {
   const chosen = chooseModel({});
@@ -27,6 +30,8 @@ test("OPENAI_API_KEY: OpenAI's model, gpt-4o-mini unless OPENAI_MODEL names anot
 
 test("AI_CHAT_DELAY_MS paces the mock; a value that is not milliseconds is refused by name", () => {
   expect(chooseModel({ AI_CHAT_DELAY_MS: "0" }).model).toBeInstanceOf(MockLanguageModelV4);
-  expect(() => chooseModel({ AI_CHAT_DELAY_MS: "fast" })).toThrow(new TypeError('expected AI_CHAT_DELAY_MS to be a number of milliseconds, 0 or more, but got "fast"'));
+  expect(() => chooseModel({ AI_CHAT_DELAY_MS: "fast" })).toThrow(
+    new TypeError('expected AI_CHAT_DELAY_MS to be a number of milliseconds, 0 or more, but got "fast"'),
+  );
   expect(() => chooseModel({ AI_CHAT_DELAY_MS: "-5" })).toThrow(/but got "-5"/);
 });

@@ -10,7 +10,11 @@ import { ROOT } from "./serveScript";
 test("the chat page and its e2e test typecheck", () => {
   let output = "";
   try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join("examples", "ai-chat", "page", "tsconfig.json"), "--noEmit", "--pretty", "false"], { cwd: ROOT, encoding: "utf8" });
+    execFileSync(
+      process.execPath,
+      [require.resolve("typescript/bin/tsc"), "-p", join("examples", "ai-chat", "page", "tsconfig.json"), "--noEmit", "--pretty", "false"],
+      { cwd: ROOT, encoding: "utf8" },
+    );
   } catch (error) {
     output = String((error as { stdout?: string }).stdout ?? error);
   }

@@ -6,7 +6,10 @@ import { planTurn, HELP, type ModelPrompt, type Turn } from "../planTurn";
 import { turnParts } from "../scriptedModel";
 
 const BOTH = ["get_weather", "get_local_time"];
-const user = (text: string): ModelPrompt => [{ role: "system", content: "Be brief." }, { role: "user", content: [{ type: "text", text }] }];
+const user = (text: string): ModelPrompt => [
+  { role: "system", content: "Be brief." },
+  { role: "user", content: [{ type: "text", text }] },
+];
 const said = (turn: Turn) => (turn.kind === "call" ? { call: turn.toolName, input: turn.input, text: turn.text } : { text: turn.text });
 
 describe("from the user's text", () => {
@@ -27,12 +30,22 @@ describe("from the user's text", () => {
   });
 
   test("the user's text parts are read together, a file part skipped", () => {
-    const prompt: ModelPrompt = [{ role: "user", content: [{ type: "file", mediaType: "image/png", data: { type: "data", data: "AA==" } }, { type: "text", text: "weather in Tokyo" }] }];
+    const prompt: ModelPrompt = [
+      {
+        role: "user",
+        content: [
+          { type: "file", mediaType: "image/png", data: { type: "data", data: "AA==" } },
+          { type: "text", text: "weather in Tokyo" },
+        ],
+      },
+    ];
     expect(planTurn(prompt, BOTH)).toMatchObject({ kind: "call", input: { city: "Tokyo" } });
   });
 
   test("every turn has reasoning to show", () => {
-    expect(planTurn(user("What's the weather in Seoul?"), BOTH).thinking).toBe("The user wants the weather in Seoul. The get_weather tool looks it up on the server.");
+    expect(planTurn(user("What's the weather in Seoul?"), BOTH).thinking).toBe(
+      "The user wants the weather in Seoul. The get_weather tool looks it up on the server.",
+    );
     expect(planTurn([], BOTH)).toEqual({ kind: "answer", thinking: "There is no question from the user to answer.", text: HELP });
   });
 });
@@ -44,12 +57,21 @@ describe("from tool results", () => {
 
   test.each([
     [result("get_weather", { type: "json", value: { city: "Seoul", celsius: 21, sky: "sunny" } }), "It is 21 °C and sunny in Seoul today."],
-    [result("get_weather", { type: "error-text", value: 'Error: expected one of the cities Seoul, but got "Gotham"' }), 'I could not get the weather: expected one of the cities Seoul, but got "Gotham".'],
     [
-      result("get_local_time", { type: "json", value: { shared: true, date: "Tuesday, 3 June 2025", time: "2:05 pm", timeZone: "Pacific/Auckland", locale: "en-NZ" } }),
+      result("get_weather", { type: "error-text", value: 'Error: expected one of the cities Seoul, but got "Gotham"' }),
+      'I could not get the weather: expected one of the cities Seoul, but got "Gotham".',
+    ],
+    [
+      result("get_local_time", {
+        type: "json",
+        value: { shared: true, date: "Tuesday, 3 June 2025", time: "2:05 pm", timeZone: "Pacific/Auckland", locale: "en-NZ" },
+      }),
       "It is 2:05 pm on Tuesday, 3 June 2025 where you are (Pacific/Auckland).",
     ],
-    [result("get_local_time", { type: "text", value: '{"shared":false}' }), "All right, your clock stays private, so I cannot tell what time it is where you are."],
+    [
+      result("get_local_time", { type: "text", value: '{"shared":false}' }),
+      "All right, your clock stays private, so I cannot tell what time it is where you are.",
+    ],
     [result("get_local_time", { type: "error-text", value: "the exchange was stopped" }), "get_local_time failed: the exchange was stopped."],
     [result("get_local_time", { type: "json", value: { shared: "maybe" } }), 'get_local_time answered {"shared":"maybe"}.'],
     [result("lookup", { type: "execution-denied", reason: "not now" }), "The call of lookup was denied: not now."],
@@ -59,10 +81,17 @@ describe("from tool results", () => {
 
   test("two results in one tool message: one sentence each, in order", () => {
     const turn = planTurn(
-      answered(result("get_weather", { type: "json", value: { city: "Seoul", celsius: 21, sky: "sunny" } }), result("get_weather", { type: "json", value: { city: "Busan", celsius: 23, sky: "windy" } })),
+      answered(
+        result("get_weather", { type: "json", value: { city: "Seoul", celsius: 21, sky: "sunny" } }),
+        result("get_weather", { type: "json", value: { city: "Busan", celsius: 23, sky: "windy" } }),
+      ),
       BOTH,
     );
-    expect(turn).toEqual({ kind: "answer", thinking: "get_weather answered; now I can reply.", text: "It is 21 °C and sunny in Seoul today. It is 23 °C and windy in Busan today." });
+    expect(turn).toEqual({
+      kind: "answer",
+      thinking: "get_weather answered; now I can reply.",
+      text: "It is 21 °C and sunny in Seoul today. It is 23 °C and windy in Busan today.",
+    });
   });
 });
 

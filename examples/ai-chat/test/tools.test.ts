@@ -18,7 +18,12 @@ describe("ioTsSchema", () => {
     const schema = ioTsSchema(t.type({ city: t.string, days: t.Int, units: t.union([t.literal("metric"), t.literal("imperial")]), tags: t.array(t.string) }));
     expect(await schema.jsonSchema).toEqual({
       type: "object",
-      properties: { city: { type: "string" }, days: { type: "integer" }, units: { type: "string", enum: ["metric", "imperial"] }, tags: { type: "array", items: { type: "string" } } },
+      properties: {
+        city: { type: "string" },
+        days: { type: "integer" },
+        units: { type: "string", enum: ["metric", "imperial"] },
+        tags: { type: "array", items: { type: "string" } },
+      },
       required: ["city", "days", "units", "tags"],
     });
   });
@@ -34,7 +39,11 @@ describe("ioTsSchema", () => {
 
   test("in a run: a call whose input does not decode is never executed, and the model reads why", async () => {
     const model = scriptedModel([...streamedCall("call-1", "get_weather", '{"city":', "3}"), finish("tool-calls")], [...text("t", "Sorry."), finish()]);
-    const events = await collect(run(createChatAgent({ model }), runAgentInput("thread-1", "run-1", { messages: [{ id: "u1", role: "user", content: "weather?" }] }), { ids: sequentialIds("id") }));
+    const events = await collect(
+      run(createChatAgent({ model }), runAgentInput("thread-1", "run-1", { messages: [{ id: "u1", role: "user", content: "weather?" }] }), {
+        ids: sequentialIds("id"),
+      }),
+    );
     await expectAccepted(events);
     const result = events.find((event) => event.type === "TOOL_CALL_RESULT");
     expect(result).toMatchObject({ toolCallId: "call-1", content: expect.stringContaining("input/city: expected string, but got 3") });
@@ -55,7 +64,11 @@ describe("the weather table", () => {
 
 describe("get_local_time", () => {
   test("goes on the wire with no parameters and a description the model can act on", () => {
-    expect(getLocalTime.tool).toEqual({ name: "get_local_time", description: expect.stringContaining("{ shared: false } when the user declines"), parameters: { type: "object", properties: {} } });
+    expect(getLocalTime.tool).toEqual({
+      name: "get_local_time",
+      description: expect.stringContaining("{ shared: false } when the user declines"),
+      parameters: { type: "object", properties: {} },
+    });
   });
 
   test("the card's Share answer is the browser's clock, a SharedTime", () => {

@@ -14,7 +14,12 @@ const map = (file: string, sources: readonly string[]) => writeFileSync(join(dis
 
 describe("bundledLibrary", () => {
   it("sorts the scripts' sources into the installed package's files and the repository's src/ files", () => {
-    map("main-A.js.map", ["node_modules/agui-rx/dist/esm/angular.mjs", "src/app/app.component.ts", "../shared/approvals.ts", "node_modules/@angular/core/fesm2022/core.mjs"]);
+    map("main-A.js.map", [
+      "node_modules/agui-rx/dist/esm/angular.mjs",
+      "src/app/app.component.ts",
+      "../shared/approvals.ts",
+      "node_modules/@angular/core/fesm2022/core.mjs",
+    ]);
     map("chunk-B.js.map", ["../../src/client/Session.ts", "node_modules/agui-rx/dist/esm/client.mjs"]);
     writeFileSync(join(dist, "styles-C.css.map"), JSON.stringify({ version: 3, sources: ["../../src/ignored.css"] }));
     const found = bundledLibrary(dist);

@@ -10,7 +10,17 @@ describe("parseArgs", () => {
     [["--approve", "http://h/", "clear"], { kind: "ok", positional: ["http://h/", "clear"], plan: { approveAll: true, answers: [] } }],
     [
       ["http://h/", "go", "--answer", 'approve-1={"approved":true}', "--answer=x*=42"],
-      { kind: "ok", positional: ["http://h/", "go"], plan: { approveAll: false, answers: [{ id: "approve-1", payload: { approved: true } }, { id: "x*", payload: 42 }] } },
+      {
+        kind: "ok",
+        positional: ["http://h/", "go"],
+        plan: {
+          approveAll: false,
+          answers: [
+            { id: "approve-1", payload: { approved: true } },
+            { id: "x*", payload: 42 },
+          ],
+        },
+      },
     ],
     [["http://h/", "go", "--answer"], { kind: "error", message: "--answer needs <id>=<json>" }],
     [["http://h/", "go", "--answer", "=1"], { kind: "error", message: 'expected --answer <id>=<json>, got "=1"' }],
@@ -20,7 +30,10 @@ describe("parseArgs", () => {
   });
 
   test("a payload that is not JSON names the id and the text", () => {
-    expect(parseArgs(["--answer", "a=yes please"])).toEqual({ kind: "error", message: expect.stringMatching(/^expected the payload of --answer a to be JSON, got "yes please" \(/) });
+    expect(parseArgs(["--answer", "a=yes please"])).toEqual({
+      kind: "error",
+      message: expect.stringMatching(/^expected the payload of --answer a to be JSON, got "yes please" \(/),
+    });
   });
 });
 
@@ -28,9 +41,19 @@ describe("answerFromPlan", () => {
   test("an exact id, then an id prefix, then --approve, else nothing", () => {
     const exact = { approveAll: true, answers: [{ id: "clear:1:run-7", payload: { approved: false } }] };
     expect(answerFromPlan(exact, interrupt)).toEqual({ interruptId: "clear:1:run-7", status: "resolved", payload: { approved: false } });
-    const prefix = { approveAll: false, answers: [{ id: "other", payload: 1 }, { id: "clear:*", payload: 2 }] };
+    const prefix = {
+      approveAll: false,
+      answers: [
+        { id: "other", payload: 1 },
+        { id: "clear:*", payload: 2 },
+      ],
+    };
     expect(answerFromPlan(prefix, interrupt)).toEqual({ interruptId: "clear:1:run-7", status: "resolved", payload: 2 });
-    expect(answerFromPlan({ approveAll: true, answers: [] }, interrupt)).toEqual({ interruptId: "clear:1:run-7", status: "resolved", payload: { approved: true } });
+    expect(answerFromPlan({ approveAll: true, answers: [] }, interrupt)).toEqual({
+      interruptId: "clear:1:run-7",
+      status: "resolved",
+      payload: { approved: true },
+    });
     expect(answerFromPlan({ approveAll: false, answers: [{ id: "clear:1", payload: 1 }] }, interrupt)).toBeUndefined();
   });
 });

@@ -43,7 +43,8 @@ function onTerminal(args: string[], replies: string[]): Promise<{ code: number |
       const seen = out.split("or a JSON payload ›").length - 1;
       for (; prompts < seen; prompts++) {
         const reply = remaining.shift();
-        if (reply === undefined) child.stdin.end("\u0004"); // Ctrl-D on the terminal: end of input
+        if (reply === undefined)
+          child.stdin.end("\u0004"); // Ctrl-D on the terminal: end of input
         else child.stdin.write(`${reply}\r`);
       }
     });

@@ -36,7 +36,9 @@ export function Approvals({ pending, onAnswer, disabled }: ApprovalsProps) {
         const chosen = choices.get(interrupt.id);
         return (
           <div className="approval" data-testid="interrupt" role="alertdialog" aria-label="Approval needed" key={interrupt.id}>
-            <div className="icon" aria-hidden="true">!</div>
+            <div className="icon" aria-hidden="true">
+              !
+            </div>
             <div className="text">
               <strong>{interrupt.message ?? "The agent asks for your approval"}</strong>
               <small>The agent is waiting for your answer ({interrupt.reason}).</small>

@@ -15,7 +15,9 @@ export function BoardPanel({ board }: { readonly board: Board | undefined }) {
     <aside className="board" data-testid="board" aria-label="Board">
       <header>
         <h2>Board</h2>
-        <span className="counts" data-testid="board-counts">{summary.label}</span>
+        <span className="counts" data-testid="board-counts">
+          {summary.label}
+        </span>
         <div className="progress" aria-hidden="true">
           <div style={{ width: `${summary.percentDone}%` }} />
         </div>
@@ -25,13 +27,17 @@ export function BoardPanel({ board }: { readonly board: Board | undefined }) {
           {tasks.map((task) => (
             <li key={task.id} className={task.done ? "done" : ""}>
               <span className="check" aria-hidden="true" />
-              <span className="title" data-testid="task">{task.title}</span>
+              <span className="title" data-testid="task">
+                {task.title}
+              </span>
               <span className="id">#{task.id}</span>
             </li>
           ))}
         </ol>
       ) : (
-        <p className="empty" data-testid="board-empty">No tasks yet. Ask the agent to add some.</p>
+        <p className="empty" data-testid="board-empty">
+          No tasks yet. Ask the agent to add some.
+        </p>
       )}
     </aside>
   );

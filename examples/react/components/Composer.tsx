@@ -76,7 +76,11 @@ export function Composer({ status, pendingApprovals, pendingAnswers = 0, error, 
       </form>
       <p className={`status ${line.tone}`} data-testid="status" data-status={status} data-end={end?.kind ?? ""} aria-live="polite">
         <span>{line.label}</span>
-        {line.detail ? <span className="error" data-testid="error" title={line.detail}>· {line.detail}</span> : null}
+        {line.detail ? (
+          <span className="error" data-testid="error" title={line.detail}>
+            · {line.detail}
+          </span>
+        ) : null}
         <span className="hint">{KEYBOARD_HINT}</span>
       </p>
     </>

@@ -14,7 +14,9 @@ export function ConfirmDelete({ call }: { readonly call: RunningToolCall<Confirm
   const text = confirmationText(call.args);
   return (
     <div className="approval confirm" data-testid="confirm-delete" data-call={call.toolCallId} role="alertdialog" aria-label="Confirm deletion">
-      <div className="icon" aria-hidden="true">?</div>
+      <div className="icon" aria-hidden="true">
+        ?
+      </div>
       <div className="text">
         <strong>{text.question}</strong>
         <small>“{text.detail}”. The agent deletes it only if you say so.</small>

@@ -79,7 +79,9 @@ export function MessageList({
               </div>
             </div>
           ) : (
-            blocks.map((block) => <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />)
+            blocks.map((block) => (
+              <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />
+            ))
           )}
           {typing ? (
             <div className="typing" data-testid="typing" aria-label={workingLabel}>

@@ -35,7 +35,9 @@ export function BlockView({ block, subagents, ...row }: RowContext & { readonly 
     <div className="subagent" data-testid="subagent-group" data-name={heading.name}>
       <header>
         <h3>{heading.name}</h3>
-        <span className={`badge ${heading.badge}`} data-testid="subagent-status">{heading.badge}</span>
+        <span className={`badge ${heading.badge}`} data-testid="subagent-status">
+          {heading.badge}
+        </span>
         {heading.description ? <span className="description">{heading.description}</span> : null}
       </header>
       {block.messages.map((message) => (
@@ -69,7 +71,10 @@ const MessageView = memo(function MessageView({ message, results, running, cutOf
     <div className={classes} data-testid="message" data-role={message.role}>
       {text ? <p>{text}</p> : null}
       {toolCalls.map((call) => (
-        <ToolCard key={call.id} view={toolCardView(call, results.get(call.id), { running, stopped: cutOff.toolCallIds.has(call.id), waiting: waiting.has(call.id) })} />
+        <ToolCard
+          key={call.id}
+          view={toolCardView(call, results.get(call.id), { running, stopped: cutOff.toolCallIds.has(call.id), waiting: waiting.has(call.id) })}
+        />
       ))}
       {stopped ? (
         <span className="stopped-marker" data-testid="stopped-marker">

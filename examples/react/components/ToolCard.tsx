@@ -12,10 +12,14 @@ export function ToolCard({ view }: { readonly view: ToolCardView }) {
   return (
     <div className="tool-card" data-testid="tool-card" data-status={view.status} data-tool={view.name}>
       <div className="tool-head">
-        <span className="tool-icon" aria-hidden="true">ƒ</span>
+        <span className="tool-icon" aria-hidden="true">
+          ƒ
+        </span>
         <span className="tool-title">{view.title}</span>
         <code className="tool-name">{view.name}</code>
-        <span className={`tool-status ${view.status}`} data-testid="tool-status">{view.statusLabel}</span>
+        <span className={`tool-status ${view.status}`} data-testid="tool-status">
+          {view.statusLabel}
+        </span>
       </div>
       <div className="tool-body">
         <span className="tool-args" data-testid="tool-args">
@@ -23,7 +27,9 @@ export function ToolCard({ view }: { readonly view: ToolCardView }) {
         </span>
         {view.result ? (
           <span className="tool-result" data-testid="tool-result">
-            <span className="arrow" aria-label="result">→</span>
+            <span className="arrow" aria-label="result">
+              →
+            </span>
             <ReadableView value={view.result} empty="nothing" />
           </span>
         ) : null}

@@ -3,7 +3,11 @@ import { composerState, DEFAULT_PLACEHOLDER, statusLine } from "../composerState
 
 describe("composerState", () => {
   it("sends a non-blank draft when no run is active and nothing waits", () => {
-    expect(composerState({ status: "idle", pendingApprovals: 0, draft: "add milk" })).toEqual({ canSend: true, canStop: false, placeholder: DEFAULT_PLACEHOLDER });
+    expect(composerState({ status: "idle", pendingApprovals: 0, draft: "add milk" })).toEqual({
+      canSend: true,
+      canStop: false,
+      placeholder: DEFAULT_PLACEHOLDER,
+    });
     expect(composerState({ status: "failed", pendingApprovals: 0, draft: "again" }).canSend).toBe(true);
     expect(composerState({ status: "idle", pendingApprovals: 0, draft: "   " }).canSend).toBe(false);
   });
@@ -21,30 +25,51 @@ describe("composerState", () => {
   });
 
   it("points at the card while a client tool call waits for the user's answer", () => {
-    expect(composerState({ status: "running", pendingApprovals: 0, draft: "", pendingAnswers: 1 })).toEqual({ canSend: false, canStop: true, placeholder: "Answer the card above to go on" });
+    expect(composerState({ status: "running", pendingApprovals: 0, draft: "", pendingAnswers: 1 })).toEqual({
+      canSend: false,
+      canStop: true,
+      placeholder: "Answer the card above to go on",
+    });
   });
 });
 
 describe("statusLine", () => {
   it("puts a waiting approval before a failed refusal", () => {
     const refusal = new ClientError("config", "the thread has 1 pending interrupt(s) not answered by resume: clear-1");
-    expect(statusLine({ status: "failed", pendingApprovals: 1, error: refusal })).toEqual({ label: "Waiting for your approval", tone: "attention", detail: refusal.message });
+    expect(statusLine({ status: "failed", pendingApprovals: 1, error: refusal })).toEqual({
+      label: "Waiting for your approval",
+      tone: "attention",
+      detail: refusal.message,
+    });
   });
 
   it("says what each status means", () => {
     expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Working…", tone: "busy" });
     expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Ready", tone: "quiet" });
-    expect(statusLine({ status: "failed", pendingApprovals: 0, error: new ClientError("transport", "offline") })).toMatchObject({ label: "The last run failed", tone: "error", detail: "offline" });
+    expect(statusLine({ status: "failed", pendingApprovals: 0, error: new ClientError("transport", "offline") })).toMatchObject({
+      label: "The last run failed",
+      tone: "error",
+      detail: "offline",
+    });
     expect(statusLine({ status: "interrupted", pendingApprovals: 0, error: undefined })).toMatchObject({ label: "Ready" });
-    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, pendingAnswers: 2 })).toMatchObject({ label: "Waiting for your answer", tone: "attention" });
+    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, pendingAnswers: 2 })).toMatchObject({
+      label: "Waiting for your answer",
+      tone: "attention",
+    });
   });
 });
 
 describe("durable runs in the status line", () => {
   it("says Reconnecting with the attempt while a lost connection is resumed, Stopping after Stop, Stopped after a cancelled end", () => {
-    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, reconnecting: 2 })).toMatchObject({ label: "Reconnecting… (attempt 2)", tone: "attention" });
+    expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, reconnecting: 2 })).toMatchObject({
+      label: "Reconnecting… (attempt 2)",
+      tone: "attention",
+    });
     expect(statusLine({ status: "running", pendingApprovals: 0, error: undefined, stopping: true }).label).toBe("Stopping…");
-    expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined, end: { kind: "cancelled" } })).toMatchObject({ label: "Stopped: the run was cancelled", tone: "quiet" });
+    expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined, end: { kind: "cancelled" } })).toMatchObject({
+      label: "Stopped: the run was cancelled",
+      tone: "quiet",
+    });
     expect(statusLine({ status: "idle", pendingApprovals: 0, error: undefined, end: { kind: "success" } }).label).toBe("Ready");
     expect(composerState({ status: "running", pendingApprovals: 0, draft: "", stopping: true }).canStop).toBe(false);
   });

@@ -2,7 +2,13 @@ import type { ToolCall, ToolMessage } from "../../../src/protocol/messages";
 import { toolCardView } from "../toolCard";
 
 const call = (name: string, args: string): ToolCall => ({ id: "tc-1", type: "function", function: { name, arguments: args } });
-const result = (content: ToolMessage["content"], error?: string): ToolMessage => ({ id: "r-1", role: "tool", toolCallId: "tc-1", content, ...(error ? { error } : {}) });
+const result = (content: ToolMessage["content"], error?: string): ToolMessage => ({
+  id: "r-1",
+  role: "tool",
+  toolCallId: "tc-1",
+  content,
+  ...(error ? { error } : {}),
+});
 const running = { running: true, stopped: false };
 const over = { running: false, stopped: false };
 
@@ -33,13 +39,19 @@ describe("toolCardView", () => {
   });
 
   it("is stopped when Stop cut it off, and unanswered when a run ended without its result", () => {
-    expect(toolCardView(call("add_task", '{"title":"x"}'), undefined, { running: false, stopped: true })).toMatchObject({ status: "stopped", statusLabel: "Stopped" });
+    expect(toolCardView(call("add_task", '{"title":"x"}'), undefined, { running: false, stopped: true })).toMatchObject({
+      status: "stopped",
+      statusLabel: "Stopped",
+    });
     expect(toolCardView(call("add_task", '{"title":"x"}'), undefined, over)).toMatchObject({ status: "unanswered", statusLabel: "No result" });
   });
 
   it("is waiting while a client tool call waits for the user's answer, and done once it has it", () => {
     const confirm = call("confirm_delete", '{"id":1,"title":"buy milk"}');
-    expect(toolCardView(confirm, undefined, { running: true, stopped: false, waiting: true })).toMatchObject({ status: "waiting", statusLabel: "Waiting for you" });
+    expect(toolCardView(confirm, undefined, { running: true, stopped: false, waiting: true })).toMatchObject({
+      status: "waiting",
+      statusLabel: "Waiting for you",
+    });
     expect(toolCardView(confirm, result('{"confirmed":true}'), { running: true, stopped: false, waiting: true }).status).toBe("done");
   });
 

@@ -41,7 +41,15 @@ describe("messageText", () => {
     expect(messageText({ id: "a", role: "assistant", content: "hi" })).toBe("hi");
     expect(messageText({ id: "a", role: "assistant" })).toBe("");
     expect(
-      messageText({ id: "u", role: "user", content: [{ type: "text", text: "one" }, { type: "image", source: { type: "url", value: "https://example.test/a.png" } }, { type: "text", text: "two" }] }),
+      messageText({
+        id: "u",
+        role: "user",
+        content: [
+          { type: "text", text: "one" },
+          { type: "image", source: { type: "url", value: "https://example.test/a.png" } },
+          { type: "text", text: "two" },
+        ],
+      }),
     ).toBe("one\n\ntwo");
     expect(messageText({ id: "x", role: "activity", activityType: "progress", content: { step: 1 } })).toBe("");
   });

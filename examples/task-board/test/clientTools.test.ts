@@ -26,7 +26,12 @@ afterAll(() => server.close());
 
 /** The page's clock, fixed: Tuesday 3 June 2025, 2:05 pm in Auckland. */
 const NOW = new Date("2025-06-03T02:05:00Z");
-const fixedClock = clientTool({ name: GET_LOCAL_TIME, description: "The user's clock", result: LocalTime, execute: () => localTime(NOW, { locale: "en-NZ", timeZone: "Pacific/Auckland" }) });
+const fixedClock = clientTool({
+  name: GET_LOCAL_TIME,
+  description: "The user's clock",
+  result: LocalTime,
+  execute: () => localTime(NOW, { locale: "en-NZ", timeZone: "Pacific/Auckland" }),
+});
 
 let thread = 0;
 const newSession = (tools = [fixedClock, confirmDelete]) => new Session<Board>(transport, { threadId: `tools-${++thread}`, state: boardSpec, tools });
@@ -73,7 +78,9 @@ describe("what's due today", () => {
     const session = newSession([]);
     const updates = await updatesOf(session.send("today"));
     expect(updates.some((u) => u.kind === "run")).toBe(false);
-    expect(lastSaid(session).at(-2)).toMatch(/^This client offers no get_local_time, so by the server's clock: Nothing is due on \d{4}-\d\d-\d\d: the board is empty\.$/);
+    expect(lastSaid(session).at(-2)).toMatch(
+      /^This client offers no get_local_time, so by the server's clock: Nothing is due on \d{4}-\d\d-\d\d: the board is empty\.$/,
+    );
   });
 });
 
@@ -104,7 +111,10 @@ describe("confirm_delete", () => {
     await updatesOf(plain.send("add a"));
     await updatesOf(plain.send("delete 1; delete 7"));
     expect(plain.state?.tasks).toHaveLength(1);
-    expect(lastSaid(plain).slice(-3, -1)).toEqual(["I delete a task only once you confirm, and this client offers no confirm_delete: task 1 stays.", "There is no task 7 to delete."]);
+    expect(lastSaid(plain).slice(-3, -1)).toEqual([
+      "I delete a task only once you confirm, and this client offers no confirm_delete: task 1 stays.",
+      "There is no task 7 to delete.",
+    ]);
   });
 
   it("a stopped confirmation leaves the task, and the next message starts afresh", async () => {
@@ -139,7 +149,12 @@ describe("the official HttpAgent", () => {
     expect(call).toBeDefined();
     expect(first.newMessages.map((m) => m.role)).toEqual(["assistant"]);
     // What the Session does by itself, by hand: the tool message, then the next run.
-    official.addMessage({ id: "t1", role: "tool", toolCallId: call?.id ?? "", content: JSON.stringify(localTime(NOW, { locale: "en-NZ", timeZone: "Pacific/Auckland" })) });
+    official.addMessage({
+      id: "t1",
+      role: "tool",
+      toolCallId: call?.id ?? "",
+      content: JSON.stringify(localTime(NOW, { locale: "en-NZ", timeZone: "Pacific/Auckland" })),
+    });
     await official.runAgent({ tools }, subscriber);
     expect(problems).toEqual([]);
 

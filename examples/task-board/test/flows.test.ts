@@ -25,9 +25,7 @@ let thread = 0;
 const newSession = () => new Session<Board>(transport, { threadId: `thread-${++thread}`, state: boardSpec });
 const updatesOf = (updates$: ReturnType<Session<Board>["send"]>) => lastValueFrom(updates$.pipe(toArray()));
 const eventsFor = (text: string, state?: Board) =>
-  firstValueFrom(
-    transport.run(runAgentInput("raw", `run-${text}`, { messages: [{ id: "u1", role: "user", content: text }], state })).pipe(toArray()),
-  );
+  firstValueFrom(transport.run(runAgentInput("raw", `run-${text}`, { messages: [{ id: "u1", role: "user", content: text }], state })).pipe(toArray()));
 const types = (events: readonly Event[]) => events.map((event) => event.type);
 const endOf = (updates: readonly Update<Board>[]) => updates[updates.length - 1];
 
@@ -53,7 +51,12 @@ describe("task board flows", () => {
     expect(endOf(first)).toEqual({ kind: "done", end: { kind: "success", result: { tasks: 2 } } });
     const contentDeltas = first.filter((u) => u.kind === "message" && u.change.kind === "content");
     expect(contentDeltas.length).toBeGreaterThan(3); // streamed word by word, not in one piece
-    expect(session.state).toEqual({ tasks: [{ id: 1, title: "buy milk", done: false }, { id: 2, title: "call mom", done: false }] });
+    expect(session.state).toEqual({
+      tasks: [
+        { id: 1, title: "buy milk", done: false },
+        { id: 2, title: "call mom", done: false },
+      ],
+    });
 
     const second = await updatesOf(session.send("done 1"));
     expect(endOf(second).kind).toBe("done");

@@ -138,7 +138,10 @@ class AnsweredError extends Error {
  */
 export function callsOf<A, R>(calls: readonly RunningToolCall[], tool: ClientTool<A, R>): readonly RunningToolCall<A, R>[];
 export function callsOf(calls: readonly RunningToolCall[], name: string): readonly RunningToolCall[];
-export function callsOf<A, R>(calls: readonly RunningToolCall[], tool: ClientTool<A, R> | string): readonly RunningToolCall<A, R>[] | readonly RunningToolCall[] {
+export function callsOf<A, R>(
+  calls: readonly RunningToolCall[],
+  tool: ClientTool<A, R> | string,
+): readonly RunningToolCall<A, R>[] | readonly RunningToolCall[] {
   if (typeof tool === "string") return calls.filter((call) => call.toolName === tool);
   return calls.filter((call): call is RunningToolCall<A, R> => isCallOf(call, tool));
 }

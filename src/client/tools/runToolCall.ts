@@ -83,7 +83,9 @@ export async function runToolCall(call: ToolCall, tool: ClientTool, context: Run
   } catch (thrown) {
     // A custom codec whose `validate` throws: still an answer for the model, and never a crash.
     const why = thrown instanceof Error ? thrown.message : String(thrown);
-    args = E.left(new ClientToolError(`invalid arguments for "${tool.name}": decoding them threw: ${why}`, { ...about(call, tool, "invalid-arguments"), cause: thrown }));
+    args = E.left(
+      new ClientToolError(`invalid arguments for "${tool.name}": decoding them threw: ${why}`, { ...about(call, tool, "invalid-arguments"), cause: thrown }),
+    );
   }
   if (E.isLeft(args)) return failed(call, tool, context, args.left);
   let value: unknown;

@@ -21,7 +21,10 @@ import type { ConnectRequest, StopRequest, StopResult, Transport, TransportRunOp
  */
 export type HeadersOption =
   | Record<string, string>
-  | ((input: RunAgentInput, request: { readonly route: "run" | "connect" | "stop" | "capabilities" }) => Record<string, string> | Promise<Record<string, string>>);
+  | ((
+      input: RunAgentInput,
+      request: { readonly route: "run" | "connect" | "stop" | "capabilities" },
+    ) => Record<string, string> | Promise<Record<string, string>>);
 
 /**
  * How long the one capabilities question may take (ms): asked only when a request got no answer
@@ -103,7 +106,10 @@ export class HttpTransport implements Transport {
   run(input: RunAgentInput, options: TransportRunOptions): Observable<Event | DecodeWarning>;
   run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
     return this.follow(
-      () => fetchEventStream(this.request(this.url, input, "run", JSON.stringify(input), runOptions)).pipe(this.retrying(provesNothingStarted, `POST ${this.url}`, runOptions)),
+      () =>
+        fetchEventStream(this.request(this.url, input, "run", JSON.stringify(input), runOptions)).pipe(
+          this.retrying(provesNothingStarted, `POST ${this.url}`, runOptions),
+        ),
       input.threadId,
       input.runId,
       runOptions,
@@ -125,7 +131,10 @@ export class HttpTransport implements Transport {
     const body = JSON.stringify({ threadId: request.threadId });
     const url = subPath(this.url, "connect");
     return this.follow(
-      () => fetchEventStream(this.request(url, threadInput(request.threadId), "connect", body, runOptions, request.lastEventId)).pipe(this.retrying(worthAnotherTry, `POST ${url}`, runOptions)),
+      () =>
+        fetchEventStream(this.request(url, threadInput(request.threadId), "connect", body, runOptions, request.lastEventId)).pipe(
+          this.retrying(worthAnotherTry, `POST ${url}`, runOptions),
+        ),
       request.threadId,
       undefined,
       runOptions,
@@ -212,7 +221,9 @@ export class HttpTransport implements Transport {
       first,
       again: (position) => {
         const body = JSON.stringify(position.runId === undefined ? { threadId } : { threadId, runId: position.runId });
-        return fetchEventStream(this.request(subPath(this.url, "connect"), threadInput(threadId, position.runId), "connect", body, runOptions, position.lastEventId));
+        return fetchEventStream(
+          this.request(subPath(this.url, "connect"), threadInput(threadId, position.runId), "connect", body, runOptions, position.lastEventId),
+        );
       },
       resumable: () =>
         (this.resumable ??= this.askCapabilities(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
@@ -244,7 +255,9 @@ export class HttpTransport implements Transport {
 
   /** A request that changes nothing when repeated (`/stop`, `/capabilities`), sent again after a 503 or a network failure. */
   private retried<T>(what: string, once: () => Promise<T>): Promise<T> {
-    return lastValueFrom(defer(once).pipe(retryUnanswered<T>({ retryable: worthAnotherTry, what, config: this.retryConfig(), scheduler: this.options.scheduler })));
+    return lastValueFrom(
+      defer(once).pipe(retryUnanswered<T>({ retryable: worthAnotherTry, what, config: this.retryConfig(), scheduler: this.options.scheduler })),
+    );
   }
 
   private retryConfig(): RetryConfig {
@@ -252,7 +265,14 @@ export class HttpTransport implements Transport {
     return option === false ? { count: 0 } : typeof option === "number" ? { count: option } : (option ?? {});
   }
 
-  private request(url: string, input: RunAgentInput, route: "run" | "connect", body: string, runOptions: TransportRunOptions, lastEventId?: string): StreamRequest {
+  private request(
+    url: string,
+    input: RunAgentInput,
+    route: "run" | "connect",
+    body: string,
+    runOptions: TransportRunOptions,
+    lastEventId?: string,
+  ): StreamRequest {
     return {
       url,
       headers: async () => {

@@ -213,7 +213,9 @@ export class RunFollower {
       // a 503's Retry-After (capped, MAX_RETRY_AFTER_MS) is a floor under the backoff; a delay function decides for itself
       const scheduler = plan.scheduler ?? asyncScheduler;
       notifier =
-        typeof delay === "function" ? from(delay(cause, attempt, retryMs)) : timer(Math.max(delay ?? reconnectDelay(attempt, retryMs), askedWait(cause)), scheduler);
+        typeof delay === "function"
+          ? from(delay(cause, attempt, retryMs))
+          : timer(Math.max(delay ?? reconnectDelay(attempt, retryMs), askedWait(cause)), scheduler);
     } catch (error) {
       this.subscriber.error(error); // a delay function that throws ends the run with its error, as a per-value callback must
       return;

@@ -15,7 +15,10 @@ import { decodeSse, type DecodeSseEventOptions } from "../../wire/decodeSse";
  * @example
  * decodeEvents(of('data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n')).subscribe(console.log);
  */
-export function decodeEvents(chunks$: Observable<string | Uint8Array>, options: DecodeSseEventOptions & { readonly warnings: true }): Observable<Event | DecodeWarning>;
+export function decodeEvents(
+  chunks$: Observable<string | Uint8Array>,
+  options: DecodeSseEventOptions & { readonly warnings: true },
+): Observable<Event | DecodeWarning>;
 export function decodeEvents(chunks$: Observable<string | Uint8Array>, options?: DecodeSseEventOptions & { readonly warnings?: false }): Observable<Event>;
 export function decodeEvents(chunks$: Observable<string | Uint8Array>, options?: DecodeSseEventOptions): Observable<Event | DecodeWarning>;
 export function decodeEvents(chunks$: Observable<string | Uint8Array>, options: DecodeSseEventOptions = {}): Observable<Event | DecodeWarning> {

@@ -93,7 +93,11 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
       const type = response.headers.get("content-type") ?? "";
       if (!/^text\/event-stream\b/i.test(type.trim())) {
         await response.body?.cancel().catch(() => undefined);
-        fail(new ClientError("decode", `POST ${url} answered ${type === "" ? "without a content type" : `with ${type}`}; expected text/event-stream`, { status: response.status }));
+        fail(
+          new ClientError("decode", `POST ${url} answered ${type === "" ? "without a content type" : `with ${type}`}; expected text/event-stream`, {
+            status: response.status,
+          }),
+        );
         return;
       }
       if (controller.signal.aborted) return;

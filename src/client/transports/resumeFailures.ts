@@ -44,7 +44,8 @@ export function refusesResume(error: unknown): boolean {
  * subscriber.error(exhausted(5, { kind: "complete" }, firstCut));
  */
 export function exhausted(count: number, last: Cut, first: Cut | undefined): ClientError {
-  const why = (cut: Cut | undefined) => (cut === undefined ? "" : cut.kind === "complete" ? "the body ended before the run did" : cut.error instanceof Error ? cut.error.message : String(cut.error));
+  const why = (cut: Cut | undefined) =>
+    cut === undefined ? "" : cut.kind === "complete" ? "the body ended before the run did" : cut.error instanceof Error ? cut.error.message : String(cut.error);
   return new ClientError("transport", `the connection was lost (${why(first)}) and ${count} reconnects failed; the last: ${why(last)}`, {
     cause: last.kind === "error" ? last.error : undefined,
   });

@@ -3,7 +3,19 @@
  * RxJS `retry({ count, delay })` over a cold request, bounded and backed off like the reconnect,
  * honouring the server's `Retry-After`, on an injectable scheduler.
  */
-import { asyncScheduler, catchError, from, retry, tap, throwError, timer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type SchedulerLike } from "rxjs";
+import {
+  asyncScheduler,
+  catchError,
+  from,
+  retry,
+  tap,
+  throwError,
+  timer,
+  type MonoTypeOperatorFunction,
+  type Observable,
+  type ObservableInput,
+  type SchedulerLike,
+} from "rxjs";
 import { operate } from "../../rx/operate";
 import { ClientError } from "../../thread/ClientError";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "./reconnecting";

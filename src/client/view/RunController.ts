@@ -56,7 +56,6 @@ export interface RunSource {
   readonly canStop?: boolean;
 }
 
-
 /**
  * Starts, stops and watches one session's runs, for every view on that session (React's `useRun`,
  * Angular's `injectAgent`; `RunController.of(session)` hands out one per session). Starting a run while one is
@@ -90,7 +89,14 @@ export class RunController {
     return controller;
   }
 
-  private snapshot: RunSnapshot = Object.freeze({ status: "idle", error: undefined, end: undefined, cutOff: NOTHING_CUT_OFF, stopping: false, reconnecting: undefined });
+  private snapshot: RunSnapshot = Object.freeze({
+    status: "idle",
+    error: undefined,
+    end: undefined,
+    cutOff: NOTHING_CUT_OFF,
+    stopping: false,
+    reconnecting: undefined,
+  });
   private active: ActiveRun | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -194,7 +200,14 @@ export class RunController {
         over = true;
         this.release(parts);
         const reported = ClientError.from(error);
-        this.set({ ...this.snapshot, status: "failed", error: reported, end: { kind: "failed", message: reported.message }, stopping: false, reconnecting: undefined });
+        this.set({
+          ...this.snapshot,
+          status: "failed",
+          error: reported,
+          end: { kind: "failed", message: reported.message },
+          stopping: false,
+          reconnecting: undefined,
+        });
       },
       complete: () => {
         over = true;

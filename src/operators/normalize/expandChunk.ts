@@ -68,13 +68,7 @@ function idOf(chunk: ChunkEvent): string | undefined {
 }
 
 /** The lane a chunk goes to (docs/rules.md#C2, docs/rules.md#C3), or the error that rejects it. Reads the state only. */
-function resolveLane(
-  state: NormalizerState,
-  chunk: ChunkEvent,
-  kind: StreamKind,
-  id: string | undefined,
-  tag: LaneKey,
-): E.Either<ProtocolError, LaneKey> {
+function resolveLane(state: NormalizerState, chunk: ChunkEvent, kind: StreamKind, id: string | undefined, tag: LaneKey): E.Either<ProtocolError, LaneKey> {
   const index = state.open[kind];
   if (id !== undefined) {
     // docs/rules.md#C2: an open stream of this kind and id continues in its own lane, whatever lane the tag names.
@@ -202,7 +196,14 @@ function deltaEvent(stream: OpenStream, chunk: ChunkEvent, delta: string): Event
  * reasoning block of its own when docs/rules.md#R22 needs one. The stream is recorded once its START was sent; a
  * block of its own whose REASONING_START was sent but whose message's START was not stays open alone.
  */
-function openStream(state: NormalizerState, chunk: ChunkEvent, kind: StreamKind, key: LaneKey, current: OpenStream | undefined, emit: Emit): ProtocolError | undefined {
+function openStream(
+  state: NormalizerState,
+  chunk: ChunkEvent,
+  kind: StreamKind,
+  key: LaneKey,
+  current: OpenStream | undefined,
+  emit: Emit,
+): ProtocolError | undefined {
   // docs/rules.md#C5 is checked before the lane is touched, so a rejected chunk leaves every lane as it was.
   const opened = opening(chunk, key); // opening happens only in the lane the chunk's own tag names
   if ("missing" in opened) return cannotOpen(chunk, kind, key, current, opened.missing);

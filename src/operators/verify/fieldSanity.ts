@@ -75,21 +75,11 @@ function checkSubagentOutcome(event: EventOf<"SUBAGENT_FINISHED">): ProtocolErro
   if (outcome === undefined) return undefined;
   const kind = read(outcome, "type");
   if (typeof outcome !== "object" || (kind !== "success" && kind !== "suspended")) {
-    return fail(
-      "field-sanity",
-      "R12",
-      event,
-      `SUBAGENT_FINISHED outcome must be {type: "success"} or {type: "suspended"}, but got ${describeValue(outcome)}`,
-    );
+    return fail("field-sanity", "R12", event, `SUBAGENT_FINISHED outcome must be {type: "success"} or {type: "suspended"}, but got ${describeValue(outcome)}`);
   }
   const ids = read(outcome, "interruptIds");
   if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === "string"))) {
-    return fail(
-      "field-sanity",
-      "R12",
-      event,
-      `SUBAGENT_FINISHED outcome.interruptIds must be absent or an array of strings, but got ${describeValue(ids)}`,
-    );
+    return fail("field-sanity", "R12", event, `SUBAGENT_FINISHED outcome.interruptIds must be absent or an array of strings, but got ${describeValue(ids)}`);
   }
   return undefined;
 }

@@ -168,7 +168,8 @@ function duplicateInterruptId(event: EventOf<"RUN_FINISHED">): unknown {
  */
 function openAtRunEnd(run: RunScope): string | undefined {
   if (run.activeStepCount > 0) return `steps are still active: ${listSteps(run)}; expected STEP_FINISHED for each first`;
-  if (run.openTextMessages.size > 0) return `text messages are still open: ${list(run.openTextMessages, run.openTextMessages.size)}; expected TEXT_MESSAGE_END for each first`;
+  if (run.openTextMessages.size > 0)
+    return `text messages are still open: ${list(run.openTextMessages, run.openTextMessages.size)}; expected TEXT_MESSAGE_END for each first`;
   if (run.openReasoningMessages.size > 0) {
     return `reasoning messages are still open: ${list(run.openReasoningMessages, run.openReasoningMessages.size)}; expected REASONING_MESSAGE_END for each first`;
   }

@@ -86,7 +86,12 @@ export function checkReasoning(run: RunScope, event: ReasoningEvent): ProtocolEr
       const owner = run.openReasoningSpans.get(messageId);
       if (owner === undefined) {
         const open = run.openReasoningSpans.size === 0 ? "none open" : `open: ${list(run.openReasoningSpans.keys(), run.openReasoningSpans.size)}`;
-        return fail("reasoning", "R22", event, `REASONING_END for ${messageId}, but no reasoning span ${messageId} is open (${open}); expected REASONING_START first`);
+        return fail(
+          "reasoning",
+          "R22",
+          event,
+          `REASONING_END for ${messageId}, but no reasoning span ${messageId} is open (${open}); expected REASONING_START first`,
+        );
       }
       const conflict = continuationConflict(event, "R37", "reasoning", messageId, tag, owners.reasoning.get(messageId));
       if (conflict) return conflict;
@@ -117,7 +122,7 @@ function encryptedValue(run: RunScope, event: EventOf<"REASONING_ENCRYPTED_VALUE
     subtype === "tool-call"
       ? owners.toolCall.get(entityId)
       : subtype === "message"
-        ? owners.message.get(entityId) ?? owners.reasoning.get(entityId)
+        ? (owners.message.get(entityId) ?? owners.reasoning.get(entityId))
         : owners.reasoning.get(entityId);
   return continuationConflict(event, "R40", kind, entityId, tag, recorded);
 }

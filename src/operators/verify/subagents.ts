@@ -17,13 +17,28 @@ import type { RunScope } from "./VerifierState";
 export function subagentStarted(run: RunScope, event: EventOf<"SUBAGENT_STARTED">): ProtocolError | undefined {
   const { subagentRunId: id, parentSubagentRunId: parent } = event;
   if (run.activeSubagents.has(id)) {
-    return fail("subagent", "R30", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR first`);
+    return fail(
+      "subagent",
+      "R30",
+      event,
+      `SUBAGENT_STARTED for "${id}", but subagent "${id}" is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR first`,
+    );
   }
   if (run.closedSubagents.has(id)) {
-    return fail("subagent", "R31", event, `SUBAGENT_STARTED for "${id}", but subagent "${id}" already ended in this run; an id names one invocation, so expected a new id`);
+    return fail(
+      "subagent",
+      "R31",
+      event,
+      `SUBAGENT_STARTED for "${id}", but subagent "${id}" already ended in this run; an id names one invocation, so expected a new id`,
+    );
   }
   if (parent !== undefined && !run.activeSubagents.has(parent) && !run.closedSubagents.has(parent)) {
-    return fail("subagent", "R32", event, `SUBAGENT_STARTED "${id}" names parentSubagentRunId "${parent}", but no subagent "${parent}" was started in this run`);
+    return fail(
+      "subagent",
+      "R32",
+      event,
+      `SUBAGENT_STARTED "${id}" names parentSubagentRunId "${parent}", but no subagent "${parent}" was started in this run`,
+    );
   }
   run.activeSubagents.add(id);
   return undefined;

@@ -27,13 +27,16 @@ export function checkThinking(run: RunScope, event: ThinkingEvent): ProtocolErro
       run.thinkingMessage = false;
       return undefined;
     case "THINKING_TEXT_MESSAGE_START":
-      if (!run.thinkingStep) return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START, but no thinking step is active; expected THINKING_START first");
-      if (run.thinkingMessage) return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START while a thinking message is open; expected THINKING_TEXT_MESSAGE_END first");
+      if (!run.thinkingStep)
+        return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START, but no thinking step is active; expected THINKING_START first");
+      if (run.thinkingMessage)
+        return fail("thinking", "R23", event, "THINKING_TEXT_MESSAGE_START while a thinking message is open; expected THINKING_TEXT_MESSAGE_END first");
       run.thinkingMessage = true;
       return undefined;
     case "THINKING_TEXT_MESSAGE_CONTENT":
     case "THINKING_TEXT_MESSAGE_END":
-      if (!run.thinkingMessage) return fail("thinking", "R23", event, `${event.type}, but no thinking message is open; expected THINKING_TEXT_MESSAGE_START first`);
+      if (!run.thinkingMessage)
+        return fail("thinking", "R23", event, `${event.type}, but no thinking message is open; expected THINKING_TEXT_MESSAGE_START first`);
       if (event.type === "THINKING_TEXT_MESSAGE_END") run.thinkingMessage = false;
       return undefined;
     default:

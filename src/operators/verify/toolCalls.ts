@@ -55,7 +55,7 @@ export function toolCallStart(run: RunScope, event: EventOf<"TOOL_CALL_START">):
     );
   }
   run.openToolCalls.add(toolCallId);
-  if (recorded === undefined) owners.toolCall.set(toolCallId, ownerRecord(tag !== undefined ? tag : parent?.owner ?? PARENT, "opener"));
+  if (recorded === undefined) owners.toolCall.set(toolCallId, ownerRecord(tag !== undefined ? tag : (parent?.owner ?? PARENT), "opener"));
   return undefined;
 }
 

@@ -12,4 +12,3 @@
 export function wakeArguments(key: string): string[] {
   return ["XADD", key, "MAXLEN", "1", "*", "w", "1"];
 }
-

@@ -34,7 +34,10 @@ export interface BeginRequest {
  * @example
  * parseBeginReply(["ok", "1718000000000-0", "0"]); // { kind: "started", cursor: "1718000000000-0", seq: 0 }
  */
-export type BeginReply = { readonly kind: "started"; readonly cursor: string; readonly seq: number } | { readonly kind: "active"; readonly liveRunId: string } | { readonly kind: "retry" };
+export type BeginReply =
+  | { readonly kind: "started"; readonly cursor: string; readonly seq: number }
+  | { readonly kind: "active"; readonly liveRunId: string }
+  | { readonly kind: "retry" };
 
 /**
  * The Lua of `beginRun` (ARGV[5…]: runId, startedJson, snapshotJson, expectLast, lease, leaseTtl, maxRuns).
@@ -75,7 +78,15 @@ return {'ok', id, seq}
  * beginArguments(request).length; // 7
  */
 export function beginArguments(request: BeginRequest): string[] {
-  return [request.runId, request.startedJson, request.snapshotJson, request.expectLast, String(request.lease), String(request.leaseTtl), String(request.maxRuns)];
+  return [
+    request.runId,
+    request.startedJson,
+    request.snapshotJson,
+    request.expectLast,
+    String(request.lease),
+    String(request.leaseTtl),
+    String(request.maxRuns),
+  ];
 }
 
 /**
@@ -87,7 +98,12 @@ export function beginArguments(request: BeginRequest): string[] {
 export function parseBeginReply(reply: unknown): BeginReply {
   const parts = replyArray(reply, "the begin script");
   const status = replyString(parts[0], "the begin script's status");
-  if (status === "ok") return { kind: "started", cursor: replyString(parts[1], "the RUN_STARTED's cursor"), seq: Number(replyString(parts[2], "the RUN_STARTED's sequence number")) };
+  if (status === "ok")
+    return {
+      kind: "started",
+      cursor: replyString(parts[1], "the RUN_STARTED's cursor"),
+      seq: Number(replyString(parts[2], "the RUN_STARTED's sequence number")),
+    };
   if (status === "active") return { kind: "active", liveRunId: replyString(parts[1], "the live run's id") };
   if (status === "retry") return { kind: "retry" };
   throw unexpectedReply(status, 'one of "ok", "active", "retry" as the begin script\'s status');

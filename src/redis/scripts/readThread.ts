@@ -19,7 +19,14 @@ import { PRELUDE } from "./prelude";
 export type ReadReply =
   | { readonly kind: "unknown" }
   | { readonly kind: "resume"; readonly live: string | undefined; readonly at: unknown; readonly entries: unknown }
-  | { readonly kind: "snapshot"; readonly live: string | undefined; readonly cursor: string; readonly seq: number; readonly json: string; readonly entries: unknown };
+  | {
+      readonly kind: "snapshot";
+      readonly live: string | undefined;
+      readonly cursor: string;
+      readonly seq: number;
+      readonly json: string;
+      readonly entries: unknown;
+    };
 
 /**
  * The Lua of a read (ARGV[5…]: the cursor or "", the page size).

@@ -28,7 +28,12 @@ interface Following {
  * - `finished`: it completed or failed (or was stopped past the cap): what is queued is all there will be;
  * - `closed`: the reader went away, the signal aborted, or the reader idled out: nothing more is read or sent.
  */
-type SourcePhase = { readonly kind: "unstarted" } | Following | { readonly kind: "parked"; readonly after: string } | { readonly kind: "finished" } | { readonly kind: "closed" };
+type SourcePhase =
+  | { readonly kind: "unstarted" }
+  | Following
+  | { readonly kind: "parked"; readonly after: string }
+  | { readonly kind: "finished" }
+  | { readonly kind: "closed" };
 
 const UNSTARTED: SourcePhase = { kind: "unstarted" };
 const FINISHED: SourcePhase = { kind: "finished" };

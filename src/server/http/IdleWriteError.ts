@@ -15,6 +15,8 @@ export class IdleWriteError extends Error {
     /** How long the reader took nothing while frames waited for it, in ms. */
     readonly idleMs: number,
   ) {
-    super(`the client took nothing for ${idleMs} ms while events waited for it (idleWriteTimeoutMs), so its response was closed; it may reconnect with its Last-Event-ID`);
+    super(
+      `the client took nothing for ${idleMs} ms while events waited for it (idleWriteTimeoutMs), so its response was closed; it may reconnect with its Last-Event-ID`,
+    );
   }
 }

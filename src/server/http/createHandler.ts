@@ -59,8 +59,7 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
  */
 export function createHandler<S>(source: RunSource<S>, options: HandlerOptions = {}): FetchHandler {
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const runDefault: RunFunction =
-    typeof source === "function" ? source : (input, { ready, signal }) => run(source, input, { ready, signal, maxJsonDepth });
+  const runDefault: RunFunction = typeof source === "function" ? source : (input, { ready, signal }) => run(source, input, { ready, signal, maxJsonDepth });
   const context: HandlerContext = {
     limits: { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxJsonDepth },
     stream: {

@@ -13,5 +13,7 @@ import { StoreError } from "../store/StoreError";
  * store.tail(threadId, cursor).pipe(cutOnStoreFailure())
  */
 export function cutOnStoreFailure<T>(): MonoTypeOperatorFunction<T> {
-  return catchError((error: unknown) => (StoreError.isInstance(error) && (error.code === "evicted" || error.code === "unavailable") ? EMPTY : throwError(() => error)));
+  return catchError((error: unknown) =>
+    StoreError.isInstance(error) && (error.code === "evicted" || error.code === "unavailable") ? EMPTY : throwError(() => error),
+  );
 }

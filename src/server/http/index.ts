@@ -13,7 +13,15 @@ export {
   type Authorize,
   type ThreadAccess,
 } from "./createHandler";
-export { toEventStream, DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready, type EventSource, type EventStreamOptions, type CursorFrame } from "./toEventStream";
+export {
+  toEventStream,
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  type Ready,
+  type EventSource,
+  type EventStreamOptions,
+  type CursorFrame,
+} from "./toEventStream";
 export { routeOf, type HandlerRoute } from "./routeOf";
 export { capabilitiesOf } from "./serveCapabilities";
 export { endOnStop } from "./endOnStop";

@@ -2,9 +2,7 @@
 
 /** The body's bytes, that it went over the limit (nothing past the limit is kept), or that it took too long. */
 export type BodyRead =
-  | { readonly kind: "ok"; readonly bytes: Uint8Array }
-  | { readonly kind: "too-large"; readonly limit: number }
-  | { readonly kind: "timeout" };
+  { readonly kind: "ok"; readonly bytes: Uint8Array } | { readonly kind: "too-large"; readonly limit: number } | { readonly kind: "timeout" };
 
 /**
  * Reads `request.body` to the end, failing as soon as more than `limit` bytes have arrived (the

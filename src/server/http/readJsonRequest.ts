@@ -69,7 +69,8 @@ export async function readJsonRequest<A>(
     return errorResponse(400, { error: "json-too-deep", message }, headers);
   }
   if (tooDeep !== undefined) {
-    const shown = tooDeep.path === "" ? "the body itself" : tooDeep.path.length > 120 ? `the value at ${tooDeep.path.slice(0, 120)}…` : `the value at ${tooDeep.path}`;
+    const shown =
+      tooDeep.path === "" ? "the body itself" : tooDeep.path.length > 120 ? `the value at ${tooDeep.path.slice(0, 120)}…` : `the value at ${tooDeep.path}`;
     const message = `expected JSON nested at most ${maxJsonDepth} levels deep (maxJsonDepth), but ${shown} is nested deeper`;
     return errorResponse(400, { error: "json-too-deep", message, path: tooDeep.path }, headers);
   }

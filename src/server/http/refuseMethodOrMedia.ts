@@ -20,7 +20,11 @@ export interface PostRoute {
  */
 export function refuseMethodOrMedia(request: Request, headers: Readonly<Record<string, string>>, route: PostRoute): Response | undefined {
   if (request.method !== "POST") {
-    return errorResponse(405, { error: "method-not-allowed", message: `expected POST with ${route.body}, got ${request.method}` }, { ...headers, Allow: "POST" });
+    return errorResponse(
+      405,
+      { error: "method-not-allowed", message: `expected POST with ${route.body}, got ${request.method}` },
+      { ...headers, Allow: "POST" },
+    );
   }
   const accept = request.headers.get("accept");
   if (route.answersEventStream && !acceptsEventStream(accept)) {

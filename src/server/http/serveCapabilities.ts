@@ -23,7 +23,11 @@ export function capabilitiesOf(configured: AgentCapabilities | undefined, resuma
  */
 export function serveCapabilities(request: Request, capabilities: AgentCapabilities, headers: Readonly<Record<string, string>>): Response {
   if (request.method !== "GET" && request.method !== "HEAD") {
-    return errorResponse(405, { error: "method-not-allowed", message: `expected GET for the capabilities, got ${request.method}` }, { ...headers, Allow: "GET, HEAD" });
+    return errorResponse(
+      405,
+      { error: "method-not-allowed", message: `expected GET for the capabilities, got ${request.method}` },
+      { ...headers, Allow: "GET, HEAD" },
+    );
   }
   return new Response(request.method === "HEAD" ? null : JSON.stringify(capabilities), {
     status: 200,

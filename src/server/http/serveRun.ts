@@ -76,7 +76,13 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
  * `signal`, with a reason that says why) and is reported to `onRunError`; its clients see the
  * log's end (a RUN_ERROR `ABANDONED` or `RUN_TOO_LARGE`) or a body cut short (a store down).
  */
-async function serveStoredRun(request: Request, input: RunAgentInput, chosen: RunFunction | undefined, context: HandlerContext, store: ThreadStore): Promise<Response> {
+async function serveStoredRun(
+  request: Request,
+  input: RunAgentInput,
+  chosen: RunFunction | undefined,
+  context: HandlerContext,
+  store: ThreadStore,
+): Promise<Response> {
   const { threadId, runId } = input;
   let writer: RunWriter;
   try {
@@ -85,7 +91,9 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
     return storeFailure(error, context.headers);
   }
   const stop = new AbortController();
-  const stopWatch = writer.stopRequested.subscribe(() => stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")));
+  const stopWatch = writer.stopRequested.subscribe(() =>
+    stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")),
+  );
   const pace = new RunPace(context.stream.turns ?? sharedTurns);
   const backlog = new RecordingBacklog(input); // the producer waits while the store is far behind (RECORDING_BACKLOG)
   const ready = backlog.pace(pace.ready);
@@ -106,7 +114,12 @@ async function serveStoredRun(request: Request, input: RunAgentInput, chosen: Ru
       // Nothing more of this run can be logged (its clients read the log): the agent stops rather
       // than generate into nothing. recordRun errors before it lets the source go, so the reason
       // (for RUN_TOO_LARGE, naming the limit) reaches `ctx.signal` and a run function's `signal`.
-      stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`, "AbortError"));
+      stop.abort(
+        new DOMException(
+          `run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`,
+          "AbortError",
+        ),
+      );
       over();
       context.onRunError(error, { threadId, runId });
     },

@@ -41,9 +41,17 @@ export async function serveStop(request: Request, context: HandlerContext): Prom
         headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
       });
     case "ended":
-      return errorResponse(409, { error: "run-ended", message: `expected run ${JSON.stringify(runId)} of thread ${JSON.stringify(threadId)} to be live, but it is already over` }, headers);
+      return errorResponse(
+        409,
+        { error: "run-ended", message: `expected run ${JSON.stringify(runId)} of thread ${JSON.stringify(threadId)} to be live, but it is already over` },
+        headers,
+      );
     case "unknown":
-      return errorResponse(404, { error: "not-found", message: `expected a run ${JSON.stringify(runId)} on thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
+      return errorResponse(
+        404,
+        { error: "not-found", message: `expected a run ${JSON.stringify(runId)} on thread ${JSON.stringify(threadId)}, but the store knows none` },
+        headers,
+      );
     default: {
       const unexpected: never = answer;
       return errorResponse(500, { error: "internal", message: `the store answered ${String(unexpected)}` }, headers);

@@ -10,7 +10,11 @@ import { errorResponse } from "./errorResponse";
  * @example
  * return eventStreamResponse(toEventStream(events$), extra, { [CONNECT_MODE_HEADER]: "resume" });
  */
-export function eventStreamResponse(body: ReadableStream<Uint8Array>, headers: Readonly<Record<string, string>>, more: Readonly<Record<string, string>> = {}): Response {
+export function eventStreamResponse(
+  body: ReadableStream<Uint8Array>,
+  headers: Readonly<Record<string, string>>,
+  more: Readonly<Record<string, string>> = {},
+): Response {
   return new Response(body, {
     status: 200,
     headers: { ...headers, ...more, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },

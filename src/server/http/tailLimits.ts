@@ -52,7 +52,9 @@ export function tailStreamOptions(limits: TailLimits): Pick<EventStreamOptions, 
  * @example
  * toEventStream(frames$, { ...context.stream, ...connectStreamOptions(context.tails), signal: request.signal });
  */
-export function connectStreamOptions(limits: TailLimits): Pick<EventStreamOptions, "frames" | "idleWriteTimeoutMs" | "clock" | "gatherWrites" | "writeTurns" | "uncopiedFrames"> {
+export function connectStreamOptions(
+  limits: TailLimits,
+): Pick<EventStreamOptions, "frames" | "idleWriteTimeoutMs" | "clock" | "gatherWrites" | "writeTurns" | "uncopiedFrames"> {
   return { ...tailStreamOptions(limits), writeTurns: tailWriteTurns, uncopiedFrames: true };
 }
 

@@ -135,7 +135,8 @@ export class RunRecorder {
     if (event.threadId === writer.threadId && event.runId === writer.runId) return;
     throw new StoreError(
       "invalid-append",
-      `expected the source to start run "${writer.runId}" of thread "${writer.threadId}", ` + `but its RUN_STARTED names run "${event.runId}" of thread "${event.threadId}"`,
+      `expected the source to start run "${writer.runId}" of thread "${writer.threadId}", ` +
+        `but its RUN_STARTED names run "${event.runId}" of thread "${event.threadId}"`,
       { threadId: writer.threadId, runId: writer.runId },
     );
   }

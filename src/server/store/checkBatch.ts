@@ -5,12 +5,7 @@ import { isTerminal } from "../../thread/isTerminal";
 import { StoreError } from "./StoreError";
 
 /** Types a log never holds: `normalizeChunks()` expands chunks and maps THINKING_* before anything is logged. */
-const UNNORMALIZED: ReadonlySet<EventType> = new Set<EventType>([
-  "TEXT_MESSAGE_CHUNK",
-  "TOOL_CALL_CHUNK",
-  "REASONING_MESSAGE_CHUNK",
-  ...THINKING_EVENT_TYPES,
-]);
+const UNNORMALIZED: ReadonlySet<EventType> = new Set<EventType>(["TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK", "REASONING_MESSAGE_CHUNK", ...THINKING_EVENT_TYPES]);
 
 /**
  * The refusal for a batch of run `runId` on `threadId`, or `undefined` when it may be logged:

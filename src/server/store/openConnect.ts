@@ -28,7 +28,12 @@ export interface ConnectStream {
  * if (stream === undefined) return notFound();
  * stream.frames.subscribe(({ event, cursor }) => send(event, cursor));
  */
-export async function openConnect(store: ThreadStore, threadId: string, lastEventId?: Cursor, options: ConnectOptions = {}): Promise<ConnectStream | undefined> {
+export async function openConnect(
+  store: ThreadStore,
+  threadId: string,
+  lastEventId?: Cursor,
+  options: ConnectOptions = {},
+): Promise<ConnectStream | undefined> {
   const read = await store.read(threadId, lastEventId);
   if (read === undefined) return undefined;
   const plan = planConnect(read, options);

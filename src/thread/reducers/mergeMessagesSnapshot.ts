@@ -34,7 +34,8 @@ export function mergeMessagesSnapshot(
   for (const message of local) {
     const kept = (message.role === "activity" && !hasActivity) || (message.role === "reasoning" && !hasReasoning);
     const replacement = byId.get(message.id);
-    if (replacement !== undefined) result.push(replacement); // the snapshot's id wins, also over a kept local message
+    if (replacement !== undefined)
+      result.push(replacement); // the snapshot's id wins, also over a kept local message
     else if (kept) result.push(message);
     else continue;
     present.add(message.id);

@@ -35,11 +35,7 @@ export function textMessageStart(list: MessageList, event: EventOf<"TEXT_MESSAGE
 }
 
 /** docs/rules.md#A2 TEXT_MESSAGE_CONTENT, docs/rules.md#A3 TEXT_MESSAGE_END (and RMC/RME on a non-reasoning message). */
-export function textMessageContinue(
-  list: MessageList,
-  event: EventOf<"TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END">,
-  emit: Emit,
-): void {
+export function textMessageContinue(list: MessageList, event: EventOf<"TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_END">, emit: Emit): void {
   const index = list.indexOf(event.messageId);
   if (index < 0) return;
   const existing = list.at(index);
@@ -47,9 +43,7 @@ export function textMessageContinue(
   const extended = event.type === "TEXT_MESSAGE_CONTENT" ? appendText(existing, event.delta) : existing;
   const merged = withMetadata(extended, event.metadata, event, emit);
   if (merged !== existing) list.replace(index, merged);
-  emit(
-    messageUpdate(list, index, event.type === "TEXT_MESSAGE_CONTENT" ? { kind: "content", delta: event.delta } : { kind: "ended" }),
-  );
+  emit(messageUpdate(list, index, event.type === "TEXT_MESSAGE_CONTENT" ? { kind: "content", delta: event.delta } : { kind: "ended" }));
 }
 
 /**
@@ -79,11 +73,7 @@ export function activitySnapshot(list: MessageList, event: EventOf<"ACTIVITY_SNA
   const existing = list.at(index);
   if (existing.role === "activity") {
     // replace re-mints content, type and owner (an absent tag removes attribution) but keeps accumulated metadata
-    const base: ActivityMessage = replace
-      ? existing.metadata === undefined
-        ? fresh
-        : { ...fresh, metadata: existing.metadata }
-      : existing;
+    const base: ActivityMessage = replace ? (existing.metadata === undefined ? fresh : { ...fresh, metadata: existing.metadata }) : existing;
     list.replace(index, withMetadata(base, event.metadata, event, emit));
   } else {
     if (!replace) return;
@@ -183,7 +173,10 @@ export function encryptedValue(list: MessageList, event: EventOf<"REASONING_ENCR
     if (holder < 0) return;
     const message = list.at(holder);
     if (message.role !== "assistant") return;
-    list.replace(holder, editToolCall(message, event.entityId, (call) => ({ ...call, encryptedValue: event.encryptedValue })));
+    list.replace(
+      holder,
+      editToolCall(message, event.entityId, (call) => ({ ...call, encryptedValue: event.encryptedValue })),
+    );
     emit(messageUpdate(list, holder, change));
     return;
   }

@@ -40,7 +40,10 @@ export function applySubagentEvent(
       if (existing === undefined) return undefined;
       const entry: Subagent =
         event.outcome?.type === "suspended"
-          ? { ...existing, status: event.outcome.interruptIds === undefined ? { kind: "suspended" } : { kind: "suspended", interruptIds: event.outcome.interruptIds } }
+          ? {
+              ...existing,
+              status: event.outcome.interruptIds === undefined ? { kind: "suspended" } : { kind: "suspended", interruptIds: event.outcome.interruptIds },
+            }
           : { ...existing, status: event.result === undefined ? { kind: "finished" } : { kind: "finished", result: event.result } };
       state.putSubagent(entry);
       return { kind: "subagent", change: entry.status.kind === "suspended" ? "suspended" : "finished", subagent: entry };

@@ -77,8 +77,7 @@ export function toolCallContinue(list: MessageList, event: EventOf<"TOOL_CALL_AR
   if (message.role !== "assistant") return;
   let args = "";
   const changed = editToolCall(message, event.toolCallId, (call) => {
-    const extended =
-      event.type === "TOOL_CALL_ARGS" ? { ...call, function: { ...call.function, arguments: call.function.arguments + event.delta } } : call;
+    const extended = event.type === "TOOL_CALL_ARGS" ? { ...call, function: { ...call.function, arguments: call.function.arguments + event.delta } } : call;
     args = extended.function.arguments;
     return withMetadata(extended, event.metadata, event, emit);
   });

@@ -75,7 +75,12 @@ describe("clientTool", () => {
   });
 
   test("the result encoder gives the JSON form of what execute returns", () => {
-    const DateIso = new t.Type<Date, string, unknown>("DateIso", (u): u is Date => u instanceof Date, (u, c) => t.failure(u, c), (d) => d.toISOString());
+    const DateIso = new t.Type<Date, string, unknown>(
+      "DateIso",
+      (u): u is Date => u instanceof Date,
+      (u, c) => t.failure(u, c),
+      (d) => d.toISOString(),
+    );
     const clock = clientTool({ name: "clock", description: "Now", result: DateIso, execute: () => new Date(0) });
     expect(clock.encodeResult(new Date(0))).toBe("1970-01-01T00:00:00.000Z");
     expect(getWeather.encodeResult({ city: "x", temperature: 1 })).toEqual({ city: "x", temperature: 1 });
@@ -83,7 +88,12 @@ describe("clientTool", () => {
 
   test("a codec outside the derivable set is refused at construction, naming the tool, the codec and where it sits", () => {
     const error = refusal(() =>
-      clientTool({ name: "plan", description: "Plans", parameters: t.type({ steps: t.array(t.type({ pair: t.tuple([t.string, t.number]) })) }), execute: noop }),
+      clientTool({
+        name: "plan",
+        description: "Plans",
+        parameters: t.type({ steps: t.array(t.type({ pair: t.tuple([t.string, t.number]) })) }),
+        execute: noop,
+      }),
     );
     expect(error).toMatchObject({ code: "unsupported-codec", toolName: "plan", codec: "[string, number]", path: "/steps/*/pair" });
     expect(error.message).toMatch(/^tool "plan": cannot derive a JSON Schema for the codec "\[string, number\]" at \/steps\/\*\/pair/);
@@ -114,8 +124,16 @@ describe("clientTool", () => {
     ["an empty name", { name: "", description: "d", execute: noop }, 'expected a client tool\'s name to be a non-empty string, but got ""'],
     ["a missing description", { name: "x", execute: noop }, 'tool "x": expected description to be a string, but got undefined'],
     ["a missing execute", { name: "x", description: "d" }, 'tool "x": expected execute to be a function, but got undefined'],
-    ["a JSON Schema as parameters", { name: "x", description: "d", parameters: { type: "object" }, execute: noop }, 'tool "x": expected parameters to be an io-ts codec, but got an object that is not a codec'],
-    ["a jsonSchema that is an array", { name: "x", description: "d", jsonSchema: [], execute: noop }, 'tool "x": expected jsonSchema to be a JSON Schema object, but got an array'],
+    [
+      "a JSON Schema as parameters",
+      { name: "x", description: "d", parameters: { type: "object" }, execute: noop },
+      'tool "x": expected parameters to be an io-ts codec, but got an object that is not a codec',
+    ],
+    [
+      "a jsonSchema that is an array",
+      { name: "x", description: "d", jsonSchema: [], execute: noop },
+      'tool "x": expected jsonSchema to be a JSON Schema object, but got an array',
+    ],
   ])("refuses %s", (_what, definition, message) => {
     const error = refusal(untyped(definition));
     expect(error.code).toBe("invalid-tool");

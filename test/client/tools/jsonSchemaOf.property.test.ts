@@ -51,26 +51,45 @@ function specOf(depth: number): fc.Arbitrary<Spec> {
 
 function codecOf(spec: Spec): t.Mixed {
   switch (spec.kind) {
-    case "string": return t.string;
-    case "number": return t.number;
-    case "boolean": return t.boolean;
-    case "null": return t.null;
-    case "int": return t.Int;
-    case "unknown": return t.unknown;
-    case "unknownRecord": return t.UnknownRecord;
-    case "unknownArray": return t.UnknownArray;
-    case "literal": return t.literal(spec.value);
-    case "keyof": return t.keyof(Object.fromEntries(spec.keys.map((k) => [k, null])));
-    case "array": return t.array(codecOf(spec.of));
-    case "readonlyArray": return t.readonlyArray(codecOf(spec.of));
-    case "readonly": return t.readonly(codecOf(spec.of));
-    case "record": return t.record(t.string, codecOf(spec.of));
+    case "string":
+      return t.string;
+    case "number":
+      return t.number;
+    case "boolean":
+      return t.boolean;
+    case "null":
+      return t.null;
+    case "int":
+      return t.Int;
+    case "unknown":
+      return t.unknown;
+    case "unknownRecord":
+      return t.UnknownRecord;
+    case "unknownArray":
+      return t.UnknownArray;
+    case "literal":
+      return t.literal(spec.value);
+    case "keyof":
+      return t.keyof(Object.fromEntries(spec.keys.map((k) => [k, null])));
+    case "array":
+      return t.array(codecOf(spec.of));
+    case "readonlyArray":
+      return t.readonlyArray(codecOf(spec.of));
+    case "readonly":
+      return t.readonly(codecOf(spec.of));
+    case "record":
+      return t.record(t.string, codecOf(spec.of));
     case "type":
       // The third entry makes a member optional the io-ts way: a union with t.undefined.
-      return t.type(Object.fromEntries(spec.props.map(([name, member, optional]) => [name, optional ? t.union([codecOf(member), t.undefined]) : codecOf(member)])));
-    case "partial": return t.partial(Object.fromEntries(spec.props.map(([name, member]) => [name, codecOf(member)])));
-    case "union": return t.union(spec.members.map(codecOf) as [t.Mixed, t.Mixed]); // two or more by construction
-    case "intersection": return t.intersection(spec.members.map(codecOf) as [t.Mixed, t.Mixed]);
+      return t.type(
+        Object.fromEntries(spec.props.map(([name, member, optional]) => [name, optional ? t.union([codecOf(member), t.undefined]) : codecOf(member)])),
+      );
+    case "partial":
+      return t.partial(Object.fromEntries(spec.props.map(([name, member]) => [name, codecOf(member)])));
+    case "union":
+      return t.union(spec.members.map(codecOf) as [t.Mixed, t.Mixed]); // two or more by construction
+    case "intersection":
+      return t.intersection(spec.members.map(codecOf) as [t.Mixed, t.Mixed]);
     default: {
       const never: never = spec;
       return never;
@@ -87,25 +106,42 @@ function near(spec: Spec): fc.Arbitrary<unknown> {
 
 function shaped(spec: Spec): fc.Arbitrary<unknown> {
   switch (spec.kind) {
-    case "string": return fc.string({ maxLength: 3 });
-    case "number": return fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
-    case "boolean": return fc.boolean();
-    case "null": return fc.constant(null);
-    case "int": return fc.oneof(fc.integer(), fc.constantFrom(0.5, -2.25));
-    case "unknown": return anyJson;
-    case "unknownRecord": return fc.dictionary(key, anyJson, { maxKeys: 2 });
-    case "unknownArray": return fc.array(anyJson, { maxLength: 2 });
-    case "literal": return fc.constantFrom(spec.value, "x", 1, true);
-    case "keyof": return fc.constantFrom(...spec.keys, "zz");
+    case "string":
+      return fc.string({ maxLength: 3 });
+    case "number":
+      return fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    case "boolean":
+      return fc.boolean();
+    case "null":
+      return fc.constant(null);
+    case "int":
+      return fc.oneof(fc.integer(), fc.constantFrom(0.5, -2.25));
+    case "unknown":
+      return anyJson;
+    case "unknownRecord":
+      return fc.dictionary(key, anyJson, { maxKeys: 2 });
+    case "unknownArray":
+      return fc.array(anyJson, { maxLength: 2 });
+    case "literal":
+      return fc.constantFrom(spec.value, "x", 1, true);
+    case "keyof":
+      return fc.constantFrom(...spec.keys, "zz");
     case "array":
-    case "readonlyArray": return fc.array(near(spec.of), { maxLength: 3 });
-    case "readonly": return shaped(spec.of);
-    case "record": return fc.dictionary(key, near(spec.of), { maxKeys: 3 });
+    case "readonlyArray":
+      return fc.array(near(spec.of), { maxLength: 3 });
+    case "readonly":
+      return shaped(spec.of);
+    case "record":
+      return fc.dictionary(key, near(spec.of), { maxKeys: 3 });
     case "type":
-    case "partial": return objectLike(spec.props.map(([name, member]) => [name, member] as const));
-    case "union": return fc.oneof(...spec.members.map(near));
+    case "partial":
+      return objectLike(spec.props.map(([name, member]) => [name, member] as const));
+    case "union":
+      return fc.oneof(...spec.members.map(near));
     case "intersection": {
-      const all = spec.members.flatMap((member) => (member.kind === "type" || member.kind === "partial" ? member.props.map(([name, m]) => [name, m] as const) : []));
+      const all = spec.members.flatMap((member) =>
+        member.kind === "type" || member.kind === "partial" ? member.props.map(([name, m]) => [name, m] as const) : [],
+      );
       return objectLike(all);
     }
     default: {
@@ -144,10 +180,13 @@ test("the generated values hit both sides, so the agreement above is not vacuous
   let accepted = 0;
   let refused = 0;
   fc.assert(
-    fc.property(specOf(2).chain((spec) => fc.tuple(fc.constant(spec), near(spec))), ([spec, value]) => {
-      if (decodes(codecOf(spec), value)) accepted++;
-      else refused++;
-    }),
+    fc.property(
+      specOf(2).chain((spec) => fc.tuple(fc.constant(spec), near(spec))),
+      ([spec, value]) => {
+        if (decodes(codecOf(spec), value)) accepted++;
+        else refused++;
+      },
+    ),
     { numRuns: 300, seed: 7 },
   );
   expect(accepted).toBeGreaterThan(60);

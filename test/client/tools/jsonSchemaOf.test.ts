@@ -48,7 +48,13 @@ describe("jsonSchemaOf refuses what it cannot describe", () => {
     { name: "a recursive codec", codec: t.type({ tree: Tree }), codec_: "Tree", path: "/tree", mentions: "an io-ts RecursiveType" },
     { name: "t.undefined alone", codec: t.undefined, codec_: "undefined", path: "", mentions: "only accepts undefined" },
     { name: "an array of t.undefined", codec: t.type({ xs: t.array(t.undefined) }), codec_: "undefined", path: "/xs/*", mentions: "only accepts undefined" },
-    { name: "a record over number keys", codec: t.record(t.number, t.string), codec_: "{ [K in number]: string }", path: "", mentions: 'its keys are "number"' },
+    {
+      name: "a record over number keys",
+      codec: t.record(t.number, t.string),
+      codec_: "{ [K in number]: string }",
+      path: "",
+      mentions: 'its keys are "number"',
+    },
     { name: "a member name with a slash, escaped", codec: t.type({ "a/b": t.bigint }), codec_: "bigint", path: "/a~1b", mentions: "an io-ts BigIntType" },
   ];
 

@@ -17,7 +17,11 @@ const user: Message = { id: "u1", role: "user", content: "what is due today?" };
 /** `[execute ids, left ids, unknown ids]` for compact expectations. */
 function split(input: PendingToolCallsInput): [string[], string[], string[]] {
   const found = pendingClientToolCalls(input);
-  return [found.execute.map((item) => `${item.messageId}/${item.call.id}`), found.leftForApplication.map((item) => `${item.messageId}/${item.call.id}`), [...found.unknownIds]];
+  return [
+    found.execute.map((item) => `${item.messageId}/${item.call.id}`),
+    found.leftForApplication.map((item) => `${item.messageId}/${item.call.id}`),
+    [...found.unknownIds],
+  ];
 }
 
 const conversation: Message[] = [

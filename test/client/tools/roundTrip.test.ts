@@ -27,7 +27,10 @@ function dueToday(args: string): Agent {
       const [answer] = ctx.lastToolResults;
       if (answer === undefined) {
         ctx.say("Let me check your local time.", { id: `${ctx.runId}-say` });
-        ctx.toolCall("get_local_time", { id: "call-1", parentMessageId: `${ctx.runId}-say` }).args(args).end();
+        ctx
+          .toolCall("get_local_time", { id: "call-1", parentMessageId: `${ctx.runId}-say` })
+          .args(args)
+          .end();
         return;
       }
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
@@ -60,7 +63,9 @@ async function exchange(args: string): Promise<{ results: ToolCallResult[]; repl
   let n = 0;
   const session = { threadId: "t", messages, rawState: state.rawState, state: state.state };
   const results = await lastValueFrom(executeToolCalls(pending.execute, { session, newId: () => `tool-${++n}` }).pipe(toArray()));
-  const reply = await collect(run(dueToday(args), runAgentInput("t", "r2", { messages: [...messages, ...results.map((result) => result.message)], tools: [...wire] })));
+  const reply = await collect(
+    run(dueToday(args), runAgentInput("t", "r2", { messages: [...messages, ...results.map((result) => result.message)], tools: [...wire] })),
+  );
   await expectAccepted(reply);
   return { results, reply };
 }

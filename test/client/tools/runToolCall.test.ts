@@ -41,13 +41,22 @@ describe("runToolCall: success", () => {
     ["null", null, "null"],
     ["a number", 3, "3"],
   ])("a result that is %s", async (_what, value, content) => {
-    const result = await runToolCall(call('{"city":"x"}'), weather(() => value), context);
+    const result = await runToolCall(
+      call('{"city":"x"}'),
+      weather(() => value),
+      context,
+    );
     expect(result.kind).toBe("success");
     expect(result.message.content).toBe(content);
   });
 
   test("awaits a promise, and encodes through the result codec", async () => {
-    const DateIso = new t.Type<Date, string, unknown>("DateIso", (u): u is Date => u instanceof Date, (u, c) => t.failure(u, c), (d) => d.toISOString());
+    const DateIso = new t.Type<Date, string, unknown>(
+      "DateIso",
+      (u): u is Date => u instanceof Date,
+      (u, c) => t.failure(u, c),
+      (d) => d.toISOString(),
+    );
     const clock = clientTool({ name: "clock", description: "Now", result: t.type({ at: DateIso }), execute: async () => ({ at: new Date(0) }) });
     const result = await runToolCall(call("", "clock"), clock, context);
     expect(result.message.content).toBe('{"at":"1970-01-01T00:00:00.000Z"}');
@@ -85,21 +94,44 @@ describe("runToolCall: failures become error results, and execute never sees bad
   });
 
   test("a codec whose validate throws", async () => {
-    const Exploding = new t.Type<string, string, unknown>("Exploding", t.string.is, () => {
-      throw new Error("codec bug");
-    }, String);
+    const Exploding = new t.Type<string, string, unknown>(
+      "Exploding",
+      t.string.is,
+      () => {
+        throw new Error("codec bug");
+      },
+      String,
+    );
     const tool = clientTool({ name: "x", description: "d", parameters: t.type({ a: Exploding }), jsonSchema: { type: "object" }, execute: jest.fn() });
     const result = failure(await runToolCall(call('{"a":"b"}', "x"), tool, context));
     expect(result.error).toMatchObject({ code: "invalid-arguments", message: 'invalid arguments for "x": decoding them threw: codec bug' });
   });
 
   test.each([
-    ["a synchronous throw", () => { throw new Error("no network"); }, "no network"],
+    [
+      "a synchronous throw",
+      () => {
+        throw new Error("no network");
+      },
+      "no network",
+    ],
     ["a rejection", () => Promise.reject(new Error("offline")), "offline"],
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
-    ["a thrown string", () => { throw "denied"; }, "denied"],
+    [
+      "a thrown string",
+      () => {
+        throw "denied";
+      },
+      "denied",
+    ],
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
-    ["a thrown object", () => { throw { code: 7 }; }, 'the tool "get_weather" failed with {"code":7}'],
+    [
+      "a thrown object",
+      () => {
+        throw { code: 7 };
+      },
+      'the tool "get_weather" failed with {"code":7}',
+    ],
     ["an error without a message", () => Promise.reject(new Error("")), 'the tool "get_weather" failed without a message'],
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a tool that fails with a non-Error on purpose: that is the case under test
     ["a rejection with undefined", () => Promise.reject(undefined), 'the tool "get_weather" failed without a message'],
@@ -112,7 +144,13 @@ describe("runToolCall: failures become error results, and execute never sees bad
 
   test("the thrown value is kept as cause", async () => {
     const thrown = new Error("no network");
-    const result = failure(await runToolCall(call('{"city":"x"}'), weather(() => Promise.reject(thrown)), context));
+    const result = failure(
+      await runToolCall(
+        call('{"city":"x"}'),
+        weather(() => Promise.reject(thrown)),
+        context,
+      ),
+    );
     expect(result.error.cause).toBe(thrown);
   });
 
@@ -123,7 +161,13 @@ describe("runToolCall: failures become error results, and execute never sees bad
     ["a function", () => 1, /^the result of "get_weather" cannot be sent: expected a JSON value, but got a function$/],
     ["a cycle", cycle, /^the result of "get_weather" cannot be sent: expected a JSON value, but encoding it failed: /],
   ])("a result with no JSON form: %s", async (_what, value, text) => {
-    const result = failure(await runToolCall(call('{"city":"x"}'), weather(() => value), context));
+    const result = failure(
+      await runToolCall(
+        call('{"city":"x"}'),
+        weather(() => value),
+        context,
+      ),
+    );
     expect(result.error.code).toBe("invalid-result");
     expect(result.error.message).toMatch(text);
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answer in this test is text

@@ -64,15 +64,31 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
   { name: "Present", codec: Present, schema: {}, both: [null, 0, {}], neither: [] },
   { name: "a brand: its base", codec: Positive, schema: num, both: [1, 0.5], neither: ["1", null], schemaOnly: [0, -3] },
   { name: "a refinement: its base", codec: ShortString, schema: str, both: ["abc", ""], neither: [3], schemaOnly: ["abcd"] },
-  { name: "a brand of t.Int: integer", codec: t.brand(t.Int, (n): n is t.Branded<t.Int, PositiveBrand> => n > 0, "Positive"), schema: { type: "integer" }, both: [2], neither: [2.5], schemaOnly: [-2] },
-  { name: "t.readonly", codec: t.readonly(t.type({ a: t.string })), schema: { type: "object", properties: { a: str }, required: ["a"] }, both: [{ a: "x" }, { a: "x", b: 1 }], neither: [{}, { a: 1 }] },
+  {
+    name: "a brand of t.Int: integer",
+    codec: t.brand(t.Int, (n): n is t.Branded<t.Int, PositiveBrand> => n > 0, "Positive"),
+    schema: { type: "integer" },
+    both: [2],
+    neither: [2.5],
+    schemaOnly: [-2],
+  },
+  {
+    name: "t.readonly",
+    codec: t.readonly(t.type({ a: t.string })),
+    schema: { type: "object", properties: { a: str }, required: ["a"] },
+    both: [{ a: "x" }, { a: "x", b: 1 }],
+    neither: [{}, { a: 1 }],
+  },
   { name: "t.array", codec: t.array(t.number), schema: { type: "array", items: num }, both: [[], [1, 2]], neither: [[1, "2"], {}, "1,2"] },
   { name: "t.readonlyArray", codec: t.readonlyArray(t.string), schema: { type: "array", items: str }, both: [["a"]], neither: [[1]] },
   {
     name: "t.type",
     codec: t.type({ city: t.string, days: t.Int }),
     schema: { type: "object", properties: { city: str, days: { type: "integer" } }, required: ["city", "days"] },
-    both: [{ city: "Seoul", days: 3 }, { city: "Seoul", days: 3, extra: true }],
+    both: [
+      { city: "Seoul", days: 3 },
+      { city: "Seoul", days: 3, extra: true },
+    ],
     neither: [{ city: "Seoul" }, { city: "Seoul", days: 1.5 }, { days: 3 }, [], null, "Seoul"],
   },
   {
@@ -167,7 +183,10 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
         { type: "object", properties: { kind: { type: "string", enum: ["point"] }, lat: num, lon: num }, required: ["kind", "lat", "lon"] },
       ],
     },
-    both: [{ kind: "city", name: "Seoul" }, { kind: "point", lat: 1, lon: 2 }],
+    both: [
+      { kind: "city", name: "Seoul" },
+      { kind: "point", lat: 1, lon: 2 },
+    ],
     neither: [{ kind: "city", lat: 1 }, { kind: "other" }, "city"],
   },
   {
@@ -242,13 +261,19 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
     schema: { type: "object", properties: { title: str, due: str }, required: ["title"], additionalProperties: false },
     both: [{ title: "t" }, { title: "t", due: "d" }],
     neither: [{ due: "d" }, { title: "t", due: 1 }],
-    codecOnly: [{ title: "t", due: null }, { title: "t", due: "d", x: 1 }],
+    codecOnly: [
+      { title: "t", due: null },
+      { title: "t", due: "d", x: 1 },
+    ],
   },
   {
     name: "struct, open: other keys kept",
     codec: struct("Point", { x: t.number, y: t.number }, {}, { open: true }),
     schema: { type: "object", properties: { x: num, y: num }, required: ["x", "y"] },
-    both: [{ x: 1, y: 2 }, { x: 1, y: 2, z: 3 }],
+    both: [
+      { x: 1, y: 2 },
+      { x: 1, y: 2, z: 3 },
+    ],
     neither: [{ x: 1 }],
   },
   {
@@ -264,7 +289,10 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
         { type: "object", properties: { type: { type: "string", enum: ["square"] }, side: num }, required: ["type", "side"], additionalProperties: false },
       ],
     },
-    both: [{ type: "circle", r: 1 }, { type: "square", side: 2 }],
+    both: [
+      { type: "circle", r: 1 },
+      { type: "square", side: 2 },
+    ],
     neither: [{ type: "circle", side: 2 }, { type: "triangle" }, {}],
   },
   {

@@ -65,7 +65,13 @@ function errorOf(promise: Promise<unknown>): Promise<ClientError> {
 describe("HttpTransport", () => {
   it("POSTs the input as JSON with per-run headers and streams the SSE events, split anywhere", async () => {
     const seen: { headers: IncomingMessage["headers"]; body: unknown }[] = [];
-    const events: Event[] = [ev.runStarted("t1", "r1"), ev.textMessageStart("m1"), ev.textMessageContent("m1", "héllo ✓"), ev.textMessageEnd("m1"), ev.runFinished("t1", "r1")];
+    const events: Event[] = [
+      ev.runStarted("t1", "r1"),
+      ev.textMessageStart("m1"),
+      ev.textMessageContent("m1", "héllo ✓"),
+      ev.textMessageEnd("m1"),
+      ev.runFinished("t1", "r1"),
+    ];
     const server = await loopback((req, res, body) => {
       seen.push({ headers: req.headers, body: JSON.parse(body) });
       res.writeHead(200, sseHeaders);
@@ -152,7 +158,9 @@ describe("HttpTransport", () => {
     expect(once.message).toContain(gone.url);
     const retried = await errorOf(firstValueFrom(new HttpTransport(gone.url, { retry: { count: 2, delay: 0 } }).run(runAgentInput("t", "r"))));
     expect([retried.kind, retried.code]).toEqual(["transport", "refused"]);
-    expect(retried.message).toMatch(/^POST \S+ was tried 3 times without an answer to go on with; the last: POST \S+ failed: fetch failed \(connect ECONNREFUSED/);
+    expect(retried.message).toMatch(
+      /^POST \S+ was tried 3 times without an answer to go on with; the last: POST \S+ failed: fetch failed \(connect ECONNREFUSED/,
+    );
   });
 
   it("a response that is not text/event-stream is a decode error", async () => {
@@ -215,9 +223,10 @@ describe("HttpTransport over real loopback: truncation (A7), the nesting limit (
   const frames = (...events: Event[]) => events.map((event) => encodeSse(event)).join("");
 
   it("a body that ends after RUN_FINISHED's data line but before its blank line loses that frame: failed, code truncated", async () => {
-    const url = await answering(({ threadId, runId }) =>
-      frames(ev.runStarted(threadId, runId), ev.textMessageStart("m1"), ev.textMessageContent("m1", "kept"), ev.textMessageEnd("m1")) +
-      `data: ${JSON.stringify(ev.runFinished(threadId, runId))}\n`,
+    const url = await answering(
+      ({ threadId, runId }) =>
+        frames(ev.runStarted(threadId, runId), ev.textMessageStart("m1"), ev.textMessageContent("m1", "kept"), ev.textMessageEnd("m1")) +
+        `data: ${JSON.stringify(ev.runFinished(threadId, runId))}\n`,
     );
     const session = new Session(new HttpTransport(url), { threadId: "t", newId: counter() });
     const updates = await collect(session.send("go"));
@@ -237,8 +246,9 @@ describe("HttpTransport over real loopback: truncation (A7), the nesting limit (
   });
 
   it("JSON deeper than maxDepth is a decode error naming the path and the limit, never a RangeError", async () => {
-    const url = await answering(({ threadId, runId }) =>
-      frames(ev.runStarted(threadId, runId)) + `data: {"type":"TEXT_MESSAGE_START","messageId":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n\n`,
+    const url = await answering(
+      ({ threadId, runId }) =>
+        frames(ev.runStarted(threadId, runId)) + `data: {"type":"TEXT_MESSAGE_START","messageId":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n\n`,
     );
     const updates = await collect(new Session(new HttpTransport(url), { threadId: "t", newId: counter() }).send("go"));
     const [error] = errorsOf(updates);

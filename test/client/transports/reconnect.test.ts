@@ -46,7 +46,10 @@ async function setUp(agent: Agent, options: HandlerOptions & { readonly withStor
   };
   const served: Served = await serve(handler);
   const proxy: CutProxy = await startCutProxy(served.port);
-  closing.push(() => proxy.close(), () => served.close());
+  closing.push(
+    () => proxy.close(),
+    () => served.close(),
+  );
   return { store, seen, proxy, url: proxy.url("/agent") };
 }
 
@@ -107,7 +110,11 @@ test("without a store nothing is retried: the cut run fails exactly as with reco
   expect(withDefault.some((update) => update.kind === "connection")).toBe(false);
   // the same updates, the same failure (its message quotes a random id, so kinds and codes are compared)
   const shape = (updates: Update[]) =>
-    canonicalIds(updates.map((update) => (update.kind === "error" ? { error: update.error.kind, code: update.error.code } : update.kind === "done" ? { done: update.end.kind } : update)));
+    canonicalIds(
+      updates.map((update) =>
+        update.kind === "error" ? { error: update.error.kind, code: update.error.code } : update.kind === "done" ? { done: update.end.kind } : update,
+      ),
+    );
   expect(shape(withDefault)).toEqual(shape(without));
   expect(withDefault[withDefault.length - 1]).toMatchObject({ kind: "done", end: { kind: "failed" } });
 });
@@ -148,7 +155,9 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
     fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("busy", { status: 503 })) : fetch(input, init)),
   });
   const { updates } = await send(failing, "t1");
-  expect(updates.filter((update) => update.kind === "connection")).toEqual([1, 2, 3].map((attempt) => ({ kind: "connection", status: "reconnecting", attempt })));
+  expect(updates.filter((update) => update.kind === "connection")).toEqual(
+    [1, 2, 3].map((attempt) => ({ kind: "connection", status: "reconnecting", attempt })),
+  );
   expect(asked.map(([, attempt]) => attempt)).toEqual([1, 2, 3]);
   const [error] = errorsOf(updates);
   expect(error).toMatchObject({ kind: "transport" });
@@ -156,7 +165,10 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
 
   proxy.cutNext(Math.floor(length * 0.5));
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
-  const gone = new HttpTransport(url, { reconnect: noWait, fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("{}", { status: 404 })) : fetch(input, init)) });
+  const gone = new HttpTransport(url, {
+    reconnect: noWait,
+    fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("{}", { status: 404 })) : fetch(input, init)),
+  });
   const lost = await send(gone, "t2");
   expect(lost.updates.filter((update) => update.kind === "connection")).toEqual([{ kind: "connection", status: "reconnecting", attempt: 1 }]);
   // the cut (the body ended inside a frame), not the 404
@@ -197,7 +209,9 @@ test("the server's retry: reaches the delay; the default delay grows exponential
     return of(0);
   };
   const transport = new HttpTransport(`http://127.0.0.1:${port}/agent`, { reconnect: { count: 2, delay } });
-  const failure = await lastValueFrom(transport.run({ threadId: "t", runId: "r", messages: [], tools: [], context: [] }, { connection: true }).pipe(toArray())).catch((error: unknown) => error);
+  const failure = await lastValueFrom(
+    transport.run({ threadId: "t", runId: "r", messages: [], tools: [], context: [] }, { connection: true }).pipe(toArray()),
+  ).catch((error: unknown) => error);
   expect(failure).toMatchObject({ kind: "transport", message: expect.stringMatching(/2 reconnects failed/) });
   expect(retries).toEqual([1234, 1234]);
 

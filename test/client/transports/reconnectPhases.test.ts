@@ -12,12 +12,15 @@ function planFor(first: () => Observable<StreamItem | ConnectionNotice>): Reconn
 test("a connection that ends after the run's terminal event completes the output (the ending phase), without asking whether the server resumes", async () => {
   let asked = 0;
   const plan: ReconnectPlan = {
-    ...planFor(() => new Observable<StreamItem>((subscriber) => {
-      subscriber.next(new StreamOpened(undefined, false));
-      subscriber.next(ev.runStarted("t", "r1"));
-      subscriber.next(ev.runFinished("t", "r1"));
-      subscriber.error(new Error("the socket closed after the last frame"));
-    })),
+    ...planFor(
+      () =>
+        new Observable<StreamItem>((subscriber) => {
+          subscriber.next(new StreamOpened(undefined, false));
+          subscriber.next(ev.runStarted("t", "r1"));
+          subscriber.next(ev.runFinished("t", "r1"));
+          subscriber.error(new Error("the socket closed after the last frame"));
+        }),
+    ),
     resumable: async () => (asked++, true),
   };
   const out = await lastValueFrom(reconnecting(plan).pipe(toArray()));

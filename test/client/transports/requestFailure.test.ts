@@ -14,7 +14,11 @@ describe("failedRequest", () => {
     ["ENOTFOUND", undefined],
   ])("Node's fetch failing with %s has code %s", (code, expected) => {
     const error = failedRequest("POST", "http://x/agent", new TypeError("fetch failed", { cause: systemError(code) }));
-    expect({ kind: error.kind, code: error.code, message: error.message }).toEqual({ kind: "transport", code: expected, message: `POST http://x/agent failed: fetch failed (connect ${code} 127.0.0.1:1)` });
+    expect({ kind: error.kind, code: error.code, message: error.message }).toEqual({
+      kind: "transport",
+      code: expected,
+      message: `POST http://x/agent failed: fetch failed (connect ${code} 127.0.0.1:1)`,
+    });
   });
 
   test("an AggregateError (one connect per address) is refused only when every address refused", () => {
@@ -48,7 +52,12 @@ describe("refusedAnswer and parseRetryAfter", () => {
     const body = JSON.stringify({ error: "unavailable", message: "redis is restarting" });
     const response = new Response(body, { status: 503, statusText: "Service Unavailable", headers: { "Retry-After": "1" } });
     const error = refusedAnswer("POST", "http://x/agent", response, await response.text(), now);
-    expect({ kind: error.kind, status: error.status, body: error.body, retryAfterMs: error.retryAfterMs }).toEqual({ kind: "http", status: 503, body, retryAfterMs: 1000 });
+    expect({ kind: error.kind, status: error.status, body: error.body, retryAfterMs: error.retryAfterMs }).toEqual({
+      kind: "http",
+      status: 503,
+      body,
+      retryAfterMs: 1000,
+    });
     expect(provesNothingStarted(error)).toBe(true);
   });
 

@@ -29,7 +29,11 @@ describe("retryUnanswered", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-#", undefined, storeDown(1000));
       const output = source.pipe(retryUnanswered(rule()));
-      const usedUp = new ClientError("http", "POST /agent was tried 3 times without an answer to go on with; the last: POST /agent answered 503 Service Unavailable", { status: 503 });
+      const usedUp = new ClientError(
+        "http",
+        "POST /agent was tried 3 times without an answer to go on with; the last: POST /agent answered 503 Service Unavailable",
+        { status: 503 },
+      );
       expectObservable(output).toBe("- 1000ms - 1000ms -#", undefined, usedUp);
       expectSubscriptions(source.subscriptions).toBe(["^!", "1001ms ^!", "2002ms ^!"]);
     });
@@ -40,7 +44,9 @@ describe("retryUnanswered", () => {
     throwError(() => storeDown(5))
       .pipe(retryUnanswered(rule({ config: { count: 1, delay: () => of(0) } })))
       .subscribe({ error: (error: unknown) => (last = error) });
-    expect(ClientError.isInstance(last) && { kind: last.kind, status: last.status, body: last.body, retryAfterMs: last.retryAfterMs, cause: last.cause }).toEqual({
+    expect(
+      ClientError.isInstance(last) && { kind: last.kind, status: last.status, body: last.body, retryAfterMs: last.retryAfterMs, cause: last.cause },
+    ).toEqual({
       kind: "http",
       status: 503,
       body: storeDown().body,
@@ -64,7 +70,10 @@ describe("retryUnanswered", () => {
   test("a Retry-After longer than MAX_RETRY_AFTER_MS is waited only that long", () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("#", undefined, storeDown(10 * 60_000));
-      const usedUp = new ClientError("http", "POST /agent was tried 2 times without an answer to go on with; the last: POST /agent answered 503 Service Unavailable");
+      const usedUp = new ClientError(
+        "http",
+        "POST /agent was tried 2 times without an answer to go on with; the last: POST /agent answered 503 Service Unavailable",
+      );
       expectObservable(source.pipe(retryUnanswered(rule({ config: { count: 1 } })))).toBe(`${MAX_RETRY_AFTER_MS}ms #`, undefined, usedUp);
       expectSubscriptions(source.subscriptions).toBe(["(^!)", `${MAX_RETRY_AFTER_MS}ms (^!)`]);
     });

@@ -30,7 +30,9 @@ failOnUnhandledRxErrors();
 describe("RunController with synchronous sources", () => {
   it("a run that ends inside send (error, done) reports failed and is not kept as active", () => {
     const refusal = new ClientError("config", "a run is already active on this session");
-    const runs = RunController.of(sourceOf(of<Update<unknown>[]>({ kind: "error", error: refusal }, { kind: "done", end: { kind: "failed", message: refusal.message } })));
+    const runs = RunController.of(
+      sourceOf(of<Update<unknown>[]>({ kind: "error", error: refusal }, { kind: "done", end: { kind: "failed", message: refusal.message } })),
+    );
     expect(() => runs.send("hi")).not.toThrow();
     expect(runs.getSnapshot()).toMatchObject({ status: "failed", end: { kind: "failed", message: refusal.message } });
     runs.stop();
@@ -75,7 +77,13 @@ describe("RunController with synchronous sources", () => {
 });
 
 describe("RunController with a server that keeps threads (connect, stop, detach)", () => {
-  const streaming: Update<unknown> = { kind: "message", index: 1, id: "a1", change: { kind: "content", delta: "Hal" }, message: { id: "a1", role: "assistant", content: "Hal" } };
+  const streaming: Update<unknown> = {
+    kind: "message",
+    index: 1,
+    id: "a1",
+    change: { kind: "content", delta: "Hal" },
+    message: { id: "a1", role: "assistant", content: "Hal" },
+  };
   const ended: Update<unknown> = { kind: "message", index: 1, id: "a1", change: { kind: "ended" }, message: { id: "a1", role: "assistant", content: "Hal" } };
 
   /** A source whose one run the test drives, with a stop that answers as told and records its calls. */

@@ -158,7 +158,10 @@ test("a run whose producer is gone ends RUN_ERROR ABANDONED for the clients conn
 });
 
 test("GET {url}/capabilities: AgentCapabilities as @ag-ui/core 1.0.0 types it, resumable with a store", async () => {
-  const { url } = await serveStored({ run: async () => undefined }, { capabilities: { identity: { name: "echo" }, transport: { resumable: false, websocket: false } } });
+  const { url } = await serveStored(
+    { run: async () => undefined },
+    { capabilities: { identity: { name: "echo" }, transport: { resumable: false, websocket: false } } },
+  );
   const response = await fetch(`${url}/capabilities`);
   expect(response.status).toBe(200);
   const body: unknown = await response.json();

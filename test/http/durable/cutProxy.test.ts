@@ -55,5 +55,7 @@ test(`${RUNS} runs cut at random byte offsets (seed ${SEED}) end exactly as an u
   }
   expect(exact + rebuilt).toBe(RUNS);
   expect(exact).toBeGreaterThan(RUNS * 0.9);
-  process.stdout.write(`cut proxy: ${RUNS} runs, ${proxy.stats.cuts} cuts, ${reconnects} reconnects; ${exact} resumed exactly (same updates as uncut), ${rebuilt} cut before their first frame rebuilt from the snapshot; all ${RUNS} end with the uncut messages and state\n`);
+  process.stdout.write(
+    `cut proxy: ${RUNS} runs, ${proxy.stats.cuts} cuts, ${reconnects} reconnects; ${exact} resumed exactly (same updates as uncut), ${rebuilt} cut before their first frame rebuilt from the snapshot; all ${RUNS} end with the uncut messages and state\n`,
+  );
 });

@@ -72,7 +72,15 @@ test("a run cut with a message, a tool call, a reasoning block, a step and a sub
   expect(types(frames.slice(0, 3).map((frame) => frame.event))).toEqual(["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT"]);
   // in the order they were opened (the step, the subagent, its message, the reasoning block, the answer, its tool call),
   // reasoning messages last, inside their block (OpenSpans.reopeners: R22)
-  expect(types(opened)).toEqual(["STEP_STARTED", "SUBAGENT_STARTED", "TEXT_MESSAGE_START", "REASONING_START", "TEXT_MESSAGE_START", "TOOL_CALL_START", "REASONING_MESSAGE_START"]);
+  expect(types(opened)).toEqual([
+    "STEP_STARTED",
+    "SUBAGENT_STARTED",
+    "TEXT_MESSAGE_START",
+    "REASONING_START",
+    "TEXT_MESSAGE_START",
+    "TOOL_CALL_START",
+    "REASONING_MESSAGE_START",
+  ]);
   const events = frames.map((frame) => frame.event);
   await expectAccepted(events);
   const { state, problems } = await freshClient(events);
@@ -81,10 +89,13 @@ test("a run cut with a message, a tool call, a reasoning block, a step and a sub
   await live.rest();
   const kept = (await framesOf((await postJson(`${url}/connect`, { threadId: "t1" })).text)).map((frame) => frame.event);
   const [, messages, stateSnapshot] = kept;
-  if (messages.type !== "MESSAGES_SNAPSHOT" || stateSnapshot.type !== "STATE_SNAPSHOT") throw new Error(`expected the snapshots, got ${types(kept).join(", ")}`);
+  if (messages.type !== "MESSAGES_SNAPSHOT" || stateSnapshot.type !== "STATE_SNAPSHOT")
+    throw new Error(`expected the snapshots, got ${types(kept).join(", ")}`);
   expect(state.messages.snapshot()).toEqual(messages.messages);
   expect(state.rawState).toEqual(stateSnapshot.snapshot);
-  expect(messages.messages.map((message) => message.content)).toEqual(expect.arrayContaining(["Starting.", "Three sources.", "Looking it up: done.", "3 hits"]));
+  expect(messages.messages.map((message) => message.content)).toEqual(
+    expect.arrayContaining(["Starting.", "Three sources.", "Looking it up: done.", "3 hits"]),
+  );
 });
 
 /** Asks for a confirmation on the first run; deletes on a resume that approves it. */

@@ -91,7 +91,10 @@ test("a joined stream cut mid-tail resumes through Last-Event-ID: the joined ses
     pause.open();
     const [, updates] = await Promise.all([sent, joined]);
     expect(proxy.stats.cuts).toBe(1);
-    expect(updates.filter((update) => update.kind === "connection").map((update) => update.kind === "connection" && update.status)).toEqual(["reconnecting", "connected"]);
+    expect(updates.filter((update) => update.kind === "connection").map((update) => update.kind === "connection" && update.status)).toEqual([
+      "reconnecting",
+      "connected",
+    ]);
     expect(errorsOf(updates)).toEqual([]);
     expect(updates.filter((update) => update.kind === "done")).toEqual([{ kind: "done", end: { kind: "success" } }]);
     expect(joining.messages).toEqual(sender.messages);
@@ -123,39 +126,44 @@ describe("property over HTTP: any agent script, any cut point", () => {
     const script = fc.record({ ops: fc.array(opArbitrary, { maxLength: 20 }), ending: endingArbitrary });
     let threadNo = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(script, { minLength: 1, maxLength: 2 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), async (scripts, cutAt, cursorAt) => {
-        const threadId = `prop-${threadNo++}`;
-        const runs = await recordThread(threadId, scripts);
-        const last = runs[runs.length - 1];
-        const holdAt = Math.max(1, Math.min(last.events.length, Math.ceil(cutAt * last.events.length))); // events sent before the pause
-        const release = gate();
-        const { url } = await serveStored(replaying(runs, last.input.runId, holdAt, release.opened));
-        try {
-          for (const recorded of runs.slice(0, -1)) await postJson(url, recorded.input);
-          const live = await openStream(url, last.input);
-          await live.untilFrames(holdAt); // logged that far: the run is cut here
-          const joined = await openStream(`${url}/connect`, { threadId });
-          await joined.untilFrames(1); // the store was read: what follows is the live tail
-          release.open();
-          const liveFrames = await framesOf(await live.rest());
-          const events = (await framesOf(await joined.rest())).map((frame) => frame.event);
-          await expectAccepted(events);
-          const { state, problems } = await freshClient(events);
-          expect(problems).toEqual([]);
-          const uncut = clientAfter(runs);
-          expect(state.messages.snapshot()).toEqual(uncut.messages.snapshot());
-          expect(state.rawState).toEqual(uncut.rawState);
-          // after any cursor of the run but its last: exactly the rest of the run as its client got it
-          const cursorIndex = Math.min(liveFrames.length - 2, Math.floor(cursorAt * (liveFrames.length - 1)));
-          if (cursorIndex >= 0) {
-            const rest = await framesOf((await postJson(`${url}/connect`, { threadId }, { "Last-Event-ID": liveFrames[cursorIndex].id ?? "" })).text);
-            expect(rest).toEqual(liveFrames.slice(cursorIndex + 1));
+      fc.asyncProperty(
+        fc.array(script, { minLength: 1, maxLength: 2 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (scripts, cutAt, cursorAt) => {
+          const threadId = `prop-${threadNo++}`;
+          const runs = await recordThread(threadId, scripts);
+          const last = runs[runs.length - 1];
+          const holdAt = Math.max(1, Math.min(last.events.length, Math.ceil(cutAt * last.events.length))); // events sent before the pause
+          const release = gate();
+          const { url } = await serveStored(replaying(runs, last.input.runId, holdAt, release.opened));
+          try {
+            for (const recorded of runs.slice(0, -1)) await postJson(url, recorded.input);
+            const live = await openStream(url, last.input);
+            await live.untilFrames(holdAt); // logged that far: the run is cut here
+            const joined = await openStream(`${url}/connect`, { threadId });
+            await joined.untilFrames(1); // the store was read: what follows is the live tail
+            release.open();
+            const liveFrames = await framesOf(await live.rest());
+            const events = (await framesOf(await joined.rest())).map((frame) => frame.event);
+            await expectAccepted(events);
+            const { state, problems } = await freshClient(events);
+            expect(problems).toEqual([]);
+            const uncut = clientAfter(runs);
+            expect(state.messages.snapshot()).toEqual(uncut.messages.snapshot());
+            expect(state.rawState).toEqual(uncut.rawState);
+            // after any cursor of the run but its last: exactly the rest of the run as its client got it
+            const cursorIndex = Math.min(liveFrames.length - 2, Math.floor(cursorAt * (liveFrames.length - 1)));
+            if (cursorIndex >= 0) {
+              const rest = await framesOf((await postJson(`${url}/connect`, { threadId }, { "Last-Event-ID": liveFrames[cursorIndex].id ?? "" })).text);
+              expect(rest).toEqual(liveFrames.slice(cursorIndex + 1));
+            }
+          } finally {
+            release.open();
+            await closeAll();
           }
-        } finally {
-          release.open();
-          await closeAll();
-        }
-      }),
+        },
+      ),
       fuzzParameters(40),
     );
   });

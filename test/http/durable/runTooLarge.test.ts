@@ -73,7 +73,9 @@ test("an Agent writing a 2 MB answer into maxBytes 1 MiB: its client's Session e
   await until(() => big.stopped, "the agent to stop");
   expect(big.written).toBeLessThan(MiB / 2); // it stopped at the bound, not at 2 MB
   expect(big.reason).toBeInstanceOf(DOMException);
-  expect(reasonMessage(big.reason)).toMatch(/^AbortError: run "[^"]+" was stopped: the store refused it: expected run .* to stay within maxRunBytes \(262144 bytes\)/);
+  expect(reasonMessage(big.reason)).toMatch(
+    /^AbortError: run "[^"]+" was stopped: the store refused it: expected run .* to stay within maxRunBytes \(262144 bytes\)/,
+  );
   expect(failures).toHaveLength(1);
   expect(StoreError.isInstance(failures[0]) && failures[0].code).toBe("run-too-large");
 

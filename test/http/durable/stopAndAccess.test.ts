@@ -57,7 +57,10 @@ test("a stop aborts ctx.signal and the run ends RUN_FINISHED cancelled for the r
   const again = await postJson(`${url}/stop`, { threadId: "t1", runId: "r1" });
   expect(again.response.status).toBe(409);
   expect(JSON.parse(again.text)).toMatchObject({ error: "run-ended" });
-  for (const unknown of [{ threadId: "t1", runId: "r9" }, { threadId: "nobody", runId: "r1" }]) {
+  for (const unknown of [
+    { threadId: "t1", runId: "r9" },
+    { threadId: "nobody", runId: "r1" },
+  ]) {
     const answer = await postJson(`${url}/stop`, unknown);
     expect(answer.response.status).toBe(404);
     expect(JSON.parse(answer.text)).toMatchObject({ error: "not-found" });
@@ -86,7 +89,13 @@ test("a stopped run function is closed for it: what it left open ends, then RUN_
   expect((await postJson(`${url}/stop`, { threadId: "t2", runId: "r1" })).response.status).toBe(202);
   const frames = await framesOf(await live.rest());
   // innermost first: the tool call, the subagent's message, the subagent
-  expect(frames.slice(-5).map((frame) => frame.event.type)).toEqual(["TOOL_CALL_START", "TOOL_CALL_END", "TEXT_MESSAGE_END", "SUBAGENT_FINISHED", "RUN_FINISHED"]);
+  expect(frames.slice(-5).map((frame) => frame.event.type)).toEqual([
+    "TOOL_CALL_START",
+    "TOOL_CALL_END",
+    "TEXT_MESSAGE_END",
+    "SUBAGENT_FINISHED",
+    "RUN_FINISHED",
+  ]);
   expect(frames[frames.length - 3].event).toMatchObject({ type: "TEXT_MESSAGE_END", subagentRunId: "sub-1" });
   await expectAccepted(frames.map((frame) => frame.event));
   expect(signal?.aborted).toBe(true);
@@ -126,7 +135,10 @@ describe("access", () => {
   });
 
   test("to a caller without access, an unknown thread and a forbidden one answer alike on every route (status, headers, body); only an allowed caller learns it is unknown", async () => {
-    const { url } = await serveStored({ run: async (ctx) => void ctx.say("secret") }, { authorize: (request) => request.headers.get("authorization") === "Bearer owner" });
+    const { url } = await serveStored(
+      { run: async (ctx) => void ctx.say("secret") },
+      { authorize: (request) => request.headers.get("authorization") === "Bearer owner" },
+    );
     await postJson(url, inputFor("exists", "r1"), owner);
     const answer = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
       const { response, text } = await postJson(`${url}${route}`, body, headers);
@@ -143,7 +155,9 @@ describe("access", () => {
       expect(forbidden.status).toBe(403);
       expect(unknown.status).toBe(forbidden.status);
       // the same headers; the length differs by the two ids' lengths, since the message names the id the caller sent
-      expect(unknown.headers).toEqual(forbidden.headers.map(([name, value]) => [name, name === "content-length" ? String(Number(value) + "never-existed".length - "exists".length) : value]));
+      expect(unknown.headers).toEqual(
+        forbidden.headers.map(([name, value]) => [name, name === "content-length" ? String(Number(value) + "never-existed".length - "exists".length) : value]),
+      );
       expect(unknown.body.error).toBe(forbidden.body.error);
       // the messages differ only by the thread id the caller sent itself
       expect(unknown.body.message.replace("never-existed", "X")).toBe(forbidden.body.message.replace("exists", "X"));
@@ -154,11 +168,14 @@ describe("access", () => {
   });
 
   test("a throwing authorize answers 500 before the store is asked", async () => {
-    const { url, store } = await serveStored({ run: async () => undefined }, {
-      authorize: () => {
-        throw new Error("the session service is down");
+    const { url, store } = await serveStored(
+      { run: async () => undefined },
+      {
+        authorize: () => {
+          throw new Error("the session service is down");
+        },
       },
-    });
+    );
     const { response, text } = await postJson(url, inputFor("t", "r1"));
     expect(response.status).toBe(500);
     expect(JSON.parse(text)).toMatchObject({ error: "internal", message: expect.stringContaining("the session service is down") });

@@ -33,7 +33,14 @@ test("every frame carries id: <cursor>, strictly increasing, and the response is
   expect(response.status).toBe(200);
   expect(response.headers.get(RESUMABLE_HEADER)).toBe("true");
   const frames = await framesOf(text);
-  expect(frames.map((frame) => frame.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STATE_SNAPSHOT", "RUN_FINISHED"]);
+  expect(frames.map((frame) => frame.event.type)).toEqual([
+    "RUN_STARTED",
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "STATE_SNAPSHOT",
+    "RUN_FINISHED",
+  ]);
   expect(frames.every((frame) => typeof frame.id === "string" && frame.id.length > 0)).toBe(true);
   expect(new Set(frames.map((frame) => frame.id)).size).toBe(frames.length);
   await expectAccepted(frames.map((frame) => frame.event));

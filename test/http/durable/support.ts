@@ -50,8 +50,16 @@ export async function framesOf(text: string): Promise<WireFrame[]> {
 }
 
 /** POSTs JSON to `url` and reads the whole answer. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ readonly response: Response; readonly text: string }> {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ readonly response: Response; readonly text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
   return { response, text: await response.text() };
 }
 
@@ -82,7 +90,11 @@ export interface OpenStream {
 
 /** POSTs JSON to `url` and hands back the answer to read piece by piece. */
 export async function openStream(url: string, body: unknown, headers: Record<string, string> = {}): Promise<OpenStream> {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
   if (response.body === null) throw new Error(`expected a body from ${url}, got status ${response.status}`);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -136,4 +148,3 @@ export function canonicalIds<T>(value: T): unknown {
   };
   return walk(value, undefined);
 }
-

@@ -25,10 +25,19 @@ const ROOT = path.join(__dirname, "..", "..", "..");
  * until it listens. `nodeFlags` go to the child's node (a small young generation makes a sampled
  * heap peak track live data instead of garbage not yet collected).
  */
-export function startLoadServer(options: Pick<HandlerOptions, "maxBufferedBytes" | "highWaterMark" | "bodyTimeoutMs"> = {}, nodeFlags: readonly string[] = []): Promise<LoadServer> {
+export function startLoadServer(
+  options: Pick<HandlerOptions, "maxBufferedBytes" | "highWaterMark" | "bodyTimeoutMs"> = {},
+  nodeFlags: readonly string[] = [],
+): Promise<LoadServer> {
   const child = fork(path.join(__dirname, "loadServer.ts"), [JSON.stringify(options)], {
     cwd: ROOT,
-    execArgv: ["--expose-gc", ...nodeFlags, ...(process.env.LOAD_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE}`] : []), "-r", "ts-node/register/transpile-only"],
+    execArgv: [
+      "--expose-gc",
+      ...nodeFlags,
+      ...(process.env.LOAD_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_PROFILE}`] : []),
+      "-r",
+      "ts-node/register/transpile-only",
+    ],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -71,8 +80,10 @@ export const RUN_BODY = JSON.stringify({ threadId: "load", runId: "run", message
 /** POSTs a run and resolves with the response once its headers are in (the body not read yet). */
 export function openRun(url: string): Promise<{ response: IncomingMessage; destroy: () => void }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } }, (response) =>
-      resolve({ response, destroy: () => req.destroy() }),
+    const req = httpRequest(
+      url,
+      { method: "POST", agent: loadAgent, headers: { "Content-Type": "application/json", Accept: "text/event-stream" } },
+      (response) => resolve({ response, destroy: () => req.destroy() }),
     );
     req.on("error", reject);
     req.end(RUN_BODY);

@@ -90,7 +90,14 @@ async function main(): Promise<void> {
         collectGarbage();
         const usage = process.memoryUsage();
         const cpuMs = (cpu.user + cpu.system) / 1000;
-        const answer: TailMemory = { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers, streams: sharedTurns.streams, cpuMs };
+        const answer: TailMemory = {
+          rss: usage.rss,
+          heapUsed: usage.heapUsed,
+          external: usage.external,
+          arrayBuffers: usage.arrayBuffers,
+          streams: sharedTurns.streams,
+          cpuMs,
+        };
         process.send?.({ reply: "memory", memory: answer });
         return;
       }

@@ -86,14 +86,22 @@ describe("normalizeStep: THINKING_* become REASONING_*", () => {
       counter("u"),
     );
     expect(output).toStrictEqual([
-      TMS("p1"), TMC("p1", "A"), TMS("m1", "s1"), TMC("m1", "B", "s1"),
-      TME("p1"), { type: "REASONING_START", messageId: "u1" },
-      TME("m1", "s1"), RF(),
+      TMS("p1"),
+      TMC("p1", "A"),
+      TMS("m1", "s1"),
+      TMC("m1", "B", "s1"),
+      TME("p1"),
+      { type: "REASONING_START", messageId: "u1" },
+      TME("m1", "s1"),
+      RF(),
     ]);
   });
 
   it("RUN_STARTED forgets a thinking span left open by the previous run", () => {
-    const { output } = runSteps([{ type: "THINKING_START" }, RF(), { type: "RUN_STARTED", threadId: "t1", runId: "r2" }, { type: "THINKING_END" }], counter("u"));
+    const { output } = runSteps(
+      [{ type: "THINKING_START" }, RF(), { type: "RUN_STARTED", threadId: "t1", runId: "r2" }, { type: "THINKING_END" }],
+      counter("u"),
+    );
     expect(output.at(-1)).toStrictEqual({ type: "REASONING_END", messageId: "u2" });
   });
 });

@@ -64,8 +64,13 @@ export const bracketClose = (id: string, tag?: string) => [RME(id, tag), REND(id
  */
 export function withoutBrackets(events: readonly unknown[]): unknown[] {
   const same = (a: unknown, b: unknown, type: string): boolean =>
-    typeof a === "object" && a !== null && typeof b === "object" && b !== null && Reflect.get(b, "type") === type &&
-    Reflect.get(a, "messageId") === Reflect.get(b, "messageId") && Reflect.get(a, "subagentRunId") === Reflect.get(b, "subagentRunId");
+    typeof a === "object" &&
+    a !== null &&
+    typeof b === "object" &&
+    b !== null &&
+    Reflect.get(b, "type") === type &&
+    Reflect.get(a, "messageId") === Reflect.get(b, "messageId") &&
+    Reflect.get(a, "subagentRunId") === Reflect.get(b, "subagentRunId");
   return events.filter((event, i) => {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- read as `unknown`-typed and checked before use
     const type = typeof event === "object" && event !== null ? Reflect.get(event, "type") : undefined;

@@ -9,8 +9,39 @@ import type { Event } from "../../../src/protocol/events";
 import type { ProtocolErrorCode } from "../../../src/operators/ProtocolError";
 import { ev, outcome } from "../../../src/protocol/build";
 import {
-  AD, AS, CUS, MS, RAW, RE, REND, REV, RF, RMC, RME, RMS, RS, RST, SAE, SAF, SAS, SD, SS, STF, STS,
-  TCA, TCE, TCR, TCS, TMC, TME, TMS, RUN, THREAD, msg, withField, withoutField,
+  AD,
+  AS,
+  CUS,
+  MS,
+  RAW,
+  RE,
+  REND,
+  REV,
+  RF,
+  RMC,
+  RME,
+  RMS,
+  RS,
+  RST,
+  SAE,
+  SAF,
+  SAS,
+  SD,
+  SS,
+  STF,
+  STS,
+  TCA,
+  TCE,
+  TCR,
+  TCS,
+  TMC,
+  TME,
+  TMS,
+  RUN,
+  THREAD,
+  msg,
+  withField,
+  withoutField,
 } from "../../support/streams";
 
 export interface Rejection {
@@ -87,7 +118,7 @@ export const ROWS: readonly VerifierCase[] = [
   {
     name: "row 34",
     events: [RS(), TMS("m", "s1"), TME("m"), TCS("tc", "s2", { parentMessageId: "m" })],
-    reject: x(3, "ownership", "R39", "parent message m belongs to subagent \"s1\""),
+    reject: x(3, "ownership", "R39", 'parent message m belongs to subagent "s1"'),
   },
   {
     name: "row 35",
@@ -97,8 +128,14 @@ export const ROWS: readonly VerifierCase[] = [
   {
     name: "row 36",
     events: [
-      RS(), TMS("m", "s1"), TME("m"), TCS("tc", undefined, { parentMessageId: "m" }), TCE("tc"),
-      TMS("m2", "s2"), TME("m2"), TCS("tc", undefined, { parentMessageId: "m2" }),
+      RS(),
+      TMS("m", "s1"),
+      TME("m"),
+      TCS("tc", undefined, { parentMessageId: "m" }),
+      TCE("tc"),
+      TMS("m2", "s2"),
+      TME("m2"),
+      TCS("tc", undefined, { parentMessageId: "m2" }),
     ],
     reject: x(7, "ownership", "R39"),
   },
@@ -131,7 +168,9 @@ export const ROWS: readonly VerifierCase[] = [
   {
     name: "row 49",
     events: [
-      RS(), SAS("s1"), SAF("s1", { outcome: outcome.suspended(["i1"]) }),
+      RS(),
+      SAS("s1"),
+      SAF("s1", { outcome: outcome.suspended(["i1"]) }),
       RF({ outcome: outcome.interrupt([{ id: "i1", reason: "confirm", subagentRunId: "s1" }]) }),
     ],
   },
@@ -160,7 +199,11 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
     events: [RS(), TCS("t1"), RST("r1"), RMS("r2"), AS("a1"), RF()],
     reject: x(5, "run-lifecycle", "R7", "reasoning messages are still open: r2"),
   },
-  { name: "R7 (an open reasoning span blocks)", events: [RS(), TCS("t1"), RST("r1"), RF()], reject: x(3, "run-lifecycle", "R7", "reasoning spans are still open: r1") },
+  {
+    name: "R7 (an open reasoning span blocks)",
+    events: [RS(), TCS("t1"), RST("r1"), RF()],
+    reject: x(3, "run-lifecycle", "R7", "reasoning spans are still open: r1"),
+  },
   { name: "R8", events: [RS(), withField(TMS("m1"), "subagentRunId", null)], reject: x(1, "field-sanity", "R8") },
   {
     name: "R9",
@@ -174,7 +217,7 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   },
   { name: "R10", events: [RS(), withoutField(SAS("s1"), "subagentRunId")], reject: x(1, "field-sanity", "R10", "string subagentRunId") },
   { name: "R10 (SAE message)", events: [RS(), SAS("s1"), withoutField(SAE("s1"), "message")], reject: x(2, "field-sanity", "R10") },
-  { name: "R10 (valid: \"\" everywhere)", events: [RS(), SAS("", { name: "" }), SAE("", "")] },
+  { name: 'R10 (valid: "" everywhere)', events: [RS(), SAS("", { name: "" }), SAE("", "")] },
   { name: "R11", events: [RS(), SAS("s1"), withField(SAF("s1"), "outcome", null)], reject: x(2, "field-sanity", "R11", "outcome null") },
   { name: "R11 (SAS description)", events: [RS(), withField(SAS("s1"), "description", null)], reject: x(1, "field-sanity", "R11") },
   { name: "R12", events: [RS(), SAS("s1"), withField(SAF("s1"), "outcome", { type: "paused" })], reject: x(2, "field-sanity", "R12") },
@@ -213,8 +256,16 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
     events: [RS(), RST("b", "s1"), RMS("m")],
     reject: x(2, "reasoning", "R22", "the parent agent has no open reasoning block", `open: b (subagent "s1")`),
   },
-  { name: "R22 (a subagent's message in the parent's block)", events: [RS(), RST("b"), RMS("m", "s1")], reject: x(2, "reasoning", "R22", `subagent "s1" has no open reasoning block`) },
-  { name: "R22 (\"\" is an owner apart from the parent)", events: [RS(), RST("b", ""), RMS("m")], reject: x(2, "reasoning", "R22", "the parent agent has no open reasoning block") },
+  {
+    name: "R22 (a subagent's message in the parent's block)",
+    events: [RS(), RST("b"), RMS("m", "s1")],
+    reject: x(2, "reasoning", "R22", `subagent "s1" has no open reasoning block`),
+  },
+  {
+    name: 'R22 ("" is an owner apart from the parent)',
+    events: [RS(), RST("b", ""), RMS("m")],
+    reject: x(2, "reasoning", "R22", "the parent agent has no open reasoning block"),
+  },
   { name: "R22 (a closed block holds nothing)", events: [RS(), RST("b"), REND("b"), RMS("m")], reject: x(3, "reasoning", "R22", "no reasoning block is open") },
   {
     name: "R22 (valid: blocks are counted per owner, one of two closed)",
@@ -227,7 +278,14 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   {
     name: "R22 (an untagged message under an id a subagent owns needs that subagent's block)",
     events: [RS(), RST("r1", "s1"), REND("r1"), RST("p"), RMS("r1")],
-    reject: x(4, "reasoning", "R22", `REASONING_MESSAGE_START for r1 from subagent "s1"`, `subagent "s1" has no open reasoning block`, "open: p (the parent agent)"),
+    reject: x(
+      4,
+      "reasoning",
+      "R22",
+      `REASONING_MESSAGE_START for r1 from subagent "s1"`,
+      `subagent "s1" has no open reasoning block`,
+      "open: p (the parent agent)",
+    ),
   },
   {
     name: "R22 (valid: the owner a snapshot recorded counts)",
@@ -244,22 +302,41 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   { name: "R22 (valid: two spans open at once)", events: [RS(), RST("r1"), RST("r2", "s1"), REND("r1"), REND("r2", "s1"), RF()] },
   { name: "R22 (content for a message nothing opened)", events: [RS(), RMC("r9")], reject: x(1, "reasoning", "R22", "no reasoning message r9 is open") },
   { name: "R22 (a second REASONING_START while the span is open)", events: [RS(), RST("r1"), RST("r1")], reject: x(2, "reasoning", "R22", "already open") },
-  { name: "R22 (a second REASONING_MESSAGE_START while open)", events: [RS(), RST("r1"), RMS("m1"), RMS("m1")], reject: x(3, "reasoning", "R22", "already open") },
+  {
+    name: "R22 (a second REASONING_MESSAGE_START while open)",
+    events: [RS(), RST("r1"), RMS("m1"), RMS("m1")],
+    reject: x(3, "reasoning", "R22", "already open"),
+  },
   { name: "R22 (a span's id is no message)", events: [RS(), RST("r1"), RME("r1")], reject: x(2, "reasoning", "R22") },
-  { name: "R22 (REASONING_END without a span)", events: [RS(), RST("b"), RMS("r1"), RME("r1"), REND("r1")], reject: x(4, "reasoning", "R22", "no reasoning span r1 is open", "open: b") },
+  {
+    name: "R22 (REASONING_END without a span)",
+    events: [RS(), RST("b"), RMS("r1"), RME("r1"), REND("r1")],
+    reject: x(4, "reasoning", "R22", "no reasoning span r1 is open", "open: b"),
+  },
   { name: "R23", events: [RS(), { type: "THINKING_TEXT_MESSAGE_START" }], reject: x(1, "thinking", "R23") },
   { name: "R23 (END without START)", events: [RS(), { type: "THINKING_END" }], reject: x(1, "thinking", "R23") },
   { name: "R23 (double START)", events: [RS(), { type: "THINKING_START" }, { type: "THINKING_START" }], reject: x(2, "thinking", "R23") },
   {
     name: "R23 (CONTENT after message END)",
-    events: [RS(), { type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "x" }],
+    events: [
+      RS(),
+      { type: "THINKING_START" },
+      { type: "THINKING_TEXT_MESSAGE_START" },
+      { type: "THINKING_TEXT_MESSAGE_END" },
+      { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "x" },
+    ],
     reject: x(4, "thinking", "R23"),
   },
   {
     name: "R23 (valid)",
     events: [
-      RS(), { type: "THINKING_START" }, { type: "THINKING_TEXT_MESSAGE_START" }, { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "x" },
-      { type: "THINKING_TEXT_MESSAGE_END" }, { type: "THINKING_END" }, RF(),
+      RS(),
+      { type: "THINKING_START" },
+      { type: "THINKING_TEXT_MESSAGE_START" },
+      { type: "THINKING_TEXT_MESSAGE_CONTENT", delta: "x" },
+      { type: "THINKING_TEXT_MESSAGE_END" },
+      { type: "THINKING_END" },
+      RF(),
     ],
   },
   { name: "R24 (valid)", events: [RS(), AD("a0"), AS("a1"), AS("a1"), AS("a1", undefined, { replace: false }), AD("a1"), RF()] },
@@ -267,7 +344,11 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   { name: "R25 (valid: other owner)", events: [RS(), STS("tools"), STS("tools", "s1")] },
   { name: "R26", events: [RS(), STS("a"), STF("b")], reject: x(2, "step", "R26") },
   { name: "R27", events: [RS(), STS("tools"), SAS("s1"), STF("tools", "s1")], reject: x(3, "step", "R27", "the parent agent") },
-  { name: "R27 (untagged cannot close a subagent's step)", events: [RS(), SAS("s1"), STS("inner", "s1"), STF("inner")], reject: x(3, "step", "R27", `subagent "s1"`) },
+  {
+    name: "R27 (untagged cannot close a subagent's step)",
+    events: [RS(), SAS("s1"), STS("inner", "s1"), STF("inner")],
+    reject: x(3, "step", "R27", `subagent "s1"`),
+  },
   { name: "R28", events: [RS(), SAS(""), STS("tools"), STF("tools", "")], reject: x(3, "step", "R28") },
   { name: "R29 (valid: free close order)", events: [RS(), STS("a"), STS("b"), STF("a"), STF("b"), RF()] },
   { name: "R29", events: [RS(), SAS("s1"), STS("inner", "s1"), SAF("s1"), RF()], reject: x(4, "run-lifecycle", "R7", `"inner" (subagent "s1")`) },
@@ -283,7 +364,7 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
   { name: "R36 (valid)", events: [RS(), SAS("s1"), SS("s1"), SD("s1"), CUS("s1"), RAW("s1"), STS("w", "s1"), STF("w", "s1"), SAF("s1"), RF()] },
   { name: "R37", events: [RS(), TMS("m1", "s1"), TME("m1", "s2")], reject: x(2, "ownership", "R37") },
   { name: "R37 (parent-owned)", events: [RS(), TMS("m1"), TMC("m1", "s1")], reject: x(2, "ownership", "R37") },
-  { name: "R37 (\"\" is an owner)", events: [RS(), TMS("m", ""), TMC("m", "s1")], reject: x(2, "ownership", "R37") },
+  { name: 'R37 ("" is an owner)', events: [RS(), TMS("m", ""), TMC("m", "s1")], reject: x(2, "ownership", "R37") },
   { name: "R38", events: [RS(), TMS("m1", "s1"), TME("m1"), TMS("m1", "s2")], reject: x(3, "ownership", "R38") },
   { name: "R38 (reasoning)", events: [RS(), RST("r1", "s1"), RMS("r1", "s2")], reject: x(2, "ownership", "R38") },
   { name: "R39", events: [RS(), TMS("m", "s1"), TME("m"), TCS("tc", "s2", { parentMessageId: "m" })], reject: x(3, "ownership", "R39") },
@@ -325,13 +406,35 @@ export const RULE_EXAMPLES: readonly VerifierCase[] = [
     events: [RS(), RF(), ev.runStarted("t-other", "r2"), ev.runFinished("t-other", "r2")],
     reject: x(2, "run-lifecycle", "R7a", "carries the input's threadId", "the thread of the stream's first run"),
   },
-  { name: "R7a (valid: runs of one thread, each closed under its own runId)", events: [RS(), RF(), RS({ runId: "r2" }), RF({ runId: "r2" }), RE(), RS({ runId: "r3" }), RF({ runId: "r3" })] },
+  {
+    name: "R7a (valid: runs of one thread, each closed under its own runId)",
+    events: [RS(), RF(), RS({ runId: "r2" }), RF({ runId: "r2" }), RE(), RS({ runId: "r3" }), RF({ runId: "r3" })],
+  },
   {
     name: "A16 (conformance: duplicate-interrupt-id-fatal)",
-    events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i-dup", reason: "approval", message: "first" }, { id: "i-dup", reason: "approval", message: "second" }]) })],
+    events: [
+      RS(),
+      RF({
+        outcome: outcome.interrupt([
+          { id: "i-dup", reason: "approval", message: "first" },
+          { id: "i-dup", reason: "approval", message: "second" },
+        ]),
+      }),
+    ],
     reject: x(1, "run-lifecycle", "A16", `two interrupts carrying the id "i-dup"`),
   },
-  { name: "A16 (valid: distinct ids)", events: [RS(), RF({ outcome: outcome.interrupt([{ id: "i1", reason: "approval" }, { id: "i2", reason: "approval" }]) })] },
+  {
+    name: "A16 (valid: distinct ids)",
+    events: [
+      RS(),
+      RF({
+        outcome: outcome.interrupt([
+          { id: "i1", reason: "approval" },
+          { id: "i2", reason: "approval" },
+        ]),
+      }),
+    ],
+  },
   {
     name: "R22 (conformance: reasoning-message-wrong-role-fatal)",
     events: [RS(), RST("r"), withField(RMS("r"), "role", "assistant"), RMC("r", undefined, "thinking"), RME("r"), REND("r"), RF()],

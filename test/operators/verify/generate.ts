@@ -8,8 +8,35 @@ import * as fc from "fast-check";
 import type { Event } from "../../../src/protocol/events";
 import { PARENT } from "../../../src/operators/verify/VerifierState";
 import {
-  AD, AS, CUS, MS, RAW, RE, REND, REV, RF, RMC, RME, RMS, RS, RST, SAE, SAF, SAS, SD, SS, STF, STS,
-  TCA, TCE, TCR, TCS, TMC, TME, TMS, msg,
+  AD,
+  AS,
+  CUS,
+  MS,
+  RAW,
+  RE,
+  REND,
+  REV,
+  RF,
+  RMC,
+  RME,
+  RMS,
+  RS,
+  RST,
+  SAE,
+  SAF,
+  SAS,
+  SD,
+  SS,
+  STF,
+  STS,
+  TCA,
+  TCE,
+  TCR,
+  TCS,
+  TMC,
+  TME,
+  TMS,
+  msg,
 } from "../../support/streams";
 
 /** An owner as producers write it: a tag, or `undefined` for the parent agent. */
@@ -270,19 +297,37 @@ export function buildStream(choices: readonly number[]): Stream {
       // Close everything, in a random order (close order is free, R29), then finish.
       const pending: Array<() => void> = [
         ...[...steps.values()].map((step) => () => void closers.push(emit(STF(step.name, step.owner), false, true))),
-        ...[...openText].map(([id, owner]) => () => void closers.push(emit(TME(id, continuationTag(owner)), false, true))),
-        ...[...openTools].map(([id, owner]) => () => void closers.push(emit(TCE(id, continuationTag(owner)), false, true))),
-        ...[...openReasoning].map(([id, owner]) => () => void closers.push(emit(RME(id, continuationTag(owner)), false, true))),
-        ...[...openSpans].map(([id, owner]) => () => void closers.push(emit(REND(id, continuationTag(owner)), false, true))),
+        ...[...openText].map(
+          ([id, owner]) =>
+            () =>
+              void closers.push(emit(TME(id, continuationTag(owner)), false, true)),
+        ),
+        ...[...openTools].map(
+          ([id, owner]) =>
+            () =>
+              void closers.push(emit(TCE(id, continuationTag(owner)), false, true)),
+        ),
+        ...[...openReasoning].map(
+          ([id, owner]) =>
+            () =>
+              void closers.push(emit(RME(id, continuationTag(owner)), false, true)),
+        ),
+        ...[...openSpans].map(
+          ([id, owner]) =>
+            () =>
+              void closers.push(emit(REND(id, continuationTag(owner)), false, true)),
+        ),
         ...activeSubs.map((id) => () => void closers.push(emit(SAF(id), false, true))),
       ];
-      const keys = [...steps.keys()].map((k) => `step|${k}`).concat(
-        [...openText.keys()].map((id) => `text|${id}`),
-        [...openTools.keys()].map((id) => `tool|${id}`),
-        [...openReasoning.keys()].map((id) => `reasoning|${id}`),
-        [...openSpans.keys()].map((id) => `span|${id}`),
-        activeSubs.map((id) => `sub|${id}`),
-      );
+      const keys = [...steps.keys()]
+        .map((k) => `step|${k}`)
+        .concat(
+          [...openText.keys()].map((id) => `text|${id}`),
+          [...openTools.keys()].map((id) => `tool|${id}`),
+          [...openReasoning.keys()].map((id) => `reasoning|${id}`),
+          [...openSpans.keys()].map((id) => `span|${id}`),
+          activeSubs.map((id) => `sub|${id}`),
+        );
       keys.forEach(continued);
       while (pending.length) pending.splice(pick(pending.length), 1)[0]();
       // Deleting any END, STF or SAF/SAE of this run leaves it open at RUN_FINISHED (R7).
@@ -333,4 +378,3 @@ export function snapshot(value: unknown): unknown {
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snapshot(v)]));
   return value;
 }
-

@@ -134,7 +134,7 @@ describe("verifyStep details", () => {
     expect(snapshot(state.run.owners.message.get("m1"))).toEqual({ owner: "s1", source: "opener" });
   });
 
-  test("\"\" against the parent is reported as R28 even when a third owner holds the same step name", () => {
+  test('"" against the parent is reported as R28 even when a third owner holds the same step name', () => {
     const state = stateAfter([RS(), STS("tools", "a"), STS("tools")]);
     const result = verifyStep(state, STF("tools", ""));
     expect(E.isLeft(result) && [result.left.rule, result.left.message]).toEqual(["R28", expect.stringContaining("open under the parent agent")]);

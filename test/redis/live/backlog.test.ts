@@ -81,7 +81,13 @@ test(`while Redis is down the producer waits once ${RECORDING_BACKLOG.paceAt} ev
   expect(whileDown).toBeLessThan(DELTAS);
   expect(response.status).toBe(200);
   const frames = await framesOf(text);
-  expect(frames.map((frame) => frame.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", ...Array<string>(DELTAS).fill("TEXT_MESSAGE_CONTENT"), "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+  expect(frames.map((frame) => frame.event.type)).toEqual([
+    "RUN_STARTED",
+    "TEXT_MESSAGE_START",
+    ...Array<string>(DELTAS).fill("TEXT_MESSAGE_CONTENT"),
+    "TEXT_MESSAGE_END",
+    "RUN_FINISHED",
+  ]);
   const log = await threadLog(admin, prefix, threadId);
   expect(logProblems(log)).toEqual([]);
   expect(log.filter((entry) => entry.event.type === "TEXT_MESSAGE_CONTENT")).toHaveLength(DELTAS);

@@ -52,7 +52,10 @@ test(`${RUNS} concurrent runs over 3 instances, cut at random offsets (seed ${SE
   let rebuilt = 0;
   for (const [i, turn] of turns.entries()) {
     const context = `run ${i}`;
-    expect({ context, reconnected: turn.updates.some((update) => update.kind === "connection" && update.status === "connected") }).toEqual({ context, reconnected: true });
+    expect({ context, reconnected: turn.updates.some((update) => update.kind === "connection" && update.status === "connected") }).toEqual({
+      context,
+      reconnected: true,
+    });
     if (checkCutTurn(context, turn, reference) === "exact") exact++;
     else rebuilt++;
   }

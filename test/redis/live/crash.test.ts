@@ -44,7 +44,11 @@ test(`kill -9 of the instance running the agent: clients following through anoth
   // The run goes to A; any reconnect (A is about to die) to B.
   balancer = await startBalancer(({ path }) => ({ port: path === "/agent" ? a.port : b.port }));
 
-  const runner = new Session<Board>(new HttpTransport(balancer.url("/agent"), { reconnect: { delay: 0 } }), { threadId: "crashed", state: boardSpec, newId: counter("u") });
+  const runner = new Session<Board>(new HttpTransport(balancer.url("/agent"), { reconnect: { delay: 0 } }), {
+    threadId: "crashed",
+    state: boardSpec,
+    newId: counter("u"),
+  });
   const runnerUpdates: Update<Board>[] = [];
   let researching!: () => void;
   const midRun = new Promise<void>((resolve) => (researching = resolve));
@@ -66,14 +70,22 @@ test(`kill -9 of the instance running the agent: clients following through anoth
   await a.kill();
   const [runnerEnd, watcherEnd] = await Promise.all([runnerDone, watcherDone]);
 
-  for (const [who, updates, endedAt] of [["runner", runnerUpdates, runnerEnd], ["watcher", watcherUpdates, watcherEnd]] as const) {
+  for (const [who, updates, endedAt] of [
+    ["runner", runnerUpdates, runnerEnd],
+    ["watcher", watcherUpdates, watcherEnd],
+  ] as const) {
     const last = updates[updates.length - 1];
     expect({ who, last }).toEqual({ who, last: { kind: "done", end: { kind: "failed", message: expect.stringMatching(/lease/i), code: "ABANDONED" } } });
     expect({ who, withinLease: endedAt - killedAt < LEASE_MS + 1000 }).toEqual({ who, withinLease: true });
   }
-  process.stdout.write(`kill -9 → RUN_ERROR ABANDONED: runner (reconnected to B) after ${runnerEnd - killedAt} ms, watcher (joined on B) after ${watcherEnd - killedAt} ms; lease ${LEASE_MS} ms\n`);
+  process.stdout.write(
+    `kill -9 → RUN_ERROR ABANDONED: runner (reconnected to B) after ${runnerEnd - killedAt} ms, watcher (joined on B) after ${watcherEnd - killedAt} ms; lease ${LEASE_MS} ms\n`,
+  );
   // The runner was cut by the crash and reconnected to B; it lost nothing it had.
-  expect(runnerUpdates.filter((update) => update.kind === "connection").map((update) => update.kind === "connection" && update.status)).toEqual(["reconnecting", "connected"]);
+  expect(runnerUpdates.filter((update) => update.kind === "connection").map((update) => update.kind === "connection" && update.status)).toEqual([
+    "reconnecting",
+    "connected",
+  ]);
   expect(comparable(watcher.messages)).toBe(comparable(runner.messages));
   expect(watcher.rawState).toEqual({ tasks: [{ id: 1, title: "buy milk", done: false }] });
   // Logged exactly once, by B (A is gone), as the run's last event.
@@ -123,7 +135,10 @@ test("every instance restarted: no finished thread is lost; connect() shows its 
     const instance = restarted[(index + 2) % 3]; // another instance than the one that wrote it last
     const joined = new Session<Board>(new HttpTransport(instance.url), { threadId, state: boardSpec });
     const updates = await lastValueFrom(joined.connect().pipe(toArray()));
-    expect({ threadId, end: updates[updates.length - 1] }).toMatchObject({ threadId, end: { kind: "done", end: { kind: threadId === "t-a" ? "interrupted" : "success" } } });
+    expect({ threadId, end: updates[updates.length - 1] }).toMatchObject({
+      threadId,
+      end: { kind: "done", end: { kind: threadId === "t-a" ? "interrupted" : "success" } },
+    });
     expect({ threadId, messages: comparable(joined.messages) }).toEqual({ threadId, messages: comparable(before.messages) });
     expect({ threadId, state: joined.rawState }).toEqual({ threadId, state: before.state });
   }
@@ -140,8 +155,11 @@ test("every instance restarted: no finished thread is lost; connect() shows its 
   const resumedSession = new Session<Board>(new HttpTransport(restarted[2].url), { threadId: "t-a", state: boardSpec, newId: counter("u-again") });
   const join = await lastValueFrom(resumedSession.connect().pipe(toArray()));
   const pending = join[join.length - 1];
-  if (pending.kind !== "done" || pending.end.kind !== "interrupted") throw new Error(`expected the joined thread to wait on its interrupt, but it ended ${JSON.stringify(pending)}`);
-  const cleared = await lastValueFrom(resumedSession.resume([{ interruptId: pending.end.interrupts[0].id, status: "resolved", payload: { approved: true } }]).pipe(toArray()));
+  if (pending.kind !== "done" || pending.end.kind !== "interrupted")
+    throw new Error(`expected the joined thread to wait on its interrupt, but it ended ${JSON.stringify(pending)}`);
+  const cleared = await lastValueFrom(
+    resumedSession.resume([{ interruptId: pending.end.interrupts[0].id, status: "resolved", payload: { approved: true } }]).pipe(toArray()),
+  );
   expect(cleared[cleared.length - 1]).toMatchObject({ kind: "done", end: { kind: "success" } });
   expect(resumedSession.rawState).toEqual({ tasks: [] });
 });

@@ -35,7 +35,15 @@ afterAll(async () => {
 function sendBatch(threadId: string, runId: string, firstSeq: number, events: readonly Event[], terminal = false): Promise<AppendReply> {
   const calls = new RedisCalls(5000);
   const context = { now: "", channel: signalChannel(prefix), threadId, ttl: 60_000 };
-  const request = { runId, lease: 30_000, leaseTtl: 30_000, terminal, maxEvents: 0, firstSeq, events: events.map((event, i) => encodeEvent(event, i, threadId)) };
+  const request = {
+    runId,
+    lease: 30_000,
+    leaseTtl: 30_000,
+    terminal,
+    maxEvents: 0,
+    firstSeq,
+    events: events.map((event, i) => encodeEvent(event, i, threadId)),
+  };
   return calls.script(nodeRedisPort(client), appendScript, threadKeys(prefix, threadId), context, appendArguments(request)).then(parseAppendReply);
 }
 
@@ -56,8 +64,18 @@ test("the same batch twice: logged once, the same cursors both times; the termin
 
   const log = await threadLog(client, prefix, threadId);
   expect(logProblems(log)).toEqual([]);
-  expect(log.map((entry) => entry.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_STARTED", "RUN_FINISHED"]);
-  expect(log.slice(1).map((entry) => entry.cursor)).toEqual([...(first.kind === "logged" ? first.cursors : []), ...(ended.kind === "logged" ? ended.cursors : [])]);
+  expect(log.map((entry) => entry.event.type)).toEqual([
+    "RUN_STARTED",
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "STEP_STARTED",
+    "RUN_FINISHED",
+  ]);
+  expect(log.slice(1).map((entry) => entry.cursor)).toEqual([
+    ...(first.kind === "logged" ? first.cursors : []),
+    ...(ended.kind === "logged" ? ended.cursors : []),
+  ]);
 });
 
 test("a batch that overlaps what is logged, or leaves a gap, or is an earlier batch, is refused misplaced and logs nothing", async () => {

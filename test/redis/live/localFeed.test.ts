@@ -36,7 +36,11 @@ afterAll(async () => {
 
 async function instance(name: string, options: { clock?: ManualClock; lease?: number; deaf?: boolean } = {}): Promise<RedisStore> {
   const client = await connectClient(name);
-  const settings = { prefix, ...(options.clock === undefined ? {} : { clock: options.clock }), ...(options.lease === undefined ? {} : { lease: options.lease }) };
+  const settings = {
+    prefix,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.lease === undefined ? {} : { lease: options.lease }),
+  };
   const store = options.deaf === true ? redisStore({ port: deafPort(client), ...settings }) : redisStore({ client, ...settings });
   opened.push({ store, client });
   return store;

@@ -55,7 +55,14 @@ test("an append whose reply was lost is answered with the cursors it was first g
 
   const log = await threadLog(admin, prefix, threadId);
   expect(logProblems(log)).toEqual([]);
-  expect(log.map((entry) => entry.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_STARTED", "RUN_FINISHED"]);
+  expect(log.map((entry) => entry.event.type)).toEqual([
+    "RUN_STARTED",
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "STEP_STARTED",
+    "RUN_FINISHED",
+  ]);
   expect(log.slice(1).map((entry) => entry.cursor)).toEqual([...cursors, ...last]);
 });
 

@@ -40,7 +40,8 @@ afterAll(async () => {
   await closeClient(admin);
 });
 
-const since = (from: number) => balancer.connections.slice(from).map(({ method, path, port, cut, headers }) => ({ method, path, port, cut, lastEventId: headers["last-event-id"] }));
+const since = (from: number) =>
+  balancer.connections.slice(from).map(({ method, path, port, cut, headers }) => ({ method, path, port, cut, lastEventId: headers["last-event-id"] }));
 
 test("a run started on A, cut mid-stream and reconnected to B with Last-Event-ID, ends exactly as an uncut run", async () => {
   const transport = new HttpTransport(balancer.url("/agent"), { reconnect: { delay: 0 } });
@@ -55,7 +56,8 @@ test("a run started on A, cut mid-stream and reconnected to B with Last-Event-ID
     // When the reconnect to B took, is A's run still live? (B then tails it live, not only replays it.)
     let liveAtReconnect: Promise<unknown> | undefined;
     const cut = await boardTurn(transport, `cut-${share}`, COMMAND, (update) => {
-      if (update.kind === "connection" && update.status === "connected") liveAtReconnect ??= admin.sendCommand(["HGET", threadKeys(prefix, `cut-${share}`).meta, "live"]);
+      if (update.kind === "connection" && update.status === "connected")
+        liveAtReconnect ??= admin.sendCommand(["HGET", threadKeys(prefix, `cut-${share}`).meta, "live"]);
     });
     expect(await liveAtReconnect).toEqual(expect.stringMatching(/.+/));
     const log = since(from);
@@ -66,7 +68,10 @@ test("a run started on A, cut mid-stream and reconnected to B with Last-Event-ID
     // Exactly once: the updates (every text delta, tool call, state change, subagent event) are the uncut run's, in order.
     expect(withoutConnection(cut.updates).length).toBe(reference.updates.length);
     expect(comparable(withoutConnection(cut.updates))).toBe(comparable(reference.updates));
-    expect(cut.updates.filter((update) => update.kind === "connection").map((update) => update.kind === "connection" && update.status)).toEqual(["reconnecting", "connected"]);
+    expect(cut.updates.filter((update) => update.kind === "connection").map((update) => update.kind === "connection" && update.status)).toEqual([
+      "reconnecting",
+      "connected",
+    ]);
     expect(comparable(cut.messages)).toBe(comparable(reference.messages));
     expect(cut.state).toEqual(reference.state);
   }
@@ -75,7 +80,11 @@ test("a run started on A, cut mid-stream and reconnected to B with Last-Event-ID
 test("POST /stop sent to B stops the run whose agent runs on A: it ends cancelled, and what it sent is kept", async () => {
   const from = balancer.connections.length;
   balancer.route(({ path }) => ({ port: path === "/agent/stop" ? b.port : a.port }));
-  const session = new Session<Board>(new HttpTransport(balancer.url("/agent"), { reconnect: { delay: 0 } }), { threadId: "stopped", state: boardSpec, newId: counter("u") });
+  const session = new Session<Board>(new HttpTransport(balancer.url("/agent"), { reconnect: { delay: 0 } }), {
+    threadId: "stopped",
+    state: boardSpec,
+    newId: counter("u"),
+  });
   const updates: Update<Board>[] = [];
   let answer: Promise<unknown> | undefined;
   await lastValueFrom(
@@ -114,7 +123,12 @@ test("the official HttpAgent (@ag-ui/client 1.0.0) runs against every instance, 
   let state: unknown = { tasks: [] };
   for (const [index, instance] of instances.entries()) {
     // Each turn on the next instance, carrying on from what the last agent held.
-    const agent = new HttpAgent({ url: instance.url, threadId: "official", initialMessages: [...messages, { id: `u${index}`, role: "user", content: `add task ${index}` }], initialState: state });
+    const agent = new HttpAgent({
+      url: instance.url,
+      threadId: "official",
+      initialMessages: [...messages, { id: `u${index}`, role: "user", content: `add task ${index}` }],
+      initialState: state,
+    });
     const result = await agent.runAgent({ runId: `official-${index}` });
     expect(result.newMessages.some((message) => message.role === "assistant")).toBe(true);
     expect(agent.state).toEqual({ tasks: instances.slice(0, index + 1).map((_, i) => ({ id: i + 1, title: `task ${i}`, done: false })) });

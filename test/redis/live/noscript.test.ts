@@ -44,7 +44,11 @@ test("scripts go by digest once it is known; after SCRIPT FLUSH they are sent wh
   await writer.append([ev.textMessageStart("m1")]);
   await until(() => scriptDigest(appendScript) !== undefined, "the append script's digest is computed");
   await writer.append([ev.textMessageContent("m1", "a")]);
-  expect(scriptCalls(port.sent, APPEND).map((args) => args[0]).slice(-1)).toEqual(["EVALSHA"]);
+  expect(
+    scriptCalls(port.sent, APPEND)
+      .map((args) => args[0])
+      .slice(-1),
+  ).toEqual(["EVALSHA"]);
 
   await admin.sendCommand(["SCRIPT", "FLUSH"]);
   port.sent.length = 0;

@@ -39,27 +39,30 @@ const HANDSHAKE_REPLIES: readonly [string, unknown][] = [
   ["ERR unknown subcommand 'SETINFO'", new Error("ERR unknown subcommand 'SETINFO'. Try CLIENT HELP.")],
 ];
 
-test.each(HANDSHAKE_REPLIES)("an append and a renewal handed another command's reply (%s) are sent again: the run goes on, each event logged once, its tail fed", async (name, reply) => {
-  const threadId = `handed-${name}`;
-  const runId = "run-handed-a-reply";
-  const writer = await store.beginRun(runAgentInput(threadId, runId));
-  const tail = lastValueFrom(store.tail(threadId, writer.started.cursor).pipe(toArray()));
+test.each(HANDSHAKE_REPLIES)(
+  "an append and a renewal handed another command's reply (%s) are sent again: the run goes on, each event logged once, its tail fed",
+  async (name, reply) => {
+    const threadId = `handed-${name}`;
+    const runId = "run-handed-a-reply";
+    const writer = await store.beginRun(runAgentInput(threadId, runId));
+    const tail = lastValueFrom(store.tail(threadId, writer.started.cursor).pipe(toArray()));
 
-  port.misdirect("reply-handed-elsewhere", reply);
-  const before = port.misdirected;
-  const cursors = await writer.append(text("m1", "reply-handed-elsewhere"));
-  expect(port.misdirected).toBe(before + 1);
-  expect(cursors).toHaveLength(3);
+    port.misdirect("reply-handed-elsewhere", reply);
+    const before = port.misdirected;
+    const cursors = await writer.append(text("m1", "reply-handed-elsewhere"));
+    expect(port.misdirected).toBe(before + 1);
+    expect(cursors).toHaveLength(3);
 
-  port.misdirect(runId, reply); // the next command naming the run: the renewal
-  expect(await writer.renewLease()).toBe(true);
-  expect(port.misdirected).toBe(before + 2);
+    port.misdirect(runId, reply); // the next command naming the run: the renewal
+    expect(await writer.renewLease()).toBe(true);
+    expect(port.misdirected).toBe(before + 2);
 
-  await writer.append([ev.runFinished(threadId, runId)]);
-  const events = await tail;
-  expect(events.map(({ event }) => event.type)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
-  expect(events.slice(0, 3).map(({ cursor }) => cursor)).toEqual(cursors);
-  const log = await threadLog(client, prefix, threadId);
-  expect(logProblems(log)).toEqual([]);
-  expect(log.map((entry) => entry.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
-});
+    await writer.append([ev.runFinished(threadId, runId)]);
+    const events = await tail;
+    expect(events.map(({ event }) => event.type)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(events.slice(0, 3).map(({ cursor }) => cursor)).toEqual(cursors);
+    const log = await threadLog(client, prefix, threadId);
+    expect(logProblems(log)).toEqual([]);
+    expect(log.map((entry) => entry.event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+  },
+);

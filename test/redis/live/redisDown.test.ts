@@ -62,7 +62,10 @@ test("Redis killed mid-run: the run fails with a clear error, both clients see a
   // The runner's stream waits while A's writer retries (the lease and one timeout); then each
   // reconnect's /connect answers 503 once the store gives up (within its timeout): bounded.
   const bound = LEASE_MS + TIMEOUT_MS + (ATTEMPTS + 1) * (TIMEOUT_MS + 1000);
-  for (const [who, updates, endedAt] of [["runner", runnerUpdates, ends[0]], ["watcher", watcherUpdates, ends[1]]] as const) {
+  for (const [who, updates, endedAt] of [
+    ["runner", runnerUpdates, ends[0]],
+    ["watcher", watcherUpdates, ends[1]],
+  ] as const) {
     const errors = updates.filter((update) => update.kind === "error");
     expect({ who, errors: errors.map((update) => update.kind === "error" && update.error.kind) }).toEqual({ who, errors: ["transport"] });
     const last = updates[updates.length - 1];
@@ -72,7 +75,11 @@ test("Redis killed mid-run: the run fails with a clear error, both clients see a
         kind: "done",
         end: {
           kind: "failed",
-          message: expect.stringMatching(new RegExp(`^the connection was lost \\(the body ended before the run did\\) and ${ATTEMPTS} reconnects failed; the last: POST \\S+/agent/connect answered 503 Service Unavailable: .*expected Redis to answer the read script for thread`)),
+          message: expect.stringMatching(
+            new RegExp(
+              `^the connection was lost \\(the body ended before the run did\\) and ${ATTEMPTS} reconnects failed; the last: POST \\S+/agent/connect answered 503 Service Unavailable: .*expected Redis to answer the read script for thread`,
+            ),
+          ),
         },
       },
     });
@@ -84,7 +91,9 @@ test("Redis killed mid-run: the run fails with a clear error, both clients see a
   expect(watcher.rawState).toEqual(runner.rawState);
 
   // The run failed on A, and A says so: the run, the thread, and what Redis did not answer.
-  expect(a.stderr()).toMatch(/agui-rx server: recording run "u-\d+" of thread "down" failed: StoreError: expected Redis to answer the (append|renew) script for thread "down", but /);
+  expect(a.stderr()).toMatch(
+    /agui-rx server: recording run "u-\d+" of thread "down" failed: StoreError: expected Redis to answer the (append|renew) script for thread "down", but /,
+  );
 
   // Both instances are still up: capabilities answer, a new run is refused 503 within the timeout.
   for (const instance of [a, b]) {

@@ -18,7 +18,13 @@ const text = (id: string, content: string): Event[] => [ev.textMessageStart(id),
 /** The ways a run can end, one thread each. */
 const endings: [string, (threadId: string, runId: string) => Event[]][] = [
   ["finished", (threadId, runId) => [...text("a", "done"), ev.stateSnapshot({ step: 2 }), ev.runFinished(threadId, runId)]],
-  ["interrupted", (threadId, runId) => [...text("a", "approve?"), ev.runFinished(threadId, runId, { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approve" }] } })]],
+  [
+    "interrupted",
+    (threadId, runId) => [
+      ...text("a", "approve?"),
+      ev.runFinished(threadId, runId, { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approve" }] } }),
+    ],
+  ],
   ["failed", () => [ev.textMessageStart("a"), ev.textMessageContent("a", "par"), ev.runError("model down", { code: "UPSTREAM" })]],
   ["cancelled", (threadId, runId) => [...text("a", "stopped"), ev.runFinished(threadId, runId, { outcome: { type: "cancelled" } })]],
 ];

@@ -31,7 +31,12 @@ afterEach(async () => {
   }
 });
 
-const message = (i: number): Event[] => [ev.textMessageStart(`m${i}`), ev.textMessageContent(`m${i}`, `answer `), ev.textMessageContent(`m${i}`, `number ${i}`), ev.textMessageEnd(`m${i}`)];
+const message = (i: number): Event[] => [
+  ev.textMessageStart(`m${i}`),
+  ev.textMessageContent(`m${i}`, `answer `),
+  ev.textMessageContent(`m${i}`, `number ${i}`),
+  ev.textMessageEnd(`m${i}`),
+];
 
 async function number(client: TestClient, args: string[]): Promise<number> {
   const reply: unknown = await client.sendCommand(args);

@@ -35,7 +35,12 @@ afterAll(async () => {
 
 /** Starts `npm run serve -- <args>` on a free port; resolves with its URL once it prints it. */
 async function npmServe(args: readonly string[]): Promise<{ child: ChildProcess; url: string; output: () => string; closed: Promise<void> }> {
-  const child = spawn("npm", ["run", "--silent", "serve", "--", ...args], { cwd: ROOT, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("npm", ["run", "--silent", "serve", "--", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   serve = child;
   let output = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -68,14 +73,24 @@ test("npm run serve -- --redis <url> keeps the task board's threads in Redis: an
   const joined = new Session<Board>(new HttpTransport(other.url), { threadId, state: boardSpec, newId: counter("v") });
   await lastValueFrom(joined.connect().pipe(toArray()));
   expect(comparable(joined.messages)).toBe(comparable(session.messages));
-  expect(joined.rawState).toEqual({ tasks: [{ id: 1, title: "buy milk", done: false }, { id: 2, title: "call mom", done: false }] });
+  expect(joined.rawState).toEqual({
+    tasks: [
+      { id: 1, title: "buy milk", done: false },
+      { id: 2, title: "call mom", done: false },
+    ],
+  });
 
   // The next turn on the other instance, joined back on `serve`.
   await lastValueFrom(joined.send("done 1").pipe(toArray()));
   const back = new Session<Board>(new HttpTransport(served.url), { threadId, state: boardSpec });
   await lastValueFrom(back.connect().pipe(toArray()));
   expect(comparable(back.messages)).toBe(comparable(joined.messages));
-  expect(back.rawState).toEqual({ tasks: [{ id: 1, title: "buy milk", done: true }, { id: 2, title: "call mom", done: false }] });
+  expect(back.rawState).toEqual({
+    tasks: [
+      { id: 1, title: "buy milk", done: true },
+      { id: 2, title: "call mom", done: false },
+    ],
+  });
 
   // Ctrl-C / SIGTERM: the server, the store and the client close, and it exits.
   if (served.child.pid === undefined) throw new Error("npm run serve has no pid");
@@ -88,6 +103,8 @@ test("npm run serve -- --redis <url> keeps the task board's threads in Redis: an
 test("a Redis that cannot be reached fails the start with an error naming it, instead of retrying forever", async () => {
   const url = `redis://127.0.0.1:${await freePort()}`;
   const heard: Error[] = [];
-  await expect(openRedisStore(url, { onConnectionError: (error) => heard.push(error) })).rejects.toThrow(new RegExp(`^expected a Redis at ${url}, but connecting failed: connect ECONNREFUSED`));
+  await expect(openRedisStore(url, { onConnectionError: (error) => heard.push(error) })).rejects.toThrow(
+    new RegExp(`^expected a Redis at ${url}, but connecting failed: connect ECONNREFUSED`),
+  );
   expect(heard.length).toBe(1); // one attempt, not a retry loop
 });

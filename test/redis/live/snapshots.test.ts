@@ -25,7 +25,9 @@ const user = (id: string, content: string): Message => ({ id, role: "user", cont
 const APPEND = "local first = redis.call('HGET', META, 'seq')"; // a line only the append script has
 const READ = "local after, count = ARGV[5], tonumber(ARGV[6])"; // a line only the read script has
 
-async function instance(settings: { snapshotEvery?: number; clock?: ManualClock } = {}): Promise<{ store: RedisStore; client: TestClient; port: RecordingPort }> {
+async function instance(
+  settings: { snapshotEvery?: number; clock?: ManualClock } = {},
+): Promise<{ store: RedisStore; client: TestClient; port: RecordingPort }> {
   const client = await connectClient("snapshots");
   const port = recordingPort(client);
   const store = redisStore({ port, prefix, ...settings });
@@ -50,8 +52,18 @@ async function hashNumber(client: TestClient, key: string, field: string): Promi
 function script(threadId: string, runId: string, n: number): Event[] {
   const events: Event[] = [ev.stepStarted("work")];
   for (let i = 0; i < n; i++) {
-    events.push(ev.textMessageStart(`${runId}-m${i}`), ev.textMessageContent(`${runId}-m${i}`, `part ${i} `), ev.textMessageContent(`${runId}-m${i}`, "and more"), ev.textMessageEnd(`${runId}-m${i}`));
-    if (i % 3 === 0) events.push(ev.toolCallStart(`${runId}-tc${i}`, "search", { parentMessageId: `${runId}-m${i}` }), ev.toolCallArgs(`${runId}-tc${i}`, `{"q":${i}}`), ev.toolCallEnd(`${runId}-tc${i}`));
+    events.push(
+      ev.textMessageStart(`${runId}-m${i}`),
+      ev.textMessageContent(`${runId}-m${i}`, `part ${i} `),
+      ev.textMessageContent(`${runId}-m${i}`, "and more"),
+      ev.textMessageEnd(`${runId}-m${i}`),
+    );
+    if (i % 3 === 0)
+      events.push(
+        ev.toolCallStart(`${runId}-tc${i}`, "search", { parentMessageId: `${runId}-m${i}` }),
+        ev.toolCallArgs(`${runId}-tc${i}`, `{"q":${i}}`),
+        ev.toolCallEnd(`${runId}-tc${i}`),
+      );
     if (i % 4 === 0) events.push(ev.stateDelta([{ op: "add", path: `/${runId}-${i}`, value: { i, tags: ["a", "b"] } }]));
     if (i % 5 === 0) events.push(ev.reasoningStart(`${runId}-r${i}`), ev.reasoningEnd(`${runId}-r${i}`));
   }

@@ -78,7 +78,9 @@ test("1,000 tails on one instance are each exact, through 3 Redis connections", 
   };
   for (let b = 0; b < BATCHES; b++) {
     join(TAILS / BATCHES);
-    await Promise.all(writers.map((_, t) => append(t, [ev.textMessageStart(`m${b}`), ev.textMessageContent(`m${b}`, `part ${b} of thread ${t}`), ev.textMessageEnd(`m${b}`)])));
+    await Promise.all(
+      writers.map((_, t) => append(t, [ev.textMessageStart(`m${b}`), ev.textMessageContent(`m${b}`, `part ${b} of thread ${t}`), ev.textMessageEnd(`m${b}`)])),
+    );
   }
   join(TAILS - tails.length);
   await until(() => reading.stats().tails === TAILS, "every tail follows");

@@ -20,7 +20,10 @@ export interface RecordingPort extends RedisPort {
 
 /** Every store script, by its SHA-1 digest (as EVALSHA names it). */
 const SCRIPTS_BY_DIGEST = new Map(
-  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript].map((script) => [createHash("sha1").update(script.source).digest("hex"), script.source]),
+  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript].map((script) => [
+    createHash("sha1").update(script.source).digest("hex"),
+    script.source,
+  ]),
 );
 
 /** The Lua a script call sends (EVAL) or names (EVALSHA), or `undefined` for any other command. */

@@ -58,7 +58,8 @@ export interface RedisServerOptions {
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
-  const persistence = options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
+  const persistence =
+    options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes", "--loglevel", "notice"];
   const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -73,7 +74,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child.once("error", (error: NodeJS.ErrnoException) =>
       fail(
         error.code === "ENOENT"
-          ? new Error(`the Redis suite needs a real redis-server, but "${EXECUTABLE}" is not installed: apt-get install -y redis-server (or set REDIS_URL to a running server)`)
+          ? new Error(
+              `the Redis suite needs a real redis-server, but "${EXECUTABLE}" is not installed: apt-get install -y redis-server (or set REDIS_URL to a running server)`,
+            )
           : error,
       ),
     );

@@ -84,7 +84,15 @@ async function expectCursorPathExact(runs: readonly RecordedRun[], upTo: number,
 
 /** A finished first run, then `agent` as the second run. */
 async function threadWith(agent: Agent): Promise<RecordedRun[]> {
-  const [first] = await recordThread(THREAD, [{ ops: [{ kind: "say", who: 0, n: 1 }, { kind: "publish", who: 0, n: 1 }], ending: "success" }]);
+  const [first] = await recordThread(THREAD, [
+    {
+      ops: [
+        { kind: "say", who: 0, n: 1 },
+        { kind: "publish", who: 0, n: 1 },
+      ],
+      ending: "success",
+    },
+  ]);
   const history = clientAfter([first]).messages.snapshot().slice();
   const second = await recordRun(agent, { ...first.input, runId: "run2", messages: [...history, { id: "user-2", role: "user", content: "go on" }] });
   return [first, second];
@@ -218,8 +226,21 @@ describe("a run cut anywhere connects exactly", () => {
 describe("an idle thread connects as its compacted history", () => {
   test.each(["success", "interrupt", "throw", "cancelled"] as const)("last run ended %s: RUN_STARTED, the snapshots, RUN_FINISHED", async (ending) => {
     const runs = await recordThread(THREAD, [
-      { ops: [{ kind: "say", who: 0, n: 1 }, { kind: "publish", who: 0, n: 2 }], ending: "success" },
-      { ops: [{ kind: "open", who: 0, n: 1 }, { kind: "delta", which: 0 }, { kind: "tool", who: 0, n: 1 }], ending },
+      {
+        ops: [
+          { kind: "say", who: 0, n: 1 },
+          { kind: "publish", who: 0, n: 2 },
+        ],
+        ending: "success",
+      },
+      {
+        ops: [
+          { kind: "open", who: 0, n: 1 },
+          { kind: "delta", which: 0 },
+          { kind: "tool", who: 0, n: 1 },
+        ],
+        ending,
+      },
     ]);
     const last = runs[1].events;
     const { frames } = await connectAt(runs, last.length - 1);
@@ -231,7 +252,9 @@ describe("an idle thread connects as its compacted history", () => {
     expect(finished.outcome).toEqual(ending === "interrupt" ? { type: "interrupt", interrupts: uncut.interrupts } : { type: "success" });
     await expectSnapshotPathExact(runs, last.length - 1);
     // the history of every run is there, the failed or cancelled one's included (ag-ui #2408)
-    expect(events[1]).toMatchObject({ messages: expect.arrayContaining([expect.objectContaining({ id: "user-1" }), expect.objectContaining({ id: "user-2" })]) });
+    expect(events[1]).toMatchObject({
+      messages: expect.arrayContaining([expect.objectContaining({ id: "user-1" }), expect.objectContaining({ id: "user-2" })]),
+    });
     expect(frames.map((frame) => frame.cursor === undefined)).toEqual([true, true, true, false]);
   });
 
@@ -252,11 +275,27 @@ describe("planConnect", () => {
   const types = (frames: readonly ConnectFrame[]) => frames.map((frame) => frame.event.type);
 
   test.each<[string, Parameters<typeof planConnect>[0], { mode: string; types: string[]; tailAfter: string | undefined }]>([
-    ["resume with events, run live", { kind: "resume", after: "c3", events: [{ cursor: "c4", event: ev.textMessageContent("m", "x") }] }, { mode: "resume", types: ["TEXT_MESSAGE_CONTENT"], tailAfter: "c4" }],
+    [
+      "resume with events, run live",
+      { kind: "resume", after: "c3", events: [{ cursor: "c4", event: ev.textMessageContent("m", "x") }] },
+      { mode: "resume", types: ["TEXT_MESSAGE_CONTENT"], tailAfter: "c4" },
+    ],
     ["resume with nothing new yet", { kind: "resume", after: "c3", events: [] }, { mode: "resume", types: [], tailAfter: "c3" }],
-    ["resume through the terminal", { kind: "resume", after: "c3", events: [{ cursor: "c4", event: ev.runError("x") }] }, { mode: "resume", types: ["RUN_ERROR"], tailAfter: undefined }],
-    ["snapshot of a running run", { kind: "snapshot", snapshot: snapshot("running", [ev.stepStarted("s")]) }, { mode: "snapshot", types: ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "STEP_STARTED"], tailAfter: "c9" }],
-    ["snapshot of an ended run", { kind: "snapshot", snapshot: snapshot("failed") }, { mode: "snapshot", types: ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"], tailAfter: undefined }],
+    [
+      "resume through the terminal",
+      { kind: "resume", after: "c3", events: [{ cursor: "c4", event: ev.runError("x") }] },
+      { mode: "resume", types: ["RUN_ERROR"], tailAfter: undefined },
+    ],
+    [
+      "snapshot of a running run",
+      { kind: "snapshot", snapshot: snapshot("running", [ev.stepStarted("s")]) },
+      { mode: "snapshot", types: ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "STEP_STARTED"], tailAfter: "c9" },
+    ],
+    [
+      "snapshot of an ended run",
+      { kind: "snapshot", snapshot: snapshot("failed") },
+      { mode: "snapshot", types: ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"], tailAfter: undefined },
+    ],
   ])("%s", (_name, read, expected) => {
     const plan = planConnect(read);
     expect({ mode: plan.mode, types: types(plan.frames), tailAfter: plan.tailAfter }).toEqual(expected);
@@ -268,7 +307,9 @@ describe("planConnect", () => {
     expect(connectPrelude(snapshot("cancelled"), { reconnect: true }).slice(3)).toEqual([ev.runFinished("t", "r2", { outcome: { type: "cancelled" } })]);
     // joining the thread (no reconnect), the same runs end as history
     expect(connectPrelude(failed).slice(3)).toEqual([ev.runFinished("t", "r2", { outcome: { type: "success" } })]);
-    expect(planConnect({ kind: "snapshot", snapshot: snapshot("interrupted", [], [{ id: "i1", reason: "approve" }]) }, { reconnect: true }).frames[3].event).toMatchObject({
+    expect(
+      planConnect({ kind: "snapshot", snapshot: snapshot("interrupted", [], [{ id: "i1", reason: "approve" }]) }, { reconnect: true }).frames[3].event,
+    ).toMatchObject({
       outcome: { type: "interrupt" },
     });
   });

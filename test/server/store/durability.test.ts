@@ -80,7 +80,10 @@ test("a stop requested through the store reaches the producer, which ends the ru
   // What the HTTP round wires into createHandler: a stop request aborts the run (unsubscribing the
   // driver aborts ctx.signal), and the run ends RUN_FINISHED with the cancelled outcome.
   const cancellable = new Observable<Event>((subscriber) => {
-    const running = run(agent, input, { ids: sequentialIds("b") }).subscribe({ next: (event) => subscriber.next(event), error: (error) => subscriber.error(error) });
+    const running = run(agent, input, { ids: sequentialIds("b") }).subscribe({
+      next: (event) => subscriber.next(event),
+      error: (error) => subscriber.error(error),
+    });
     const stop = writer.stopRequested.subscribe(() => {
       running.unsubscribe();
       subscriber.next(ev.runFinished("thread-2", "run-1", { outcome: { type: "cancelled" } }));

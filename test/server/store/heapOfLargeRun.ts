@@ -41,7 +41,9 @@ async function main(gc: () => void): Promise<void> {
   })();
   const ended = heap(gc);
   const mib = (bytes: number): number => Math.round((bytes / MiB) * 100) / 100;
-  console.log(JSON.stringify({ acceptedMiB: mib(accepted), liveGrowthMiB: mib(live - base), endedGrowthMiB: mib(ended - base), stats: store.stats(), refused }, null, 2));
+  console.log(
+    JSON.stringify({ acceptedMiB: mib(accepted), liveGrowthMiB: mib(live - base), endedGrowthMiB: mib(ended - base), stats: store.stats(), refused }, null, 2),
+  );
 }
 
 const exposed: unknown = Reflect.get(globalThis, "gc");

@@ -53,7 +53,8 @@ export class ManualClock implements StoreClock {
     for (;;) {
       this.timers = this.timers.filter((timer) => !timer.cancelled);
       let next: Timer | undefined;
-      for (const timer of this.timers) if (timer.at <= target && (next === undefined || timer.at < next.at || (timer.at === next.at && timer.order < next.order))) next = timer;
+      for (const timer of this.timers)
+        if (timer.at <= target && (next === undefined || timer.at < next.at || (timer.at === next.at && timer.order < next.order))) next = timer;
       if (next === undefined) break;
       this.time = Math.max(this.time, next.at); // a timer overdue after a jump fires now, never in the past
       next.cancelled = true;

@@ -27,7 +27,6 @@ async function fullRun(store: MemoryStore, threadId: string, runId: string, cont
   await writer.append([...text(`${threadId}-${runId}-a`, content), finished(threadId, runId)]);
 }
 
-
 /** Appends `chunk`-sized deltas to an open message until the store refuses one (at most `limit` bytes of text); returns the refusal and the text accepted. */
 async function growUntilRefused(writer: RunWriter, messageId: string, chunk: number, limit: number, check: () => void = () => undefined) {
   let accepted = "";
@@ -51,7 +50,10 @@ function figures(refused: StoreError | undefined): { readonly held: number; read
 /** Whether the store still holds `threadId`, looked at through `tail` (which, unlike `read`, is no use: the LRU order stays). */
 function held(store: MemoryStore, threadId: string, cursor: string): boolean {
   let ok = true;
-  store.tail(threadId, cursor).subscribe({ error: () => (ok = false) }).unsubscribe();
+  store
+    .tail(threadId, cursor)
+    .subscribe({ error: () => (ok = false) })
+    .unsubscribe();
   return ok;
 }
 
@@ -88,7 +90,9 @@ describe("a run holds at most maxRunBytes", () => {
     await writer.append([ev.textMessageStart("m1")]);
     const { refused, accepted } = await growUntilRefused(writer, "m1", 100, 10_000, () => expect(store.stats().liveRunBytes).toBeLessThanOrEqual(2_000));
     expect(refused).toMatchObject({ code: "run-too-large", threadId: "t", runId: "r1" });
-    expect(refused?.message).toMatch(/^expected run "r1" of thread "t" to stay within maxRunBytes \(2000 bytes\).*but it holds \d+ and its next batch would take \d+ bytes more$/);
+    expect(refused?.message).toMatch(
+      /^expected run "r1" of thread "t" to stay within maxRunBytes \(2000 bytes\).*but it holds \d+ and its next batch would take \d+ bytes more$/,
+    );
     const { held, incoming } = figures(refused);
     expect(held).toBeLessThanOrEqual(2_000); // it ran until the bound, not before
     expect(held + incoming).toBeGreaterThan(2_000);
@@ -204,7 +208,9 @@ describe("eviction frees only what the incoming bytes need", () => {
     expect(bytes + 2 * sizes(batch) - max).toBeGreaterThan(idleBytes); // it cannot fit however much goes
     const refused = await refusedOrNot(b.append(batch));
     expect(refused?.code).toBe("run-too-large");
-    expect(refused?.message).toMatch(/^expected room for \d+ more bytes of run "r1" of thread "b", but the store holds \d+ of its maxBytes \(6000\) and may free only \d+/);
+    expect(refused?.message).toMatch(
+      /^expected room for \d+ more bytes of run "r1" of thread "b", but the store holds \d+ of its maxBytes \(6000\) and may free only \d+/,
+    );
     expect(store.stats()).toMatchObject({ evictedThreads: 0, droppedRunLogs: 0, liveRuns: 1 });
     expect((await store.read("idle"))?.kind).toBe("snapshot");
     expect((await store.read("b"))?.kind === "snapshot").toBe(true);

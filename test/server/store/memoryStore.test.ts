@@ -22,7 +22,6 @@ function kind(read: ThreadRead | undefined): string {
   return read === undefined ? "unknown" : read.kind;
 }
 
-
 async function refusal(promise: Promise<unknown>): Promise<StoreError> {
   const error: unknown = await promise.then(
     () => undefined,
@@ -69,10 +68,18 @@ describe("bytes bound", () => {
     // Looking through tails, which (unlike reads) do not count as use.
     const retained = (threadId: string, cursor: string): boolean => {
       let ok = true;
-      store.tail(threadId, cursor).subscribe({ error: () => (ok = false) }).unsubscribe();
+      store
+        .tail(threadId, cursor)
+        .subscribe({ error: () => (ok = false) })
+        .unsubscribe();
       return ok;
     };
-    const held = () => ({ a1: retained("a", a1.cursors[1]), a2: retained("a", a2.cursors[1]), b1: retained("b", b1.cursors[1]), threads: store.stats().threads });
+    const held = () => ({
+      a1: retained("a", a1.cursors[1]),
+      a2: retained("a", a2.cursors[1]),
+      b1: retained("b", b1.cursors[1]),
+      threads: store.stats().threads,
+    });
     const d = await store.beginRun(runAgentInput("d", "r1"));
     await d.append([ev.textMessageStart("d1")]);
     const seen: ReturnType<typeof held>[] = [held()];

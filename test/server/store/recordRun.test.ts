@@ -96,7 +96,14 @@ test("after the terminal event nothing more is taken: a synchronous source is le
 });
 
 test.each<[string, Observable<Event>, string]>([
-  ["fails", concat(of(started), throwError(() => new Error("socket gone"))), "STREAM_ERROR"],
+  [
+    "fails",
+    concat(
+      of(started),
+      throwError(() => new Error("socket gone")),
+    ),
+    "STREAM_ERROR",
+  ],
   ["completes without a terminal event", of(started, ev.custom("n", 1)), "TRUNCATED"],
 ])("a source that %s has a RUN_ERROR logged for it, so the run ends in the store too", async (_name, source, code) => {
   const { writer, store, log } = await setup();

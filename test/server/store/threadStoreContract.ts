@@ -97,7 +97,12 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         const writer = await store.beginRun(runAgentInput(threadId, "r1", { messages: [user("u1", "hello")], parentRunId: "r0" }));
         expect(writer.started.event).toEqual(ev.runStarted(threadId, "r1", { parentRunId: "r0", protocolVersion: PROTOCOL_VERSION }));
         const snapshot = snapshotOf(await store.read(threadId));
-        expect(snapshot).toMatchObject({ threadId, cursor: writer.started.cursor, messages: [user("u1", "hello")], run: { runId: "r1", status: "running", reopen: [] } });
+        expect(snapshot).toMatchObject({
+          threadId,
+          cursor: writer.started.cursor,
+          messages: [user("u1", "hello")],
+          run: { runId: "r1", status: "running", reopen: [] },
+        });
         const refused = await expectRefused(store.beginRun(runAgentInput(threadId, "r2")), "run-active");
         expect(refused.message).toContain('run "r1" is still live');
         await writer.append([finished(threadId, "r1")]);
@@ -193,7 +198,13 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         const tails: { after: number; done: Promise<StoredEvent[]> }[] = [];
         const follow = (after: number) => tails.push({ after, done: collect(store.tail(threadId, all[after].cursor)) });
         follow(0);
-        const batches = [text("m1", "a"), [ev.stateSnapshot({ n: 1 }), ev.stateDelta([{ op: "replace", path: "/n", value: 2 }])], text("m2", "b"), text("m3", "c"), [finished(threadId, "r1")]];
+        const batches = [
+          text("m1", "a"),
+          [ev.stateSnapshot({ n: 1 }), ev.stateDelta([{ op: "replace", path: "/n", value: 2 }])],
+          text("m2", "b"),
+          text("m3", "c"),
+          [finished(threadId, "r1")],
+        ];
         for (const batch of batches) {
           const pending = writer.append(batch); // a tail subscribes while this append is in flight
           follow(all.length - 1);
@@ -243,15 +254,27 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
       test("is what a fresh client builds from the thread's events, each run's RUN_STARTED with its input", async () => {
         const threadId = newThread();
         const interrupt = { id: "i1", reason: "approve" };
-        const run1 = [text("a1", "hi"), [ev.stateSnapshot({ tasks: ["x"] })], [ev.runFinished(threadId, "r1", { outcome: { type: "interrupt", interrupts: [interrupt] } })]];
+        const run1 = [
+          text("a1", "hi"),
+          [ev.stateSnapshot({ tasks: ["x"] })],
+          [ev.runFinished(threadId, "r1", { outcome: { type: "interrupt", interrupts: [interrupt] } })],
+        ];
         await logRun(threadId, "r1", run1, [user("u1", "add x")]);
         const afterRun1 = snapshotOf(await store.read(threadId));
         expect(afterRun1).toMatchObject({ interrupts: [interrupt], run: { runId: "r1", status: "interrupted" } });
-        const run2 = [[ev.toolCallStart("tc1", "search"), ev.toolCallArgs("tc1", '{"q":'), ev.stateDelta([{ op: "add", path: "/tasks/-", value: "y" }])], [ev.textMessageStart("a2"), ev.textMessageContent("a2", "par")]];
+        const run2 = [
+          [ev.toolCallStart("tc1", "search"), ev.toolCallArgs("tc1", '{"q":'), ev.stateDelta([{ op: "add", path: "/tasks/-", value: "y" }])],
+          [ev.textMessageStart("a2"), ev.textMessageContent("a2", "par")],
+        ];
         const live = await logRun(threadId, "r2", run2, [user("u1", "add x"), user("u2", "and y")]);
         const client = ClientState.untyped();
-        for (const event of [ev.runStarted(threadId, "r1", { input: runAgentInput(threadId, "r1", { messages: [user("u1", "add x")] }) }), ...run1.flat()]) applyEvent(client, event);
-        for (const event of [ev.runStarted(threadId, "r2", { input: runAgentInput(threadId, "r2", { messages: [user("u1", "add x"), user("u2", "and y")] }) }), ...run2.flat()]) applyEvent(client, event);
+        for (const event of [ev.runStarted(threadId, "r1", { input: runAgentInput(threadId, "r1", { messages: [user("u1", "add x")] }) }), ...run1.flat()])
+          applyEvent(client, event);
+        for (const event of [
+          ev.runStarted(threadId, "r2", { input: runAgentInput(threadId, "r2", { messages: [user("u1", "add x"), user("u2", "and y")] }) }),
+          ...run2.flat(),
+        ])
+          applyEvent(client, event);
         const snapshot = snapshotOf(await store.read(threadId));
         expect(snapshot.messages).toEqual(client.messages.snapshot());
         expect(snapshot.state).toEqual({ tasks: ["x", "y"] });
@@ -263,7 +286,8 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
       test("keeps the effect of runs whose events were dropped: an old cursor takes the snapshot path with the whole history", async () => {
         const threadId = newThread();
         const runs = [];
-        for (let i = 1; i <= MAX_RUNS + 2; i++) runs.push(await logRun(threadId, `r${i}`, [text(`a${i}`, `answer ${i}`), [finished(threadId, `r${i}`)]], [user(`u${i}`, `q${i}`)]));
+        for (let i = 1; i <= MAX_RUNS + 2; i++)
+          runs.push(await logRun(threadId, `r${i}`, [text(`a${i}`, `answer ${i}`), [finished(threadId, `r${i}`)]], [user(`u${i}`, `q${i}`)]));
         const snapshot = snapshotOf(await store.read(threadId, runs[0].stored[1].cursor));
         expect(snapshot.messages.map((m) => m.id)).toEqual(runs.map((_, i) => [`u${i + 1}`, `a${i + 1}`]).flat());
         expect(snapshotOf(await store.read(threadId, runs[0].stored[1].cursor)).run.runId).toBe(`r${MAX_RUNS + 2}`);
@@ -276,7 +300,12 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
       test("a failed or cancelled last run keeps the thread's full history (ag-ui #2408)", async () => {
         const threadId = newThread();
         await logRun(threadId, "r1", [text("a1", "one"), [finished(threadId, "r1")]], [user("u1", "q1")]);
-        await logRun(threadId, "r2", [[ev.textMessageStart("a2"), ev.textMessageContent("a2", "tw"), ev.runError("model down", { code: "UPSTREAM" })]], [user("u1", "q1"), user("u2", "q2")]);
+        await logRun(
+          threadId,
+          "r2",
+          [[ev.textMessageStart("a2"), ev.textMessageContent("a2", "tw"), ev.runError("model down", { code: "UPSTREAM" })]],
+          [user("u1", "q1"), user("u2", "q2")],
+        );
         const failed = snapshotOf(await store.read(threadId));
         expect(failed.messages.map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2"]);
         expect(failed.run).toEqual({ runId: "r2", status: "failed", reopen: [], errorMessage: "model down", errorCode: "UPSTREAM" });

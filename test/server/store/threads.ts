@@ -49,10 +49,25 @@ export type Ending = "success" | "throw" | "interrupt" | "cancelled";
 const index = fc.nat(7);
 /** Any step. */
 export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constantFrom("say" as const, "open" as const, "tool" as const, "sub" as const, "publish" as const, "reasoning" as const, "activity" as const), who: index, n: fc.nat(3) }),
+  fc.record({
+    kind: fc.constantFrom("say" as const, "open" as const, "tool" as const, "sub" as const, "publish" as const, "reasoning" as const, "activity" as const),
+    who: index,
+    n: fc.nat(3),
+  }),
   fc.record({ kind: fc.constant("step" as const), who: index, name: fc.constantFrom("plan", "act") }),
   fc.record({
-    kind: fc.constantFrom("delta" as const, "end" as const, "args" as const, "endTool" as const, "result" as const, "think" as const, "endThinking" as const, "endStep" as const, "finish" as const, "fail" as const),
+    kind: fc.constantFrom(
+      "delta" as const,
+      "end" as const,
+      "args" as const,
+      "endTool" as const,
+      "result" as const,
+      "think" as const,
+      "endThinking" as const,
+      "endStep" as const,
+      "finish" as const,
+      "fail" as const,
+    ),
     which: index,
   }),
 );
@@ -95,7 +110,10 @@ export function scriptedAgent(ops: readonly Op[], ending: Ending): Agent {
               thoughts.push(within(op.who).reasoning().delta(`hmm ${op.n}`));
               break;
             case "activity":
-              within(op.who).activity("progress").snapshot({ done: op.n }).delta([{ op: "replace", path: "/done", value: op.n + 1 }]);
+              within(op.who)
+                .activity("progress")
+                .snapshot({ done: op.n })
+                .delta([{ op: "replace", path: "/done", value: op.n + 1 }]);
               break;
             case "step":
               steps.push(within(op.who).step(op.name));
@@ -159,7 +177,9 @@ export async function recordRun(agent: Agent, input: RunAgentInput, ending: Endi
 export async function recordThread(threadId: string, scripts: readonly { ops: readonly Op[]; ending: Ending }[]): Promise<RecordedRun[]> {
   const runs: RecordedRun[] = [];
   for (let i = 0; i < scripts.length; i++) {
-    const history = clientAfter(runs).messages.snapshot().filter((message) => message.role !== "activity");
+    const history = clientAfter(runs)
+      .messages.snapshot()
+      .filter((message) => message.role !== "activity");
     const input = runAgentInput(threadId, `run${i + 1}`, { messages: [...history, { id: `user-${i + 1}`, role: "user", content: `question ${i + 1}` }] });
     runs.push(await recordRun(scriptedAgent(scripts[i].ops, scripts[i].ending), input, scripts[i].ending));
   }
@@ -199,10 +219,10 @@ export async function logThread(store: ThreadStore, runs: readonly RecordedRun[]
 /** A fresh client applying `events` through the Session's own pipeline: its state, and the problems it reported (a run's own RUN_ERROR aside). */
 export async function freshClient(events: readonly Event[]): Promise<{ state: ClientState<unknown>; problems: string[] }> {
   const state = ClientState.untyped();
-  const updates: Update<unknown>[] = await lastValueFrom(
-    from(events).pipe(normalizeAndVerify(), applyEvents({ state }), toArray()),
+  const updates: Update<unknown>[] = await lastValueFrom(from(events).pipe(normalizeAndVerify(), applyEvents({ state }), toArray()));
+  const problems = updates.flatMap((update) =>
+    update.kind === "error" && update.error.kind !== "run" ? [`${update.error.kind}: ${update.error.message}`] : [],
   );
-  const problems = updates.flatMap((update) => (update.kind === "error" && update.error.kind !== "run" ? [`${update.error.kind}: ${update.error.message}`] : []));
   return { state, problems };
 }
 

@@ -35,7 +35,13 @@ const reasoning = (id: string): Message => ({ id, role: "reasoning", content: "t
 describe("text messages (A1–A3)", () => {
   it("creates, extends and ends a message, one update per event", () => {
     const state = fresh();
-    const updates = apply(state, ev.textMessageStart("m1", { name: "bot" }), ev.textMessageContent("m1", "Hel"), ev.textMessageContent("m1", "lo"), ev.textMessageEnd("m1"));
+    const updates = apply(
+      state,
+      ev.textMessageStart("m1", { name: "bot" }),
+      ev.textMessageContent("m1", "Hel"),
+      ev.textMessageContent("m1", "lo"),
+      ev.textMessageEnd("m1"),
+    );
     expect(updates.map((update) => (update.kind === "message" ? update.change.kind : update.kind))).toEqual(["started", "content", "content", "ended"]);
     expect(state.messages.snapshot()).toEqual([{ id: "m1", role: "assistant", content: "Hello", name: "bot" }]);
     const content = updates[1];
@@ -88,7 +94,9 @@ describe("tool calls (A4–A7), rows 69–72, 82, 83", () => {
     const updates = apply(state, ev.toolCallStart("t1", "f", parentMessageId === undefined ? {} : { parentMessageId }));
     const created = at(state, expectedId);
     expect(created).toEqual({ id: expectedId, role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "f", arguments: "" } }] });
-    expect(updates).toEqual([{ kind: "message", index: local.length, id: expectedId, change: { kind: "toolCallStarted", toolCallId: "t1" }, message: created }]);
+    expect(updates).toEqual([
+      { kind: "message", index: local.length, id: expectedId, change: { kind: "toolCallStarted", toolCallId: "t1" }, message: created },
+    ]);
   });
 
   it("attaches to an existing assistant parent", () => {
@@ -195,7 +203,13 @@ describe("state (A8, A9), row 73", () => {
     const state = fresh();
     apply(state, ev.stateSnapshot({ a: 1 }));
     const before = state.rawState;
-    apply(state, ev.stateDelta([{ op: "replace", path: "/a", value: 5 }, { op: "remove", path: "/nope" }]));
+    apply(
+      state,
+      ev.stateDelta([
+        { op: "replace", path: "/a", value: 5 },
+        { op: "remove", path: "/nope" },
+      ]),
+    );
     expect(state.rawState).toBe(before);
     expect(state.rawState).toEqual({ a: 1 });
   });
@@ -248,7 +262,10 @@ describe("MESSAGES_SNAPSHOT (A10), rows 74–76", () => {
   it("row 75: survivors keep local order, renamed ids land at the end", () => {
     const state = fresh();
     seed(state, [user("m1"), assistant("asst-1"), { id: "tool-stream", role: "tool", toolCallId: "c", content: "s" }, activity("act"), assistant("asst-2")]);
-    apply(state, ev.messagesSnapshot([user("m1"), assistant("asst-1"), { id: "tool-canon", role: "tool", toolCallId: "c", content: "s" }, assistant("asst-2")]));
+    apply(
+      state,
+      ev.messagesSnapshot([user("m1"), assistant("asst-1"), { id: "tool-canon", role: "tool", toolCallId: "c", content: "s" }, assistant("asst-2")]),
+    );
     expect(ids(state)).toEqual(["m1", "asst-1", "act", "asst-2", "tool-canon"]);
   });
 
@@ -327,7 +344,11 @@ describe("activity (A11, A12), rows 77–79, 84", () => {
     apply(state, withSubagentRunId(ev.activitySnapshot("a", "plan", {}, { metadata: { kept: true } }), "s1"), ev.activitySnapshot("a", "plan", { v: 2 }));
     expect(at(state, "a")).toEqual({ id: "a", role: "activity", activityType: "plan", content: { v: 2 }, metadata: { kept: true } });
     const other = fresh();
-    apply(other, withSubagentRunId(ev.activitySnapshot("a", "plan", {}), "s1"), withSubagentRunId(ev.activitySnapshot("a", "plan", {}, { replace: false }), "s2"));
+    apply(
+      other,
+      withSubagentRunId(ev.activitySnapshot("a", "plan", {}), "s1"),
+      withSubagentRunId(ev.activitySnapshot("a", "plan", {}, { replace: false }), "s2"),
+    );
     expect(at(other, "a").subagentRunId).toBe("s1");
   });
 
@@ -430,7 +451,11 @@ describe("RUN_STARTED echo (A15), row 85; no-op events (A18)", () => {
   it("appends input messages it lacks, without duplicates, before what the run streams", () => {
     const state = fresh();
     seed(state, [user("m1")]);
-    apply(state, ev.runStarted("t", "r", { input: { threadId: "t", runId: "r", messages: [user("m1"), user("u")], tools: [], context: [] } }), ev.textMessageStart("a"));
+    apply(
+      state,
+      ev.runStarted("t", "r", { input: { threadId: "t", runId: "r", messages: [user("m1"), user("u")], tools: [], context: [] } }),
+      ev.textMessageStart("a"),
+    );
     expect(ids(state)).toEqual(["m1", "u", "a"]);
   });
 

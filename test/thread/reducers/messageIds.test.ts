@@ -35,23 +35,42 @@ describe("B1/B2: a tool call sharing its id with a text message", () => {
     ev.toolCallEnd("x"),
   ];
 
-  test("B1: the call's arguments are built (\"{}\", as 1.0.0 has them), in the assistant message with that id", () => {
+  test('B1: the call\'s arguments are built ("{}", as 1.0.0 has them), in the assistant message with that id', () => {
     const { state, updates } = applied(...sequence, RF);
     const messages = state.messages.snapshot();
-    expect(messages).toEqual([{ id: "x", role: "assistant", content: "Let me check.", toolCalls: [{ id: "x", type: "function", function: { name: "lookup", arguments: "{}" } }] }]);
+    expect(messages).toEqual([
+      { id: "x", role: "assistant", content: "Let me check.", toolCalls: [{ id: "x", type: "function", function: { name: "lookup", arguments: "{}" } }] },
+    ]);
     expect(updates.filter((u) => u.kind === "message").map((u) => u.kind === "message" && u.change.kind)).toEqual([
-      "started", "content", "ended", "toolCallStarted", "toolCallArgs", "toolCallEnded",
+      "started",
+      "content",
+      "ended",
+      "toolCallStarted",
+      "toolCallArgs",
+      "toolCallEnded",
     ]);
     expect(updates.find((u) => u.kind === "message" && u.change.kind === "toolCallEnded")).toMatchObject({ change: { args: {} } });
   });
 
   test("B2: its result lands right after the assistant message that holds the call (A7)", () => {
-    const { state } = applied(...sequence, ev.textMessageStart("later", { role: "assistant" }), ev.textMessageEnd("later"), ev.toolCallResult("res", "x", "42"), RF);
+    const { state } = applied(
+      ...sequence,
+      ev.textMessageStart("later", { role: "assistant" }),
+      ev.textMessageEnd("later"),
+      ev.toolCallResult("res", "x", "42"),
+      RF,
+    );
     expect(ids(state.messages.snapshot())).toEqual(["assistant:x", "tool:res", "assistant:later"]);
   });
 
   test("a call whose only possible holder id names a message of another role is refused in-band; ids stay unique", () => {
-    const { state, updates } = applied(RS, ev.textMessageStart("x", { role: "user" }), ev.textMessageEnd("x"), ev.toolCallStart("x", "f"), ev.toolCallArgs("x", "{}"));
+    const { state, updates } = applied(
+      RS,
+      ev.textMessageStart("x", { role: "user" }),
+      ev.textMessageEnd("x"),
+      ev.toolCallStart("x", "f"),
+      ev.toolCallArgs("x", "{}"),
+    );
     expect(ids(state.messages.snapshot())).toEqual(["user:x"]);
     const [error] = updates.flatMap((u) => (u.kind === "error" ? [u.error] : []));
     expect([error.kind, error.code]).toEqual(["protocol", "message-id-taken"]);
@@ -61,14 +80,22 @@ describe("B1/B2: a tool call sharing its id with a text message", () => {
 
 describe("B3: a snapshot's id wins over a local activity (A10)", () => {
   test("RS, ACTIVITY_SNAPSHOT(x), MESSAGES_SNAPSHOT([{x, user}]), RF: the snapshot's message replaces the activity", () => {
-    const { state } = applied(RS, ev.activitySnapshot("x", "PLAN", { steps: [] }), ev.messagesSnapshot([{ id: "x", role: "user", content: "from the server" }]), RF);
+    const { state } = applied(
+      RS,
+      ev.activitySnapshot("x", "PLAN", { steps: [] }),
+      ev.messagesSnapshot([{ id: "x", role: "user", content: "from the server" }]),
+      RF,
+    );
     expect(state.messages.snapshot()).toEqual([{ id: "x", role: "user", content: "from the server" }]);
   });
 
   test("the same for a local reasoning message; other local activity and reasoning are still kept (A10)", () => {
     const { state } = applied(
       RS,
-      ev.reasoningStart("r"), ev.reasoningMessageStart("r"), ev.reasoningMessageEnd("r"), ev.reasoningEnd("r"),
+      ev.reasoningStart("r"),
+      ev.reasoningMessageStart("r"),
+      ev.reasoningMessageEnd("r"),
+      ev.reasoningEnd("r"),
       ev.activitySnapshot("a", "PLAN", { steps: [] }),
       ev.messagesSnapshot([{ id: "r", role: "assistant", content: "answer" }]),
     );
@@ -91,7 +118,13 @@ describe("B4: a TOOL_CALL_RESULT whose messageId is taken", () => {
   });
 
   test("a replayed result (same messageId, same call) replaces the first, in place", () => {
-    const { state } = applied(RS, ev.toolCallStart("t1", "f"), ev.toolCallEnd("t1"), ev.toolCallResult("r1", "t1", "first"), ev.toolCallResult("r1", "t1", "second"));
+    const { state } = applied(
+      RS,
+      ev.toolCallStart("t1", "f"),
+      ev.toolCallEnd("t1"),
+      ev.toolCallResult("r1", "t1", "first"),
+      ev.toolCallResult("r1", "t1", "second"),
+    );
     expect(state.messages.snapshot().filter((message) => message.id === "r1")).toEqual([{ id: "r1", role: "tool", toolCallId: "t1", content: "second" }]);
   });
 
@@ -110,7 +143,11 @@ describe("issue #20: an ACTIVITY_SNAPSHOT on an assistant message that holds too
     const { state, updates } = applied(...merged, ev.activitySnapshot("a", "PLAN", { steps: [] }, { metadata: { k: 1 } }));
     expect(state.messages.snapshot()).toEqual([{ id: "a", role: "assistant", content: "", toolCalls: [call] }]);
     const last = updates[updates.length - 1];
-    expect(last.kind === "error" && [last.error.kind, last.error.code, last.error.event]).toEqual(["protocol", "message-id-taken", expect.objectContaining({ type: "ACTIVITY_SNAPSHOT" })]);
+    expect(last.kind === "error" && [last.error.kind, last.error.code, last.error.event]).toEqual([
+      "protocol",
+      "message-id-taken",
+      expect.objectContaining({ type: "ACTIVITY_SNAPSHOT" }),
+    ]);
     expect(updates.filter((u) => u.kind === "message" && u.change.kind === "activity")).toEqual([]);
   });
 
@@ -176,13 +213,20 @@ describe("C6: __proto__, constructor and prototype metadata keys are refused on 
         { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "f", arguments: "{}" }, metadata: unsafe() }] },
       ]),
     );
-    const viaEcho = applied(ev.runStarted("t", "r", { input: { threadId: "t", runId: "r", messages: [{ id: "u9", role: "user", content: "x", metadata: unsafe() }], tools: [], context: [] } }));
+    const viaEcho = applied(
+      ev.runStarted("t", "r", {
+        input: { threadId: "t", runId: "r", messages: [{ id: "u9", role: "user", content: "x", metadata: unsafe() }], tools: [], context: [] },
+      }),
+    );
     for (const { updates } of [viaEvent, viaSnapshot, viaEcho]) {
       expect(refusals(updates).length).toBeGreaterThanOrEqual(2);
       expect(refusals(updates).every((message) => /metadata key "(__proto__|constructor)" refused/.test(message))).toBe(true);
     }
     const metadataOf = (state: ClientState<unknown>) =>
-      state.messages.snapshot().flatMap((message) => [message.metadata, ...(message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.metadata) : [])]).filter(Boolean);
+      state.messages
+        .snapshot()
+        .flatMap((message) => [message.metadata, ...(message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.metadata) : [])])
+        .filter(Boolean);
     for (const { state } of [viaEvent, viaSnapshot, viaEcho]) {
       for (const metadata of metadataOf(state)) {
         expect(Object.keys(metadata as object)).toEqual(["ok"]);

@@ -33,7 +33,9 @@ import { composerState, KEYBOARD_HINT, statusLine } from "../../../shared/compos
     </form>
     <p class="status {{ line().tone }}" data-testid="status" [attr.data-status]="status()" [attr.data-end]="end()?.kind ?? ''" aria-live="polite">
       <span>{{ line().label }}</span>
-      @if (line().detail; as detail) { <span class="error" data-testid="error" [title]="detail">· {{ detail }}</span> }
+      @if (line().detail; as detail) {
+        <span class="error" data-testid="error" [title]="detail">· {{ detail }}</span>
+      }
       <span class="hint">{{ keyboardHint }}</span>
     </p>
   `,
@@ -58,7 +60,13 @@ export class ComposerComponent {
   protected readonly keyboardHint = KEYBOARD_HINT;
   protected readonly draft = signal("");
   protected readonly state = computed(() =>
-    composerState({ status: this.status(), pendingApprovals: this.pendingApprovals(), draft: this.draft(), stopping: this.stopping(), pendingAnswers: this.pendingAnswers() }),
+    composerState({
+      status: this.status(),
+      pendingApprovals: this.pendingApprovals(),
+      draft: this.draft(),
+      stopping: this.stopping(),
+      pendingAnswers: this.pendingAnswers(),
+    }),
   );
   protected readonly line = computed(() =>
     statusLine({

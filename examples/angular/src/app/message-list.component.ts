@@ -30,7 +30,9 @@ import { MessageViewComponent } from "./message-view.component";
               <header>
                 <h3>{{ heading.name }}</h3>
                 <span class="badge {{ heading.badge }}" data-testid="subagent-status">{{ heading.badge }}</span>
-                @if (heading.description) { <span class="description">{{ heading.description }}</span> }
+                @if (heading.description) {
+                  <span class="description">{{ heading.description }}</span>
+                }
               </header>
               @for (message of block.messages; track message.id) {
                 <app-message [message]="message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />

@@ -19,11 +19,15 @@ import { ToolCardComponent } from "./tool-card.component";
   template: `
     @if (shown()) {
       <div [class]="classes()" data-testid="message" [attr.data-role]="message().role">
-        @if (text()) { <p>{{ text() }}</p> }
+        @if (text()) {
+          <p>{{ text() }}</p>
+        }
         @for (card of cards(); track card.id) {
           <app-tool-card [view]="card" />
         }
-        @if (stopped()) { <span class="stopped-marker" data-testid="stopped-marker">Stopped</span> }
+        @if (stopped()) {
+          <span class="stopped-marker" data-testid="stopped-marker">Stopped</span>
+        }
       </div>
     }
   `,
@@ -44,7 +48,11 @@ export class MessageViewComponent {
     const message = this.message();
     const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
     return calls.map((call) =>
-      toolCardView(call, this.results().get(call.id), { running: this.running(), stopped: this.cutOff().toolCallIds.has(call.id), waiting: this.waiting().has(call.id) }),
+      toolCardView(call, this.results().get(call.id), {
+        running: this.running(),
+        stopped: this.cutOff().toolCallIds.has(call.id),
+        waiting: this.waiting().has(call.id),
+      }),
     );
   });
   protected readonly classes = computed(() => {

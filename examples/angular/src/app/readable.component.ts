@@ -13,7 +13,10 @@ import type { Readable } from "../../../shared/readableJson";
     @if (fields(); as fields) {
       <dl class="fields">
         @for (field of fields; track field.key) {
-          <div><dt>{{ field.label }}</dt><dd>{{ field.value }}</dd></div>
+          <div>
+            <dt>{{ field.label }}</dt>
+            <dd>{{ field.value }}</dd>
+          </div>
         }
       </dl>
     } @else if (text(); as text) {

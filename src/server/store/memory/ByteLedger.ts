@@ -58,7 +58,10 @@ export class ByteLedger {
   private runLimit(thread: MemoryThread | undefined): { readonly bytes: number; readonly named: RunLimit } {
     const snapshotBytes = thread?.snapshotBytes ?? 0;
     const bytes = Math.min(this.maxRunBytes, this.maxBytes - snapshotBytes);
-    return { bytes, named: bytes < this.maxRunBytes ? { kind: "thread", maxBytes: this.maxBytes, snapshotBytes } : { kind: "run", maxRunBytes: this.maxRunBytes } };
+    return {
+      bytes,
+      named: bytes < this.maxRunBytes ? { kind: "thread", maxBytes: this.maxBytes, snapshotBytes } : { kind: "run", maxRunBytes: this.maxRunBytes },
+    };
   }
 
   /**

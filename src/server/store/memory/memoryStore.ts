@@ -8,15 +8,7 @@ import { checkBatch } from "../checkBatch";
 import { isTerminal } from "../../../thread/isTerminal";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
-import {
-  ABANDONED_ERROR_CODE,
-  DEFAULT_LEASE_MS,
-  type Cursor,
-  type RunWriter,
-  type StoredEvent,
-  type StopAnswer,
-  type ThreadRead,
-} from "../ThreadStore";
+import { ABANDONED_ERROR_CODE, DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StoredEvent, type StopAnswer, type ThreadRead } from "../ThreadStore";
 import { ByteLedger } from "./ByteLedger";
 import { stopRequests, type LiveRun } from "./LiveRun";
 import { MemoryThread } from "./MemoryThread";
@@ -113,7 +105,16 @@ class MemoryThreadStore implements MemoryStore {
     if (existing !== undefined) this.ledger.bytes -= existing.dropOldestRuns(this.maxRunsPerThread - 1);
     const limit = this.ledger.admitStart(existing, { threadId, runId }, startedBytes + foldBytes);
     const thread = existing ?? this.createThread(threadId);
-    const live: LiveRun = { runId, loggedBytes: 0, foldBytes: 0, limit, deadline: this.clock.now() + this.lease, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
+    const live: LiveRun = {
+      runId,
+      loggedBytes: 0,
+      foldBytes: 0,
+      limit,
+      deadline: this.clock.now() + this.lease,
+      cancelTimer: () => undefined,
+      stopRequested: false,
+      watchers: new Set(),
+    };
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });

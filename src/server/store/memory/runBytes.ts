@@ -43,7 +43,8 @@ export function newMessageBytes(known: Set<string>, messages: readonly Message[]
 }
 
 /** Where a run's byte limit comes from, for the sentence that names it. */
-export type RunLimit = { readonly kind: "run"; readonly maxRunBytes: number } | { readonly kind: "thread"; readonly maxBytes: number; readonly snapshotBytes: number };
+export type RunLimit =
+  { readonly kind: "run"; readonly maxRunBytes: number } | { readonly kind: "thread"; readonly maxBytes: number; readonly snapshotBytes: number };
 
 /**
  * A run refused for its size: `run-too-large`, naming the run, the limit and what it would have reached.
@@ -69,7 +70,11 @@ export function tooLarge(run: { readonly threadId: string; readonly runId: strin
  * @example
  * new StoreError("capacity", storeFull({ threadId: "t1", runId: "r1" }, { bytes: 1000, freeable: 0, maxBytes: 1024 }, 300), { threadId: "t1" });
  */
-export function storeFull(run: { readonly threadId: string; readonly runId: string }, room: { readonly bytes: number; readonly freeable: number; readonly maxBytes: number }, incoming: number): string {
+export function storeFull(
+  run: { readonly threadId: string; readonly runId: string },
+  room: { readonly bytes: number; readonly freeable: number; readonly maxBytes: number },
+  incoming: number,
+): string {
   return (
     `expected room for ${incoming} more bytes of run "${run.runId}" of thread "${run.threadId}", but the store holds ${room.bytes} of its maxBytes ` +
     `(${room.maxBytes}) and may free only ${room.freeable}: the rest is live runs and their threads' compacted state, which are never evicted`
