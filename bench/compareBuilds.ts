@@ -20,19 +20,21 @@
  * same delta agent through `createHandler` and loopback HTTP to a reading client, no store).
  */
 import * as path from "node:path";
-import { from, of, type Observable, type OperatorFunction, type Subscription } from "rxjs";
+import type { Observable, OperatorFunction, Subscription } from "rxjs";
 import type { Event } from "../src/protocol/events";
 import type { Agent } from "../src/server/Agent";
 import type { InBandReport } from "../src/operators/ProtocolError";
 import { checkEventCount, checkEventTypes, checkThread, tally, type Expected, type Thread } from "./support/checkResult";
 import { THREAD, USER, WORKLOADS } from "./support/clientWorkloads";
-import { collectGarbage } from "./support/measure";
+import { collectGarbage, compare } from "./support/measure";
 import { postSse, readAll } from "./support/sseReading";
 import { fmt, printTable } from "./support/table";
 
 /** The modules a lane runs, loaded from one checkout. */
 interface Build {
   readonly name: string;
+  /** The checkout's own rxjs: a source from another copy would make one build's operators share (and skew) the other's JIT feedback. */
+  readonly rxjs: typeof import("rxjs");
   readonly encodeSse: typeof import("../src/wire/encodeSse").encodeSse;
   readonly decodeSse: typeof import("../src/wire/decodeSse").decodeSse;
   readonly normalizeChunks: typeof import("../src/operators/normalizeChunks").normalizeChunks;
@@ -53,6 +55,7 @@ function load(name: string, root: string): Build {
   const from = <T>(file: string): T => require(path.join(root, "src", file)) as T;
   return {
     name,
+    rxjs: require(require.resolve("rxjs", { paths: [root] })) as typeof import("rxjs"),
     encodeSse: from<typeof import("../src/wire/encodeSse")>("wire/encodeSse").encodeSse,
     decodeSse: from<typeof import("../src/wire/decodeSse")>("wire/decodeSse").decodeSse,
     normalizeChunks: from<typeof import("../src/operators/normalizeChunks")>("operators/normalizeChunks").normalizeChunks,
@@ -68,10 +71,15 @@ function load(name: string, root: string): Build {
   };
 }
 
-/** One lane: a call that does one unit of work with a build and throws unless its result is the expected one. */
+/**
+ * One lane: a call that does one unit of work with a build and throws unless its result is the
+ * expected one. `sync` lanes finish synchronously: they are timed in many short alternating batches
+ * (`compare`), the rest in rounds of awaited calls.
+ */
 interface Lane {
   readonly name: string;
   readonly call: (build: Build) => Promise<void>;
+  readonly sync?: boolean;
 }
 
 /** Each build's time per call spends at least this long per round. */
@@ -90,7 +98,8 @@ function runSync(run: (done: () => void) => Subscription): void {
 function typesThrough(b: Build, events: readonly Event[], pipeline: (b: Build) => OperatorFunction<Event, Event | InBandReport>): Record<string, number> {
   const types: Record<string, number> = {};
   runSync((done) =>
-    from(events)
+    b.rxjs
+      .from(events)
       .pipe(pipeline(b))
       .subscribe({
         next: (value) => {
@@ -125,7 +134,11 @@ function middleLanes(): Lane[] {
       ["norm+verify", pair],
       ["normalizeAndVerify", fused],
     ] as const) {
-      lanes.push({ name: `${name} ${label}`, call: async (b) => sameTally(`${name} on ${label} (${b.name})`, typesThrough(b, events, pipeline), expected) });
+      lanes.push({
+        name: `${name} ${label}`,
+        sync: true,
+        call: async (b) => sameTally(`${name} on ${label} (${b.name})`, typesThrough(b, events, pipeline), expected),
+      });
     }
   }
   return lanes;
@@ -140,10 +153,12 @@ function clientLanes(): Lane[] {
     const body = (b: Build) => bodies.get(b) ?? bodies.set(b, events.map((event) => b.encodeSse(event)).join("")).get(b) ?? "";
     lanes.push({
       name: `decode+norm+verify ${label}`,
+      sync: true,
       call: async (b) => {
         const types: Record<string, number> = {};
         runSync((done) =>
-          of(body(b))
+          b.rxjs
+            .of(body(b))
             .pipe(b.decodeSse(), b.normalizeChunks({ mode: "report" }), b.verifyEvents({ mode: "report" }))
             .subscribe({
               next: (value) => {
@@ -158,6 +173,7 @@ function clientLanes(): Lane[] {
     });
     lanes.push({
       name: `session ${label}`,
+      sync: true,
       call: async (b) => {
         const s = new b.Session(new b.ReplayTransport(body(b)), { threadId: THREAD, newId: () => "generated-id" });
         let end = "";
@@ -281,6 +297,31 @@ async function timeBatch(lane: Lane, build: Build): Promise<number> {
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/**
+ * A synchronous lane: `rounds` runs of `compare` (batches of the two builds alternating about every
+ * 20 ms for 2 × 300 ms, the median of the per-batch ratios), which build goes first alternating
+ * from run to run; the row holds the medians over the runs.
+ */
+function syncRow(lane: Lane, before: Build, after: Build, rounds: number): string[] {
+  const once = (b: Build) => () => {
+    void lane.call(b); // a sync lane's promise is settled when the call returns; its check throws synchronously
+  };
+  const beforeMs: number[] = [];
+  const afterMs: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const [first, second] = round % 2 === 0 ? [before, after] : [after, before];
+    const run = compare(first.name, once(first), second.name, once(second), { minTimeMs: 300, warmUpMs: 50, minSamples: 9 });
+    const [b, a] = first === before ? [run.baseline, run.candidate] : [run.candidate, run.baseline];
+    beforeMs.push(b.msPerOp);
+    afterMs.push(a.msPerOp);
+    ratios.push(first === before ? run.ratio : 1 / run.ratio);
+  }
+  const b = median(beforeMs);
+  const a = median(afterMs);
+  return [lane.name, fmt(b, 3), fmt(a, 3), fmt(a / b, 3), fmt(median(ratios), 3)];
+}
+
 async function main(): Promise<void> {
   const [beforeRoot, roundsArg] = process.argv.slice(2);
   if (beforeRoot === undefined) throw new Error("expected the root of the checkout to compare with (e.g. a git worktree of main), but got none");
@@ -293,6 +334,11 @@ async function main(): Promise<void> {
   const rows: string[][] = [["lane", "before ms", "after ms", "after ÷ before", "median of round ratios"]];
   for (const lane of lanes) {
     for (const build of [before, after, before, after]) await lane.call(build); // warm-up, and the first check
+    if (lane.sync === true) {
+      rows.push(syncRow(lane, before, after, rounds));
+      console.log(rows[rows.length - 1].join(" | "));
+      continue;
+    }
     const times = new Map<Build, number[]>([
       [before, []],
       [after, []],
