@@ -62,8 +62,9 @@ export default tseslint.config(
   },
   {
     // The Angular page is type-checked by its own `ng build` against its own install
-    // (examples/angular/node_modules), which the lint step does not have: syntax rules only.
-    files: ["examples/angular/src/**/*.ts"],
+    // (examples/angular/node_modules), and the Angular suite by its own TypeScript against
+    // test/angular/node_modules (its global setup); the lint step has neither: syntax rules only.
+    files: ["examples/angular/src/**/*.ts", "test/angular/**/*.ts"],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { parserOptions: { projectService: false, project: null } },
   },

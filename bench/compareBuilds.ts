@@ -52,9 +52,11 @@ interface Build {
 /** Loads `root`'s sources (compiled by ts-node on require): modules of two roots never share state. */
 function load(name: string, root: string): Build {
   // A module boundary: require() is untyped, and each module is read as this checkout's own declares it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- another checkout's sources, loaded by path at run time
   const from = <T>(file: string): T => require(path.join(root, "src", file)) as T;
   return {
     name,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- another checkout's sources, loaded by path at run time
     rxjs: require(require.resolve("rxjs", { paths: [root] })) as typeof import("rxjs"),
     encodeSse: from<typeof import("../src/wire/encodeSse")>("wire/encodeSse").encodeSse,
     decodeSse: from<typeof import("../src/wire/decodeSse")>("wire/decodeSse").decodeSse,

@@ -80,7 +80,7 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
         }
         let updates: readonly (Update<S> | Update<unknown>)[];
         try {
-          updates = applyEvent<S | unknown>(state, item);
+          updates = applyEvent<unknown>(state, item);
         } catch (thrown) {
           // a bug, not a wire problem; still reported through the contract rather than as a stream error
           fail(

@@ -5,10 +5,9 @@
  * receives (`normalizeAndVerify`), in report mode. The public operators `normalizeChunks` and
  * `verifyEvents` stay what they are: each runs its own half.
  */
-import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
 import type { ProtocolError, VerificationMode } from "./ProtocolError";
-import { initialNormalizerState, normalizeInto, normalizeStep, passesThrough, type Emit, type NormalizerState } from "./normalize/normalizeStep";
+import { initialNormalizerState, normalizeInto, passesThrough, type Emit, type NormalizerState } from "./normalize/normalizeStep";
 import { initialVerifierState, verifyEvent, type VerifierState } from "./verify/verifyStep";
 
 /**
@@ -87,6 +86,28 @@ export class CheckedState {
     this.sink?.sent(next);
     return true;
   };
+
+  /**
+   * Report mode: every event of the expansion is verified as the normalizer hands it over, a
+   * refused one reported in its place, and the expansion always goes on (as `normalizeChunks` then
+   * `verifyEvents` in report mode: the verifier never reads the normalizer's state, so verifying
+   * each event as it is made is the same as verifying the finished expansion). A rejected chunk is
+   * rejected before anything of it is handed over.
+   */
+  reportStep(event: Event, sink: CheckedSink): void {
+    this.sink = sink;
+    try {
+      const rejected = normalizeInto(this.normalizer, event, this.reportGate);
+      if (rejected !== undefined) sink.refused(rejected);
+    } finally {
+      this.sink = undefined;
+    }
+  }
+
+  private readonly reportGate: Emit = (next) => {
+    if (this.sink !== undefined) verified(this.verifier, next, this.sink);
+    return true;
+  };
 }
 
 /**
@@ -132,16 +153,8 @@ export function checkedStep(state: CheckedState, event: Event, sink: CheckedSink
     verified(verifier, event, sink);
     return;
   }
-  if (state.mode === "report") {
-    const normalized = normalizeStep(normalizer, event);
-    if (E.isLeft(normalized)) {
-      sink.refused(normalized.left);
-      return;
-    }
-    for (const next of normalized.right.events) verified(verifier, next, sink);
-    return;
-  }
-  state.strictStep(event, sink);
+  if (state.mode === "report") state.reportStep(event, sink);
+  else state.strictStep(event, sink);
 }
 
 /** Verifies one event and hands it on, or the error that refused it. */

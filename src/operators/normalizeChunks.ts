@@ -1,10 +1,9 @@
 /** The chunk normalizer as an RxJS operator (docs/rules.md#chunks, docs/wire.md#5.3 and §7). */
 import type { Observable, OperatorFunction, Subscriber } from "rxjs";
-import * as E from "fp-ts/Either";
 import type { Event } from "../protocol/events";
 import { operate, SourceObserver, type SourceHandlers } from "../rx/operate";
 import { Diagnostic, isInBandReport, type InBandReport, type VerificationMode } from "./ProtocolError";
-import { initialNormalizerState, normalizeStep, passesThrough, type NormalizerState } from "./normalize/normalizeStep";
+import { initialNormalizerState, normalizeInto, passesThrough, type Emit, type NormalizerState } from "./normalize/normalizeStep";
 
 /** Options of `normalizeChunks()`. */
 export interface NormalizeChunksOptions {
@@ -80,26 +79,29 @@ export function normalizeChunks(
   return operate<Event | InBandReport, Event | InBandReport>((source: Observable<Event | InBandReport>, subscriber) => {
     // Created here, per subscription: two subscribers never share lanes or thinking ids.
     const state = initialNormalizerState(newId === undefined ? {} : { newId });
-    const normalizer = new ChunkNormalizer(subscriber, (event) => normalizeOne(state, event, report, subscriber));
+    // The expansion goes out event by event as the normalizer makes it: a rejected chunk is
+    // rejected before anything of it is handed over, so nothing needs collecting first.
+    const pass: Emit = (event) => {
+      subscriber.next(event);
+      return true;
+    };
+    const normalizer = new ChunkNormalizer(subscriber, (event) => normalizeOne(state, event, report, subscriber, pass));
     // The SourceObserver closes with the output (an error, completion, unsubscription), so a synchronous source stops there.
     source.subscribe(new SourceObserver(subscriber, normalizer));
   });
 }
 
 /** One event through the normalizer: its expansion on to `destination`, or its rejection (a Diagnostic in report mode, else the error). */
-function normalizeOne(state: NormalizerState, item: Event, report: boolean, destination: Subscriber<Event | InBandReport>): void {
-  // Most events (with no chunk stream open) come out as they went in: skip the step's allocations.
+function normalizeOne(state: NormalizerState, item: Event, report: boolean, destination: Subscriber<Event | InBandReport>, pass: Emit): void {
+  // Most events (with no chunk stream open) come out as they went in: skip the step's work.
   if (passesThrough(state, item)) {
     destination.next(item);
     return;
   }
-  const result = normalizeStep(state, item); // calls the user's newId for THINKING_* events
-  if (E.isLeft(result)) {
-    if (report) destination.next(new Diagnostic(result.left));
-    else destination.error(result.left);
-    return;
-  }
-  for (const event of result.right.events) destination.next(event);
+  const rejected = normalizeInto(state, item, pass); // calls the user's newId for THINKING_* events
+  if (rejected === undefined) return;
+  if (report) destination.next(new Diagnostic(rejected));
+  else destination.error(rejected);
 }
 
 /**

@@ -104,7 +104,7 @@ export class RunDriver<S> {
     const { core, input, subscriber } = this;
     if (this.phase.kind === "ended" || core.controller.signal.aborted) return;
     this.phase = ENDED;
-    const reason = this.options.stop?.reason;
+    const reason: unknown = this.options.stop?.reason;
     try {
       core.pendingInterrupts = [];
       core.closeOpen();

@@ -105,7 +105,7 @@ export function decodeEventValue(json: unknown, decoding: EventDecoding): Event 
     }
     // Most events need no change (no null to drop, no default to fill, nothing to strip): `is`
     // checks them without allocating a decoding context.
-    if (codec.is(json)) return json as Event; // `is` just proved it
+    if (codec.is(json)) return json; // `is` just proved it
     const { result, stripped, dropped } = collectStripped(Event, json);
     if (E.isLeft(result)) return reportInvalidEvent(type, result.left);
     if (dropped !== undefined) return new Dropped(type, dropped);

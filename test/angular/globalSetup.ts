@@ -17,6 +17,7 @@ export default function globalSetup(): void {
     const output = error instanceof Error && "stdout" in error ? String(error.stdout) : String(error);
     throw new Error(
       `expected test/angular to type-check with its own TypeScript (${execFileSync(tsc, ["-v"], { encoding: "utf8" }).trim()}), but it did not:\n${output}`,
+      { cause: error },
     );
   }
 }

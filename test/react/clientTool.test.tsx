@@ -48,12 +48,12 @@ function setup() {
       null,
       h("p", { "data-testid": "status" }, handle.status),
       h("p", { "data-testid": "running" }, String(running.length)),
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
       h(
         "p",
         { "data-testid": "tools" },
         messages
           .filter((m) => m.role === "tool")
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
           .map((m) => String(m.content))
           .join(" | "),
       ),

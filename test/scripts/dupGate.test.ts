@@ -79,7 +79,7 @@ describe("findClonePairs", () => {
     );
     const pairs = findClonePairs(root);
     expect(pairs).toHaveLength(1);
-    expect([pairs[0]!.first.file, pairs[0]!.second.file].sort()).toEqual(["first.ts", "second.ts"]);
-    expect(pairs[0]!.lines).toBeGreaterThanOrEqual(6);
+    expect([pairs[0].first.file, pairs[0].second.file].sort()).toEqual(["first.ts", "second.ts"]);
+    expect(pairs[0].lines).toBeGreaterThanOrEqual(6);
   });
 });

@@ -58,7 +58,7 @@ describe("measureBundle", () => {
       platform: "browser",
       write: false,
     });
-    const text = reference.outputFiles[0]!.contents;
+    const text = reference.outputFiles[0].contents;
     expect(size).toEqual({ bytes: text.byteLength, gzipBytes: gzipSync(text, { level: 9 }).byteLength });
     expect(new TextDecoder().decode(text)).toContain("hello, ");
     expect(new TextDecoder().decode(text)).not.toContain("never bundled");

@@ -116,18 +116,18 @@ describe("runToolCall: failures become error results, and execute never sees bad
       "no network",
     ],
     ["a rejection", () => Promise.reject(new Error("offline")), "offline"],
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
     [
       "a thrown string",
       () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
         throw "denied";
       },
       "denied",
     ],
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
     [
       "a thrown object",
       () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a tool that fails with a non-Error on purpose: that is the case under test
         throw { code: 7 };
       },
       'the tool "get_weather" failed with {"code":7}',

@@ -164,9 +164,9 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
   expect(error.message).toMatch(/the connection was lost .* and 3 reconnects failed; the last: POST .* answered 503/);
 
   proxy.cutNext(Math.floor(length * 0.5));
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
   const gone = new HttpTransport(url, {
     reconnect: noWait,
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     fetch: (input, init) => (String(input).endsWith("/connect") ? Promise.resolve(new Response("{}", { status: 404 })) : fetch(input, init)),
   });
   const lost = await send(gone, "t2");
@@ -181,6 +181,7 @@ test("resetOnSuccess: a run cut twice survives one attempt per cut; without it, 
     // the answer after 3 frames, then the reconnect's answer after 2 more
     const cutting = cuttingFetch(3, { path: "/agent", times: 1 }).fetch;
     const cuttingAgain = cuttingFetch(2, { path: "/agent/connect", times: 1 }).fetch;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     const fetchBoth: typeof fetch = (input, init) => (new URL(String(input)).pathname.endsWith("/connect") ? cuttingAgain(input, init) : cutting(input, init));
     const { updates } = await send(new HttpTransport(url, { fetch: fetchBoth, reconnect: { count: 1, delay: 0, resetOnSuccess } }), `t-${resetOnSuccess}`);
     const end = updates[updates.length - 1];

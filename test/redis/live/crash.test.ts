@@ -15,7 +15,7 @@ import { boardSpec, type Board } from "../../../examples/task-board/board";
 import { counter } from "../../client/support";
 import { framesOf, postJson } from "../../http/durable/support";
 import { startBalancer, type Balancer } from "../../support/balancer";
-import { boardTurn, comparable, follow, type BoardTurn } from "../../support/boardTurns";
+import { comparable, follow, type BoardTurn } from "../../support/boardTurns";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
 import { killAll, startInstance } from "../support/instances";
 
