@@ -101,6 +101,9 @@ export type InBandReport = Diagnostic | DecodeWarning;
  * if (isInBandReport(item)) subscriber.next(item); // passed on untouched
  */
 export function isInBandReport(value: unknown): value is InBandReport {
+  // Asked of every event streaming through the middle: events are plain objects, and one prototype
+  // read answers for all of them before either brand is looked up.
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) === Object.prototype) return false;
   return DIAGNOSTIC.is(value) || isDecodeWarning(value);
 }
 

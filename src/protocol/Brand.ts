@@ -19,6 +19,8 @@
  */
 export class Brand<T extends object> {
   private readonly key: symbol;
+  /** This copy's branded prototype, once `mark` ran: its own instances are recognised without a symbol lookup. */
+  private own: object | undefined;
 
   constructor(key: string) {
     this.key = Symbol.for(key);
@@ -32,6 +34,7 @@ export class Brand<T extends object> {
    */
   mark(constructor: { readonly prototype: T }): void {
     Object.defineProperty(constructor.prototype, this.key, { value: true });
+    this.own = constructor.prototype;
   }
 
   /**
@@ -41,6 +44,12 @@ export class Brand<T extends object> {
    * DECODE_ERROR.is(new DecodeError("json", "SSE data is not JSON")); // true
    */
   is(value: unknown): value is T {
-    return typeof value === "object" && value !== null && Reflect.get(value, this.key) === true;
+    if (typeof value !== "object" || value === null) return false;
+    // The hot callers ask this of every event that streams past (isInBandReport), and events are
+    // plain objects: a prototype walk answers for them, and for this copy's own instances, without
+    // the symbol lookup that a stream of differently shaped objects makes slow (megamorphic).
+    // Only an object with a class of its own that is not this copy's may be another copy's instance.
+    if (this.own !== undefined && this.own.isPrototypeOf(value)) return true;
+    return Object.getPrototypeOf(value) !== Object.prototype && Reflect.get(value, this.key) === true;
   }
 }
