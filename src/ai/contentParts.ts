@@ -34,11 +34,7 @@ export interface PartPlace {
  * // { type: "file", data: { type: "url", url: new URL("https://example.com/cat.png") }, mediaType: "image" }
  */
 export function userPart(part: InputContent, place: PartPlace): TextPart | FilePart {
-  if (part.type === "text") return { type: "text", text: part.text };
-  const file = fileOf(part, place);
-  return file.filename === undefined
-    ? { type: "file", data: file.data, mediaType: file.mediaType }
-    : { type: "file", data: file.data, mediaType: file.mediaType, filename: file.filename };
+  return textOrFilePart(part, place);
 }
 
 /**
@@ -48,6 +44,14 @@ export function userPart(part: InputContent, place: PartPlace): TextPart | FileP
  * toolResultPart({ type: "text", text: "3 hits" }, { messageId: "t1", index: 0 }); // { type: "text", text: "3 hits" }
  */
 export function toolResultPart(part: InputContent, place: PartPlace): ContentOutput {
+  return textOrFilePart(part, place);
+}
+
+/** A text or file part in the shape both the SDK's user content and its tool-result content accept. */
+type TextOrFilePart = { type: "text"; text: string } | { type: "file"; data: FileData; mediaType: string; filename?: string };
+
+/** The one mapping behind `userPart` and `toolResultPart`: text as text, every media kind as a file. */
+function textOrFilePart(part: InputContent, place: PartPlace): TextOrFilePart {
   if (part.type === "text") return { type: "text", text: part.text };
   const file = fileOf(part, place);
   return file.filename === undefined

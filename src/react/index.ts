@@ -1,10 +1,7 @@
 // The `agui-rx/react` entry: hooks over a client Session, built on useSyncExternalStore.
 export { useSession, type UseSessionOptions } from "./useSession";
-export { useMessages } from "./useMessages";
-export { useAgentState } from "./useAgentState";
+export { useMessages, useAgentState, useInterrupts, useSubagents } from "./sessionReads";
 export { useRun, type RunHandle } from "./useRun";
-export { useInterrupts } from "./useInterrupts";
-export { useSubagents } from "./useSubagents";
 export { useObserved } from "./useObserved";
 // The framework-free view model lives in agui-rx/client (src/client/view); re-exported here so React
 // code that imported it from this entry keeps working.

@@ -2,6 +2,7 @@
 import { ProtocolError } from "../operators/ProtocolError";
 import { PatchError } from "../patch/PatchError";
 import { Brand } from "../protocol/Brand";
+import { causeOption, copyDefined } from "../protocol/errorDetails";
 import { DecodeError } from "../wire/DecodeError";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 
@@ -82,13 +83,8 @@ export class ClientError extends Error {
     message: string,
     details: ClientErrorDetails = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    if (details.code !== undefined) this.code = details.code;
-    if (details.event !== undefined) this.event = details.event;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.body !== undefined) this.body = details.body;
-    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
-    if (details.interruptIds !== undefined) this.interruptIds = details.interruptIds;
+    super(message, causeOption(details));
+    copyDefined(this, details, ["code", "event", "status", "body", "retryAfterMs", "interruptIds"]);
   }
 
   /**

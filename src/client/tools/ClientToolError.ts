@@ -1,6 +1,7 @@
 /** The error of client tools (docs/tools.md#frontend-tools): a closed code, the tool and call it concerns, and the cause kept. */
 import { Brand } from "../../protocol/Brand";
 import type { Failure } from "../../protocol/describeFailure";
+import { causeOption, copyDefined } from "../../protocol/errorDetails";
 
 /**
  * What went wrong with a client tool.
@@ -59,13 +60,9 @@ export class ClientToolError extends Error {
   }
 
   constructor(message: string, options: ClientToolErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, causeOption(options));
     this.code = options.code;
-    if (options.toolName !== undefined) this.toolName = options.toolName;
-    if (options.toolCallId !== undefined) this.toolCallId = options.toolCallId;
-    if (options.codec !== undefined) this.codec = options.codec;
-    if (options.path !== undefined) this.path = options.path;
-    if (options.failure !== undefined) this.failure = options.failure;
+    copyDefined(this, options, ["toolName", "toolCallId", "codec", "path", "failure"]);
   }
 
   /** Whether `value` is a ClientToolError, by a `Symbol.for` marker (so the ESM and CJS builds recognise each other's). */

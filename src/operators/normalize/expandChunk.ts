@@ -250,28 +250,17 @@ function opening(chunk: ChunkEvent, tag: string | undefined): Opening {
       const { messageId, name } = chunk;
       if (messageId === undefined) return { missing: ["messageId"] };
       const role = chunk.role ?? DEFAULT_TEXT_ROLE;
-      const start: Event = {
-        type: "TEXT_MESSAGE_START",
-        messageId,
-        role,
-        ...(name === undefined ? {} : { name }),
-        ...common,
-      };
-      return { id: messageId, start, fields: name === undefined ? { role } : { role, name } };
+      // the opener fields are decided once: the START carries them, and so does the lane (as `fields`)
+      const fields = name === undefined ? { role } : { role, name };
+      return { id: messageId, start: { type: "TEXT_MESSAGE_START", messageId, ...fields, ...common }, fields };
     }
     case "TOOL_CALL_CHUNK": {
       const { toolCallId, toolCallName, parentMessageId } = chunk;
       if (toolCallId === undefined || toolCallName === undefined) {
         return { missing: [...(toolCallId === undefined ? ["toolCallId"] : []), ...(toolCallName === undefined ? ["toolCallName"] : [])] };
       }
-      const start: Event = {
-        type: "TOOL_CALL_START",
-        toolCallId,
-        toolCallName,
-        ...(parentMessageId === undefined ? {} : { parentMessageId }),
-        ...common,
-      };
-      return { id: toolCallId, start, fields: parentMessageId === undefined ? { toolCallName } : { toolCallName, parentMessageId } };
+      const fields = parentMessageId === undefined ? { toolCallName } : { toolCallName, parentMessageId };
+      return { id: toolCallId, start: { type: "TOOL_CALL_START", toolCallId, ...fields, ...common }, fields };
     }
     case "REASONING_MESSAGE_CHUNK": {
       const { messageId } = chunk;

@@ -1,5 +1,6 @@
 /** The thread store's one error class (docs/durability.md#stores-and-routes): a closed code, context in an options object, the cause kept. */
 import { Brand } from "../../protocol/Brand";
+import { causeOption, copyDefined } from "../../protocol/errorDetails";
 
 /**
  * Why a store operation was refused. Closed: the HTTP layer maps each to one answer.
@@ -60,9 +61,8 @@ export class StoreError extends Error {
     message: string,
     details: StoreErrorDetails = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    if (details.threadId !== undefined) this.threadId = details.threadId;
-    if (details.runId !== undefined) this.runId = details.runId;
+    super(message, causeOption(details));
+    copyDefined(this, details, ["threadId", "runId"]);
   }
 
   /** True for a StoreError from this or any other copy of the package (ESM and CJS side by side). */

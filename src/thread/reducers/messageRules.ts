@@ -20,18 +20,32 @@ function appendText(message: Exclude<Message, ActivityMessage>, delta: string): 
 
 /** docs/rules.md#A1 TEXT_MESSAGE_START: create (role defaulting to assistant) unless an id exists (then reuse it as it is), merge metadata. */
 export function textMessageStart(list: MessageList, event: EventOf<"TEXT_MESSAGE_START">, emit: Emit): void {
-  let index = list.indexOf(event.messageId);
-  if (index < 0) {
+  const index = startMessage(list, event, emit, () => {
     const name = event.name === undefined ? {} : { name: event.name };
-    const created: Message = { id: event.messageId, role: textMessageRole(event), content: "", ...name, ...tagOf(event.subagentRunId) };
-    index = list.append(withMetadata(created, event.metadata, event, emit));
-  } else {
-    const existing = list.at(index);
-    if (existing.role === "activity") return; // ids are shared across text and activity; an activity is not a text message
-    const merged = withMetadata(existing, event.metadata, event, emit);
-    if (merged !== existing) list.replace(index, merged);
-  }
-  emit(messageUpdate(list, index, { kind: "started" }));
+    return { id: event.messageId, role: textMessageRole(event), content: "", ...name, ...tagOf(event.subagentRunId) };
+  });
+  if (index !== undefined) emit(messageUpdate(list, index, { kind: "started" }));
+}
+
+/**
+ * The start of a text or reasoning message: appends `create()` (the event's metadata merged) when
+ * the id is new, else merges the event's metadata into the message with that id. Returns the
+ * message's index, or `undefined` when the id is an activity's (ids are shared across text and
+ * activity; an activity is not a text message) and nothing changed.
+ */
+function startMessage(
+  list: MessageList,
+  event: EventOf<"TEXT_MESSAGE_START" | "REASONING_MESSAGE_START">,
+  emit: Emit,
+  create: () => Message,
+): number | undefined {
+  const index = list.indexOf(event.messageId);
+  if (index < 0) return list.append(withMetadata(create(), event.metadata, event, emit));
+  const existing = list.at(index);
+  if (existing.role === "activity") return undefined;
+  const merged = withMetadata(existing, event.metadata, event, emit);
+  if (merged !== existing) list.replace(index, merged);
+  return index;
 }
 
 /** docs/rules.md#A2 TEXT_MESSAGE_CONTENT, docs/rules.md#A3 TEXT_MESSAGE_END (and RMC/RME on a non-reasoning message). */
@@ -135,20 +149,17 @@ export function reasoningMessage(
   event: EventOf<"REASONING_MESSAGE_START" | "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_END">,
   emit: Emit,
 ): void {
-  let index = list.indexOf(event.messageId);
   if (event.type === "REASONING_MESSAGE_START") {
-    if (index < 0) {
-      const created: ReasoningMessage = { id: event.messageId, role: "reasoning", content: "", ...tagOf(event.subagentRunId) };
-      index = list.append(withMetadata(created, event.metadata, event, emit));
-    } else {
-      const existing = list.at(index);
-      if (existing.role === "activity") return;
-      const merged = withMetadata(existing, event.metadata, event, emit);
-      if (merged !== existing) list.replace(index, merged);
-    }
-    emitReasoning(list, index, { kind: "started" }, emit);
+    const started = startMessage(list, event, emit, (): ReasoningMessage => ({
+      id: event.messageId,
+      role: "reasoning",
+      content: "",
+      ...tagOf(event.subagentRunId),
+    }));
+    if (started !== undefined) emitReasoning(list, started, { kind: "started" }, emit);
     return;
   }
+  const index = list.indexOf(event.messageId);
   if (index < 0) return;
   const existing = list.at(index);
   if (existing.role === "activity") return;
