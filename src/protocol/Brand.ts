@@ -19,8 +19,8 @@
  */
 export class Brand<T extends object> {
   private readonly key: symbol;
-  /** This copy's branded prototype, once `mark` ran: its own instances are recognised without a symbol lookup. */
-  private own: object | undefined;
+  /** This copy's branded class, once `mark` ran: its own instances are recognised without a symbol lookup. */
+  private own: (abstract new (...args: never[]) => T) | undefined;
 
   constructor(key: string) {
     this.key = Symbol.for(key);
@@ -32,9 +32,9 @@ export class Brand<T extends object> {
    * @example
    * class DecodeError extends Error { static { DECODE_ERROR.mark(this); } }
    */
-  mark(constructor: { readonly prototype: T }): void {
+  mark(constructor: abstract new (...args: never[]) => T): void {
     Object.defineProperty(constructor.prototype, this.key, { value: true });
-    this.own = constructor.prototype;
+    this.own = constructor;
   }
 
   /**
@@ -49,7 +49,7 @@ export class Brand<T extends object> {
     // plain objects: a prototype walk answers for them, and for this copy's own instances, without
     // the symbol lookup that a stream of differently shaped objects makes slow (megamorphic).
     // Only an object with a class of its own that is not this copy's may be another copy's instance.
-    if (this.own !== undefined && this.own.isPrototypeOf(value)) return true;
+    if (this.own !== undefined && value instanceof this.own) return true;
     return Object.getPrototypeOf(value) !== Object.prototype && Reflect.get(value, this.key) === true;
   }
 }
