@@ -93,6 +93,7 @@ export function buildStream(choices: readonly number[]): Stream {
     const openTools = new Map<string, Tag>();
     const tools = new Map<string, Tag>();
     const reasoning = new Map<string, Tag>(); // every reasoning id of the run (spans and messages share one owner map, R38)
+    const ownerRecordedBy = new Map<string, Slot>(); // the opener that recorded each reasoning id's owner (R38)
     const openSpans = new Map<string, Tag>(); // open span → its owner (recorded once, R38; R22 places messages by it)
     const openReasoning = new Map<string, Tag>();
     const activities = new Map<string, Tag>();
@@ -191,9 +192,16 @@ export function buildStream(choices: readonly number[]): Stream {
             reasoning.set(id, owner);
             open.set(id, owner);
             // Only an opener records an owner, so a new id carries the owner's tag; a known one may omit it.
-            const opener = (span ? RST : RMS)(id, known ? continuationTag(owner) : owner);
-            openers.set(`${span ? "span" : "reasoning"}|${id}`, emit(opener, false, true)); // duplicate: R22
+            const tag = known ? continuationTag(owner) : owner;
+            const opener = (span ? RST : RMS)(id, tag);
+            const openerSlot = emit(opener, false, true); // duplicate: R22
+            openers.set(`${span ? "span" : "reasoning"}|${id}`, openerSlot);
+            if (!known) ownerRecordedBy.set(id, openerSlot);
             if (!span) {
+              // An untagged message of a known id reads its owner from the opener that recorded it:
+              // without that opener it reads as the parent's, outside the blocks of its owner.
+              const recorder = known && tag === undefined && owner !== undefined ? ownerRecordedBy.get(id) : undefined;
+              if (recorder !== undefined) recorder.bracketsMessage = true;
               const holders = [...openSpans].filter(([, spanOwner]) => spanOwner === owner);
               const only = holders.length === 1 ? openers.get(`span|${holders[0][0]}`) : undefined;
               if (only !== undefined) {
