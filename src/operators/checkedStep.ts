@@ -69,10 +69,14 @@ export class CheckedState {
   strictStep(event: Event, sink: CheckedSink): void {
     this.sink = sink;
     this.stopped = undefined;
-    const rejected = normalizeInto(this.normalizer, event, this.gate);
-    const refusal = rejected ?? this.stopped;
-    this.sink = undefined;
-    this.stopped = undefined;
+    let refusal: ProtocolError | undefined;
+    try {
+      refusal = normalizeInto(this.normalizer, event, this.gate) ?? this.stopped;
+    } finally {
+      // Also when the user's newId throws: the next step starts with no sink and no refusal of this one.
+      this.sink = undefined;
+      this.stopped = undefined;
+    }
     if (refusal !== undefined) sink.refused(refusal);
   }
 
