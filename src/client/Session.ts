@@ -257,7 +257,7 @@ export class Session<S = unknown> {
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
       if (refused !== undefined) return refuse<S>(refused);
       const loop = this.loopOptions(runOptions);
-      if (ClientError.isInstance(loop)) return refuse<S>(loop);
+      if (loop instanceof ClientError) return refuse<S>(loop);
       if (message !== undefined) {
         const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
         const index = this.store.messages.append(user);

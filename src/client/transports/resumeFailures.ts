@@ -21,7 +21,7 @@ export type Cut = { readonly kind: "error"; readonly error: unknown } | { readon
  * isCut(new DecodeError("truncated", …), true, false); // true: the body ended inside a frame
  */
 export function isCut(error: unknown, opened: boolean, reconnect: boolean): boolean {
-  if (DecodeError.isInstance(error)) return error.code === "truncated";
+  if (error instanceof DecodeError) return error.code === "truncated";
   if (!ClientError.isInstance(error)) return false;
   if (error.kind === "transport") return reconnect || (error.code !== REFUSED_CODE && error.code !== UNANSWERED_CODE);
   return reconnect && !opened && error.kind === "http" && !refusesResume(error);
