@@ -201,9 +201,13 @@ test(`${TAILS} tails that never read, on a run of ${(DELTAS * DELTA_BYTES) / 1e6
   console.log(`unread tails\n${JSON.stringify(figures, null, 2)}`);
   expect(rssGrowth).toBeLessThan(200 * 1024 * 1024);
   expect(heldGrowth).toBeLessThan(200 * 1024 * 1024);
-  // The honest client within 1.5× its time alone (issue #20 A2): the run is paced as a model's,
-  // so what the tails cost shows as delay, and the tails cost little once they are let go
-  // (PARK_BYTES) and their frames go out uncopied (docs/http.md, "Readers that never read").
-  expect(crowd.ms).toBeLessThan(1.5 * alone.ms);
-  expect(figures.serverCpuWithTailsMs).toBeLessThan(15 * figures.serverCpuAloneMs);
+  // The honest client is barely slowed (issue #20 A2): the run is paced as a model's, so what the
+  // tails cost shows as delay, and the tails cost little once they are let go (PARK_BYTES) and
+  // their frames go out uncopied (docs/http.md, "Readers that never read"). On a quiet machine it
+  // measures 1.2–1.4× its time alone and the server's CPU 8–11× (the printed figures); before the
+  // fix 100 tails made it 40× (29 s against 0.73 s) and 500 never let it finish. The bounds below
+  // catch that regression with room for a shared CI machine's noise: a timed ratio this tight
+  // belongs to a quiet machine, not to a gate.
+  expect(crowd.ms).toBeLessThan(3 * alone.ms);
+  expect(figures.serverCpuWithTailsMs).toBeLessThan(30 * figures.serverCpuAloneMs);
 });

@@ -81,6 +81,8 @@ test(`while Redis is down the producer waits once ${RECORDING_BACKLOG.paceAt} ev
   expect(whileDown).toBeLessThan(DELTAS);
   expect(response.status).toBe(200);
   const frames = await framesOf(text);
+  // First in a form whose diff fits on a screen: how the run ended and how many deltas arrived.
+  expect(outline(frames.map((frame) => frame.event))).toEqual({ first: "RUN_STARTED", contents: DELTAS, last: "RUN_FINISHED" });
   expect(frames.map((frame) => frame.event.type)).toEqual([
     "RUN_STARTED",
     "TEXT_MESSAGE_START",
@@ -93,3 +95,13 @@ test(`while Redis is down the producer waits once ${RECORDING_BACKLOG.paceAt} ev
   expect(log.filter((entry) => entry.event.type === "TEXT_MESSAGE_CONTENT")).toHaveLength(DELTAS);
   expect(new Set(frames.map((frame) => frame.id)).size).toBe(frames.length); // each frame once, each with its own cursor
 });
+
+/** The shape of a run's answer, small enough to read in a failure: its first and last event (a RUN_ERROR with its code and message) and the count of deltas. */
+function outline(events: readonly Event[]): { first?: string; contents: number; last?: string } {
+  const last = events.at(-1);
+  return {
+    first: events[0]?.type,
+    contents: events.filter((event) => event.type === "TEXT_MESSAGE_CONTENT").length,
+    last: last?.type === "RUN_ERROR" ? `RUN_ERROR ${last.code ?? ""}: ${last.message}` : last?.type,
+  };
+}
