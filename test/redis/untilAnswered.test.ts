@@ -68,7 +68,7 @@ test("it gives up when the time allowed is up, saying how often and how long it 
   expect(RETRY_BACKOFF).toEqual({ firstMs: 25, maxMs: 500 });
   expect(calls).toBeGreaterThanOrEqual(2);
   expect(calls).toBeLessThanOrEqual(7);
-  expect(took).toBeLessThan(1500 + 500); // the last attempt itself, late on a busy machine
+  expect(took).toBeLessThan(1500 + 1500); // the last attempt itself, late on a busy machine (jest's workers share two cores)
   expect(failure.message).toBe(
     `expected Redis to answer the append script for thread "t1", but Socket closed unexpectedly (sent again ${calls - 1} times over ${/over (\d+) ms/.exec(failure.message)?.[1]} ms, until the run's lease was up)`,
   );
