@@ -62,7 +62,11 @@ const ThreadPatchCodec = struct("ThreadPatch", {}, { title: t.string, archived: 
 export interface ThreadPatch extends t.TypeOf<typeof ThreadPatchCodec> {}
 export const ThreadPatch: NamedStructCodec<ThreadPatch> = ThreadPatchCodec;
 
-const ThreadChangedCodec = struct("ThreadChanged", { type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null }), thread: ThreadSummary }, {});
+const ThreadChangedCodec = struct(
+  "ThreadChanged",
+  { type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null }), thread: ThreadSummary },
+  {},
+);
 /**
  * A thread of the list changed: it was `created`, `updated` (unarchived, or its last message
  * moved), `renamed`, `archived`, or a run of it started or ended. `thread` is the row as it is now.
