@@ -232,12 +232,13 @@ export function describeOwnedThreads(name: string, make: StoreFactory, close: (s
     describeThreadList(ctx);
 
     describe("pendingToolCallIds (passes once ThreadFold fills it: branch threads-pending)", () => {
-      test("the client tool calls a run left open are kept in the snapshot, also when read with a limit", async () => {
+      test("the client tool calls a run left to the client are kept in the snapshot, also when read with a limit", async () => {
         const { store } = ctx();
         const [owner, threadId] = [newOwner(), newThreadId()];
         const writer = await begin(store, owner, threadId, "r1", [user("u1", "where am I?")]);
         await writer.append([ev.toolCallStart("tc1", "geolocate", { parentMessageId: "a1" }), ev.toolCallArgs("tc1", "{}"), ev.toolCallEnd("tc1")]);
-        await writer.append([finished(threadId, "r1")]);
+        // a success outcome names the calls left to the client (AG-UI 1.0.0), as the driver's RUN_FINISHED does
+        await writer.append([ev.runFinished(threadId, "r1", { outcome: { type: "success", pendingToolCallIds: ["tc1"] } })]);
         expect(snapshotOf(await store.read(threadId, undefined, { owner })).pendingToolCallIds).toEqual(["tc1"]);
         expect(snapshotOf(await store.read(threadId, undefined, { owner, limit: 1 })).pendingToolCallIds).toEqual(["tc1"]);
       });
