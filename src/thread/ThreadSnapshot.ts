@@ -50,7 +50,7 @@ const ThreadSnapshotCodec = struct(
     interrupts: t.readonlyArray(Interrupt),
     run: RunSummary,
   },
-  {},
+  { pendingToolCallIds: t.readonlyArray(t.string) },
 );
 /**
  * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own

@@ -10,7 +10,11 @@
  * (`authorize` denied the request, 403), `not-found` (no such thread or run, 404), `not-resumable`
  * (`/connect` or `/stop` on a handler without a store, 404), `run-active` (the thread already has a
  * live run, 409), `run-ended` (`/stop` for a run that is over, 409), `capacity` (the store cannot
- * make room, 503), `unavailable` (the store failed, 503).
+ * make room, 503), `unavailable` (the store failed, 503); with server-owned threads (docs/threads.md):
+ * `unauthenticated` (`identify` found no principal, 401), `history-conflict` (the posted history
+ * leaves the stored path after its anchor, or another run moved the thread meanwhile, 409),
+ * `history-forged` (the post adds a message a request may not add, 422), `thread-deleted` (a run
+ * on a thread deleted less than a lease ago, 409).
  *
  * @example
  * const code: HttpErrorCode = "forbidden";
@@ -31,7 +35,11 @@ export type HttpErrorCode =
   | "run-active"
   | "run-ended"
   | "capacity"
-  | "unavailable";
+  | "unavailable"
+  | "unauthenticated"
+  | "history-conflict"
+  | "history-forged"
+  | "thread-deleted";
 
 /** The body of every error answer: a code, a sentence saying what was expected and what arrived, and for `invalid-input` the JSON Pointer of the bad member. */
 export interface HttpErrorBody {
@@ -39,6 +47,10 @@ export interface HttpErrorBody {
   readonly message: string;
   /** JSON Pointer into the request body (`""` for the body itself); only for `invalid-input` and `json-too-deep`. */
   readonly path?: string;
+  /** For `history-conflict` and `history-forged`: the id of the posted message that broke the rule. */
+  readonly messageId?: string;
+  /** For `history-forged`: which rule the message broke (docs/threads.md#what-a-request-may-add). */
+  readonly rule?: string;
 }
 
 /**

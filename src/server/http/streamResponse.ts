@@ -41,6 +41,10 @@ export function storeFailure(error: unknown, headers: Readonly<Record<string, st
         return errorResponse(503, { error: "capacity", message: error.message }, { ...headers, "Retry-After": "1" });
       case "unavailable":
         return errorResponse(503, { error: "unavailable", message: error.message }, { ...headers, "Retry-After": "1" });
+      case "history-moved":
+        return errorResponse(409, { error: "history-conflict", message: error.message }, headers);
+      case "deleted":
+        return errorResponse(409, { error: "thread-deleted", message: error.message }, headers);
       case "run-ended":
       case "invalid-append":
       case "evicted":

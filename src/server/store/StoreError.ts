@@ -17,12 +17,15 @@ import { causeOption, copyDefined } from "../../protocol/errorDetails";
  * - `capacity`: a new thread does not fit and every thread has a live run → 503;
  * - `evicted`: a tail's thread or cursor left the store while it was followed (reconnect: the
  *   snapshot path answers it);
- * - `unavailable`: the backend failed (a Redis store's connection); the cause says how.
+ * - `unavailable`: the backend failed (a Redis store's connection); the cause says how;
+ * - `history-moved`: `beginRun` with an `expectCursor` the thread has moved past (another run
+ *   changed it since the handler read it) → 409 `history-conflict`;
+ * - `deleted`: `beginRun` on a thread deleted less than a lease ago (its tombstone) → 409.
  *
  * @example
  * const status = error.code === "run-active" ? 409 : error.code === "capacity" ? 503 : 500;
  */
-export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "run-too-large" | "capacity" | "evicted" | "unavailable";
+export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "run-too-large" | "capacity" | "evicted" | "unavailable" | "history-moved" | "deleted";
 
 /**
  * The context a StoreError carries.

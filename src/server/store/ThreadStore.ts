@@ -8,6 +8,7 @@ import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
+import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../thread/threadList";
 
 /**
  * The RUN_ERROR code a store logs for a run it ends because the run's producer stopped renewing
@@ -74,7 +75,10 @@ export interface ResumeRead {
  */
 export interface SnapshotRead {
   readonly kind: "snapshot";
+  /** With `ReadOptions.limit`, `snapshot.messages` holds only the last `limit` messages of the path. */
   readonly snapshot: ThreadSnapshot;
+  /** With `ReadOptions.limit`: whether the path holds messages older than those in `snapshot.messages`. */
+  readonly hasOlder?: boolean;
 }
 
 /**
@@ -132,6 +136,79 @@ export interface RunWriter {
    * subscription watches on its own; a request made before subscribing is still seen.
    */
   readonly stopRequested: Observable<void>;
+  /**
+   * Sets the thread's title from within the run (`ctx.setThreadTitle`): the list shows it, and a
+   * rename by the owner later replaces it. Resolves once stored; rejects with `StoreError`
+   * `run-ended` when the run is over.
+   */
+  setTitle(title: string): Promise<void>;
+}
+
+/**
+ * Whose threads a store operation acts on (docs/threads.md#owners): `owner` is the principal the
+ * handler's `identify` returned. Thread ids are scoped by owner: the same id under two owners is
+ * two threads, and a thread of another owner is, for every operation, exactly a thread that does
+ * not exist. Without `identify` the handler passes no owner, and threads belong to nobody (the
+ * thread id is then the only protection); threads stored that way are not visible to any owner.
+ * A third-party store must key every record by (owner, threadId).
+ *
+ * @example
+ * await store.read("t1", undefined, { owner: "user-42" });
+ */
+export interface StoreScope {
+  readonly owner?: string;
+}
+
+/**
+ * How `beginRun` starts a run: as `owner`, and, when `expectCursor` is given, only if the thread's
+ * last logged cursor is still that one (the handler read the thread to check the posted history
+ * and passes the cursor it read: if another run changed the thread in between, `beginRun` rejects
+ * with `StoreError` `history-moved` and nothing is logged). A new thread expects no cursor: pass
+ * `expectCursor: null`.
+ *
+ * @example
+ * await store.beginRun(input, { owner, expectCursor: read.snapshot.cursor });
+ */
+export interface BeginOptions extends StoreScope {
+  readonly expectCursor?: Cursor | null;
+}
+
+/**
+ * How `read` reads: as `owner`, and with `limit`, only the last `limit` messages of the path in
+ * the snapshot (the snapshot path only; `SnapshotRead.hasOlder` says whether older ones exist).
+ * With a limit, the cost must not grow with the thread's length (a connect with a limit of 50 on
+ * a 100,000-message thread costs about what it costs on a 50-message one).
+ *
+ * @example
+ * await store.read("t1", undefined, { owner, limit: 50 });
+ */
+export interface ReadOptions extends StoreScope {
+  readonly limit?: number;
+}
+
+/**
+ * A page request of `list`: at most `limit` threads after the position `cursor` (a `next` of an
+ * earlier page), archived ones (`archived: true`) or the others (default).
+ *
+ * @example
+ * await store.list({ owner }, { limit: 20, archived: false });
+ */
+export interface ListQuery {
+  readonly limit: number;
+  readonly cursor?: string;
+  readonly archived?: boolean;
+}
+
+/**
+ * A page request of `history`: at most `limit` messages of the path right before the message
+ * `before` (by id), oldest first.
+ *
+ * @example
+ * await store.history("t1", { before: "m51", limit: 50 }, { owner });
+ */
+export interface HistoryQuery {
+  readonly before: string;
+  readonly limit: number;
 }
 
 /**
@@ -158,13 +235,13 @@ export interface ThreadStore {
    * first. Rejects with `StoreError` `run-active` while another run of the thread is live, and
    * `capacity` when a bounded store cannot make room.
    */
-  beginRun(input: RunAgentInput): Promise<RunWriter>;
+  beginRun(input: RunAgentInput, options?: BeginOptions): Promise<RunWriter>;
   /**
    * What `/connect` starts from: `undefined` for an unknown thread; the cursor path (`resume`)
    * when `after` is still in the log and its run has events left; otherwise the snapshot path.
    * Never rejects for a bad cursor.
    */
-  read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined>;
+  read(threadId: string, after?: Cursor, options?: ReadOptions): Promise<ThreadRead | undefined>;
   /**
    * The events logged after `after`, first those already in the log and then live ones as they are
    * appended, in order and each exactly once, through the next terminal event (RUN_FINISHED or
@@ -172,7 +249,32 @@ export interface ThreadStore {
    * and unsubscribing stops following. Errors with `StoreError` `evicted` when the thread or the
    * cursor is no longer in the store.
    */
-  tail(threadId: string, after: Cursor): Observable<StoredEvent>;
+  tail(threadId: string, after: Cursor, scope?: StoreScope): Observable<StoredEvent>;
   /** Asks the live run `runId` of `threadId` to stop, wherever its producer runs (see `StopAnswer`). */
-  stop(threadId: string, runId: string): Promise<StopAnswer>;
+  stop(threadId: string, runId: string, scope?: StoreScope): Promise<StopAnswer>;
+  /**
+   * The owner's threads (`scope.owner` is required: a store lists no ownerless threads), most
+   * recently updated first, one page (see `ThreadPage`, `ListQuery`).
+   */
+  list(scope: StoreScope, query: ListQuery): Promise<ThreadPage>;
+  /**
+   * Renames or (un)archives a thread; resolves with its row as it is now, or `undefined` for an
+   * unknown (or another owner's) thread. Announced to `listEvents`.
+   */
+  update(threadId: string, patch: ThreadPatch, scope?: StoreScope): Promise<ThreadSummary | undefined>;
+  /**
+   * Deletes a thread: asks a live run to stop, removes every record of it (log, snapshot,
+   * metadata, index entries), and keeps a tombstone for at least one lease so that no late write
+   * (a producer's cancelled end, an `ABANDONED`, a queued run) recreates it; meanwhile `beginRun`
+   * rejects with `StoreError` `deleted` and appends with `run-ended`. Resolves `true` when it
+   * deleted something, `false` for an unknown thread. Announced to `listEvents`.
+   */
+  remove(threadId: string, scope?: StoreScope): Promise<boolean>;
+  /** An older page of the thread's messages (see `HistoryQuery`), or `undefined` for an unknown thread or an unknown `before`. */
+  history(threadId: string, query: HistoryQuery, scope?: StoreScope): Promise<HistoryPage | undefined>;
+  /**
+   * The changes to the owner's thread list as they happen, from every process sharing the store
+   * (hot from subscription on; nothing is replayed). Never carries another owner's thread.
+   */
+  listEvents(scope: StoreScope): Observable<ThreadListEvent>;
 }
