@@ -8,10 +8,28 @@ import { checkBatch } from "../checkBatch";
 import { isTerminal } from "../../../thread/isTerminal";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
-import { ABANDONED_ERROR_CODE, DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StoredEvent, type StopAnswer, type ThreadRead } from "../ThreadStore";
+import {
+  ABANDONED_ERROR_CODE,
+  DEFAULT_LEASE_MS,
+  type BeginOptions,
+  type Cursor,
+  type HistoryQuery,
+  type ListQuery,
+  type ReadOptions,
+  type RunWriter,
+  type StoreScope,
+  type StoredEvent,
+  type StopAnswer,
+  type ThreadRead,
+} from "../ThreadStore";
+import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../../thread/threadList";
+import { checkPageLimit } from "../pageQueries";
 import { ByteLedger } from "./ByteLedger";
 import { stopRequests, type LiveRun } from "./LiveRun";
 import { MemoryThread } from "./MemoryThread";
+import { OwnedThreads } from "./OwnedThreads";
+import type { ThreadTable } from "./ThreadTable";
+import { newMeta } from "./threadRows";
 import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
 import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
@@ -46,9 +64,14 @@ export { RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
  * Besides bytes: a run beyond `maxRunsPerThread` drops the thread's oldest run's events; a new
  * thread beyond `maxThreads` evicts the least recently used thread without a live run, and when
  * every thread has one, `beginRun` rejects with `capacity`. A thread is used by `beginRun`,
- * `append`, `read` and `stop`. Dropping events never loses the thread's state, only the cursors
- * into them (a client reconnecting with one gets the snapshot path). Evicting a thread forgets it
- * (404), and its tails error with `evicted`.
+ * `append`, `read`, `history` and `stop` (listing is not use). Dropping events never loses the
+ * thread's state, only the cursors into them (a client reconnecting with one gets the snapshot
+ * path). Evicting a thread forgets it (404), its tails error with `evicted`, and it leaves its
+ * owner's list, whose listeners hear it `deleted` (docs/threads.md#in-the-store).
+ *
+ * **Owners** (docs/threads.md#in-the-store): threads are keyed by (owner, thread id), each
+ * owner's list is an index kept in list order, and a deleted thread's key is a tombstone for two
+ * leases.
  *
  * @example
  * const store = memoryStore();
@@ -62,8 +85,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 }
 
 class MemoryThreadStore implements MemoryStore {
-  /** Threads in least-recently-used order: the first is the next to go. */
-  private readonly threads = new Map<string, MemoryThread>();
+  /** Threads by (owner, id) and each owner's list of them. */
+  private readonly owned: OwnedThreads;
+  /** `owned.table`: in least-recently-used order, the first is the next to go. */
+  private readonly threads: ThreadTable;
   private readonly maxThreads: number;
   private readonly maxRunsPerThread: number;
   private readonly ledger: ByteLedger;
@@ -77,18 +102,21 @@ class MemoryThreadStore implements MemoryStore {
     const { maxThreads, maxRunsPerThread, maxBytes, maxRunBytes } = resolveBounds(options);
     this.maxThreads = maxThreads;
     this.maxRunsPerThread = maxRunsPerThread;
-    this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
     this.lease = positive("lease", options.lease ?? DEFAULT_LEASE_MS);
     this.clock = options.clock ?? systemClock;
+    this.owned = new OwnedThreads(this.clock, this.lease);
+    this.threads = this.owned.table;
+    this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
   }
 
   stats(): MemoryStoreStats {
     return this.ledger.stats();
   }
 
-  async beginRun(input: RunAgentInput): Promise<RunWriter> {
+  async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
-    const existing = this.threads.get(threadId);
+    this.owned.refuseDeleted(options.owner, threadId, runId);
+    const existing = this.owned.get(options.owner, threadId);
     if (existing !== undefined) this.expireIfDue(existing);
     if (existing?.live !== undefined) {
       throw new StoreError(
@@ -97,6 +125,7 @@ class MemoryThreadStore implements MemoryStore {
         { threadId, runId: existing.live.runId },
       );
     }
+    refuseMoved(existing?.log.lastCursor ?? null, options.expectCursor, threadId, runId);
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
     // Logged without the input (every later copy is small); folded with it, so its messages join the thread (docs/rules.md#A15): that growth is the run's too.
     const [startedBytes] = eventSizes(threadId, [started]);
@@ -104,7 +133,7 @@ class MemoryThreadStore implements MemoryStore {
     // Runs past maxRunsPerThread go first: dropping their events may make all the room needed.
     if (existing !== undefined) this.ledger.bytes -= existing.dropOldestRuns(this.maxRunsPerThread - 1);
     const limit = this.ledger.admitStart(existing, { threadId, runId }, startedBytes + foldBytes);
-    const thread = existing ?? this.createThread(threadId);
+    const thread = existing ?? this.createThread(threadId, options.owner);
     const live: LiveRun = {
       runId,
       loggedBytes: 0,
@@ -119,6 +148,7 @@ class MemoryThreadStore implements MemoryStore {
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
     const [stored] = this.write(thread, [started], [startedBytes], foldBytes, { ...started, input });
+    this.owned.ranNow(thread, existing === undefined ? "created" : "run-started");
     return {
       threadId,
       runId,
@@ -126,36 +156,70 @@ class MemoryThreadStore implements MemoryStore {
       append: (events) => this.append(thread, live, events),
       renewLease: () => this.renew(thread, live),
       stopRequested: stopRequests(live, () => thread.live === live),
+      setTitle: (title) => this.setTitle(thread, live, title),
     };
   }
 
-  async read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined> {
-    const thread = this.threads.get(threadId);
+  async read(threadId: string, after?: Cursor, options: ReadOptions = {}): Promise<ThreadRead | undefined> {
+    const limit = options.limit === undefined ? undefined : checkPageLimit("read", options.limit);
+    const thread = this.owned.get(options.owner, threadId);
     if (thread === undefined) return undefined;
     this.expireIfDue(thread);
-    this.touch(thread);
+    this.threads.touch(thread);
     const resume = after === undefined ? undefined : thread.resumeFrom(after);
-    return resume ?? { kind: "snapshot", snapshot: thread.snapshot() };
+    if (resume !== undefined) return resume;
+    if (limit === undefined) return { kind: "snapshot", snapshot: thread.snapshot() };
+    return { kind: "snapshot", snapshot: thread.snapshot(limit), hasOlder: thread.messages.length > limit };
   }
 
-  tail(threadId: string, after: Cursor): Observable<StoredEvent> {
-    const thread = this.threads.get(threadId);
+  tail(threadId: string, after: Cursor, scope: StoreScope = {}): Observable<StoredEvent> {
+    const thread = this.owned.get(scope.owner, threadId);
     if (thread === undefined) return evictedThread(threadId);
     return thread.tail(after);
   }
 
-  async stop(threadId: string, runId: string): Promise<StopAnswer> {
-    const thread = this.threads.get(threadId);
+  async stop(threadId: string, runId: string, scope: StoreScope = {}): Promise<StopAnswer> {
+    const thread = this.owned.get(scope.owner, threadId);
     if (thread === undefined) return "unknown";
     this.expireIfDue(thread);
-    this.touch(thread);
+    this.threads.touch(thread);
     const live = thread.live;
     if (live !== undefined && live.runId === runId) {
-      live.stopRequested = true;
-      for (const watcher of [...live.watchers]) watcher(true);
+      requestStop(live);
       return "stopping";
     }
     return thread.runs.some((run) => run.runId === runId) ? "ended" : "unknown";
+  }
+
+  async list(scope: StoreScope, query: ListQuery): Promise<ThreadPage> {
+    return this.owned.list(scope, query);
+  }
+
+  async update(threadId: string, patch: ThreadPatch, scope: StoreScope = {}): Promise<ThreadSummary | undefined> {
+    return this.owned.update(threadId, patch, scope);
+  }
+
+  async remove(threadId: string, scope: StoreScope = {}): Promise<boolean> {
+    const thread = this.owned.get(scope.owner, threadId);
+    if (thread === undefined) return false;
+    this.ledger.bytes -= thread.bytes; // its live run's included, before the run is let go
+    const live = thread.live;
+    if (live !== undefined) {
+      requestStop(live); // its producer stops; its writes are refused from here on (run-ended)
+      thread.live = undefined;
+      live.cancelTimer();
+      for (const watcher of [...live.watchers]) watcher(false);
+    }
+    this.owned.delete(thread);
+    return true;
+  }
+
+  async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
+    return this.owned.history(threadId, query, scope);
+  }
+
+  listEvents(scope: StoreScope): Observable<ThreadListEvent> {
+    return this.owned.listen(scope);
   }
 
   /** Checks, measures and admits a batch (the run's bound, then room), then logs it; a batch too large ends the run `RUN_TOO_LARGE`. */
@@ -176,6 +240,13 @@ class MemoryThreadStore implements MemoryStore {
     const cursors = this.write(thread, events, sizes, logged).map((stored) => stored.cursor);
     live.deadline = this.clock.now() + this.lease; // an append is a heartbeat
     return Promise.resolve(cursors);
+  }
+
+  private setTitle(thread: MemoryThread, live: LiveRun, title: string): Promise<void> {
+    if (thread.live === live) this.expireIfDue(thread);
+    if (thread.live !== live) return Promise.reject(this.runEnded(thread, live));
+    this.owned.setAgentTitle(thread, title);
+    return Promise.resolve();
   }
 
   private renew(thread: MemoryThread, live: LiveRun): Promise<boolean> {
@@ -213,7 +284,7 @@ class MemoryThreadStore implements MemoryStore {
       live.loggedBytes += logged;
       live.foldBytes += foldBytes;
     }
-    this.touch(thread);
+    this.threads.touch(thread);
     const stored = thread.record(events, sizes, foldFirstAs);
     if (events.length > 0 && isTerminal(events[events.length - 1])) this.endLiveRun(thread);
     this.ledger.settle(thread);
@@ -229,6 +300,7 @@ class MemoryThreadStore implements MemoryStore {
     this.ledger.bytes += thread.bytes - before;
     live.cancelTimer();
     for (const watcher of [...live.watchers]) watcher(false);
+    this.owned.ranNow(thread, "run-ended");
   }
 
   private onLeaseTimer(thread: MemoryThread, live: LiveRun): void {
@@ -255,22 +327,32 @@ class MemoryThreadStore implements MemoryStore {
     });
   }
 
-  private createThread(threadId: string): MemoryThread {
+  private createThread(threadId: string, owner: string | undefined): MemoryThread {
     if (this.threads.size >= this.maxThreads) {
       if (!this.ledger.evictForThread()) {
         const message = `expected room for thread "${threadId}", but all ${this.maxThreads} threads (maxThreads) have a live run`;
         throw new StoreError("capacity", message, { threadId });
       }
     }
-    const thread = new MemoryThread(threadId, `${this.instance}.${(this.incarnations++).toString(36)}.`);
-    this.threads.set(threadId, thread);
+    const thread = new MemoryThread(threadId, `${this.instance}.${(this.incarnations++).toString(36)}.`, newMeta(owner, this.clock.now()));
+    this.threads.add(thread);
     return thread;
   }
+}
 
-  private touch(thread: MemoryThread): void {
-    this.threads.delete(thread.id);
-    this.threads.set(thread.id, thread);
-  }
+/** Asks a live run to stop: its producer hears it through `stopRequested`. */
+function requestStop(live: LiveRun): void {
+  live.stopRequested = true;
+  for (const watcher of [...live.watchers]) watcher(true);
+}
+
+/** `beginRun`'s `expectCursor` check: the thread must still be where the handler read it (`null`: not there at all). */
+function refuseMoved(current: Cursor | null, expected: Cursor | null | undefined, threadId: string, runId: string): void {
+  if (expected === undefined || expected === current) return;
+  const want = expected === null ? "to be new" : `to be at cursor ${JSON.stringify(expected)}`;
+  const found = current === null ? "the caller has no such thread" : `it is at ${JSON.stringify(current)}`;
+  const message = `expected thread "${threadId}" ${want} when run "${runId}" starts (as the handler read it), but ${found}: it changed meanwhile`;
+  throw new StoreError("history-moved", message, { threadId, runId });
 }
 
 function sum(sizes: readonly number[]): number {
