@@ -15,7 +15,8 @@ import type { RunSignals } from "./RunSignals";
 import { indexDropScript, indexForgetScript, indexPageScript, indexUpsertScript, parseIndexPage } from "./scripts/ownerIndexScripts";
 import type { ScriptContext } from "./scripts/prelude";
 import { parseRowReply, rowScript } from "./scripts/threadScripts";
-import { listCursor, parseListCursor, threadRow } from "./threadRows";
+import { threadRow } from "./threadRows";
+import { checkPageLimit, decodeListCursor, encodeListCursor } from "../server/store/pageQueries";
 
 /**
  * What the lists need of their store.
@@ -69,9 +70,9 @@ export class ThreadLists {
    */
   async page(owner: string, query: ListQuery): Promise<ThreadPage> {
     const archived = query.archived === true;
-    let after = query.cursor === undefined ? undefined : parseListCursor(query.cursor);
-    if (query.cursor !== undefined && after === undefined) return { threads: [] }; // no cursor of ours: nothing after it
-    const limit = Math.max(1, Math.floor(query.limit));
+    const limit = checkPageLimit("list", query.limit);
+    const position = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
+    let after = position === undefined ? undefined : { score: position.updatedAt, threadId: position.threadId };
     const rows: { row: ThreadSummary; score: number }[] = [];
     const seen = new Set<string>();
     for (;;) {
@@ -104,7 +105,7 @@ export class ThreadLists {
     const threads = rows.slice(0, limit).map(({ row }) => row);
     if (rows.length <= limit) return { threads };
     const last = rows[limit - 1];
-    return { threads, next: listCursor(last.score, last.row.threadId) };
+    return { threads, next: encodeListCursor({ updatedAt: last.score, threadId: last.row.threadId }) };
   }
 
   /** The changes to `scope.owner`'s list from now on (none without an owner: ownerless threads are in no list). */
@@ -122,6 +123,8 @@ export class ThreadLists {
       const unlisten = this.env.signals.listen((message) => {
         const announced = parseAnnouncement(message, this.env.instance);
         if (announced !== undefined && announced.owner === owner) subscriber.next(announced.event);
+        const abandoned = parseAbandoned(message);
+        if (abandoned !== undefined && abandoned.owner === owner) this.abandoned(owner, abandoned.threadId, (event) => subscriber.next(event));
       });
       // Other instances' changes need the subscription; this instance's arrive without it.
       this.env.signals.ready().catch((error: unknown) => subscriber.error(error));
@@ -138,6 +141,22 @@ export class ThreadLists {
       await this.env.calls.script(this.env.port, rowScript, threadKeys(this.env.prefix, threadId, owner), this.env.context(threadId), []),
     );
     return raw === undefined ? undefined : threadRow(threadId, raw);
+  }
+
+  /**
+   * A script ended a run of `owner`'s thread ABANDONED (announced by the script itself, to every
+   * instance): each listening instance tells its own listeners, with the row as it is now, and
+   * writes the index (the same write from each: it moves `updatedAt` to the end's).
+   */
+  private abandoned(owner: string, threadId: string, next: (event: ThreadListEvent) => void): void {
+    this.row(owner, threadId).then(
+      async (row) => {
+        if (row === undefined) return; // deleted since: its deletion is announced
+        next({ type: "run-ended", thread: row });
+        await this.index(owner, row);
+      },
+      () => undefined, // Redis did not answer: the list shows the end at the next page read
+    );
   }
 
   private async index(owner: string, row: ThreadSummary): Promise<void> {
@@ -175,4 +194,17 @@ function parseAnnouncement(message: string, instance: string): { owner: string; 
   if (typeof list !== "string" || from === instance) return undefined;
   const decoded = ThreadListEvent.decode(event);
   return isLeft(decoded) ? undefined : { owner: list, event: decoded.right };
+}
+
+/** The owner and thread id of an ABANDONED end a script announced (`["abandoned", '["<owner>","<threadId>"]']`), or `undefined`. */
+function parseAbandoned(message: string): { owner: string; threadId: string } | undefined {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    if (!Array.isArray(parsed) || parsed[0] !== "abandoned" || typeof parsed[1] !== "string") return undefined;
+    const ref: unknown = JSON.parse(parsed[1]);
+    if (Array.isArray(ref) && typeof ref[0] === "string" && typeof ref[1] === "string") return { owner: ref[0], threadId: ref[1] };
+  } catch {
+    // not JSON: not a script's announcement
+  }
+  return undefined;
 }

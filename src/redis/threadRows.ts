@@ -1,6 +1,6 @@
 /**
  * A thread's row in its owner's list as the Redis scripts answer it (`row` of the prelude), read
- * into a `ThreadSummary`, and the list's opaque page cursor (docs/threads.md#redis-keys).
+ * into a `ThreadSummary` (docs/threads.md#redis-keys).
  */
 import type { Message } from "../protocol/messages";
 import { Message as MessageCodec } from "../protocol/messages";
@@ -42,30 +42,4 @@ function lastMessages(raw: readonly unknown[]): Message[] {
     }
   }
   return out;
-}
-
-/**
- * The cursor of the list page that follows the entry (`score`, `threadId`): opaque to clients.
- *
- * @example
- * listCursor(1718000000000, "t1"); // "1718000000000.t1"
- */
-export function listCursor(score: number, threadId: string): string {
-  return `${score}.${encodeURIComponent(threadId)}`;
-}
-
-/**
- * The position a list cursor names, or `undefined` for a string no `listCursor` made.
- *
- * @example
- * parseListCursor("1718000000000.t1"); // { score: 1718000000000, threadId: "t1" }
- */
-export function parseListCursor(cursor: string): { score: number; threadId: string } | undefined {
-  const match = /^(\d{1,16})\.(.*)$/s.exec(cursor);
-  if (match === null) return undefined;
-  try {
-    return { score: Number(match[1]), threadId: decodeURIComponent(match[2]) };
-  } catch {
-    return undefined; // not percent-encoding: no cursor of ours
-  }
 }

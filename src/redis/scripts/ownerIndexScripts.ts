@@ -90,7 +90,8 @@ return '1'
 /**
  * The Lua of one page of the index (ARGV[5…]: "1" for the archived set, the cursor's score or ""
  * for the first page, the cursor's thread id, how many): thread ids and scores, flat, by score
- * descending and, at equal scores, by thread id descending, strictly after the cursor.
+ * descending and, at equal scores, by thread id ascending, strictly after the cursor. Each score
+ * is read as a group (one ZRANGE per distinct score on the page), so ties order alike on every page.
  *
  * @example
  * parseIndexPage(await calls.script(port, indexPageScript, ownerKeys("agui:", "ann"), context, ["0", "", "", "21"]));
@@ -101,21 +102,25 @@ export const indexPageScript: StoreScript = {
 local key = ACTIVE
 if ARGV[5] == '1' then key = ARCHIVED end
 local after_score, after_id, limit = ARGV[6], ARGV[7], tonumber(ARGV[8])
-if after_score == '' then
-  return redis.call('ZRANGE', key, '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, limit, 'WITHSCORES')
-end
 local out = {}
--- the cursor's own score first: the ids after the cursor's (descending), then the lower scores
-local ties = redis.call('ZRANGE', key, after_score, after_score, 'BYSCORE', 'REV', 'WITHSCORES')
-for i = 1, #ties, 2 do
-  if ties[i] < after_id and #out < 2 * limit then
-    out[#out + 1] = ties[i]
-    out[#out + 1] = ties[i + 1]
+local function add(id, score)
+  if #out < 2 * limit then
+    out[#out + 1] = id
+    out[#out + 1] = score
   end
 end
-if #out < 2 * limit then
-  local rest = redis.call('ZRANGE', key, '(' .. after_score, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, limit - #out / 2, 'WITHSCORES')
-  for _, value in ipairs(rest) do out[#out + 1] = value end
+local below = '+inf'
+if after_score ~= '' then
+  for _, id in ipairs(redis.call('ZRANGE', key, after_score, after_score, 'BYSCORE')) do
+    if id > after_id then add(id, after_score) end
+  end
+  below = '(' .. after_score
+end
+while #out < 2 * limit do
+  local top = redis.call('ZRANGE', key, below, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
+  if #top == 0 then break end
+  for _, id in ipairs(redis.call('ZRANGE', key, top[2], top[2], 'BYSCORE')) do add(id, top[2]) end
+  below = '(' .. top[2]
 end
 return out
 `,

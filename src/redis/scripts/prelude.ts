@@ -97,8 +97,10 @@ local function abandon_if_due()
     .. lease .. ' ms, so it is presumed gone'
   local json = '{"type":"RUN_ERROR","message":' .. cjson.encode(message) .. ',"code":"ABANDONED"}'
   local id = log({{'RUN_ERROR', json}})[1]
-  redis.call('HSET', META, 'abandoned', live)
+  redis.call('HSET', META, 'abandoned', live, 'updated', tostring(NOW))
   end_live(live)
+  -- a run's end moves its owner's list: whichever instance lists for the owner hears it
+  if redis.call('HEXISTS', META, 'owner') == 1 then redis.call('PUBLISH', CHANNEL, cjson.encode({'abandoned', THREAD})) end
   touch()
   return id
 end
@@ -148,15 +150,17 @@ local function checkpoint(at)
   return 'kept'
 end
 
--- The thread's row in its owner's list: title set, default title, created, updated, archived,
+-- The thread's row in its owner's list: title set (by the owner, else by the agent), default title, created, updated, archived,
 -- running (a live run whose lease holds), and the last few messages' JSON (for the preview).
 local function row()
-  local m = redis.call('HMGET', META, 'title', 'dtitle', 'created', 'updated', 'archived', 'live')
+  local m = redis.call('HMGET', META, 'title', 'dtitle', 'created', 'updated', 'archived', 'live', 'atitle')
   local running = '0'
   if m[6] then
     local deadline = redis.call('GET', LEASE)
     if deadline and tonumber(deadline) > NOW then running = '1' end
   end
-  return {m[1] or '', m[2] or '', m[3] or '0', m[4] or '0', m[5] or '0', running, redis.call('LRANGE', MESSAGES, -8, -1)}
+  -- the owner's title over the agent's over the first user message's
+  local title = m[1] or m[7] or ''
+  return {title, m[2] or '', m[3] or '0', m[4] or '0', m[5] or '0', running, redis.call('LRANGE', MESSAGES, -8, -1)}
 end
 `;

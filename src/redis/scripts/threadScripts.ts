@@ -53,7 +53,7 @@ export const setTitleScript: StoreScript = {
 if redis.call('EXISTS', META) == 0 then return {'unknown'} end
 abandon_if_due()
 if redis.call('HGET', META, 'live') ~= ARGV[5] then return {'unknown'} end
-redis.call('HSET', META, 'title', ARGV[6], 'updated', tostring(NOW))
+redis.call('HSET', META, 'atitle', ARGV[6], 'updated', tostring(NOW))
 touch()
 return {'ok', row()}
 `,
