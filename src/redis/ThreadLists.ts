@@ -75,6 +75,7 @@ export class ThreadLists {
     let after = position === undefined ? undefined : { score: position.updatedAt, threadId: position.threadId };
     const rows: { row: ThreadSummary; score: number }[] = [];
     const seen = new Set<string>();
+    const repairs: Promise<void>[] = [];
     for (;;) {
       const want = limit + 1 - rows.length;
       const entries = parseIndexPage(
@@ -90,10 +91,10 @@ export class ThreadLists {
         const { threadId, score } = entries[i];
         const row = found[i];
         if (row === undefined) {
-          void this.forget(owner, threadId, archived, score);
+          repairs.push(this.forget(owner, threadId, archived, score));
           continue;
         }
-        if (row.archived !== archived || row.updatedAt !== score) void this.index(owner, row);
+        if (row.archived !== archived || row.updatedAt !== score) repairs.push(this.index(owner, row));
         if (row.archived !== archived || seen.has(threadId)) continue;
         seen.add(threadId);
         rows.push({ row, score });
@@ -102,6 +103,7 @@ export class ThreadLists {
       const last = entries[entries.length - 1];
       after = { score: last.score, threadId: last.threadId };
     }
+    await Promise.all(repairs); // each swallows its own failure: the next list repairs again
     const threads = rows.slice(0, limit).map(({ row }) => row);
     if (rows.length <= limit) return { threads };
     const last = rows[limit - 1];
