@@ -5,8 +5,7 @@
  * that names the command, the thread and the cause.
  */
 import { StoreError, type StoreErrorDetails } from "../server/store/StoreError";
-import { evalArguments, evalshaArguments, isNoScript, type StoreScript } from "./commands/EVAL";
-import type { ThreadKeys } from "./keys";
+import { evalArguments, evalshaArguments, isNoScript, type ScriptKeys, type StoreScript } from "./commands/EVAL";
 import type { RedisConnection } from "./RedisPort";
 import { scriptDigest } from "./scriptDigests";
 import type { ScriptContext } from "./scripts/prelude";
@@ -48,7 +47,7 @@ export class RedisCalls {
   script(
     connection: RedisConnection,
     script: StoreScript,
-    keys: ThreadKeys,
+    keys: ScriptKeys,
     context: ScriptContext,
     args: readonly string[],
     details: StoreErrorDetails = {},

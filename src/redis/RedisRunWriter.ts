@@ -7,6 +7,7 @@
  */
 import type { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
+import type { Message } from "../protocol/messages";
 import { checkBatch } from "../server/store/checkBatch";
 import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
@@ -15,12 +16,20 @@ import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore
 import { watchStop, type StopWatcher } from "../server/store/watchStop";
 import type { StoreScript } from "./commands/EVAL";
 import { encodeEvent } from "./entries";
-import { appendArguments, appendScript, parseAppendReply, type Checkpoint } from "./scripts/appendBatch";
-import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
+import { appendArguments, appendScript, parseAppendReply } from "./scripts/appendBatch";
+import { checkpointArguments, checkpointScript, parseCheckpointReply, type CheckpointResult } from "./scripts/checkpointSnapshot";
+import { parseRowReply, setTitleScript } from "./scripts/threadScripts";
+import { snapshotWrite, type KeptMessages, type SnapshotWrite } from "./snapshotWrites";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
 import { untilAnswered, type RetryLimits } from "./untilAnswered";
 import type { WriterEnvironment } from "./WriterEnvironment";
 import { misplacedBatch, runEnded } from "./writerErrors";
+
+/** A checkpoint to send and the messages it keeps (what the next one builds on once it is kept). */
+interface Checkpoint {
+  readonly write: SnapshotWrite;
+  readonly messages: readonly Message[];
+}
 
 /**
  * A RunWriter on Redis, made by `redisStore().beginRun` once the RUN_STARTED is logged. While an
@@ -47,6 +56,8 @@ export class RedisRunWriter implements RunWriter {
   private lastSeq: number;
   private sinceCheckpoint = 0;
   private checkpointDue: Checkpoint | undefined;
+  /** The kept snapshot the next checkpoint builds on (only the messages from the first changed one are sent). */
+  private base: KeptMessages | undefined;
   private deadline: number;
   private cancelTimer: () => void;
   private readonly watchers = new Set<StopWatcher>();
@@ -69,6 +80,7 @@ export class RedisRunWriter implements RunWriter {
   ) {
     this.lastCursor = started.cursor;
     this.lastSeq = startedSeq;
+    this.base = env.base;
     this.deadline = env.timers.now() + env.lease;
     this.cancelTimer = env.timers.setTimer(env.lease, () => this.onLeaseTimer());
     this.unwatch = env.watchSignals((kind) => (kind === "stop" ? this.requestStop() : this.end()));
@@ -98,18 +110,18 @@ export class RedisRunWriter implements RunWriter {
     const terminal = isTerminal(events[events.length - 1]);
     const checkpoint = this.checkpointDue;
     this.checkpointDue = undefined;
+    if (checkpoint !== undefined) this.base = undefined; // until Redis says it was kept
     const firstSeq = this.lastSeq + 1;
-    const request = {
+    const args = appendArguments({
       runId: this.runId,
       lease: this.env.lease,
       leaseTtl: this.env.leaseTtl,
       terminal,
-      checkpoint,
+      checkpoint: checkpoint?.write,
       maxEvents: this.env.maxEvents,
       firstSeq,
       events: encoded,
-    };
-    const args = appendArguments(request);
+    });
     // Parsed inside the attempt: a reply of another shape was meant for another command (a client
     // whose replies got out of step), so it says nothing of this batch, which is sent again.
     const reply = await this.guard(untilAnswered(() => this.script(appendScript, args).then(parseAppendReply), this.retryLimits));
@@ -120,6 +132,7 @@ export class RedisRunWriter implements RunWriter {
       throw this.ended(reply.abandoned);
     }
     if (reply.kind === "misplaced") throw this.misplaced(firstSeq, events.length, reply.next);
+    if (checkpoint !== undefined) this.keptIf(reply.checkpoint, checkpoint);
     for (let i = 0; i < events.length; i++) this.fold.apply(events[i], reply.cursors[i]);
     this.env.feed.offer(events.map((event, i) => ({ cursor: reply.cursors[i], seq: reply.firstSeq + i, event })));
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
@@ -130,7 +143,8 @@ export class RedisRunWriter implements RunWriter {
       this.end();
       // The run's end, compacted: from now on a read needs nothing of the stream. The batch is
       // logged whatever happens here: if this write fails, the next read folds the run and keeps it.
-      await this.script(checkpointScript, checkpointArguments(this.checkpoint())).catch(() => undefined);
+      await this.keepEnd();
+      if (reply.row !== undefined && !(Array.isArray(reply.row) && reply.row.length === 0)) await this.env.listChanged("run-ended", reply.row);
     } else {
       this.sinceCheckpoint += events.length;
       if (this.sinceCheckpoint >= this.env.snapshotEvery) {
@@ -161,8 +175,42 @@ export class RedisRunWriter implements RunWriter {
     this.end();
   }
 
+  async setTitle(title: string): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.live) throw this.ended(false);
+    const row = parseRowReply(await this.script(setTitleScript, [this.runId, title]));
+    if (row === undefined) {
+      this.end();
+      throw this.ended(false);
+    }
+    await this.env.listChanged("renamed", row);
+  }
+
   private checkpoint(): Checkpoint {
-    return { cursor: this.lastCursor, seq: this.lastSeq, json: JSON.stringify(this.fold.snapshot()) };
+    const snapshot = this.fold.snapshot();
+    if (snapshot === undefined) throw new StoreError("unavailable", `expected run "${this.runId}" to have a folded thread`, { threadId: this.threadId });
+    return { write: snapshotWrite(snapshot, this.lastCursor, this.lastSeq, this.base, this.threadId), messages: snapshot.messages };
+  }
+
+  /** The run's end checkpoint: sent whole again if the kept snapshot is not the one this writer built on. */
+  private async keepEnd(): Promise<void> {
+    try {
+      let checkpoint = this.checkpoint();
+      let result = parseCheckpointReply(await this.script(checkpointScript, checkpointArguments(checkpoint.write)));
+      if (result === "stale") {
+        this.base = undefined;
+        checkpoint = this.checkpoint();
+        result = parseCheckpointReply(await this.script(checkpointScript, checkpointArguments(checkpoint.write)));
+      }
+      this.keptIf(result, checkpoint);
+    } catch {
+      // only a saving for later reads: the next read folds the run and keeps it
+    }
+  }
+
+  /** What the next checkpoint builds on, after Redis answered `result` for `checkpoint`: it, if kept; else all messages go. */
+  private keptIf(result: CheckpointResult, checkpoint: Checkpoint): void {
+    this.base = result === "kept" ? { seq: checkpoint.write.seq, messages: checkpoint.messages } : undefined;
   }
 
   private script(script: StoreScript, args: readonly string[]): Promise<unknown> {

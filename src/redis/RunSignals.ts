@@ -55,6 +55,8 @@ export function parseRunSignal(message: string): RunSignal | undefined {
 export class RunSignals {
   private subscription: Promise<OwnedSubscription> | undefined;
   private readonly listeners = new Map<string, (kind: RunSignal["kind"]) => void>();
+  /** Listeners of the channel's other messages (the thread-list changes, docs/threads.md#redis-keys). */
+  private readonly others = new Set<(message: string) => void>();
   private closed = false;
 
   constructor(
@@ -89,10 +91,18 @@ export class RunSignals {
     };
   }
 
+  /** Calls `listener` with every message of the channel that is not a run signal, until the returned function is called. */
+  listen(listener: (message: string) => void): () => void {
+    const own = (message: string): void => listener(message); // a listener added twice is two listeners
+    this.others.add(own);
+    return () => this.others.delete(own);
+  }
+
   /** Unsubscribes (closing the connection) and forgets every listener. */
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
+    this.others.clear();
     const subscription = this.subscription;
     this.subscription = undefined;
     if (subscription !== undefined)
@@ -104,7 +114,10 @@ export class RunSignals {
 
   private dispatch(message: string): void {
     const signal = parseRunSignal(message);
-    if (signal === undefined) return;
+    if (signal === undefined) {
+      for (const other of [...this.others]) other(message);
+      return;
+    }
     this.listeners.get(JSON.stringify([signal.threadId, signal.runId]))?.(signal.kind);
   }
 }

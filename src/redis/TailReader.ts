@@ -34,7 +34,7 @@ export type { LocalFeed, ReaderEnvironment } from "./tailState";
  *
  * @example
  * const reader = new TailReader(environment);
- * reader.tail("t1", cursor).subscribe(({ event }) => console.log(event.type));
+ * reader.tail("t1", cursor, threadKeys("agui:", "t1")).subscribe(({ event }) => console.log(event.type));
  */
 export class TailReader {
   private readonly streams = new Map<string, FollowedStream>();
@@ -58,12 +58,12 @@ export class TailReader {
   }
 
   /**
-   * A writer of this instance starts run `runId` on `threadId` (its RUN_STARTED logged as
+   * A writer of this instance starts run `runId` on `threadId` (whose keys are `keys`; the id names it in messages and lease checks; its RUN_STARTED logged as
    * `started`): from now on its appends feed the thread's tails here, until `release()`. A thread
    * already followed from further back than `started` is not fed (its XREAD has a gap to read first).
    */
-  own(threadId: string, runId: string, started: LoggedEntry): LocalFeed {
-    const key = this.env.keysOf(threadId).events;
+  own(threadId: string, runId: string, started: LoggedEntry, keys: ThreadKeys): LocalFeed {
+    const key = keys.events;
     const stream = this.streams.get(key);
     if (this.closed || this.owners.has(key) || (stream !== undefined && stream.position.seq + 1 < started.seq))
       return { offer: () => undefined, release: () => undefined };
@@ -81,10 +81,9 @@ export class TailReader {
     };
   }
 
-  /** `ThreadStore.tail`: the events after `after` through the next terminal, each once and in order. */
-  tail(threadId: string, after: Cursor): Observable<StoredEvent> {
+  /** `ThreadStore.tail` of the thread whose keys are `keys`: the events after `after` through the next terminal, each once and in order. */
+  tail(threadId: string, after: Cursor, keys: ThreadKeys): Observable<StoredEvent> {
     return new Observable<StoredEvent>((subscriber) => {
-      const keys = this.env.keysOf(threadId);
       const follower: Follower = {
         seen: -1,
         catchingUp: true,

@@ -13,14 +13,20 @@ import type { ThreadKeys } from "./keys";
 import { unavailable, type RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
+import { snapshotWrite, type KeptMessages } from "./snapshotWrites";
 import type { ScriptContext } from "./scripts/prelude";
 import { parseReadReply, readArguments, readScript } from "./scripts/readThread";
-import { decodeSnapshot, foldAfter, followsWithoutGap } from "./snapshots";
+import { decodeMessages, decodeSnapshot, foldAfter, followsWithoutGap } from "./snapshots";
+import { historyScript, parseHistoryReply } from "./scripts/threadScripts";
+import type { HistoryPage } from "../thread/threadList";
+import type { Message } from "../protocol/messages";
 
 /**
  * What `ThreadLoader.load` found: an unknown thread, the cursor path (the events after the cursor
  * through its run's terminal), or the snapshot path (the kept snapshot, the entries after it, the
- * live run if any, and the last cursor read).
+ * live run if any, and the last cursor read). On the snapshot path `base` is the kept snapshot's
+ * messages when all were read from their list (what a write may build on), and `messageCount`
+ * the number of messages it holds (more than `snapshot.messages` when a limit read only the last).
  *
  * @example
  * if (loaded.kind === "snapshot" && loaded.live !== undefined) console.log(`run ${loaded.live} is live`);
@@ -34,6 +40,8 @@ export type Loaded =
       readonly snapshot: ThreadSnapshot;
       readonly entries: readonly LoggedEntry[];
       readonly last: Cursor;
+      readonly base: KeptMessages | undefined;
+      readonly messageCount: number;
     };
 
 /**
@@ -52,16 +60,20 @@ export class ThreadLoader {
     private readonly page: number,
   ) {}
 
-  /** One read script call, then whatever pages it did not bring. */
-  async load(threadId: string, keys: ThreadKeys, after: Cursor | undefined): Promise<Loaded> {
-    const reply = parseReadReply(await this.calls.script(this.port, readScript, keys, this.context(threadId), readArguments(after, this.page)));
+  /**
+   * One read script call, then whatever pages it did not bring. With `limit`, the kept snapshot's
+   * last `limit` messages only, when no entry follows it (else all: the entries are folded in).
+   */
+  async load(threadId: string, keys: ThreadKeys, after: Cursor | undefined, limit?: number): Promise<Loaded> {
+    const args = readArguments(after, this.page, limit === undefined ? undefined : Math.max(1, limit));
+    const reply = parseReadReply(await this.calls.script(this.port, readScript, keys, this.context(threadId), args));
     switch (reply.kind) {
       case "unknown":
         return { kind: "unknown" };
       case "resume": {
         const at = decodeEntry(reply.at, threadId);
         const events = await this.throughTerminal(threadId, keys, at, decodeEntries(reply.entries, threadId));
-        return events === undefined ? this.load(threadId, keys, undefined) : { kind: "resume", after: at.cursor, events };
+        return events === undefined ? this.load(threadId, keys, undefined, limit) : { kind: "resume", after: at.cursor, events };
       }
       case "snapshot": {
         const snapshot = decodeSnapshot(reply, threadId);
@@ -69,7 +81,16 @@ export class ThreadLoader {
         if (!followsWithoutGap(reply.seq, entries)) {
           throw unavailable("XRANGE", `the stream lost events logged after the kept snapshot (at ${reply.cursor})`, { threadId }, undefined);
         }
-        return { kind: "snapshot", live: reply.live, snapshot, entries, last: entries.length === 0 ? reply.cursor : entries[entries.length - 1].cursor };
+        const whole = reply.messageCount !== undefined && reply.messages.length === reply.messageCount;
+        return {
+          kind: "snapshot",
+          live: reply.live,
+          snapshot,
+          entries,
+          last: entries.length === 0 ? reply.cursor : entries[entries.length - 1].cursor,
+          base: whole ? { seq: reply.seq, messages: snapshot.messages } : undefined,
+          messageCount: reply.messageCount ?? snapshot.messages.length,
+        };
       }
       default: {
         const unexpected: never = reply;
@@ -112,18 +133,56 @@ export class ThreadLoader {
   }
 
   /**
+   * The `limit` messages before message `before`, from the kept snapshot's message list (one
+   * script call); when the kept snapshot does not hold `before` (it is newer, as during a run),
+   * from the whole thread read and folded. `undefined` for an unknown thread or message.
+   */
+  async history(threadId: string, keys: ThreadKeys, before: string, limit: number): Promise<HistoryPage | undefined> {
+    const count = Math.max(0, Math.floor(limit));
+    const reply = parseHistoryReply(await this.calls.script(this.port, historyScript, keys, this.context(threadId), [before, String(count)]));
+    switch (reply.kind) {
+      case "unknown":
+        return undefined;
+      case "page": {
+        return { messages: decodeMessages(reply.messages, threadId), hasOlder: reply.hasOlder };
+      }
+      case "missing": {
+        const loaded = await this.load(threadId, keys, undefined);
+        if (loaded.kind !== "snapshot") return undefined;
+        const messages: readonly Message[] = (await this.current(threadId, keys, loaded.snapshot, loaded.entries, loaded.base)).messages;
+        const at = messages.findIndex((message) => message.id === before);
+        if (at < 0) return undefined;
+        const from = Math.max(0, at - count);
+        return { messages: messages.slice(from, at), hasOlder: from > 0 };
+      }
+      default: {
+        const unexpected: never = reply;
+        return unexpected;
+      }
+    }
+  }
+
+  /**
    * The thread now: the kept snapshot with the events after it folded in. A run that ended among
    * them was compacted by nobody (its producer died, or it was ended ABANDONED): keep the result.
    */
-  async current(threadId: string, keys: ThreadKeys, snapshot: ThreadSnapshot, entries: readonly LoggedEntry[]): Promise<ThreadSnapshot> {
+  async current(
+    threadId: string,
+    keys: ThreadKeys,
+    snapshot: ThreadSnapshot,
+    entries: readonly LoggedEntry[],
+    base: KeptMessages | undefined,
+  ): Promise<ThreadSnapshot> {
     if (entries.length === 0) return snapshot;
     const { fold, endedRun } = foldAfter(snapshot, entries);
     const folded = fold.snapshot() ?? snapshot;
     if (endedRun) {
       const last = entries[entries.length - 1];
-      const checkpoint = { cursor: last.cursor, seq: last.seq, json: JSON.stringify(folded) };
-      // Only a saving for later reads: if it fails, the next read folds the same and tries again.
-      await this.calls.script(this.port, checkpointScript, keys, this.context(threadId), checkpointArguments(checkpoint)).catch(() => undefined);
+      // Only a saving for later reads: if it fails (or cannot serialize), the next read folds the same and tries again.
+      await Promise.resolve()
+        .then(() => checkpointArguments(snapshotWrite(folded, last.cursor, last.seq, base, threadId)))
+        .then((args) => this.calls.script(this.port, checkpointScript, keys, this.context(threadId), args))
+        .catch(() => undefined);
     }
     return folded;
   }

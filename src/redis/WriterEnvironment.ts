@@ -4,6 +4,7 @@ import type { ThreadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
 import type { ScriptContext } from "./scripts/prelude";
+import type { KeptMessages } from "./snapshotWrites";
 import type { LocalFeed } from "./tailState";
 
 /**
@@ -11,7 +12,7 @@ import type { LocalFeed } from "./tailState";
  * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
  *
  * @example
- * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released });
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released, base, listChanged });
  */
 export interface WriterEnvironment {
   readonly connection: RedisConnection;
@@ -29,4 +30,8 @@ export interface WriterEnvironment {
   readonly feed: LocalFeed;
   /** Called once when the run is no longer live here (the store stops tracking the writer). */
   readonly released: () => void;
+  /** The kept snapshot the run's first checkpoint builds on (the one `beginRun` wrote). */
+  readonly base: KeptMessages | undefined;
+  /** After the run's end or a title it set: the thread's row (raw, from the script), for its owner's list. */
+  readonly listChanged: (type: "run-ended" | "renamed", row: unknown) => Promise<void>;
 }

@@ -1,17 +1,23 @@
 /**
- * The Redis key layout of `redisStore()` (docs/durability.md, "Redis"): every key of one thread
- * shares the hash tag `{<threadId>}`, so a Redis Cluster keeps them in one slot and every script
- * that touches a thread touches one slot.
+ * The Redis key layout of `redisStore()` (docs/durability.md, "Redis"; docs/threads.md#redis-keys):
+ * every key of one thread shares one hash tag, so a Redis Cluster keeps them in one slot and every
+ * script that touches a thread touches one slot. A thread without an owner is tagged by its id
+ * (`{<threadId>}`, the layout from before owners); an owner's thread by owner and id together
+ * (`{<owner>%:<threadId>}`), so one owner's threads spread over slots; the owner's index of its
+ * threads lives under the owner's own tag (`{%o:<owner>}`).
  */
 
 /**
- * The keys of one thread, in the order every store script receives them (`KEYS[1]` … `KEYS[5]`).
+ * The keys of one thread, in the order every store script receives them (`KEYS[1]` … `KEYS[8]`).
  *
  * - `events`: the stream of the thread's events, one entry per event, the entry id its cursor;
  * - `meta`: a hash: the live run, the last run, the event count, the last cursor, the stop request;
  * - `lease`: the live run's heartbeat: its deadline, with a TTL;
- * - `snapshot`: a hash: the compacted thread (`ThreadSnapshot` JSON) and the cursor it is folded through;
- * - `runs`: a list of the retained runs, `"<start cursor> <runId>"`, oldest first.
+ * - `snapshot`: a hash: the compacted thread (`ThreadSnapshot` JSON without its messages), the cursor it is folded through, its message count;
+ * - `runs`: a list of the retained runs, `"<start cursor> <runId>"`, oldest first;
+ * - `messages`: a list: the compacted thread's messages, one JSON each, in path order (so the last N read alone);
+ * - `ids`: a hash: message id → its index in `messages` (where a history page starts);
+ * - `tombstone`: a string while the thread is deleted: the time until which nothing may recreate it.
  *
  * @example
  * threadKeys("agui:", "t1").events; // "agui:{t1}:events"
@@ -22,6 +28,9 @@ export interface ThreadKeys {
   readonly lease: string;
   readonly snapshot: string;
   readonly runs: string;
+  readonly messages: string;
+  readonly ids: string;
+  readonly tombstone: string;
 }
 
 /**
@@ -33,26 +42,79 @@ export interface ThreadKeys {
 export const DEFAULT_PREFIX = "agui:";
 
 /**
- * The keys of `threadId` under `prefix`. The thread id is escaped so that it cannot end the hash
- * tag early or start another (`%` → `%25`, `{` → `%7B`, `}` → `%7D`; the empty id is `%`): two
- * different ids never share keys, and the tag is always the whole id, never empty.
+ * The keys of `threadId` (of `owner`, when given) under `prefix`. Ids are escaped so that they
+ * cannot end the hash tag early or start another (`%` → `%25`, `{` → `%7B`, `}` → `%7D`; the
+ * empty ownerless id is `%`): two different threads never share keys, and the tag is never empty.
+ * An owner's thread is tagged `<owner>%:<threadId>` (both escaped): `%:` appears in no escaped id,
+ * so it marks where the owner ends, and no ownerless tag contains it.
  *
  * @example
  * threadKeys("agui:", "a}b").meta; // "agui:{a%7Db}:meta"
+ * threadKeys("agui:", "t1", "ann").meta; // "agui:{ann%:t1}:meta"
  */
-export function threadKeys(prefix: string, threadId: string): ThreadKeys {
-  const base = `${prefix}{${hashTag(threadId)}}:`;
-  return { events: `${base}events`, meta: `${base}meta`, lease: `${base}lease`, snapshot: `${base}snapshot`, runs: `${base}runs` };
+export function threadKeys(prefix: string, threadId: string, owner?: string): ThreadKeys {
+  const tag = owner === undefined ? hashTag(threadId) : `${escapeTag(owner)}%:${escapeTag(threadId)}`;
+  const base = `${prefix}{${tag}}:`;
+  return {
+    events: `${base}events`,
+    meta: `${base}meta`,
+    lease: `${base}lease`,
+    snapshot: `${base}snapshot`,
+    runs: `${base}runs`,
+    messages: `${base}messages`,
+    ids: `${base}ids`,
+    tombstone: `${base}tombstone`,
+  };
 }
 
 /**
- * The five keys as the argument list every script takes, in `KEYS` order.
+ * The keys as the argument list every thread script takes, in `KEYS` order.
  *
  * @example
  * scriptKeys(threadKeys("agui:", "t1")); // ["agui:{t1}:events", "agui:{t1}:meta", …]
  */
 export function scriptKeys(keys: ThreadKeys): readonly string[] {
-  return [keys.events, keys.meta, keys.lease, keys.snapshot, keys.runs];
+  return [keys.events, keys.meta, keys.lease, keys.snapshot, keys.runs, keys.messages, keys.ids, keys.tombstone];
+}
+
+/**
+ * The keys of one owner's thread index, under the owner's own tag `{%o:<owner>}` (no thread's tag
+ * starts with `%o`), in `KEYS` order of the index scripts:
+ *
+ * - `active`: a sorted set of the owner's threads not archived, scored by `updatedAt`;
+ * - `archived`: the same for archived threads;
+ * - `deleted`: a sorted set of threads deleted lately, scored by when their tombstone ends (no
+ *   late index write may bring them back).
+ *
+ * @example
+ * ownerKeys("agui:", "ann").active; // "agui:{%o:ann}:threads"
+ */
+export interface OwnerKeys {
+  readonly active: string;
+  readonly archived: string;
+  readonly deleted: string;
+}
+
+/**
+ * The index keys of `owner` under `prefix` (see `OwnerKeys`).
+ *
+ * @example
+ * ownerKeys("agui:", "a}b").archived; // "agui:{%o:a%7Db}:archived"
+ */
+export function ownerKeys(prefix: string, owner: string): OwnerKeys {
+  const base = `${prefix}{%o:${escapeTag(owner)}}:`;
+  return { active: `${base}threads`, archived: `${base}archived`, deleted: `${base}deleted` };
+}
+
+/**
+ * The pub/sub channel of thread-list changes of a prefix: every owner's, each message naming its
+ * owner; an instance passes a change only to its listeners of that owner.
+ *
+ * @example
+ * listChannel("agui:"); // "agui:threads"
+ */
+export function listChannel(prefix: string): string {
+  return `${prefix}threads`;
 }
 
 /**
@@ -85,5 +147,9 @@ export function wakeKey(prefix: string, instance: string): string {
  */
 function hashTag(threadId: string): string {
   if (threadId === "") return "%";
-  return threadId.replace(/[%{}]/g, (c) => (c === "%" ? "%25" : c === "{" ? "%7B" : "%7D"));
+  return escapeTag(threadId);
+}
+
+function escapeTag(text: string): string {
+  return text.replace(/[%{}]/g, (c) => (c === "%" ? "%25" : c === "{" ? "%7B" : "%7D"));
 }

@@ -13,7 +13,22 @@ import { systemClock } from "../server/store/StoreClock";
 import { positiveOption } from "../server/store/positiveOption";
 import { StoreError } from "../server/store/StoreError";
 import { ThreadFold } from "../thread/ThreadFold";
-import { DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StopAnswer, type StoredEvent, type ThreadRead } from "../server/store/ThreadStore";
+import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
+import {
+  DEFAULT_LEASE_MS,
+  type BeginOptions,
+  type Cursor,
+  type HistoryQuery,
+  type ListQuery,
+  type ReadOptions,
+  type RunWriter,
+  type StopAnswer,
+  type StoredEvent,
+  type StoreScope,
+  type ThreadRead,
+} from "../server/store/ThreadStore";
+import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../thread/threadList";
+import { defaultTitle } from "../thread/threadTitle";
 import { delArguments } from "./commands/DEL";
 import type { LoggedEntry } from "./entries";
 import { signalChannel, threadKeys, wakeKey, type ThreadKeys } from "./keys";
@@ -28,6 +43,11 @@ import { noticeScript, parseNoticeReply } from "./scripts/leaseScripts";
 import type { ScriptContext } from "./scripts/prelude";
 import { parseStopReply, stopScript } from "./scripts/stopRun";
 import { foldAfter } from "./snapshots";
+import { snapshotWrite } from "./snapshotWrites";
+import { parseRowReply, removeScript, updateScript } from "./scripts/threadScripts";
+import { ThreadLists } from "./ThreadLists";
+import { threadRow } from "./threadRows";
+import { threadRef } from "./threadRefs";
 import { isStreamId } from "./streamIds";
 import { TailReader } from "./TailReader";
 import { ThreadLoader } from "./ThreadLoader";
@@ -76,6 +96,7 @@ class RedisThreadStore implements RedisStore {
   private readonly signals: RunSignals;
   private readonly reader: TailReader;
   private readonly loader: ThreadLoader;
+  private readonly lists: ThreadLists;
   private readonly writers = new Set<RedisRunWriter>();
   private closed = false;
 
@@ -92,15 +113,23 @@ class RedisThreadStore implements RedisStore {
     this.timers = options.clock ?? systemClock;
     this.leaseTtl = options.clock === undefined ? this.lease : this.ttl;
     const name = `${options.connectionName ?? REDIS_STORE_DEFAULTS.connectionName}:${this.instance}`;
-    this.loader = new ThreadLoader(this.port, this.calls, (threadId) => this.context(threadId), PAGE);
+    this.loader = new ThreadLoader(this.port, this.calls, (ref) => this.context(ref), PAGE);
     this.signals = new RunSignals(this.port, this.calls, signalChannel(this.prefix), `${name}:signals`);
+    this.lists = new ThreadLists({
+      port: this.port,
+      calls: this.calls,
+      prefix: this.prefix,
+      instance: this.instance,
+      signals: this.signals,
+      channel: signalChannel(this.prefix),
+      context: (threadId) => this.context(threadId),
+    });
     this.reader = new TailReader({
       port: this.port,
       calls: this.calls,
-      keysOf: (threadId) => this.keysOf(threadId),
       wakeKey: wakeKey(this.prefix, this.instance),
       connectionName: `${name}:reader`,
-      notice: async (threadId, keys) => parseNoticeReply(await this.calls.script(this.port, noticeScript, keys, this.context(threadId), [])),
+      notice: async (ref, keys) => parseNoticeReply(await this.calls.script(this.port, noticeScript, keys, this.context(ref), [])),
       timers: this.timers,
       lease: this.lease,
       blockMs: BLOCK_MS,
@@ -113,40 +142,55 @@ class RedisThreadStore implements RedisStore {
     return { liveRuns: this.writers.size, followedThreads: threads, tails };
   }
 
-  async beginRun(input: RunAgentInput): Promise<RunWriter> {
+  async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
+    const { owner, expectCursor } = options;
     this.ensureOpen(threadId);
-    const keys = this.keysOf(threadId);
+    const ref = threadRef(threadId, owner);
+    const keys = this.keysOf(threadId, owner);
     // Subscribed before the run exists, so that no stop of it can be missed.
     await this.signals.ready();
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
-      const loaded = await this.loader.load(threadId, keys, undefined);
+      const loaded = await this.loader.load(ref, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);
-      const { fold, last } =
+      const { fold, last, base } =
         loaded.kind === "snapshot"
-          ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last }
-          : { fold: new ThreadFold(threadId), last: "" };
+          ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last, base: loaded.base }
+          : { fold: new ThreadFold(threadId), last: "", base: undefined };
+      if (expectCursor !== undefined && expectCursor !== (last === "" ? null : last)) throw historyMoved(threadId, runId, expectCursor);
       // Folded with its input (docs/rules.md#A15: the input's messages join the thread); logged without it. The
       // cursor is Redis's to give: the script keeps it beside the snapshot.
       fold.apply({ ...started, input }, "");
+      const snapshot = fold.snapshot();
+      if (snapshot === undefined) throw new StoreError("unavailable", `expected run "${runId}" to fold into thread "${threadId}"`, { threadId, runId });
       const request = {
         runId,
         startedJson: JSON.stringify(started),
-        snapshotJson: serialize(fold, threadId),
+        snapshot: snapshotWrite(snapshot, "", 0, base, threadId),
         expectLast: last,
+        expectCursor,
+        owner,
+        defaultTitle: defaultTitle(snapshot.messages),
         lease: this.lease,
         leaseTtl: this.leaseTtl,
         maxRuns: this.maxRuns,
       };
-      const reply = parseBeginReply(await this.calls.script(this.port, beginScript, keys, this.context(threadId), beginArguments(request), { runId }));
+      const reply = parseBeginReply(await this.calls.script(this.port, beginScript, keys, this.context(ref), beginArguments(request), { runId }));
       switch (reply.kind) {
         case "active":
           throw runActive(threadId, runId, reply.liveRunId);
+        case "moved":
+          throw historyMoved(threadId, runId, expectCursor);
+        case "deleted":
+          throw new StoreError("deleted", `expected thread "${threadId}" to take run "${runId}", but it was deleted moments ago`, { threadId, runId });
         case "retry":
           continue; // something was logged since the read (a run's end, an ABANDONED): read and fold again
-        case "started":
-          return this.writer(threadId, runId, { cursor: reply.cursor, event: started }, reply.seq, fold, keys);
+        case "started": {
+          const writer = this.writer(ref, threadId, runId, { cursor: reply.cursor, event: started }, reply.seq, fold, keys, snapshot, owner);
+          if (owner !== undefined) await this.lists.changed(owner, reply.created ? "created" : "run-started", threadRow(threadId, reply.row));
+          return writer;
+        }
         default: {
           const unexpected: never = reply;
           return unexpected;
@@ -161,17 +205,26 @@ class RedisThreadStore implements RedisStore {
     );
   }
 
-  async read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined> {
+  async read(threadId: string, after?: Cursor, options: ReadOptions = {}): Promise<ThreadRead | undefined> {
     this.ensureOpen(threadId);
-    const keys = this.keysOf(threadId);
-    const loaded = await this.loader.load(threadId, keys, after !== undefined && isStreamId(after) ? after : undefined);
+    const ref = threadRef(threadId, options.owner);
+    const keys = this.keysOf(threadId, options.owner);
+    const { limit } = options;
+    const loaded = await this.loader.load(ref, keys, after !== undefined && isStreamId(after) ? after : undefined, limit);
     switch (loaded.kind) {
       case "unknown":
         return undefined;
       case "resume":
         return { kind: "resume", after: loaded.after, events: loaded.events.map(stored) };
-      case "snapshot":
-        return { kind: "snapshot", snapshot: await this.loader.current(threadId, keys, loaded.snapshot, loaded.entries) };
+      case "snapshot": {
+        const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base);
+        if (limit === undefined) return { kind: "snapshot", snapshot };
+        // A window read holds the kept snapshot's last messages; a folded one holds them all.
+        const total = loaded.entries.length === 0 ? loaded.messageCount : snapshot.messages.length;
+        const shown = Math.max(0, Math.min(Math.floor(limit), snapshot.messages.length));
+        const messages = snapshot.messages.slice(snapshot.messages.length - shown);
+        return { kind: "snapshot", snapshot: { ...snapshot, messages }, hasOlder: total > messages.length };
+      }
       default: {
         const unexpected: never = loaded;
         return unexpected;
@@ -179,13 +232,54 @@ class RedisThreadStore implements RedisStore {
     }
   }
 
-  tail(threadId: string, after: Cursor): Observable<StoredEvent> {
-    return this.reader.tail(threadId, after);
+  tail(threadId: string, after: Cursor, scope: StoreScope = {}): Observable<StoredEvent> {
+    return this.reader.tail(threadRef(threadId, scope.owner), after, this.keysOf(threadId, scope.owner));
   }
 
-  async stop(threadId: string, runId: string): Promise<StopAnswer> {
+  async stop(threadId: string, runId: string, scope: StoreScope = {}): Promise<StopAnswer> {
     this.ensureOpen(threadId);
-    return parseStopReply(await this.calls.script(this.port, stopScript, this.keysOf(threadId), this.context(threadId), [runId], { runId }));
+    const ref = threadRef(threadId, scope.owner);
+    return parseStopReply(await this.calls.script(this.port, stopScript, this.keysOf(threadId, scope.owner), this.context(ref), [runId], { runId }));
+  }
+
+  async list(scope: StoreScope, query: ListQuery): Promise<ThreadPage> {
+    this.ensureOpen("");
+    return scope.owner === undefined ? { threads: [] } : this.lists.page(scope.owner, query);
+  }
+
+  async update(threadId: string, patch: ThreadPatch, scope: StoreScope = {}): Promise<ThreadSummary | undefined> {
+    this.ensureOpen(threadId);
+    const ref = threadRef(threadId, scope.owner);
+    const args = [patch.title === undefined ? "0" : "1", patch.title ?? "", patch.archived === undefined ? "" : patch.archived ? "1" : "0"];
+    const raw = parseRowReply(await this.calls.script(this.port, updateScript, this.keysOf(threadId, scope.owner), this.context(ref), args));
+    if (raw === undefined) return undefined;
+    const row = threadRow(threadId, raw);
+    if (scope.owner !== undefined) await this.lists.changed(scope.owner, changeOf(patch), row);
+    return row;
+  }
+
+  async remove(threadId: string, scope: StoreScope = {}): Promise<boolean> {
+    this.ensureOpen(threadId);
+    const ref = threadRef(threadId, scope.owner);
+    // Two leases: a producer that began just before the delete renews or ends within one.
+    const standing = 2 * this.lease;
+    const answer = await this.calls.script(this.port, removeScript, this.keysOf(threadId, scope.owner), this.context(ref), [
+      String(standing),
+      String(2 * this.leaseTtl),
+    ]);
+    if (answer !== "1") return false;
+    if (scope.owner !== undefined) await this.lists.deleted(scope.owner, threadId, this.timers.now() + standing);
+    return true;
+  }
+
+  async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
+    this.ensureOpen(threadId);
+    const ref = threadRef(threadId, scope.owner);
+    return this.loader.history(ref, this.keysOf(threadId, scope.owner), query.before, query.limit);
+  }
+
+  listEvents(scope: StoreScope): Observable<ThreadListEvent> {
+    return this.lists.events(scope);
   }
 
   async close(): Promise<void> {
@@ -202,31 +296,46 @@ class RedisThreadStore implements RedisStore {
     await this.calls.command(this.port, delArguments(wakeKey(this.prefix, this.instance)), "DEL").catch(() => undefined); // it expires by itself
   }
 
-  private writer(threadId: string, runId: string, started: StoredEvent, seq: number, fold: ThreadFold, keys: ThreadKeys): RedisRunWriter {
+  private writer(
+    ref: string,
+    threadId: string,
+    runId: string,
+    started: StoredEvent,
+    seq: number,
+    fold: ThreadFold,
+    keys: ThreadKeys,
+    snapshot: ThreadSnapshot,
+    owner: string | undefined,
+  ): RedisRunWriter {
     const writer: RedisRunWriter = new RedisRunWriter(threadId, runId, started, seq, fold, {
       connection: this.port,
       calls: this.calls,
       keys,
-      context: () => this.context(threadId),
+      context: () => this.context(ref),
       lease: this.lease,
       leaseTtl: this.leaseTtl,
       maxEvents: this.maxEvents,
       snapshotEvery: this.snapshotEvery,
       timers: this.timers,
-      watchSignals: (listener) => this.signals.watch(threadId, runId, listener),
-      feed: this.reader.own(threadId, runId, { cursor: started.cursor, seq, event: started.event }),
+      watchSignals: (listener) => this.signals.watch(ref, runId, listener),
+      feed: this.reader.own(ref, runId, { cursor: started.cursor, seq, event: started.event }, keys),
       released: () => this.writers.delete(writer),
+      base: { seq, messages: snapshot.messages },
+      listChanged: async (type, row) => {
+        if (owner !== undefined) await this.lists.changed(owner, type, threadRow(threadId, row));
+      },
     });
     this.writers.add(writer);
     return writer;
   }
 
-  private context(threadId: string): ScriptContext {
-    return { now: this.clock === undefined ? "" : String(Math.floor(this.clock.now())), channel: signalChannel(this.prefix), threadId, ttl: this.ttl };
+  /** The script context of the thread `ref` names (its reference travels in the signals; the lease clock's now). */
+  private context(ref: string): ScriptContext {
+    return { now: this.clock === undefined ? "" : String(Math.floor(this.clock.now())), channel: signalChannel(this.prefix), threadId: ref, ttl: this.ttl };
   }
 
-  private keysOf(threadId: string): ThreadKeys {
-    return threadKeys(this.prefix, threadId);
+  private keysOf(threadId: string, owner: string | undefined): ThreadKeys {
+    return threadKeys(this.prefix, threadId, owner);
   }
 
   private ensureOpen(threadId: string): void {
@@ -238,16 +347,19 @@ function stored(entry: LoggedEntry): StoredEvent {
   return { cursor: entry.cursor, event: entry.event };
 }
 
-function serialize(fold: ThreadFold, threadId: string): string {
-  try {
-    return JSON.stringify(fold.snapshot());
-  } catch (error) {
-    throw new StoreError(
-      "invalid-append",
-      `expected a JSON input, but the thread with its messages does not serialize: ${error instanceof Error ? error.message : String(error)}`,
-      { threadId, cause: error },
-    );
-  }
+function historyMoved(threadId: string, runId: string, expected: Cursor | null | undefined): StoreError {
+  const at = expected === null || expected === undefined ? "to be new" : `to be at cursor "${expected}"`;
+  return new StoreError("history-moved", `expected thread "${threadId}" ${at} to start run "${runId}", but another run moved it since it was read`, {
+    threadId,
+    runId,
+  });
+}
+
+/** The list change a patch makes: archiving, unarchiving (an update), else a rename. */
+function changeOf(patch: ThreadPatch): "archived" | "updated" | "renamed" {
+  if (patch.archived === true) return "archived";
+  if (patch.archived === false) return "updated";
+  return "renamed";
 }
 
 function runActive(threadId: string, runId: string, liveRunId: string): StoreError {

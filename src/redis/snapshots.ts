@@ -9,19 +9,24 @@ import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
 import { ThreadFold } from "../thread/ThreadFold";
 import { ThreadSnapshot } from "../thread/ThreadSnapshot";
+import { Message } from "../protocol/messages";
 import type { LoggedEntry } from "./entries";
 
 /**
  * A kept snapshot as read: its JSON, and the cursor and sequence number kept beside it (the JSON's
- * own `cursor` may be a placeholder: `beginRun` serializes before Redis names the entry).
+ * own `cursor` may be a placeholder: `beginRun` serializes before Redis names the entry), and the
+ * JSON of its messages as read from their list (`messageCount` set), or none when the JSON holds
+ * them (a snapshot kept before messages had a list of their own).
  *
  * @example
- * const kept: KeptSnapshot = { json: "{…}", cursor: "1718000000000-0", seq: 0 };
+ * const kept: KeptSnapshot = { json: "{…}", cursor: "1718000000000-0", seq: 0, messageCount: 1, messages: ["{…}"] };
  */
 export interface KeptSnapshot {
   readonly json: string;
   readonly cursor: string;
   readonly seq: number;
+  readonly messageCount: number | undefined;
+  readonly messages: readonly string[];
 }
 
 /**
@@ -29,21 +34,48 @@ export interface KeptSnapshot {
  * ThreadSnapshot is StoreError `unavailable` (the key was written by something else).
  *
  * @example
- * decodeSnapshot({ json, cursor: "1718000000000-0", seq: 0 }, "t1").run.status; // "running"
+ * decodeSnapshot({ json, cursor: "1718000000000-0", seq: 0, messageCount: 0, messages: [] }, "t1").run.status; // "running"
  */
 export function decodeSnapshot(kept: KeptSnapshot, threadId: string): ThreadSnapshot {
   let parsed: unknown;
+  let messages: unknown[] | undefined;
   try {
     parsed = JSON.parse(kept.json);
+    if (kept.messageCount !== undefined) messages = kept.messages.map((json): unknown => JSON.parse(json));
   } catch (error) {
     throw corrupt(threadId, `JSON that does not parse (${error instanceof Error ? error.message : String(error)})`, error);
   }
-  const decoded = ThreadSnapshot.decode(typeof parsed === "object" && parsed !== null ? { ...parsed, cursor: kept.cursor } : parsed);
+  const restored = messages === undefined ? { cursor: kept.cursor } : { cursor: kept.cursor, messages };
+  const decoded = ThreadSnapshot.decode(typeof parsed === "object" && parsed !== null ? { ...parsed, ...restored } : parsed);
   if (isLeft(decoded)) {
     const failure = describeFailure(decoded.left);
     throw corrupt(threadId, `no ThreadSnapshot (at "${failure.path}": ${failure.expected}, but got ${JSON.stringify(failure.actual) ?? "nothing"})`, undefined);
   }
   return decoded.right;
+}
+
+/**
+ * Messages kept in a thread's message list, decoded with the `Message` codec; JSON that is not a
+ * message is StoreError `unavailable` (the key was written by something else).
+ *
+ * @example
+ * decodeMessages(['{"id":"m1","role":"user","content":"Hi"}'], "t1"); // [{ id: "m1", role: "user", content: "Hi" }]
+ */
+export function decodeMessages(jsons: readonly string[], threadId: string): Message[] {
+  return jsons.map((json) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch (error) {
+      throw corrupt(threadId, `a message whose JSON does not parse (${error instanceof Error ? error.message : String(error)})`, error);
+    }
+    const decoded = Message.decode(parsed);
+    if (isLeft(decoded)) {
+      const failure = describeFailure(decoded.left);
+      throw corrupt(threadId, `no Message (at "${failure.path}": ${failure.expected}, but got ${JSON.stringify(failure.actual) ?? "nothing"})`, undefined);
+    }
+    return decoded.right;
+  });
 }
 
 /**

@@ -14,12 +14,11 @@ import type { NoticeReply } from "./scripts/leaseScripts";
  * What the reader needs of its store.
  *
  * @example
- * new TailReader({ port, calls, keysOf, wakeKey: "agui:reader:k3x9:wake", connectionName: "agui-rx:k3x9:reader", notice, timers: systemClock, lease: 30_000, blockMs: 10_000, page: 1000 });
+ * new TailReader({ port, calls, wakeKey: "agui:reader:k3x9:wake", connectionName: "agui-rx:k3x9:reader", notice, timers: systemClock, lease: 30_000, blockMs: 10_000, page: 1000 });
  */
 export interface ReaderEnvironment {
   readonly port: RedisPort;
   readonly calls: RedisCalls;
-  readonly keysOf: (threadId: string) => ThreadKeys;
   /** This instance's wake-up stream key, and the name of the reader's connection. */
   readonly wakeKey: string;
   readonly connectionName: string;
@@ -63,7 +62,7 @@ export interface FollowedStream {
  * How a run produced on this instance feeds its thread's tails (`TailReader.own`).
  *
  * @example
- * const feed = reader.own("t1", "r1", startedEntry);
+ * const feed = reader.own("t1", "r1", startedEntry, threadKeys("agui:", "t1"));
  * feed.offer(loggedEntries); // after each append, in order
  * feed.release();            // the run is over here (ended, failed, released)
  */

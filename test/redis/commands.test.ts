@@ -5,23 +5,29 @@ import { pexpireArguments } from "../../src/redis/commands/PEXPIRE";
 import { wakeArguments } from "../../src/redis/commands/XADD";
 import { xrangeArguments, xrangeAtArguments } from "../../src/redis/commands/XRANGE";
 import { parseXReadReply, xreadArguments } from "../../src/redis/commands/XREAD";
-import { threadKeys } from "../../src/redis/keys";
+import { ownerKeys, threadKeys } from "../../src/redis/keys";
 import { StoreError } from "../../src/server/store/StoreError";
 
-test("EVAL: the source, five keys in KEYS order, the four context arguments, then the script's own", () => {
+test("EVAL: the source, eight keys in KEYS order, the four context arguments, then the script's own", () => {
   const args = evalArguments({ name: "x", source: "return 1" }, threadKeys("p:", "t"), { now: "", channel: "p:signals", threadId: "t", ttl: 1000 }, [
     "r1",
     "2",
   ]);
+  expect(
+    evalArguments({ name: "x", source: "return 1" }, ownerKeys("p:", "o"), { now: "", channel: "p:signals", threadId: "t", ttl: 1 }, []).slice(2, 6),
+  ).toEqual(["3", "p:{%o:o}:threads", "p:{%o:o}:archived", "p:{%o:o}:deleted"]);
   expect(args).toEqual([
     "EVAL",
     "return 1",
-    "5",
+    "8",
     "p:{t}:events",
     "p:{t}:meta",
     "p:{t}:lease",
     "p:{t}:snapshot",
     "p:{t}:runs",
+    "p:{t}:messages",
+    "p:{t}:ids",
+    "p:{t}:tombstone",
     "",
     "p:signals",
     "t",
@@ -88,12 +94,15 @@ test("EVALSHA: the same call by the script's digest; NOSCRIPT is told from the e
   expect(args).toEqual([
     "EVALSHA",
     "ab".repeat(20),
-    "5",
+    "8",
     "p:{t}:events",
     "p:{t}:meta",
     "p:{t}:lease",
     "p:{t}:snapshot",
     "p:{t}:runs",
+    "p:{t}:messages",
+    "p:{t}:ids",
+    "p:{t}:tombstone",
     "5",
     "p:signals",
     "t",

@@ -2,6 +2,8 @@
 import { appendArguments, appendScript, parseAppendReply } from "../../src/redis/scripts/appendBatch";
 import { beginArguments, beginScript, parseBeginReply } from "../../src/redis/scripts/beginRun";
 import { checkpointArguments, checkpointScript, parseCheckpointReply } from "../../src/redis/scripts/checkpointSnapshot";
+import { historyScript, parseHistoryReply, parseRowReply, removeScript, rowScript, setTitleScript, updateScript } from "../../src/redis/scripts/threadScripts";
+import type { SnapshotWrite } from "../../src/redis/snapshotWrites";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "../../src/redis/scripts/leaseScripts";
 import { contextArguments, PRELUDE } from "../../src/redis/scripts/prelude";
 import { parseReadReply, readArguments, readScript } from "../../src/redis/scripts/readThread";
@@ -19,25 +21,53 @@ function refusal(parse: () => unknown): string {
 }
 
 test("every script starts with the prelude and reads its own arguments from ARGV[5] on", () => {
-  for (const script of [appendScript, beginScript, checkpointScript, noticeScript, renewScript, readScript, stopScript]) {
+  for (const script of [
+    appendScript,
+    beginScript,
+    checkpointScript,
+    noticeScript,
+    renewScript,
+    readScript,
+    stopScript,
+    rowScript,
+    updateScript,
+    setTitleScript,
+    removeScript,
+    historyScript,
+  ]) {
     expect(script.source.startsWith(PRELUDE)).toBe(true);
     expect(script.source.slice(PRELUDE.length)).not.toMatch(/ARGV\[[1-4]\]/);
   }
   expect(contextArguments({ now: "250", channel: "c", threadId: "t", ttl: 60_000 })).toEqual(["250", "c", "t", "60000"]);
 });
 
-test("begin: arguments in ARGV order; started, active, retry", () => {
-  const request = { runId: "r1", startedJson: "{s}", snapshotJson: "{t}", expectLast: "5-0", lease: 1000, leaseTtl: 2000, maxRuns: 3 };
-  expect(beginArguments(request)).toEqual(["r1", "{s}", "{t}", "5-0", "1000", "2000", "3"]);
-  expect(parseBeginReply(["ok", "6-0", "12"])).toEqual({ kind: "started", cursor: "6-0", seq: 12 });
+const write: SnapshotWrite = { base: "3", cursor: "4-0", seq: 4, body: "{c}", count: 2, from: 1, messages: ["m2", "{m}"] };
+
+test("begin: arguments in ARGV order, the snapshot write last; started, active, retry, moved, deleted", () => {
+  const request = {
+    runId: "r1",
+    startedJson: "{s}",
+    snapshot: write,
+    expectLast: "5-0",
+    expectCursor: null,
+    owner: "ann",
+    defaultTitle: "Hi",
+    lease: 1000,
+    leaseTtl: 2000,
+    maxRuns: 3,
+  };
+  expect(beginArguments(request)).toEqual(["r1", "{s}", "5-0", "1000", "2000", "3", "-", "ann", "Hi", "3", "4-0", "4", "{c}", "2", "1", "m2", "{m}"]);
+  expect(beginArguments({ ...request, expectCursor: undefined, owner: undefined }).slice(6, 8)).toEqual(["", ""]);
+  expect(beginArguments({ ...request, expectCursor: "5-0" })[6]).toBe("5-0");
+  expect(parseBeginReply(["ok", "6-0", "12", "1", ["row"]])).toEqual({ kind: "started", cursor: "6-0", seq: 12, created: true, row: ["row"] });
   expect(parseBeginReply(["active", "r0"])).toEqual({ kind: "active", liveRunId: "r0" });
-  expect(parseBeginReply(["retry"])).toEqual({ kind: "retry" });
+  expect(["retry", "moved", "deleted"].map((status) => parseBeginReply([status]))).toEqual([{ kind: "retry" }, { kind: "moved" }, { kind: "deleted" }]);
   expect(refusal(() => parseBeginReply(["maybe"]))).toBe(
-    'unavailable: expected one of "ok", "active", "retry" as the begin script\'s status, but Redis answered "maybe"',
+    'unavailable: expected one of "ok", "active", "retry", "moved", "deleted" as the begin script\'s status, but Redis answered "maybe"',
   );
 });
 
-test("append: the checkpoint (or three empty strings), the bound, the first sequence number, then type/JSON pairs; logged, ended or misplaced", () => {
+test("append: the bound, the first sequence number, the batch size, type/JSON pairs, then the checkpoint if any; logged, ended or misplaced", () => {
   const events = [
     { type: "STEP_STARTED", json: "{a}" },
     { type: "STEP_FINISHED", json: "{b}" },
@@ -47,30 +77,46 @@ test("append: the checkpoint (or three empty strings), the bound, the first sequ
     "1000",
     "1000",
     "0",
-    "",
-    "",
-    "",
     "50",
     "3",
+    "2",
     "STEP_STARTED",
     "{a}",
     "STEP_FINISHED",
     "{b}",
   ]);
-  expect(
-    appendArguments({
-      runId: "r1",
-      lease: 1,
-      leaseTtl: 2,
-      terminal: true,
-      maxEvents: 9,
-      checkpoint: { cursor: "4-0", seq: 4, json: "{c}" },
-      firstSeq: 5,
-      events: [],
-    }),
-  ).toEqual(["r1", "1", "2", "1", "4-0", "4", "{c}", "9", "5"]);
-  expect(parseAppendReply(["ok", "1", "7", ["9-0", "9-1"]])).toEqual({ kind: "logged", stopRequested: true, firstSeq: 7, cursors: ["9-0", "9-1"] });
-  expect(parseAppendReply(["ok", "0", "0", []])).toEqual({ kind: "logged", stopRequested: false, firstSeq: 0, cursors: [] });
+  expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 2, terminal: true, maxEvents: 9, checkpoint: write, firstSeq: 5, events: [] })).toEqual([
+    "r1",
+    "1",
+    "2",
+    "1",
+    "9",
+    "5",
+    "0",
+    "3",
+    "4-0",
+    "4",
+    "{c}",
+    "2",
+    "1",
+    "m2",
+    "{m}",
+  ]);
+  expect(parseAppendReply(["ok", "1", "7", ["9-0", "9-1"], "kept", []])).toEqual({
+    kind: "logged",
+    stopRequested: true,
+    firstSeq: 7,
+    cursors: ["9-0", "9-1"],
+    checkpoint: "kept",
+    row: [],
+  });
+  expect(parseAppendReply(["ok", "0", "0", [], "none", []])).toMatchObject({
+    kind: "logged",
+    stopRequested: false,
+    firstSeq: 0,
+    cursors: [],
+    checkpoint: "none",
+  });
   expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true });
   expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false });
   expect(parseAppendReply(["misplaced", "12"])).toEqual({ kind: "misplaced", next: 12 });
@@ -93,11 +139,21 @@ test("renew and notice", () => {
 });
 
 test("read: the cursor or empty; unknown, resume, snapshot", () => {
-  expect(readArguments(undefined, 1000)).toEqual(["", "1000"]);
-  expect(readArguments("3-0", 10)).toEqual(["3-0", "10"]);
+  expect(readArguments(undefined, 1000)).toEqual(["", "1000", ""]);
+  expect(readArguments("3-0", 10, 50)).toEqual(["3-0", "10", "50"]);
   expect(parseReadReply(["unknown"])).toEqual({ kind: "unknown" });
   expect(parseReadReply(["resume", "", ["3-0", []], []])).toEqual({ kind: "resume", live: undefined, at: ["3-0", []], entries: [] });
-  expect(parseReadReply(["snapshot", "r2", "4-0", "4", "{j}", []])).toEqual({ kind: "snapshot", live: "r2", cursor: "4-0", seq: 4, json: "{j}", entries: [] });
+  expect(parseReadReply(["snapshot", "r2", "4-0", "4", "{j}", [], "", []])).toEqual({
+    kind: "snapshot",
+    live: "r2",
+    cursor: "4-0",
+    seq: 4,
+    json: "{j}",
+    entries: [],
+    messageCount: undefined,
+    messages: [],
+  });
+  expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"]])).toMatchObject({ messageCount: 9, messages: ["{m}"] });
   expect(refusal(() => parseReadReply(["snapshot", "", null, "4", "{j}", []]))).toContain(
     "expected a string as the snapshot's cursor, but Redis answered null",
   );
@@ -108,6 +164,15 @@ test("stop and checkpoint", () => {
   expect(refusal(() => parseStopReply("gone"))).toContain(
     'expected one of "stopping", "ended", "unknown" as the stop script\'s answer, but Redis answered "gone"',
   );
-  expect(checkpointArguments({ cursor: "4-0", seq: 4, json: "{j}" })).toEqual(["4-0", "4", "{j}"]);
-  expect([parseCheckpointReply("1"), parseCheckpointReply("0")]).toEqual([true, false]);
+  expect(checkpointArguments(write)).toEqual(["3", "4-0", "4", "{c}", "2", "1", "m2", "{m}"]);
+  expect(["kept", "old", "stale", "none"].map(parseCheckpointReply)).toEqual(["kept", "old", "stale", "none"]);
+  expect(refusal(() => parseCheckpointReply("1"))).toContain('expected one of "kept", "old", "stale", "none"');
+});
+
+test("row, history", () => {
+  expect(parseRowReply(["unknown"])).toBeUndefined();
+  expect(parseRowReply(["ok", ["t"]])).toEqual(["t"]);
+  expect(parseHistoryReply(["page", ["{m}"], "1"])).toEqual({ kind: "page", messages: ["{m}"], hasOlder: true });
+  expect(parseHistoryReply(["missing"])).toEqual({ kind: "missing" });
+  expect(parseHistoryReply(["unknown"])).toEqual({ kind: "unknown" });
 });

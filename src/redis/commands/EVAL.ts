@@ -6,7 +6,7 @@
  * caches it again. Nothing of a script runs on NOSCRIPT, so re-sending it is safe; a run's
  * appends wait for each other (RedisRunWriter), so a re-sent batch never lands after a later one.
  */
-import { scriptKeys, type ThreadKeys } from "../keys";
+import { scriptKeys, type OwnerKeys, type ThreadKeys } from "../keys";
 import { contextArguments, type ScriptContext } from "../scripts/prelude";
 
 /**
@@ -21,28 +21,40 @@ export interface StoreScript {
 }
 
 /**
- * The arguments of `EVAL <source> 5 <the thread's keys> <context> <args>`.
+ * The keys a script is called with: a thread's (every thread script) or an owner's index (the index scripts).
  *
  * @example
- * evalArguments(stopScript, threadKeys("agui:", "t1"), context, ["r1"]);
- * // ["EVAL", "<lua>", "5", "agui:{t1}:events", …, "", "agui:signals", "t1", "604800000", "r1"]
+ * const keys: ScriptKeys = threadKeys("agui:", "t1");
  */
-export function evalArguments(script: StoreScript, keys: ThreadKeys, context: ScriptContext, args: readonly string[]): string[] {
-  const keyList = scriptKeys(keys);
-  return ["EVAL", script.source, String(keyList.length), ...keyList, ...contextArguments(context), ...args];
+export type ScriptKeys = ThreadKeys | OwnerKeys;
+
+function keyList(keys: ScriptKeys): readonly string[] {
+  return "active" in keys ? [keys.active, keys.archived, keys.deleted] : scriptKeys(keys);
 }
 
 /**
- * The arguments of `EVALSHA <sha1> 5 <the thread's keys> <context> <args>`: the same call as
+ * The arguments of `EVAL <source> 8 <the thread's keys> <context> <args>`.
+ *
+ * @example
+ * evalArguments(stopScript, threadKeys("agui:", "t1"), context, ["r1"]);
+ * // ["EVAL", "<lua>", "8", "agui:{t1}:events", …, "", "agui:signals", "t1", "604800000", "r1"]
+ */
+export function evalArguments(script: StoreScript, keys: ScriptKeys, context: ScriptContext, args: readonly string[]): string[] {
+  const list = keyList(keys);
+  return ["EVAL", script.source, String(list.length), ...list, ...contextArguments(context), ...args];
+}
+
+/**
+ * The arguments of `EVALSHA <sha1> 8 <the thread's keys> <context> <args>`: the same call as
  * `evalArguments`, by the script's digest.
  *
  * @example
  * evalshaArguments("e0e1…", threadKeys("agui:", "t1"), context, ["r1"]);
- * // ["EVALSHA", "e0e1…", "5", "agui:{t1}:events", …, "r1"]
+ * // ["EVALSHA", "e0e1…", "8", "agui:{t1}:events", …, "r1"]
  */
-export function evalshaArguments(digest: string, keys: ThreadKeys, context: ScriptContext, args: readonly string[]): string[] {
-  const keyList = scriptKeys(keys);
-  return ["EVALSHA", digest, String(keyList.length), ...keyList, ...contextArguments(context), ...args];
+export function evalshaArguments(digest: string, keys: ScriptKeys, context: ScriptContext, args: readonly string[]): string[] {
+  const list = keyList(keys);
+  return ["EVALSHA", digest, String(list.length), ...list, ...contextArguments(context), ...args];
 }
 
 /**

@@ -11,19 +11,9 @@ import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
 import type { EncodedEvent } from "../entries";
 import { batchArguments } from "../entries";
+import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
+import { parseCheckpointReply, type CheckpointResult } from "./checkpointSnapshot";
 import { PRELUDE } from "./prelude";
-
-/**
- * A compacted thread to keep: its JSON, folded through the event at `cursor` with sequence `seq`.
- *
- * @example
- * const checkpoint: Checkpoint = { cursor: "1718000000000-9", seq: 9, json: "{…}" };
- */
-export interface Checkpoint {
-  readonly cursor: string;
-  readonly seq: number;
-  readonly json: string;
-}
 
 /**
  * What one append sends.
@@ -37,7 +27,7 @@ export interface AppendRequest {
   readonly leaseTtl: number;
   /** The batch ends with RUN_FINISHED or RUN_ERROR: the run ends with it. */
   readonly terminal: boolean;
-  readonly checkpoint?: Checkpoint;
+  readonly checkpoint?: SnapshotWrite;
   /** Past this many entries the stream is trimmed up to the kept snapshot (0: never). */
   readonly maxEvents: number;
   /** The sequence number in the thread the batch's first event gets: one more than the last the producer was answered. */
@@ -53,16 +43,26 @@ export interface AppendRequest {
  * ends, nor is it the last batch logged sent again: `next` is the sequence number the log is at).
  *
  * @example
- * parseAppendReply(["ok", "0", "4", ["1718000000000-4"]]); // { kind: "logged", stopRequested: false, firstSeq: 4, cursors: ["1718000000000-4"] }
+ * parseAppendReply(["ok", "0", "4", ["1718000000000-4"], "none", []]).cursors; // ["1718000000000-4"]
  */
 export type AppendReply =
-  | { readonly kind: "logged"; readonly stopRequested: boolean; readonly firstSeq: number; readonly cursors: readonly string[] }
+  | {
+      readonly kind: "logged";
+      readonly stopRequested: boolean;
+      readonly firstSeq: number;
+      readonly cursors: readonly string[];
+      /** What became of the checkpoint sent along. */
+      readonly checkpoint: CheckpointResult;
+      /** At a terminal: the thread's row after it (`row` of the prelude, raw), for its owner's list. */
+      readonly row: unknown;
+    }
   | { readonly kind: "ended"; readonly abandoned: boolean }
   | { readonly kind: "misplaced"; readonly next: number };
 
 /**
- * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, checkpoint cursor, seq, JSON,
- * maxEvents, the batch's first sequence number, then type/JSON pairs).
+ * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, maxEvents, the batch's first
+ * sequence number, the batch's size, then its type/JSON pairs, then the checkpoint, if any: a
+ * snapshot write, `snapshotWriteArguments`).
  *
  * The last batch logged is remembered in `meta.batch` as `"<first seq> <count> <first id> <last
  * id> <runId>"` (one field per thread, rewritten by each append: no key or field per event). A
@@ -80,8 +80,8 @@ export const appendScript: StoreScript = {
   name: "append",
   source: `${PRELUDE}
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
-local max_events, first = tonumber(ARGV[12]), tonumber(ARGV[13])
-local count = (#ARGV - 13) / 2
+local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local after_events = 12 + 2 * count
 local function stop_flag()
   if redis.call('HGET', META, 'stop') == run_id then return '1' end
   return '0'
@@ -94,11 +94,13 @@ if last then
     local entries = redis.call('XRANGE', EVENTS, b_from, b_to)
     local ids = {}
     for i, entry in ipairs(entries) do
-      if entry[2][2] ~= ARGV[12 + 2 * i] then return {'misplaced', redis.call('HGET', META, 'seq')} end
+      if entry[2][2] ~= ARGV[10 + 2 * i] then return {'misplaced', redis.call('HGET', META, 'seq')} end
       ids[i] = entry[1]
     end
     if #ids ~= count then return {'misplaced', redis.call('HGET', META, 'seq')} end
-    return {'ok', stop_flag(), tostring(first), ids}
+    local again = {}
+    if terminal then again = row() end
+    return {'ok', stop_flag(), tostring(first), ids, 'none', again}
   end
 end
 if redis.call('HGET', META, 'live') ~= run_id then
@@ -108,21 +110,25 @@ end
 local next_seq = redis.call('HGET', META, 'seq') or '0'
 if tonumber(next_seq) ~= first then return {'misplaced', next_seq} end
 local events = {}
-for i = 14, #ARGV, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
+for i = 12, after_events - 1, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
 local ids = log(events)
 redis.call('HSET', META, 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[#ids] .. ' ' .. run_id)
 if terminal then
   end_live(run_id)
+  redis.call('HSET', META, 'updated', tostring(NOW))
 else
   redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl)
 end
-if ARGV[9] ~= '' then checkpoint(ARGV[9], ARGV[10], ARGV[11]) end
+local kept = 'none'
+if #ARGV >= after_events + 1 then kept = checkpoint(after_events) end
 if max_events > 0 and redis.call('XLEN', EVENTS) > max_events then
-  local kept = redis.call('HGET', SNAPSHOT, 'cursor')
-  if kept then redis.call('XTRIM', EVENTS, 'MINID', kept) end
+  local kept_cursor = redis.call('HGET', SNAPSHOT, 'cursor')
+  if kept_cursor then redis.call('XTRIM', EVENTS, 'MINID', kept_cursor) end
 end
 touch()
-return {'ok', stop_flag(), next_seq, ids}
+local changed = {}
+if terminal then changed = row() end
+return {'ok', stop_flag(), next_seq, ids, kept, changed}
 `,
 };
 
@@ -139,12 +145,11 @@ export function appendArguments(request: AppendRequest): string[] {
     String(request.lease),
     String(request.leaseTtl),
     request.terminal ? "1" : "0",
-    checkpoint?.cursor ?? "",
-    checkpoint === undefined ? "" : String(checkpoint.seq),
-    checkpoint?.json ?? "",
     String(request.maxEvents),
     String(request.firstSeq),
+    String(request.events.length),
     ...batchArguments(request.events),
+    ...(checkpoint === undefined ? [] : snapshotWriteArguments(checkpoint)),
   ];
 }
 
@@ -161,5 +166,12 @@ export function parseAppendReply(reply: unknown): AppendReply {
   if (status === "misplaced") return { kind: "misplaced", next: Number(replyString(parts[1], "the log's next sequence number")) };
   if (status !== "ok") throw unexpectedReply(status, 'one of "ok", "ended", "misplaced" as the append script\'s status');
   const cursors = replyArray(parts[3], "the appended events' cursors").map((id) => replyString(id, "an appended event's cursor"));
-  return { kind: "logged", stopRequested: parts[1] === "1", firstSeq: Number(replyString(parts[2], "the batch's first sequence number")), cursors };
+  return {
+    kind: "logged",
+    stopRequested: parts[1] === "1",
+    firstSeq: Number(replyString(parts[2], "the batch's first sequence number")),
+    cursors,
+    checkpoint: parseCheckpointReply(parts[4]),
+    row: parts[5],
+  };
 }

@@ -3,44 +3,57 @@
  * refuses while another run is live, and otherwise logs the RUN_STARTED, keeps the compacted thread
  * folded through it, takes the lease and retires runs beyond the retention — atomically, and only
  * if nothing was logged since the caller read the thread (its fold must include every event).
+ * It also refuses a thread deleted lately (its tombstone), and, with an expected cursor, a thread
+ * another run moved since the handler read it; it keeps the thread's owner, creation and update
+ * times and default title for its owner's list (docs/threads.md#redis-keys).
  */
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
+import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { PRELUDE } from "./prelude";
 
 /**
  * What `beginRun` sends: the run, its RUN_STARTED's JSON, the compacted thread folded through it
- * (JSON without a meaningful cursor: the script keeps the entry id beside it), the last cursor
- * the fold includes (`""` for a new thread), the lease, the lease key's TTL and the runs to keep.
+ * (a snapshot write whose cursor and sequence number the script fills in: Redis names the entry),
+ * the last cursor the fold includes (`""` for a new thread), the cursor the handler expects
+ * (`undefined`: none; `null`: a new thread), the owner, the default title, the lease, the lease
+ * key's TTL and the runs to keep.
  *
  * @example
- * beginArguments({ runId: "r1", startedJson: "{…}", snapshotJson: "{…}", expectLast: "", lease: 30_000, leaseTtl: 30_000, maxRuns: 50 });
+ * beginArguments({ runId: "r1", startedJson: "{…}", snapshot, expectLast: "", expectCursor: undefined, owner: undefined, defaultTitle: "", lease: 30_000, leaseTtl: 30_000, maxRuns: 50 });
  */
 export interface BeginRequest {
   readonly runId: string;
   readonly startedJson: string;
-  readonly snapshotJson: string;
+  readonly snapshot: SnapshotWrite;
   readonly expectLast: string;
+  readonly expectCursor: string | null | undefined;
+  readonly owner: string | undefined;
+  readonly defaultTitle: string;
   readonly lease: number;
   readonly leaseTtl: number;
   readonly maxRuns: number;
 }
 
 /**
- * How the script answered: `started` (with the RUN_STARTED's cursor and sequence number),
- * `active` (another run is live: its id), or `retry` (the thread changed since it was read: read
- * again, fold again, try again).
+ * How the script answered: `started` (with the RUN_STARTED's cursor and sequence number, whether
+ * the thread is new, and its row), `active` (another run is live: its id), `retry` (the thread
+ * changed since it was read: read again, fold again, try again), `moved` (it is not at the
+ * cursor the handler expected), or `deleted` (its tombstone stands).
  *
  * @example
- * parseBeginReply(["ok", "1718000000000-0", "0"]); // { kind: "started", cursor: "1718000000000-0", seq: 0 }
+ * parseBeginReply(["ok", "1718000000000-0", "0", "1", []]); // { kind: "started", cursor: "1718000000000-0", seq: 0, created: true, row: [] }
  */
 export type BeginReply =
-  | { readonly kind: "started"; readonly cursor: string; readonly seq: number }
+  | { readonly kind: "started"; readonly cursor: string; readonly seq: number; readonly created: boolean; readonly row: unknown }
   | { readonly kind: "active"; readonly liveRunId: string }
-  | { readonly kind: "retry" };
+  | { readonly kind: "retry" }
+  | { readonly kind: "moved" }
+  | { readonly kind: "deleted" };
 
 /**
- * The Lua of `beginRun` (ARGV[5…]: runId, startedJson, snapshotJson, expectLast, lease, leaseTtl, maxRuns).
+ * The Lua of `beginRun` (ARGV[5…]: runId, startedJson, expectLast, lease, leaseTtl, maxRuns, the
+ * expected cursor (`""` none, `"-"` a new thread), owner, default title, then the snapshot write).
  *
  * @example
  * parseBeginReply(await calls.script(port, beginScript, keys, context, beginArguments(request)));
@@ -48,16 +61,32 @@ export type BeginReply =
 export const beginScript: StoreScript = {
   name: "begin",
   source: `${PRELUDE}
-local run_id, started, body, expect_last = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local lease, lease_ttl, max_runs = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local run_id, started, expect_last = ARGV[5], ARGV[6], ARGV[7]
+local lease, lease_ttl, max_runs = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local expect, owner, default_title = ARGV[11], ARGV[12], ARGV[13]
+local base, body, message_count, from = ARGV[14], ARGV[17], ARGV[18], tonumber(ARGV[19])
+if deleted() then return {'deleted'} end
 if abandon_if_due() then return {'retry'} end
 local live = redis.call('HGET', META, 'live')
 if live then return {'active', live} end
-if (redis.call('HGET', META, 'last') or '') ~= expect_last then return {'retry'} end
+local last = redis.call('HGET', META, 'last') or ''
+if expect == '-' then
+  if last ~= '' then return {'moved'} end
+elseif expect ~= '' and last ~= expect then
+  return {'moved'}
+end
+if last ~= expect_last then return {'retry'} end
+if snapshot_fits(base, redis.call('HGET', META, 'seq') or '0', from) ~= 'fits' then return {'retry'} end
 local id = log({{'RUN_STARTED', started}})[1]
 local seq = tostring(tonumber(redis.call('HGET', META, 'seq')) - 1)
-redis.call('HSET', SNAPSHOT, 'cursor', id, 'seq', seq, 'body', body)
-redis.call('HSET', META, 'live', run_id, 'run', run_id, 'lease', tostring(lease))
+write_snapshot(id, seq, body, message_count, from, 20)
+local created = '0'
+if last == '' then
+  created = '1'
+  redis.call('HSET', META, 'created', tostring(NOW))
+  if owner ~= '' then redis.call('HSET', META, 'owner', owner) end
+end
+redis.call('HSET', META, 'live', run_id, 'run', run_id, 'lease', tostring(lease), 'updated', tostring(NOW), 'dtitle', default_title)
 redis.call('HDEL', META, 'stop')
 redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl)
 local count = redis.call('RPUSH', RUNS, id .. ' ' .. run_id)
@@ -67,7 +96,7 @@ if count > max_runs then
   redis.call('XTRIM', EVENTS, 'MINID', string.match(oldest, '^(%S+) '))
 end
 touch()
-return {'ok', id, seq}
+return {'ok', id, seq, created, row()}
 `,
 };
 
@@ -75,17 +104,20 @@ return {'ok', id, seq}
  * The script's own arguments, in ARGV order from ARGV[5].
  *
  * @example
- * beginArguments(request).length; // 7
+ * beginArguments(request).slice(0, 2); // ["r1", "{…}"]
  */
 export function beginArguments(request: BeginRequest): string[] {
   return [
     request.runId,
     request.startedJson,
-    request.snapshotJson,
     request.expectLast,
     String(request.lease),
     String(request.leaseTtl),
     String(request.maxRuns),
+    request.expectCursor === undefined ? "" : request.expectCursor === null ? "-" : request.expectCursor,
+    request.owner ?? "",
+    request.defaultTitle,
+    ...snapshotWriteArguments(request.snapshot),
   ];
 }
 
@@ -103,8 +135,10 @@ export function parseBeginReply(reply: unknown): BeginReply {
       kind: "started",
       cursor: replyString(parts[1], "the RUN_STARTED's cursor"),
       seq: Number(replyString(parts[2], "the RUN_STARTED's sequence number")),
+      created: parts[3] === "1",
+      row: parts[4],
     };
   if (status === "active") return { kind: "active", liveRunId: replyString(parts[1], "the live run's id") };
-  if (status === "retry") return { kind: "retry" };
-  throw unexpectedReply(status, 'one of "ok", "active", "retry" as the begin script\'s status');
+  if (status === "retry" || status === "moved" || status === "deleted") return { kind: status };
+  throw unexpectedReply(status, 'one of "ok", "active", "retry", "moved", "deleted" as the begin script\'s status');
 }

@@ -1,25 +1,36 @@
 /**
- * The checkpoint script (docs/durability.md, "Redis"): keeps a compacted thread folded further than
- * the one kept (a producer's at its run's end, or a reader's that folded a run nobody compacted,
- * such as one ended ABANDONED), never one folded less far.
+ * The checkpoint script (docs/durability.md, "Redis"; docs/threads.md#redis-keys): keeps a
+ * compacted thread folded further than the one kept (a producer's at its run's end, or a reader's
+ * that folded a run nobody compacted, such as one ended ABANDONED), never one folded less far,
+ * rewriting its messages only from the first that changed.
  */
-import { replyString } from "../replies";
+import { replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
-import type { Checkpoint } from "./appendBatch";
+import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { PRELUDE } from "./prelude";
 
 /**
- * The Lua of a checkpoint (ARGV[5…]: cursor, sequence number, JSON). Answers "1" when it was kept.
+ * What a checkpoint came to: `kept`, `old` (one folded as far was kept), `stale` (the kept one is
+ * not the one the write builds on: send every message), `none` (no thread, or no checkpoint given).
  *
  * @example
- * await calls.script(port, checkpointScript, keys, context, checkpointArguments(checkpoint));
+ * const result: CheckpointResult = "kept";
+ */
+export type CheckpointResult = "kept" | "old" | "stale" | "none";
+
+/**
+ * The Lua of a checkpoint (ARGV[5…]: the snapshot write, `snapshotWriteArguments`).
+ *
+ * @example
+ * await calls.script(port, checkpointScript, keys, context, snapshotWriteArguments(write));
  */
 export const checkpointScript: StoreScript = {
   name: "checkpoint",
   source: `${PRELUDE}
-if redis.call('EXISTS', META) == 0 then return '0' end
-if checkpoint(ARGV[5], ARGV[6], ARGV[7]) then touch() return '1' end
-return '0'
+if redis.call('EXISTS', META) == 0 then return 'none' end
+local result = checkpoint(5)
+if result == 'kept' then touch() end
+return result
 `,
 };
 
@@ -27,18 +38,27 @@ return '0'
  * The checkpoint's own arguments, from ARGV[5].
  *
  * @example
- * checkpointArguments({ cursor: "1718000000000-9", seq: 9, json: "{…}" }); // ["1718000000000-9", "9", "{…}"]
+ * checkpointArguments(write)[1]; // the cursor
  */
-export function checkpointArguments(checkpoint: Checkpoint): string[] {
-  return [checkpoint.cursor, String(checkpoint.seq), checkpoint.json];
+export function checkpointArguments(write: SnapshotWrite): string[] {
+  return snapshotWriteArguments(write);
 }
 
 /**
- * Whether the checkpoint was kept (a later one may already have been).
+ * The checkpoint's result.
  *
  * @example
- * parseCheckpointReply("1"); // true
+ * parseCheckpointReply("kept"); // "kept"
  */
-export function parseCheckpointReply(reply: unknown): boolean {
-  return replyString(reply, "the checkpoint script's answer") === "1";
+export function parseCheckpointReply(reply: unknown): CheckpointResult {
+  const answer = replyString(reply, "the checkpoint script's answer");
+  switch (answer) {
+    case "kept":
+    case "old":
+    case "stale":
+    case "none":
+      return answer;
+    default:
+      throw unexpectedReply(answer, 'one of "kept", "old", "stale", "none" as the checkpoint script\'s answer');
+  }
 }

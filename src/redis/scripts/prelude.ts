@@ -4,7 +4,7 @@
  * ending a run ABANDONED once its lease ran out. Everything that decides a lease happens inside one
  * script, so whichever instance notices an expired lease first logs the RUN_ERROR, exactly once.
  *
- * Every script takes the same five keys (`scriptKeys`) and starts its arguments with the same four
+ * Every script takes the same eight keys (`scriptKeys`) and starts its arguments with the same four
  * (`ScriptContext`): `now` (milliseconds on the store's clock, or `""` for Redis's own `TIME`), the
  * signal channel, the thread id and the thread's key TTL in milliseconds.
  */
@@ -35,13 +35,15 @@ export function contextArguments(context: ScriptContext): string[] {
 }
 
 /**
- * The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`, `checkpoint`.
+ * The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`,
+ * `deleted`, `snapshot_fits`, `write_snapshot`, `checkpoint`, `row`.
  *
  * @example
  * const source = `${PRELUDE}\nreturn abandon_if_due() and 1 or 0`;
  */
 export const PRELUDE = `
 local EVENTS, META, LEASE, SNAPSHOT, RUNS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local MESSAGES, IDS, TOMBSTONE = KEYS[6], KEYS[7], KEYS[8]
 local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local NOW
 if ARGV[1] ~= '' then
@@ -57,6 +59,8 @@ local function touch()
   redis.call('PEXPIRE', META, TTL)
   redis.call('PEXPIRE', SNAPSHOT, TTL)
   redis.call('PEXPIRE', RUNS, TTL)
+  redis.call('PEXPIRE', MESSAGES, TTL)
+  redis.call('PEXPIRE', IDS, TTL)
 end
 
 -- Logs events ({type, json} pairs) with the next sequence numbers; returns their entry ids.
@@ -93,17 +97,70 @@ local function abandon_if_due()
     .. lease .. ' ms, so it is presumed gone'
   local json = '{"type":"RUN_ERROR","message":' .. cjson.encode(message) .. ',"code":"ABANDONED"}'
   local id = log({{'RUN_ERROR', json}})[1]
-  redis.call('HSET', META, 'abandoned', live)
+  redis.call('HSET', META, 'abandoned', live, 'updated', tostring(NOW))
   end_live(live)
+  -- a run's end moves its owner's list: whichever instance lists for the owner hears it
+  if redis.call('HEXISTS', META, 'owner') == 1 then redis.call('PUBLISH', CHANNEL, cjson.encode({'abandoned', THREAD})) end
   touch()
   return id
 end
 
--- Keeps the compacted thread folded through sequence number seq, unless a later one is kept.
-local function checkpoint(cursor, seq, body)
-  local kept = redis.call('HGET', SNAPSHOT, 'seq')
-  if kept and tonumber(kept) >= tonumber(seq) then return false end
-  redis.call('HSET', SNAPSHOT, 'cursor', cursor, 'seq', seq, 'body', body)
-  return true
+-- The thread was deleted less than its tombstone's time ago: nothing may write it.
+local function deleted()
+  local until_ms = redis.call('GET', TOMBSTONE)
+  return until_ms ~= false and tonumber(until_ms) > NOW
+end
+
+-- Whether a snapshot folded through seq whose messages are sent from index from on, building on
+-- the kept snapshot at sequence number base, may be kept: 'old' (one folded as far is kept),
+-- 'stale' (the kept one is not the writer's base: send every message) or 'fits'.
+local function snapshot_fits(base, seq, from)
+  local kept = redis.call('HMGET', SNAPSHOT, 'seq', 'count')
+  if kept[1] and tonumber(kept[1]) >= tonumber(seq) then return 'old' end
+  if from > 0 and (kept[1] ~= base or not kept[2] or tonumber(kept[2]) < from) then return 'stale' end
+  return 'fits'
+end
+
+-- Keeps the compacted thread: body (its JSON without messages), its message count, and its
+-- messages from index from on, given as ARGV[first], ARGV[first + 1], … pairs of id and JSON (the
+-- messages before from are the kept ones: snapshot_fits said so). Only what changed is rewritten.
+local function write_snapshot(cursor, seq, body, count, from, first)
+  if from == 0 then
+    redis.call('DEL', MESSAGES, IDS)
+  else
+    redis.call('LTRIM', MESSAGES, 0, from - 1)
+  end
+  local index = from
+  for i = first, #ARGV - 1, 2 do
+    redis.call('RPUSH', MESSAGES, ARGV[i + 1])
+    redis.call('HSET', IDS, ARGV[i], tostring(index))
+    index = index + 1
+  end
+  redis.call('HSET', SNAPSHOT, 'cursor', cursor, 'seq', seq, 'body', body, 'count', count)
+end
+
+-- Keeps the checkpoint given from ARGV[at] on (base, cursor, seq, body, count, from, then the
+-- messages) if it fits; answers 'kept', 'old', 'stale', or 'none' when none is given (no cursor).
+local function checkpoint(at)
+  if ARGV[at + 1] == '' then return 'none' end
+  local from = tonumber(ARGV[at + 5])
+  local fit = snapshot_fits(ARGV[at], ARGV[at + 2], from)
+  if fit ~= 'fits' then return fit end
+  write_snapshot(ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], from, at + 6)
+  return 'kept'
+end
+
+-- The thread's row in its owner's list: title set (by the owner, else by the agent), default title, created, updated, archived,
+-- running (a live run whose lease holds), and the last few messages' JSON (for the preview).
+local function row()
+  local m = redis.call('HMGET', META, 'title', 'dtitle', 'created', 'updated', 'archived', 'live', 'atitle')
+  local running = '0'
+  if m[6] then
+    local deadline = redis.call('GET', LEASE)
+    if deadline and tonumber(deadline) > NOW then running = '1' end
+  end
+  -- the owner's title over the agent's over the first user message's
+  local title = m[1] or m[7] or ''
+  return {title, m[2] or '', m[3] or '0', m[4] or '0', m[5] or '0', running, redis.call('LRANGE', MESSAGES, -8, -1)}
 end
 `;

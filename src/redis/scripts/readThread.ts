@@ -2,7 +2,9 @@
  * The read script (docs/durability.md, "Redis"): one round trip for what `read` and `beginRun`
  * start from. Ends an expired run ABANDONED first, then answers either the cursor path (the cursor's
  * entry is in the stream and its run has events left: the entries after it) or the snapshot path
- * (the kept compacted thread and the entries logged after it, which the caller folds in).
+ * (the kept compacted thread and the entries logged after it, which the caller folds in). With a
+ * limit and nothing logged after the kept snapshot, only its last `limit` messages are read
+ * (docs/threads.md#redis-keys): the cost does not grow with the thread's length.
  */
 import { optionalString, replyArray, replyNumber, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
@@ -11,7 +13,10 @@ import { PRELUDE } from "./prelude";
 /**
  * What the read script found: `unknown` (no such thread), `resume` (the cursor's own entry and up
  * to `count` entries after it), or `snapshot` (the kept snapshot's JSON, cursor and sequence
- * number, and up to `count` entries after it). `live` is the live run's id, if any.
+ * number, and up to `count` entries after it; `messageCount` the kept snapshot's number of
+ * messages and `messages` their JSON, all of them or the last `limit`, or `undefined` for a
+ * snapshot kept before messages had a list of their own: its JSON holds them). `live` is the live
+ * run's id, if any.
  *
  * @example
  * parseReadReply(["unknown"]); // { kind: "unknown" }
@@ -26,10 +31,12 @@ export type ReadReply =
       readonly seq: number;
       readonly json: string;
       readonly entries: unknown;
+      readonly messageCount: number | undefined;
+      readonly messages: readonly string[];
     };
 
 /**
- * The Lua of a read (ARGV[5…]: the cursor or "", the page size).
+ * The Lua of a read (ARGV[5…]: the cursor or "", the page size, the message limit or "").
  *
  * @example
  * parseReadReply(await calls.script(port, readScript, keys, context, readArguments(cursor, 1000)));
@@ -37,7 +44,7 @@ export type ReadReply =
 export const readScript: StoreScript = {
   name: "read",
   source: `${PRELUDE}
-local after, count = ARGV[5], tonumber(ARGV[6])
+local after, count, limit = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
 if redis.call('EXISTS', META) == 0 then return {'unknown'} end
 abandon_if_due()
 local live = redis.call('HGET', META, 'live') or ''
@@ -52,20 +59,30 @@ if after ~= '' then
     end
   end
 end
-local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body')
+local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body', 'count')
 if not kept[1] then return redis.error_reply('thread ' .. THREAD .. ' has no snapshot beside its stream') end
-return {'snapshot', live, kept[1], kept[2], kept[3], redis.call('XRANGE', EVENTS, '(' .. kept[1], '+', 'COUNT', count)}
+local entries = redis.call('XRANGE', EVENTS, '(' .. kept[1], '+', 'COUNT', count)
+local messages = {}
+if kept[4] then
+  -- entries after the snapshot are folded into it, which needs every message they might touch
+  if limit and #entries == 0 then
+    messages = redis.call('LRANGE', MESSAGES, -limit, -1)
+  else
+    messages = redis.call('LRANGE', MESSAGES, 0, -1)
+  end
+end
+return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages}
 `,
 };
 
 /**
- * The read's own arguments, from ARGV[5]: the cursor (already checked to be an entry id) or "", and the page size.
+ * The read's own arguments, from ARGV[5]: the cursor (already checked to be an entry id) or "", the page size, and the message limit if any.
  *
  * @example
- * readArguments(undefined, 1000); // ["", "1000"]
+ * readArguments(undefined, 1000); // ["", "1000", ""]
  */
-export function readArguments(after: string | undefined, count: number): string[] {
-  return [after ?? "", String(count)];
+export function readArguments(after: string | undefined, count: number, limit?: number): string[] {
+  return [after ?? "", String(count), limit === undefined ? "" : String(limit)];
 }
 
 /**
@@ -88,6 +105,8 @@ export function parseReadReply(reply: unknown): ReadReply {
       seq: replyNumber(parts[3], "the snapshot's sequence number"),
       json: replyString(parts[4], "the snapshot's JSON"),
       entries: parts[5],
+      messageCount: parts[6] === "" || parts[6] === undefined ? undefined : replyNumber(parts[6], "the snapshot's message count"),
+      messages: replyArray(parts[7] ?? [], "the snapshot's messages").map((message) => replyString(message, "a message's JSON")),
     };
   }
   throw unexpectedReply(status, 'one of "unknown", "resume", "snapshot" as the read script\'s status');

@@ -14,7 +14,7 @@ import { recordingPort, scriptCalls } from "../support/ports";
 import { until } from "../support/until";
 
 const prefix = uniquePrefix("noscript");
-const APPEND = "local max_events, first = tonumber(ARGV[12]), tonumber(ARGV[13])"; // a line only the append script has
+const APPEND = "local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])"; // a line only the append script has
 let client: TestClient;
 let admin: TestClient;
 let store: RedisStore | undefined;

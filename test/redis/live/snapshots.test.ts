@@ -23,7 +23,7 @@ let threads = 0;
 const newThread = (): string => `snapshots-${threads++}`;
 const user = (id: string, content: string): Message => ({ id, role: "user", content });
 const APPEND = "local first = redis.call('HGET', META, 'seq')"; // a line only the append script has
-const READ = "local after, count = ARGV[5], tonumber(ARGV[6])"; // a line only the read script has
+const READ = "local after, count, limit = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])"; // a line only the read script has
 
 async function instance(
   settings: { snapshotEvery?: number; clock?: ManualClock } = {},

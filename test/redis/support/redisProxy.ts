@@ -6,7 +6,8 @@
  * closed with a request unanswered (an append in flight at a restart), and play a Redis that is down
  * (`down()`: every connection cut, new ones closed at once, until `up()`), and hold back every reply
  * on the connections open now (`withholdReplies()`: a Redis that stops answering before it goes
- * away). The target may restart on the same port: new connections go to whatever listens there then.
+ * away), and never pass on a request (`refuseRequestWith(marker)`: the process that sent it died
+ * between two steps, as far as Redis can tell). The target may restart on the same port: new connections go to whatever listens there then.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 
@@ -39,6 +40,14 @@ export interface RedisProxy {
    * never hears so). Each call arms one loss.
    */
   loseReplyTo(marker: string): void;
+  /**
+   * The next request whose bytes contain `marker` never reaches Redis: the connection is destroyed
+   * instead of passing it on (Redis never runs it; the client hears its connection drop). Each call
+   * arms one refusal.
+   */
+  refuseRequestWith(marker: string): void;
+  /** Requests refused on purpose so far (`refuseRequestWith`). */
+  readonly refusedRequests: number;
   close(): Promise<void>;
 }
 
@@ -53,6 +62,8 @@ export interface RedisProxy {
 export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
   const sockets = new Set<Socket>();
   const armed: string[] = [];
+  const refusing: string[] = [];
+  let refusedRequests = 0;
   let unansweredAtClose = 0;
   let lostReplies = 0;
   let isDown = false;
@@ -99,6 +110,13 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     upstream.on("error", drop);
     client.on("data", (chunk: Buffer) => {
       if (upstream.destroyed) return;
+      const refusal = refusing.findIndex((marker) => chunk.includes(marker));
+      if (refusal >= 0) {
+        refusing.splice(refusal, 1);
+        refusedRequests++;
+        drop(); // nothing of this chunk reaches Redis
+        return;
+      }
       awaiting = true;
       if (withholding) withheldRequests++;
       const index = armed.findIndex((marker) => chunk.includes(marker));
@@ -136,6 +154,9 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     get withheldRequests() {
       return withheldRequests;
     },
+    get refusedRequests() {
+      return refusedRequests;
+    },
     down: () => {
       isDown = true;
       for (const socket of [...sockets]) socket.destroy();
@@ -151,6 +172,9 @@ export async function startRedisProxy(targetPort: number): Promise<RedisProxy> {
     },
     loseReplyTo: (marker) => {
       armed.push(marker);
+    },
+    refuseRequestWith: (marker) => {
+      refusing.push(marker);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,86 @@
+/**
+ * Writing the compacted thread to Redis (docs/threads.md#redis-keys): the snapshot's body without
+ * its messages, and its messages as a list of their own, so that a read with a limit takes the last
+ * N alone and a write sends only the messages from the first one that changed since the kept
+ * snapshot it builds on (the fold keeps unchanged messages' identity, so "changed" is a reference
+ * comparison, not a deep one).
+ */
+import type { Message } from "../protocol/messages";
+import { StoreError } from "../server/store/StoreError";
+import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
+
+/**
+ * The kept snapshot a writer builds on: its sequence number and its messages, as read or as last written.
+ *
+ * @example
+ * const base: KeptMessages = { seq: 41, messages: snapshot.messages };
+ */
+export interface KeptMessages {
+  readonly seq: number;
+  readonly messages: readonly Message[];
+}
+
+/**
+ * One snapshot to keep: `base` is the sequence number of the kept snapshot the write builds on
+ * (`""`: none, every message is sent), `from` the index of the first message sent, `messages`
+ * pairs of message id and JSON from there on.
+ *
+ * @example
+ * const write: SnapshotWrite = { base: "41", cursor: "1718000000000-9", seq: 49, body: "{…}", count: 12, from: 11, messages: ["a9", "{…}"] };
+ */
+export interface SnapshotWrite {
+  readonly base: string;
+  readonly cursor: string;
+  readonly seq: number;
+  readonly body: string;
+  readonly count: number;
+  readonly from: number;
+  readonly messages: readonly string[];
+}
+
+/**
+ * The write of `snapshot` (folded through `cursor`, sequence number `seq`) over the kept `base`.
+ * Rejects JSON that does not serialize with StoreError `invalid-append`.
+ *
+ * @example
+ * const write = snapshotWrite(fold.snapshot(), cursor, seq, { seq: 41, messages: kept }, threadId);
+ */
+export function snapshotWrite(snapshot: ThreadSnapshot, cursor: string, seq: number, base: KeptMessages | undefined, threadId: string): SnapshotWrite {
+  const from = base === undefined ? 0 : firstChange(base.messages, snapshot.messages);
+  try {
+    const messages: string[] = [];
+    for (let i = from; i < snapshot.messages.length; i++) messages.push(snapshot.messages[i].id, JSON.stringify(snapshot.messages[i]));
+    return {
+      base: base === undefined ? "" : String(base.seq),
+      cursor,
+      seq,
+      body: JSON.stringify({ ...snapshot, messages: [] }),
+      count: snapshot.messages.length,
+      from,
+      messages,
+    };
+  } catch (error) {
+    throw new StoreError(
+      "invalid-append",
+      `expected a JSON thread, but the thread with its messages does not serialize: ${error instanceof Error ? error.message : String(error)}`,
+      { threadId, cause: error },
+    );
+  }
+}
+
+/**
+ * The write's script arguments (after the script's own): base, cursor, seq, body, count, from, then the message pairs.
+ *
+ * @example
+ * snapshotWriteArguments(write).slice(0, 2); // ["41", "1718000000000-9"]
+ */
+export function snapshotWriteArguments(write: SnapshotWrite): string[] {
+  return [write.base, write.cursor, String(write.seq), write.body, String(write.count), String(write.from), ...write.messages];
+}
+
+/** The index of the first message of `now` that is not the kept one at the same index (all of `now` kept: its length). */
+function firstChange(kept: readonly Message[], now: readonly Message[]): number {
+  const shared = Math.min(kept.length, now.length);
+  for (let i = 0; i < shared; i++) if (kept[i] !== now[i]) return i;
+  return shared;
+}

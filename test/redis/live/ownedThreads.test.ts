@@ -1,0 +1,221 @@
+/**
+ * What only the Redis store promises of owned threads (docs/threads.md#redis-keys), on a real
+ * redis-server: the owner's index is written after the thread's script, so a crash between the two
+ * is repaired (a thread missing from its index comes back with its next write; an entry whose
+ * thread is gone is dropped by the next list); a delete raced against a producer on another
+ * instance leaves no key of the thread once its tombstone ends; list changes cross instances and
+ * never another owner's; threads stored before messages had their own list still read and go on.
+ */
+import { firstValueFrom, take, toArray, type Observable } from "rxjs";
+import { ev, runAgentInput } from "../../../src/protocol/build";
+import { ownerKeys, threadKeys } from "../../../src/redis/keys";
+import { redisStore, type RedisStore, type RedisStoreSettings } from "../../../src/redis/redisStore";
+import { StoreError } from "../../../src/server/store/StoreError";
+import type { ThreadListEvent } from "../../../src/thread/threadList";
+import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
+import { recordingPort } from "../support/ports";
+import { startRedisProxy, type RedisProxy } from "../support/redisProxy";
+import { conversation, newOwner, newThreadId, snapshotOf, turn, user } from "../../server/store/ownedThreadsSupport";
+
+const prefix = uniquePrefix("owned-redis");
+const opened: { store: RedisStore; client: TestClient }[] = [];
+let admin: TestClient;
+let proxy: RedisProxy | undefined;
+
+beforeAll(async () => {
+  admin = await connectClient("owned-redis-admin");
+});
+
+afterEach(async () => {
+  for (const { store, client } of opened.splice(0)) {
+    await store.close();
+    await closeClient(client);
+  }
+  await proxy?.close();
+  proxy = undefined;
+});
+
+afterAll(async () => {
+  await closeClient(admin);
+});
+
+async function instance(settings: RedisStoreSettings = {}, url = redisUrl()): Promise<RedisStore> {
+  const client = await connectClient("owned-redis", url);
+  const store = redisStore({ client, prefix, ...settings });
+  opened.push({ store, client });
+  return store;
+}
+
+async function listed(store: RedisStore, owner: string): Promise<string[]> {
+  return (await store.list({ owner }, { limit: 100 })).threads.map((row) => row.threadId);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<StoreError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (StoreError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a StoreError, but the promise resolved");
+}
+
+/** Every key under the test's prefix whose name holds `fragment` (SCAN, as an operator would). */
+async function keysWith(fragment: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = "0";
+  do {
+    const reply: unknown = await admin.sendCommand(["SCAN", cursor, "MATCH", `${prefix}*`, "COUNT", "1000"]);
+    if (!Array.isArray(reply) || typeof reply[0] !== "string" || !Array.isArray(reply[1])) throw new Error("expected a SCAN reply");
+    cursor = reply[0];
+    for (const key of reply[1]) if (typeof key === "string" && key.includes(fragment)) found.push(key);
+  } while (cursor !== "0");
+  return found;
+}
+
+function next<T>(source: Observable<T>, count: number): Promise<T[]> {
+  return firstValueFrom(source.pipe(take(count), toArray()));
+}
+
+const said = (event: ThreadListEvent): string => (event.type === "deleted" ? `deleted ${event.threadId}` : `${event.type} ${event.thread.threadId}`);
+
+describe("the owner's index, written after the thread's script, repairs itself", () => {
+  test("a crash before the index write: the thread is missing from its list until its next write puts it back", async () => {
+    proxy = await startRedisProxy(Number(new URL(redisUrl()).port));
+    const store = await instance({}, proxy.url);
+    const [owner, threadId, other] = [newOwner(), newThreadId(), newThreadId()];
+    await turn(store, owner, other, 1);
+    // The begin script runs; the index write after it never reaches Redis (as if the process died between).
+    proxy.refuseRequestWith(ownerKeys(prefix, owner).active);
+    const writer = await store.beginRun(runAgentInput(threadId, "r1", { messages: [user("u1", "hello")] }), { owner });
+    expect(proxy.refusedRequests).toBe(1);
+    expect(await listed(store, owner)).toEqual([other]); // the thread is stored, not listed
+    expect(snapshotOf(await store.read(threadId, undefined, { owner })).messages).toEqual([user("u1", "hello")]);
+    await writer.append([ev.runFinished(threadId, "r1")]); // its next write: the run's end
+    expect(await listed(store, owner)).toEqual([threadId, other]);
+  });
+
+  test("a crash before a deletion's index write: the next list drops the entry whose thread is gone, and the index forgets it", async () => {
+    proxy = await startRedisProxy(Number(new URL(redisUrl()).port));
+    const store = await instance({}, proxy.url);
+    const [owner, threadId, other] = [newOwner(), newThreadId(), newThreadId()];
+    await turn(store, owner, threadId, 1);
+    await turn(store, owner, other, 1);
+    proxy.refuseRequestWith(ownerKeys(prefix, owner).active);
+    expect(await store.remove(threadId, { owner })).toBe(true);
+    expect(proxy.refusedRequests).toBe(1);
+    expect(await admin.sendCommand(["ZSCORE", ownerKeys(prefix, owner).active, threadId])).not.toBeNull(); // the stale entry
+    expect(await listed(store, owner)).toEqual([other]);
+    expect(await admin.sendCommand(["ZSCORE", ownerKeys(prefix, owner).active, threadId])).toBeNull(); // repaired
+  });
+});
+
+test("a delete raced against a producer on another instance: the producer is stopped and refused, nothing recreates the thread, and once the tombstone ends no key of it is left", async () => {
+  const lease = 300;
+  const producer = await instance({ lease });
+  const deleter = await instance({ lease });
+  const [owner, threadId] = [newOwner(), newThreadId()];
+  const writer = await producer.beginRun(runAgentInput(threadId, "r1", { messages: [user("u1", "hello")] }), { owner });
+  const stopped = firstValueFrom(writer.stopRequested, { defaultValue: "completed" });
+  // The producer keeps appending while the other instance deletes the thread.
+  const appending = (async () => {
+    for (let i = 0; ; i++) {
+      try {
+        await writer.append([ev.textMessageStart(`m${i}`), ev.textMessageContent(`m${i}`, "x"), ev.textMessageEnd(`m${i}`)]);
+      } catch (error) {
+        return error;
+      }
+    }
+  })();
+  const [removed] = await Promise.all([deleter.remove(threadId, { owner }), producer.read(threadId, undefined, { owner })]);
+  expect(removed).toBe(true);
+  expect(await stopped).toBeUndefined(); // stopRequested emitted on the producer's instance
+  expect(StoreError.isInstance(await appending) && (await appending)).toMatchObject({ code: "run-ended" });
+  // Late writes: the cancelled end, a renewal, a queued run, from either instance.
+  expect(await rejection(writer.append([ev.runFinished(threadId, "r1")]))).toMatchObject({ code: "run-ended" });
+  expect(await writer.renewLease()).toBe(false);
+  expect(await rejection(deleter.beginRun(runAgentInput(threadId, "r2"), { owner }))).toMatchObject({ code: "deleted" });
+  expect(await producer.read(threadId, undefined, { owner })).toBeUndefined();
+  expect(await deleter.list({ owner }, { limit: 10 })).toEqual({ threads: [] });
+  const tag = threadKeys(prefix, threadId, owner).meta.slice(prefix.length, -":meta".length);
+  expect(await keysWith(tag)).toEqual([threadKeys(prefix, threadId, owner).tombstone]);
+  // The tombstone expires by itself (two leases); then nothing of the thread is left.
+  const deadline = Date.now() + 10 * lease;
+  while (Number(await admin.sendCommand(["EXISTS", threadKeys(prefix, threadId, owner).tombstone])) === 1 && Date.now() < deadline) {
+    // each turn is one round trip to Redis: no sleeping
+  }
+  expect(await keysWith(tag)).toEqual([]);
+  expect(await admin.sendCommand(["ZSCORE", ownerKeys(prefix, owner).active, threadId])).toBeNull();
+});
+
+test("list changes cross instances, and each owner's listener hears its own threads only", async () => {
+  const writerInstance = await instance();
+  const listenerInstance = await instance();
+  const [ann, bob, annThread, bobThread] = [newOwner(), newOwner(), newThreadId(), newThreadId()];
+  const annHears = next(listenerInstance.listEvents({ owner: ann }), 3);
+  const bobHears = next(listenerInstance.listEvents({ owner: bob }), 2);
+  // other instances' changes need the subscription: opened by the first listener
+  await writerInstance.beginRun(runAgentInput("warm-up", "w"), {}).then((writer) => writer.append([ev.runFinished("warm-up", "w")]));
+  await turn(writerInstance, ann, annThread, 1); // created, run-ended
+  await writerInstance.update(annThread, { title: "Ann's" }, { owner: ann }); // renamed
+  await turn(writerInstance, bob, bobThread, 1); // created, run-ended
+  expect((await annHears).map(said)).toEqual([`created ${annThread}`, `run-ended ${annThread}`, `renamed ${annThread}`]);
+  expect((await bobHears).map(said)).toEqual([`created ${bobThread}`, `run-ended ${bobThread}`]); // nothing of Ann's before Bob's
+});
+
+test("a 100,000-message thread joins with a limit of 50 about as fast as a 50-message one, and a turn on it rewrites only the messages it changed", async () => {
+  const client = await connectClient("owned-redis-big");
+  const port = recordingPort(client);
+  const store = redisStore({ port, prefix });
+  opened.push({ store, client });
+  const owner = newOwner();
+  const [big, small] = [newThreadId(), newThreadId()];
+  const many = Array.from({ length: 100_000 }, (_, i) => user(`m${i}`, `message ${i}`));
+  await (await store.beginRun(runAgentInput(big, "r1", { messages: many }), { owner })).append([ev.runFinished(big, "r1")]);
+  await (await store.beginRun(runAgentInput(small, "r1", { messages: many.slice(0, 50) }), { owner })).append([ev.runFinished(small, "r1")]);
+
+  // A turn on the big thread: its begin and end write only the new messages, not the 100,000.
+  port.sent.length = 0;
+  await turn(store, owner, big, 2, many);
+  const written = port.sent.reduce((bytes, args) => bytes + args.reduce((sum, arg) => sum + arg.length, 0), 0);
+  expect(written).toBeLessThan(30_000);
+
+  const bigRead = await store.read(big, undefined, { owner, limit: 50 });
+  expect(bigRead).toMatchObject({ kind: "snapshot", hasOlder: true });
+  expect(snapshotOf(bigRead).messages.map((m) => m.id)).toEqual([...many.slice(99_952).map((m) => m.id), "u2", "a2"]);
+  const timeOf = async (threadId: string): Promise<number> => {
+    const started = performance.now();
+    await store.read(threadId, undefined, { owner, limit: 50 });
+    return performance.now() - started;
+  };
+  const [bigTimes, smallTimes]: number[][] = [[], []];
+  for (let i = 0; i < 60; i++) {
+    bigTimes.push(await timeOf(big));
+    smallTimes.push(await timeOf(small));
+  }
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  console.log(`connect with limit 50: 100,000 messages ${median(bigTimes).toFixed(2)} ms, 50 messages ${median(smallTimes).toFixed(2)} ms (medians of 60)`);
+  expect(median(bigTimes)).toBeLessThanOrEqual(1.5 * median(smallTimes));
+  const page = await store.history(big, { before: "m50000", limit: 3 }, { owner });
+  expect(page).toEqual({ messages: many.slice(49_997, 50_000), hasOlder: true });
+}, 120_000);
+
+test("a thread kept before messages had their own list (its snapshot's JSON holds them) still reads, and its next run moves them to the list", async () => {
+  const store = await instance();
+  const threadId = newThreadId();
+  const path = await conversation(store, undefined, threadId, 2);
+  const keys = threadKeys(prefix, threadId);
+  // Rewrite the kept snapshot as the previous version of the store left it.
+  const body: unknown = await admin.sendCommand(["HGET", keys.snapshot, "body"]);
+  if (typeof body !== "string") throw new Error("expected a kept snapshot");
+  const legacy: unknown = JSON.parse(body);
+  if (typeof legacy !== "object" || legacy === null) throw new Error("expected the kept snapshot's JSON to be an object");
+  await admin.sendCommand(["HSET", keys.snapshot, "body", JSON.stringify({ ...legacy, messages: path })]);
+  await admin.sendCommand(["HDEL", keys.snapshot, "count"]);
+  await admin.sendCommand(["DEL", keys.messages, keys.ids]);
+  expect(snapshotOf(await store.read(threadId)).messages).toEqual(path);
+  expect(snapshotOf(await store.read(threadId, undefined, { limit: 1 })).messages).toEqual(path.slice(-1));
+  const { path: longer } = await turn(store, undefined, threadId, 3, path);
+  expect(await admin.sendCommand(["LLEN", keys.messages])).toBe(longer.length);
+  expect(snapshotOf(await store.read(threadId)).messages).toEqual(longer);
+});
