@@ -158,7 +158,7 @@ function dispatch(request: Request, context: HandlerContext, cors: CorsPolicy | 
     case "history":
       return serveHistory(request, context);
     case "capabilities":
-      return serveCapabilities(request, context.capabilities, headers);
+      return serveCapabilities(request, context);
     case "list":
       return serveThreadList(request, context);
     case "events":
