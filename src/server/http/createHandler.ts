@@ -2,7 +2,7 @@
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonDepth";
 import { systemClock } from "../store/StoreClock";
 import { run } from "../run";
-import { corsPolicy, type CorsPolicy } from "./cors";
+import { corsPolicy } from "./cors";
 import { errorResponse } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
 import type { FetchHandler, HandlerOptions, RunFunction, RunSource } from "./HandlerOptions";
@@ -115,24 +115,25 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
   return async (request) => {
-    const answer = await dispatch(request, context, cors);
-    return cors === undefined ? answer : cors.decorate(request, answer);
+    if (cors === undefined) return dispatch(request, context);
+    const match = request.method === "OPTIONS" ? routeOf(request.method, request.url) : undefined;
+    if (match?.kind === "wrong-method") return cors.preflight(request, match.allow); // a preflight is its own CORS answer
+    return cors.decorate(request, await dispatch(request, context));
   };
 }
 
 /**
- * The one router (docs/threads.md#routes): the path and method pick the route (`routeOf`), a
- * preflight is answered for the methods the path takes, another method gets 405 with them in
- * `Allow`; each route then makes its checks in the common order.
+ * The one router (docs/threads.md#routes): the path and method pick the route (`routeOf`), another
+ * method gets 405 with the path's methods in `Allow`; each route then makes its checks in the
+ * common order.
  */
-function dispatch(request: Request, context: HandlerContext, cors: CorsPolicy | undefined): Promise<Response> | Response {
+function dispatch(request: Request, context: HandlerContext): Promise<Response> | Response {
   const { headers } = context;
   const match = routeOf(request.method, request.url);
   switch (match.kind) {
     case "invalid":
       return errorResponse(400, { error: "invalid-input", message: match.message }, headers);
     case "wrong-method": {
-      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(request, match.allow);
       const allow = match.allow.join(", ");
       return errorResponse(
         405,

@@ -1,6 +1,7 @@
 /** Helpers for the thread-route tests (docs/threads.md#routes): a store-backed handler with `identify` on loopback, and requests as a principal. */
 import { success, type Agent } from "../../../src/server/Agent";
 import type { Identify } from "../../../src/server/http/createHandler";
+import type { Message } from "../../../src/protocol/messages";
 import { inputFor } from "../durable/support";
 
 /** The principal is the `X-User` header: enough for tests, where credentials are not the point. */
@@ -38,13 +39,12 @@ export const replier: Agent = {
   },
 };
 
-/** Runs `turns` turns on `threadId` as `user`, each posting the whole history so far; resolves with the message ids of the path. */
-export async function converse(url: string, user: string, threadId: string, turns: number): Promise<string[]> {
+/** Runs `turns` turns on `threadId` as `user`, each posting the whole history so far; resolves with the message ids of the path (and the messages in `history`). */
+export async function converse(url: string, user: string, threadId: string, turns: number, history: Message[] = []): Promise<string[]> {
   const ids: string[] = [];
-  const history: { id: string; role: "user" | "assistant"; content: string }[] = [];
   for (let n = 1; n <= turns; n++) {
     const input = inputFor(threadId, `r${n}`, `question ${n}`);
-    const question = { id: `u-r${n}`, role: "user" as const, content: `question ${n}` };
+    const question: Message = { id: `u-r${n}`, role: "user", content: `question ${n}` };
     const answer = await call("POST", url, { ...input, messages: [...history, question] }, as(user));
     if (answer.status !== 200) throw new Error(`expected turn ${n} of ${threadId} to run, got ${answer.status}: ${answer.text}`);
     const said = /"delta":"(answer to [^"]*)"/.exec(answer.text)?.[1] ?? "";
