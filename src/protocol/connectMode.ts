@@ -29,3 +29,26 @@ export const CONNECT_MODE_HEADER = "AGUI-Connect-Mode";
  * const resumable = response.headers.get(RESUMABLE_HEADER) === "true";
  */
 export const RESUMABLE_HEADER = "AGUI-Resumable";
+
+/**
+ * The response header of a `POST {url}/connect` on the snapshot path (docs/threads.md#paginated-history):
+ * `true` when the thread holds messages older than those of the prelude's MESSAGES_SNAPSHOT (the
+ * request asked for the last `limit` messages), `false` when the snapshot is the whole path. A page
+ * on another origin reads it only if the server exposes it (`cors` does).
+ *
+ * @example
+ * const hasOlder = response.headers.get(HISTORY_OLDER_HEADER) === "true";
+ */
+export const HISTORY_OLDER_HEADER = "AGUI-History-Older";
+
+/**
+ * The response header of a `POST {url}/connect` on the snapshot path that names the oldest
+ * message of the prelude's MESSAGES_SNAPSHOT (what `POST {url}/history` takes as `before`),
+ * percent-encoded (`encodeURIComponent`: a header carries no arbitrary unicode); absent when the
+ * snapshot has no message.
+ *
+ * @example
+ * const oldest = response.headers.get(HISTORY_OLDEST_HEADER);
+ * const before = oldest === null ? undefined : decodeURIComponent(oldest);
+ */
+export const HISTORY_OLDEST_HEADER = "AGUI-History-Oldest";
