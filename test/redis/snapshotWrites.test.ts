@@ -4,6 +4,7 @@ import type { Message } from "../../src/protocol/messages";
 import type { ThreadSnapshot } from "../../src/thread/ThreadSnapshot";
 import { threadRow } from "../../src/redis/threadRows";
 import { threadRef } from "../../src/redis/threadRefs";
+import { StoreError } from "../../src/server/store/StoreError";
 
 const m = (id: string, content: string): Message => ({ id, role: "user", content });
 const snapshotOf = (messages: readonly Message[]): ThreadSnapshot => ({
@@ -38,9 +39,13 @@ test("over a base: from the first message that is not the kept one (by identity)
 test("a thread that does not serialize is refused invalid-append, naming the thread", () => {
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
-  expect(() => snapshotWrite({ ...snapshotOf([]), state: cyclic }, "1-0", 1, undefined, "t9")).toThrow(
-    expect.objectContaining({ code: "invalid-append", threadId: "t9" }),
-  );
+  let refused: unknown;
+  try {
+    snapshotWrite({ ...snapshotOf([]), state: cyclic }, "1-0", 1, undefined, "t9");
+  } catch (error) {
+    refused = error;
+  }
+  expect(StoreError.isInstance(refused) && { code: refused.code, threadId: refused.threadId }).toEqual({ code: "invalid-append", threadId: "t9" });
 });
 
 test("a row: the title set, else the default; times, flags, and the preview of the last message with text", () => {
