@@ -166,7 +166,7 @@ test("list changes cross instances, and each owner's listener hears its own thre
 test("a 100,000-message thread joins with a limit of 50 about as fast as a 50-message one, and a turn on it rewrites only the messages it changed", async () => {
   const client = await connectClient("owned-redis-big");
   const port = recordingPort(client);
-  const store = redisStore({ port, prefix });
+  const store = redisStore({ port, prefix, timeout: 60_000 }); // writing 100,000 messages at once takes a while on a busy machine
   opened.push({ store, client });
   const owner = newOwner();
   const [big, small] = [newThreadId(), newThreadId()];
