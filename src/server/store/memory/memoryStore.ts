@@ -320,7 +320,9 @@ class MemoryThreadStore implements MemoryStore {
 
   private runEnded(thread: MemoryThread, live: LiveRun): StoreError {
     const last = thread.snapshot().run;
-    const how = last.runId === live.runId ? ` (it ended ${last.status}${last.errorCode === undefined ? "" : ` ${last.errorCode}`})` : "";
+    const deleted = this.threads.get(thread.key) !== thread; // only a deleted thread loses a live run without an end
+    const ended = last.runId === live.runId ? ` (it ended ${last.status}${last.errorCode === undefined ? "" : ` ${last.errorCode}`})` : "";
+    const how = deleted ? " (its thread was deleted)" : ended;
     return new StoreError("run-ended", `expected run "${live.runId}" of thread "${thread.id}" to be live, but it is over${how}`, {
       threadId: thread.id,
       runId: live.runId,
