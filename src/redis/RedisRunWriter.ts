@@ -131,7 +131,7 @@ export class RedisRunWriter implements RunWriter {
       // A deleted thread's run was asked to stop: its producer hears so even if the delete's signal is still on its way.
       if (reply.deleted) this.requestStop();
       this.end();
-      throw this.ended(reply.abandoned);
+      throw runEnded(this.threadId, this.runId, reply.abandoned, reply.deleted);
     }
     if (reply.kind === "misplaced") throw this.misplaced(firstSeq, events.length, reply.next);
     if (checkpoint !== undefined) this.keptIf(reply.checkpoint, checkpoint);

@@ -130,7 +130,11 @@ test("a delete raced against a producer on another instance: the producer is sto
   const [removed] = await Promise.all([deleter.remove(threadId, { owner }), producer.read(threadId, undefined, { owner })]);
   expect(removed).toBe(true);
   expect(await stopped).toBeUndefined(); // stopRequested emitted on the producer's instance
-  expect(StoreError.isInstance(await appending) && (await appending)).toMatchObject({ code: "run-ended" });
+  const refused = await appending;
+  expect(StoreError.isInstance(refused) && { code: refused.code, deleted: refused.message.endsWith("(its thread was deleted)") }).toEqual({
+    code: "run-ended",
+    deleted: true,
+  });
   // Late writes: the cancelled end, a renewal, a queued run, from either instance.
   expect(await rejection(writer.append([ev.runFinished(threadId, "r1")]))).toMatchObject({ code: "run-ended" });
   expect(await writer.renewLease()).toBe(false);
