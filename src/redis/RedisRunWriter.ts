@@ -128,8 +128,10 @@ export class RedisRunWriter implements RunWriter {
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- a failure recorded while this batch awaited its reply: the check above narrowed it to `never` for TypeScript
     if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
     if (reply.kind === "ended") {
+      // A deleted thread's run was asked to stop: its producer hears so even if the delete's signal is still on its way.
+      if (reply.deleted) this.requestStop();
       this.end();
-      throw this.ended(reply.abandoned);
+      throw runEnded(this.threadId, this.runId, reply.abandoned, reply.deleted);
     }
     if (reply.kind === "misplaced") throw this.misplaced(firstSeq, events.length, reply.next);
     if (checkpoint !== undefined) this.keptIf(reply.checkpoint, checkpoint);
@@ -161,6 +163,7 @@ export class RedisRunWriter implements RunWriter {
     const args = renewArguments(this.runId, this.env.lease, this.env.leaseTtl);
     const reply = await this.guard(untilAnswered(() => this.script(renewScript, args).then(parseRenewReply), this.retryLimits));
     if (!reply.live) {
+      if (reply.stopRequested) this.requestStop(); // its thread was deleted
       this.end();
       return false;
     }

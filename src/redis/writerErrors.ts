@@ -7,8 +7,8 @@ import { StoreError } from "../server/store/StoreError";
  * @example
  * runEnded("t1", "r1", true).message; // 'expected run "r1" of thread "t1" to be live, but it is over (it was ended ABANDONED: its lease ran out)'
  */
-export function runEnded(threadId: string, runId: string, abandoned: boolean): StoreError {
-  const how = abandoned ? " (it was ended ABANDONED: its lease ran out)" : "";
+export function runEnded(threadId: string, runId: string, abandoned: boolean, deleted = false): StoreError {
+  const how = deleted ? " (its thread was deleted)" : abandoned ? " (it was ended ABANDONED: its lease ran out)" : "";
   return new StoreError("run-ended", `expected run "${runId}" of thread "${threadId}" to be live, but it is over${how}`, { threadId, runId });
 }
 

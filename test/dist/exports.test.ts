@@ -140,7 +140,16 @@ const redisExpected = {
   shared: true,
   code: "unavailable",
   message: 'expected Redis to answer the read script for ',
-  keys: { events: "agui:{t1}:events", meta: "agui:{t1}:meta", lease: "agui:{t1}:lease", snapshot: "agui:{t1}:snapshot", runs: "agui:{t1}:runs" },
+  keys: {
+    events: "agui:{t1}:events",
+    meta: "agui:{t1}:meta",
+    lease: "agui:{t1}:lease",
+    snapshot: "agui:{t1}:snapshot",
+    runs: "agui:{t1}:runs",
+    messages: "agui:{t1}:messages",
+    ids: "agui:{t1}:ids",
+    tombstone: "agui:{t1}:tombstone",
+  },
   defaults: 50,
 };
 

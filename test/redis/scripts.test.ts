@@ -117,8 +117,9 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
     cursors: [],
     checkpoint: "none",
   });
-  expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true });
-  expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false });
+  expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true, deleted: false });
+  expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false, deleted: false });
+  expect(parseAppendReply(["ended", "deleted"])).toEqual({ kind: "ended", abandoned: false, deleted: true });
   expect(parseAppendReply(["misplaced", "12"])).toEqual({ kind: "misplaced", next: 12 });
   expect(refusal(() => parseAppendReply(["maybe"]))).toBe(
     'unavailable: expected one of "ok", "ended", "misplaced" as the append script\'s status, but Redis answered "maybe"',

@@ -39,7 +39,7 @@ export interface AppendRequest {
  * How the script answered: `logged` (the cursors and the first sequence number, and whether a
  * stop of the run was asked for; also the answer to a batch sent again whole, with the cursors it
  * was first given), `ended` (nothing logged: the run is over; `abandoned` when it was ended
- * ABANDONED), or `misplaced` (nothing logged: the batch does not start where the thread's log
+ * ABANDONED, `deleted` when its thread was deleted), or `misplaced` (nothing logged: the batch does not start where the thread's log
  * ends, nor is it the last batch logged sent again: `next` is the sequence number the log is at).
  *
  * @example
@@ -56,7 +56,7 @@ export type AppendReply =
       /** At a terminal: the thread's row after it (`row` of the prelude, raw), for its owner's list. */
       readonly row: unknown;
     }
-  | { readonly kind: "ended"; readonly abandoned: boolean }
+  | { readonly kind: "ended"; readonly abandoned: boolean; readonly deleted: boolean }
   | { readonly kind: "misplaced"; readonly next: number };
 
 /**
@@ -105,6 +105,7 @@ if last then
 end
 if redis.call('HGET', META, 'live') ~= run_id then
   if redis.call('HGET', META, 'abandoned') == run_id then return {'ended', 'abandoned'} end
+  if deleted() then return {'ended', 'deleted'} end
   return {'ended', 'over'}
 end
 local next_seq = redis.call('HGET', META, 'seq') or '0'
@@ -157,12 +158,12 @@ export function appendArguments(request: AppendRequest): string[] {
  * The script's reply as an AppendReply.
  *
  * @example
- * parseAppendReply(["ended", "abandoned"]); // { kind: "ended", abandoned: true }
+ * parseAppendReply(["ended", "abandoned"]); // { kind: "ended", abandoned: true, deleted: false }
  */
 export function parseAppendReply(reply: unknown): AppendReply {
   const parts = replyArray(reply, "the append script");
   const status = replyString(parts[0], "the append script's status");
-  if (status === "ended") return { kind: "ended", abandoned: parts[1] === "abandoned" };
+  if (status === "ended") return { kind: "ended", abandoned: parts[1] === "abandoned", deleted: parts[1] === "deleted" };
   if (status === "misplaced") return { kind: "misplaced", next: Number(replyString(parts[1], "the log's next sequence number")) };
   if (status !== "ok") throw unexpectedReply(status, 'one of "ok", "ended", "misplaced" as the append script\'s status');
   const cursors = replyArray(parts[3], "the appended events' cursors").map((id) => replyString(id, "an appended event's cursor"));

@@ -29,6 +29,8 @@ export const renewScript: StoreScript = {
   source: `${PRELUDE}
 local run_id, lease, lease_ttl = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
 abandon_if_due()
+-- a deleted thread's run is over, and was asked to stop (the delete's signal may not have arrived)
+if deleted() then return {'0', '1'} end
 if redis.call('HGET', META, 'live') ~= run_id then return {'0', '0'} end
 redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl)
 touch()

@@ -130,11 +130,19 @@ local function write_snapshot(cursor, seq, body, count, from, first)
   else
     redis.call('LTRIM', MESSAGES, 0, from - 1)
   end
+  -- in chunks of 500 messages: one RPUSH and one HSET each, not two calls per message
   local index = from
+  local jsons, ids = {}, {}
   for i = first, #ARGV - 1, 2 do
-    redis.call('RPUSH', MESSAGES, ARGV[i + 1])
-    redis.call('HSET', IDS, ARGV[i], tostring(index))
+    jsons[#jsons + 1] = ARGV[i + 1]
+    ids[#ids + 1] = ARGV[i]
+    ids[#ids + 1] = tostring(index)
     index = index + 1
+    if #jsons == 500 or i + 2 > #ARGV - 1 then
+      redis.call('RPUSH', MESSAGES, unpack(jsons))
+      redis.call('HSET', IDS, unpack(ids))
+      jsons, ids = {}, {}
+    end
   end
   redis.call('HSET', SNAPSHOT, 'cursor', cursor, 'seq', seq, 'body', body, 'count', count)
 end

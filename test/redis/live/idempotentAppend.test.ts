@@ -60,7 +60,7 @@ test("the same batch twice: logged once, the same cursors both times; the termin
   const ended = await sendBatch(threadId, "r1", 4, terminal, true);
   expect(ended).toMatchObject({ kind: "logged", firstSeq: 4 });
   expect(await sendBatch(threadId, "r1", 4, terminal, true)).toEqual(ended); // the run is over, and the reply lost is answered all the same
-  expect(await sendBatch(threadId, "r1", 6, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false });
+  expect(await sendBatch(threadId, "r1", 6, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false, deleted: false });
 
   const log = await threadLog(client, prefix, threadId);
   expect(logProblems(log)).toEqual([]);
@@ -88,7 +88,7 @@ test("a batch that overlaps what is logged, or leaves a gap, or is an earlier ba
   expect(await sendBatch(threadId, "r1", 6, [ev.stepStarted("gap")])).toEqual({ kind: "misplaced", next: 4 });
   await sendBatch(threadId, "r1", 4, [ev.stepStarted("s")]); // 4
   expect(await sendBatch(threadId, "r1", 1, text("m1", "first"))).toEqual({ kind: "misplaced", next: 5 }); // no longer the last batch
-  expect(await sendBatch(threadId, "r2", 4, [ev.stepStarted("s")])).toEqual({ kind: "ended", abandoned: false }); // another run's batch is no replay
+  expect(await sendBatch(threadId, "r2", 4, [ev.stepStarted("s")])).toEqual({ kind: "ended", abandoned: false, deleted: false }); // another run's batch is no replay
 
   const log = await threadLog(client, prefix, threadId);
   expect(logProblems(log)).toEqual([]);
