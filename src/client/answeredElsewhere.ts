@@ -8,29 +8,19 @@ import type { ClientError } from "../thread/ClientError";
 import type { MessageList } from "../thread/reducers/MessageList";
 
 /**
- * The server's refusals of a follow-up run (whose only new messages are its tool results) that
- * mean another session moved the thread first: 409 `run-active` (its follow-up is running),
+ * Whether `error`, the refusal of a follow-up run (whose only new messages are its tool results),
+ * says that another session moved the thread first: 409 `run-active` (its follow-up is running),
  * 409 `history-conflict` (the thread moved meanwhile), 422 `history-forged` (a tool result for a
- * call that is no longer pending: it was answered, or a newer run closed it).
- */
-const MOVED_ON: ReadonlyMap<number, ReadonlySet<string>> = new Map([
-  [409, new Set(["run-active", "history-conflict"])],
-  [422, new Set(["history-forged"])],
-]);
-
-/**
- * Whether `error`, the refusal of a follow-up run, says that another session answered the calls
- * first (see `MOVED_ON`). The code is read from the JSON body's `error` member, which the server
- * writes first, so a body cut short by the excerpt still names it.
+ * call that is no longer pending: it was answered, or a newer run closed it). The code is read
+ * from the JSON body's `error` member, which the server writes first, so a body cut short by the
+ * excerpt still names it.
  *
  * @example
  * answeredElsewhere(new ClientError("http", "…", { status: 422, body: '{"error":"history-forged","message":"…"}' })); // true
  */
 export function answeredElsewhere(error: ClientError): boolean {
-  if (error.kind !== "http" || error.status === undefined || error.body === undefined) return false;
-  const codes = MOVED_ON.get(error.status);
-  const code = /^\s*\{\s*"error"\s*:\s*"([a-z-]+)"/.exec(error.body)?.[1];
-  return codes !== undefined && code !== undefined && codes.has(code);
+  const code = error.kind === "http" ? /^\s*\{\s*"error"\s*:\s*"([a-z-]+)"/.exec(error.body ?? "")?.[1] : undefined;
+  return error.status === 409 ? code === "run-active" || code === "history-conflict" : error.status === 422 && code === "history-forged";
 }
 
 /**
