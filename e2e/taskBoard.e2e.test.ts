@@ -5,7 +5,8 @@
  * the approval for "clear" (and typing while it waits), the client tools (the page answering the
  * agent's `get_local_time` by itself, a `confirm_delete` card per delete), durable threads (the
  * page joins its thread on load; a reload mid-run shows the history and streams the rest; Stop
- * cancels the run on the server, marks what it cut off and leaves the run cancelled in the store),
+ * cancels the run on the server, marks what it cut off and leaves the run cancelled in the store; a
+ * reload during a client tool's card shows the card again and the answer still goes out),
  * a send the server refuses (409) that gives its text back to the composer,
  * and a long conversation in a pane that follows the bottom until the user scrolls up. Every state is screenshot into test-artifacts/<page>-<state>.png.
  */
@@ -238,6 +239,37 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     ]);
     expect(await page.locator('[data-testid="tool-card"][data-tool="delete_task"]').getByTestId("tool-result").textContent()).toBe("→removed1");
     await chat.screenshot("confirmed");
+  });
+
+  it("a reload during a client tool's card shows the card again, and the tool still runs", async () => {
+    // docs/threads.md#pending-client-tools: the run ended leaving confirm_delete to the page; the thread keeps the call pending
+    await chat.say("delete 2");
+    const card = page.getByTestId("confirm-delete").filter({ hasText: "Delete task 2?" });
+    await card.waitFor();
+    const tasksBefore = await page.getByTestId("task").allTextContents();
+    const waiting = page.locator('[data-testid="tool-card"][data-tool="confirm_delete"][data-status="waiting"]');
+    expect(await waiting.count()).toBe(1);
+    await chat.screenshot("tool-card-before-reload");
+    const runsBefore = agent.runs;
+    const joined = page.waitForResponse((response) => response.url().endsWith("/agent/connect"));
+    await page.reload();
+    expect((await joined).status()).toBe(200);
+    await card.waitFor(); // connect() took the call up again: the same card, waiting for the user
+    expect(await waiting.count()).toBe(1);
+    expect(await page.getByTestId("status").textContent()).toContain("Waiting for your answer");
+    expect(await page.getByTestId("send").isDisabled()).toBe(true);
+    expect(agent.runs).toBe(runsBefore); // nothing was sent on the reload
+    await chat.screenshot("tool-card-after-reload");
+    const followUp = agent.started();
+    await card.getByTestId("keep").click();
+    await followUp; // the answer went out in the follow-up run, as if the page had never reloaded
+    await chat.idle();
+    expect(agent.runs).toBe(runsBefore + 1);
+    expect(await page.getByTestId("confirm-delete").count()).toBe(0);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="confirm_delete"]').getByTestId("tool-result").last().textContent()).toBe("→confirmedno");
+    expect(await page.getByTestId("task").allTextContents()).toEqual(tasksBefore);
+    expect(await page.getByTestId("error").count()).toBe(0);
+    await chat.screenshot("tool-card-answered-after-reload");
   });
 
   it("a page reloaded in the middle of a long run shows the history and keeps streaming the rest", async () => {

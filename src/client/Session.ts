@@ -22,6 +22,7 @@ import type { StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend } from "./withdrawRefusedSend";
+import { takeBackAnswers } from "./answeredElsewhere";
 
 export type { SessionSnapshot } from "./SessionViews";
 export type { RunOptions, SessionOptions } from "./SessionOptions";
@@ -211,6 +212,10 @@ export class Session<S = unknown> {
    * reload. While it streams the session is `running` and `stop()` cancels the joined run.
    * Completes without any update when the server does not know the thread (or keeps no threads:
    * 404); refused like `send` while a run is active, or when the transport cannot join threads.
+   * When the joined run ends leaving calls to the session's client tools (the prelude's or the
+   * run's `pendingToolCallIds`), the session executes them and sends the follow-up run as `send`
+   * would, and the stream's one `done` comes after (docs/threads.md#pending-client-tools): a reload
+   * during a tool's card shows the card again.
    *
    * @example
    * session.connect().subscribe(render); // after a reload: the conversation, then the live rest
@@ -227,8 +232,15 @@ export class Session<S = unknown> {
       }
       const run = this.slot.begin();
       const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
+      const updates = this.loop(
+        this.follow(joined.events),
+        run,
+        {},
+        { tools: this.tools, max: this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS },
+        true,
+      );
       // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
-      return this.slot.observe(this.follow(joined.events), run).pipe(takeWhile(() => !joined.unknown()));
+      return this.slot.observe(updates, run).pipe(takeWhile(() => !joined.unknown()));
     });
   }
 
@@ -292,21 +304,57 @@ export class Session<S = unknown> {
     loop: { readonly tools: ResolvedTools; readonly max: number },
     sent?: UserMessage,
   ): Observable<Update<S>> {
-    const { tools, max } = loop;
     const run = this.slot.begin();
-    const first = this.pipeline(this.input(runOptions, resume, tools.wire), run);
-    // Follow-ups are ordinary runs with the exchange's options and a new run id (RunOptions.runId names the first run only).
+    const updates = this.loop(this.pipeline(this.input(runOptions, resume, loop.tools.wire), run), run, runOptions, loop, false);
+    return this.slot.observe(
+      sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })),
+      run,
+    );
+  }
+
+  /**
+   * The client-tool loop after `first` (`toolLoop`): follow-ups are ordinary runs with the
+   * exchange's options and a new run id (RunOptions.runId names the first run only). `joined`:
+   * `first` is a joined thread, whose end names the calls to take up. When the transport can join
+   * threads, a follow-up another session beat (docs/threads.md#pending-client-tools) yields to it: its
+   * answers are taken back and the thread is joined again.
+   */
+  private loop(
+    first: Observable<Update<S>>,
+    run: ActiveRun,
+    runOptions: RunOptions,
+    loop: { readonly tools: ResolvedTools; readonly max: number },
+    joined: boolean,
+  ): Observable<Update<S>> {
+    const { tools, max } = loop;
     const followUp = (runId: string) => defer(() => this.pipeline(this.input({ ...runOptions, runId }, undefined, tools.wire), run));
     const append = (message: ToolMessage): number => {
       const index = this.store.messages.append(message);
       this.notify("messages");
       return index;
     };
-    const updates = toolLoop({ first, followUp, tools: tools.client, maxToolRoundtrips: max, session: this, append, newId: this.newId });
-    return this.slot.observe(
-      sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })),
-      run,
-    );
+    const transport = this.transport;
+    const rejoin = () =>
+      defer(() => {
+        run.runId = undefined; // the joined run's id comes with its RUN_STARTED
+        return this.follow(joinThread(transport, this.threadId, (runId) => (run.runId ??= runId)).events);
+      });
+    const withdraw = (answers: readonly ToolMessage[]) => {
+      const messages = takeBackAnswers(this.store.messages, answers);
+      if (messages !== undefined) this.notify("messages");
+      return messages;
+    };
+    return toolLoop({
+      first,
+      followUp,
+      tools: tools.client,
+      maxToolRoundtrips: max,
+      session: this,
+      append,
+      newId: this.newId,
+      firstJoined: joined,
+      ...(transport.connect === undefined ? {} : { yieldTo: { withdraw, rejoin } }),
+    });
   }
 
   /** Takes a refused send's message back out (`takeBack`), telling the views. */

@@ -3,9 +3,10 @@
  * `success` leaving calls to client tools, the loop executes them, appends their tool messages and
  * starts the follow-up run, until a run leaves none, as one Update stream with one `done`.
  */
-import { catchError, concat, defer, filter, from, map, of, type Observable } from "rxjs";
-import type { ToolMessage } from "../protocol/messages";
+import { catchError, concat, concatMap, defer, EMPTY, from, map, of, type Observable } from "rxjs";
+import type { Message, ToolMessage } from "../protocol/messages";
 import { ClientError } from "../thread/ClientError";
+import { answeredElsewhere } from "./answeredElsewhere";
 import type { ClientTool, ToolSession } from "./tools/clientTool";
 import { executeToolCalls } from "./tools/executeToolCalls";
 import { pendingClientToolCalls, type PendingToolCalls } from "./tools/pendingClientToolCalls";
@@ -52,6 +53,23 @@ export interface ToolLoopOptions<S> {
   readonly append: (message: ToolMessage) => number;
   /** Mints the ids of tool messages and follow-up runs. */
   readonly newId: () => string;
+  /**
+   * `first` is a joined thread's stream (`Session.connect`), not a run this session started: its
+   * calls are exactly those its end's `pendingToolCallIds` names (docs/threads.md#pending-client-tools), never
+   * the fallback, for its MESSAGES_SNAPSHOT brings every earlier run's unanswered calls.
+   */
+  readonly firstJoined?: boolean;
+  /**
+   * How the loop yields when another session answered the calls first (a server that owns the
+   * thread refuses this session's follow-up, `answeredElsewhere`): `withdraw` takes this round's
+   * tool messages back out (the conversation after, or `undefined` when they are not last), and
+   * `rejoin` joins the thread again, followed like `first` when `firstJoined`. Without it such a
+   * refusal ends the exchange failed, as any refused run does.
+   */
+  readonly yieldTo?: {
+    readonly withdraw: (answers: readonly ToolMessage[]) => readonly Message[] | undefined;
+    readonly rejoin: () => Observable<Update<S>>;
+  };
 }
 
 /**
@@ -71,6 +89,11 @@ export interface ToolLoopOptions<S> {
  * - A run past `maxToolRoundtrips` follow-ups that leaves client calls ends the exchange with an
  *   `error` (kind `tool`, code `tool-roundtrips`) and `done` failed, executing nothing.
  * - `pendingToolCallIds` entries that name no call are `warning` errors (code `unknown-tool-call`).
+ * - With `firstJoined` (a joined thread, `Session.connect`), the first run's calls are exactly those
+ *   its end names; the prelude of a thread that waits on client calls ends that way.
+ * - With `yieldTo`, a follow-up refused because another session answered the calls first
+ *   (`answeredElsewhere`) is no failure: its tool messages are taken back (a `messages` update)
+ *   and the thread is joined again, its end handled as the first run's (docs/threads.md#pending-client-tools).
  * - Exactly one `done`, last; the output never errors: a throw in a callback (`newId`, `append`)
  *   ends it with an `error` (kind `tool`, code `tool-loop`) and `done` failed.
  * - Unsubscribing unsubscribes the current run or aborts the signal of every running `execute`.
@@ -84,41 +107,62 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
   return defer(() => {
     let roundtrip = 0; // per subscription: each one runs its own exchange
 
-    /** One run, then what its end calls for: the exchange's `done`, or the calls executed and the next run. */
-    const runThenFollow = (run$: Observable<Update<S>>): Observable<Update<S>> =>
+    /**
+     * One run, then what its end calls for: the exchange's `done`, or the calls executed and the
+     * next run. `joined`: the run is a joined thread's stream (only the named calls are taken up).
+     * `answers`: the tool messages this run carries as a follow-up; while nothing but errors has
+     * come, those are held, for a refusal that says another session answered first is no error.
+     */
+    const runThenFollow = (run$: Observable<Update<S>>, joined: boolean, answers: readonly ToolMessage[]): Observable<Update<S>> =>
       defer(() => {
         // For the fallback without pendingToolCallIds: the messages this run created or extended.
         const before = new Set(options.session.messages.map((message) => message.id));
         const touched = new Set<string>();
         let end: RunEnd | undefined;
+        let holding = options.yieldTo !== undefined && answers.length > 0;
+        const held: Extract<Update<S>, { kind: "error" }>[] = [];
         const updates = run$.pipe(
           // A Session run reports failures as updates; a run stream that errors anyway ends like a failed run.
           catchError((error: unknown) => failed<S>(ClientError.from(error))),
-          filter((update) => {
+          concatMap((update): readonly Update<S>[] => {
             if (update.kind === "done") {
               end = update.end; // held back: the exchange may go on
-              return false;
+              return [];
             }
             noteMessages(update, before, touched);
-            return true;
+            if (holding && update.kind === "error") {
+              held.push(update);
+              return [];
+            }
+            holding = false;
+            return held.length === 0 ? [update] : [...held.splice(0), update];
           }),
         );
         return concat(
           updates,
-          defer(() =>
-            end === undefined
-              ? failed<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" }))
-              : afterRun(end, touched),
-          ),
+          defer(() => {
+            const yieldTo = options.yieldTo;
+            if (yieldTo !== undefined && end?.kind === "failed" && held.some((update) => answeredElsewhere(update.error))) {
+              // docs/threads.md#pending-client-tools: the first answer recorded wins; this session's is taken back and it follows the thread as it is now
+              const messages = yieldTo.withdraw(answers);
+              const restored: Observable<Update<S>> = messages === undefined ? EMPTY : of({ kind: "messages", messages });
+              return concat(restored, runThenFollow(yieldTo.rejoin(), true, []));
+            }
+            const rest =
+              end === undefined
+                ? failed<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" }))
+                : afterRun(end, touched, joined);
+            return concat(from(held), rest);
+          }),
         );
       });
 
-    const afterRun = (end: RunEnd, touched: ReadonlySet<string>): Observable<Update<S>> => {
+    const afterRun = (end: RunEnd, touched: ReadonlySet<string>, joined: boolean): Observable<Update<S>> => {
       if (end.kind !== "success") return of(done<S>(end));
       const pending = pendingClientToolCalls({
         messages: options.session.messages,
         tools: options.tools,
-        pendingToolCallIds: end.pendingToolCallIds,
+        pendingToolCallIds: joined ? (end.pendingToolCallIds ?? []) : end.pendingToolCallIds,
         runMessageIds: touched,
       });
       const warnings = pending.unknownIds.map((id): Update<S> => ({ kind: "error", error: unknownCall(id) }));
@@ -129,10 +173,12 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
 
     const execute = (pending: PendingToolCalls, previousEnd: Extract<RunEnd, { kind: "success" }>): Observable<Update<S>> => {
       const answered: string[] = [];
+      const answers: ToolMessage[] = [];
       const results = executeToolCalls(pending.execute, { session: options.session, newId: options.newId }).pipe(
         map((result): Update<S> => {
           const index = options.append(result.message);
           answered.push(result.toolCallId);
+          answers.push(result.message);
           const message = options.session.messages[index] ?? result.message;
           return { kind: "message", index, id: message.id, change: { kind: "toolResult", toolCallId: result.toolCallId }, message };
         }),
@@ -143,13 +189,13 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
         roundtrip++;
         const runId = options.newId();
         const boundary: Update<S> = { kind: "run", runId, roundtrip, previousEnd, toolCallIds: answered };
-        return concat(of(boundary), runThenFollow(options.followUp(runId)));
+        return concat(of(boundary), runThenFollow(options.followUp(runId), false, answers));
       });
       return concat(results, next);
     };
 
     // A throw in any callback above (`newId`, `append`, reading the messages) ends the exchange by the contract instead of erroring.
-    return runThenFollow(options.first).pipe(
+    return runThenFollow(options.first, options.firstJoined === true, []).pipe(
       catchError((thrown: unknown) => {
         const why = thrown instanceof Error ? thrown.message : String(thrown);
         return failed<S>(new ClientError("tool", `the client-tool loop failed: ${why}`, { code: "tool-loop", cause: thrown }));

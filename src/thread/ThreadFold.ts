@@ -26,7 +26,9 @@ interface RunRecord {
 /**
  * Folds a thread's events, in log order, into what a client holds after them: each event goes
  * through `applyEvent` on an untyped `ClientState` (messages, raw state, pending interrupts), and
- * the last run's status and open spans are followed beside it. Cost per event is the reducer's
+ * the last run's status and open spans are followed beside it, and so are the client tool calls a
+ * run that ended with success left pending (`pendingToolCallIds`, from its outcome, until the next
+ * run starts). Cost per event is the reducer's
  * (proportional to the event); `snapshot()` copies nothing but the open-span list.
  *
  * Fold a run's RUN_STARTED with its `input` (docs/rules.md#A15 appends the input's messages the thread does not
@@ -43,6 +45,8 @@ export class ThreadFold {
   private spans = new OpenSpans();
   private run: RunRecord | undefined;
   private cursor: Cursor | undefined;
+  /** The client tool calls the last run left to the client and no run has taken up since (docs/threads.md#pending-client-tools). */
+  private pendingToolCallIds: readonly string[] = [];
 
   constructor(
     readonly threadId: string,
@@ -69,6 +73,7 @@ export class ThreadFold {
       errorCode: run.errorCode,
     };
     if (run.status === "running") fold.spans = OpenSpans.from(run.reopen);
+    fold.pendingToolCallIds = snapshot.pendingToolCallIds ?? [];
     fold.cursor = snapshot.cursor;
     return fold;
   }
@@ -87,10 +92,10 @@ export class ThreadFold {
         this.startRun(event);
         break;
       case "RUN_FINISHED":
-        this.endRun(statusOf(event.outcome?.type), undefined, undefined);
+        this.endRun(statusOf(event.outcome?.type), undefined, undefined, event.outcome?.type === "success" ? event.outcome.pendingToolCallIds : undefined);
         break;
       case "RUN_ERROR":
-        this.endRun("failed", event.message, event.code);
+        this.endRun("failed", event.message, event.code, undefined);
         break;
       default:
         if (this.running) this.spans.apply(event);
@@ -123,18 +128,25 @@ export class ThreadFold {
       state: this.client.rawState ?? null,
       interrupts: this.client.interrupts,
       run: summary,
+      ...(this.pendingToolCallIds.length === 0 ? {} : { pendingToolCallIds: this.pendingToolCallIds }),
     };
   }
 
   private startRun(event: RunStartedEvent): void {
     this.run = { runId: event.runId, parentRunId: event.parentRunId, status: "running", errorMessage: undefined, errorCode: undefined };
     this.spans = new OpenSpans();
+    // docs/threads.md#pending-client-tools: a new run ends the wait — the tool messages of its input answered
+    // their calls, and a call it left unanswered is one the client moved on from (nobody resumes it any more)
+    this.pendingToolCallIds = [];
   }
 
-  private endRun(status: RunStatus, errorMessage: string | undefined, errorCode: string | undefined): void {
+  /** Ends the run; `pending` is a success outcome's `pendingToolCallIds` (only a success leaves calls to the client, docs/wire.md#4.10). */
+  private endRun(status: RunStatus, errorMessage: string | undefined, errorCode: string | undefined, pending: readonly string[] | undefined): void {
     if (this.run === undefined) return; // a terminal before any RUN_STARTED (docs/rules.md#R1 allows RUN_ERROR first): nothing to end
     this.run = { ...this.run, status, errorMessage, errorCode };
     this.spans = new OpenSpans();
+    // docs/threads.md#pending-client-tools: a cancelled or failed run leaves none (the next run's input closes its open calls)
+    this.pendingToolCallIds = pending === undefined ? [] : [...new Set(pending)];
   }
 }
 

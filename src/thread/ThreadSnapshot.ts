@@ -56,7 +56,9 @@ const ThreadSnapshotCodec = struct(
  * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own
  * reducer (`applyEvent` over `ClientState`) builds them from every event logged through `cursor`
  * (each run's RUN_STARTED folded with its input, docs/rules.md#A15), and the last run's summary. Treat it as
- * read-only: stores may share its arrays with their own state.
+ * read-only: stores may share its arrays with their own state. `pendingToolCallIds`, present only
+ * when non-empty, are the client tool calls the last run (ended with success) left to the client;
+ * the next run's start ends their wait (docs/threads.md#pending-client-tools).
  *
  * The subagent registry of ended runs is not part of it (their messages keep their
  * `subagentRunId` tags); an in-flight run's subagents are, through `run.reopen`.

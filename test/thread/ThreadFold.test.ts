@@ -1,7 +1,8 @@
 /** ThreadFold and OpenSpans: the compacted thread folded with the client's reducer, restorable from its JSON (what a persisting store reads back). */
 import * as E from "fp-ts/Either";
 import fc from "fast-check";
-import { ev } from "../../src/protocol/build";
+import { ev, outcome, runAgentInput } from "../../src/protocol/build";
+import type { Message } from "../../src/protocol/messages";
 import type { Event } from "../../src/protocol/events";
 import { OpenSpans } from "../../src/thread/OpenSpans";
 import { ThreadFold } from "../../src/thread/ThreadFold";
@@ -75,5 +76,82 @@ describe("ThreadFold", () => {
       }),
       fuzzParameters(60),
     );
+  });
+});
+
+describe("ThreadFold: pending client tool calls (docs/threads.md#pending-client-tools)", () => {
+  const tools = [{ name: "get_local_time", description: "the user's clock", parameters: { type: "object" } }];
+  /** Run r1: the model calls get_local_time twice and the run ends leaving `pending` (as the driver names them). */
+  function firstRun(fold: ThreadFold, pending: string[]): ThreadFold {
+    return foldAll(fold, [
+      {
+        event: ev.runStarted("t", "r1", { input: runAgentInput("t", "r1", { messages: [{ id: "u1", role: "user", content: "time?" }], tools }) }),
+        cursor: "c1",
+      },
+      { event: ev.toolCallStart("tc1", "get_local_time", { parentMessageId: "a1" }), cursor: "c2" },
+      { event: ev.toolCallEnd("tc1"), cursor: "c3" },
+      { event: ev.toolCallStart("tc2", "get_local_time", { parentMessageId: "a1" }), cursor: "c4" },
+      { event: ev.toolCallEnd("tc2"), cursor: "c5" },
+      { event: ev.runFinished("t", "r1", { outcome: { type: "success", pendingToolCallIds: pending } }), cursor: "c6" },
+    ]);
+  }
+  const snapshotOf = (fold: ThreadFold): ThreadSnapshot => {
+    const snapshot = fold.snapshot();
+    if (snapshot === undefined) throw new Error("expected a snapshot after a run");
+    return snapshot;
+  };
+  const answer = (toolCallId: string): Message => ({ id: `tool-${toolCallId}`, role: "tool", toolCallId, content: "12:00" });
+
+  test("a success outcome's pendingToolCallIds are kept (once each, in order), and survive the JSON and restore", () => {
+    const fold = firstRun(new ThreadFold("t"), ["tc1", "tc2", "tc1"]);
+    const snapshot = fold.snapshot();
+    expect(snapshot?.pendingToolCallIds).toEqual(["tc1", "tc2"]);
+    const decoded = ThreadSnapshot.decode(JSON.parse(JSON.stringify(snapshot)));
+    if (E.isLeft(decoded)) throw new Error("the snapshot's JSON does not decode");
+    expect(decoded.right.pendingToolCallIds).toEqual(["tc1", "tc2"]);
+    expect(ThreadFold.restore(decoded.right).snapshot()?.pendingToolCallIds).toEqual(["tc1", "tc2"]);
+  });
+
+  test("the next run's RUN_STARTED ends the wait: the calls its input answers, and those it leaves unanswered", () => {
+    const fold = firstRun(new ThreadFold("t"), ["tc1", "tc2"]);
+    const messages = [...(fold.snapshot()?.messages ?? []), answer("tc1")]; // answers tc1 only
+    fold.apply(ev.runStarted("t", "r2", { input: runAgentInput("t", "r2", { messages, tools }) }), "c7");
+    const snapshot = fold.snapshot();
+    expect(snapshot?.run.status).toBe("running");
+    expect(snapshot?.messages.map((message) => message.id)).toContain("tool-tc1");
+    expect(snapshot).not.toHaveProperty("pendingToolCallIds");
+    fold.apply(ev.runFinished("t", "r2"), "c8");
+    expect(fold.snapshot()).not.toHaveProperty("pendingToolCallIds"); // nothing comes back when that run ends with none of its own
+  });
+
+  test("a restored fold clears them at the next run as the uncut fold does", () => {
+    const restored = ThreadFold.restore(snapshotOf(firstRun(new ThreadFold("t"), ["tc1"])));
+    restored.apply(ev.runStarted("t", "r2", { input: runAgentInput("t", "r2", { messages: [{ id: "u2", role: "user", content: "never mind" }] }) }), "c7");
+    expect(restored.snapshot()).not.toHaveProperty("pendingToolCallIds");
+  });
+
+  test.each<[string, Event]>([
+    ["a success without the list", ev.runFinished("t", "r1")],
+    ["an empty list", ev.runFinished("t", "r1", { outcome: { type: "success", pendingToolCallIds: [] } })],
+    ["an interrupt", ev.runFinished("t", "r1", { outcome: outcome.interrupt([{ id: "i1", reason: "confirm" }]) })],
+    ["a cancelled run", ev.runFinished("t", "r1", { outcome: { type: "cancelled" } })],
+    ["a failed run", ev.runError("boom")],
+  ])("%s leaves none (the snapshot has no pendingToolCallIds)", (_name, end) => {
+    const fold = foldAll(new ThreadFold("t"), [
+      { event: ev.runStarted("t", "r1", { input: runAgentInput("t", "r1", { tools }) }), cursor: "c1" },
+      { event: ev.toolCallStart("tc1", "get_local_time", { parentMessageId: "a1" }), cursor: "c2" },
+      { event: ev.toolCallEnd("tc1"), cursor: "c3" },
+      { event: end, cursor: "c4" },
+    ]);
+    expect(fold.snapshot()?.run.status).not.toBe("running");
+    expect(fold.snapshot()).not.toHaveProperty("pendingToolCallIds");
+  });
+
+  test("a run that fails after one that left calls leaves none", () => {
+    const fold = firstRun(new ThreadFold("t"), ["tc1"]);
+    fold.apply(ev.runStarted("t", "r2", { input: runAgentInput("t", "r2") }), "c7");
+    fold.apply(ev.runError("boom"), "c8");
+    expect(fold.snapshot()?.run.status).toBe("failed");
+    expect(fold.snapshot()).not.toHaveProperty("pendingToolCallIds");
   });
 });

@@ -8,6 +8,7 @@
 import { ev, outcome } from "../../protocol/build";
 import { PROTOCOL_VERSION } from "../../protocol/version";
 import type { Event } from "../../protocol/events";
+import type { RunFinishedOutcome } from "../../protocol/outcomes";
 import { isTerminal } from "../../thread/isTerminal";
 import type { Cursor, ThreadRead } from "./ThreadStore";
 import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
@@ -97,7 +98,8 @@ export function planConnect(read: ThreadRead, options: ConnectOptions = {}): Con
  *   open (text messages, tool calls, reasoning blocks and messages, steps) and replay its
  *   subagents' lifecycle; the live tail continues from there;
  * - otherwise: RUN_FINISHED, carrying the pending interrupts (outcome `interrupt`) when the thread
- *   waits on them, outcome `success` when it does not.
+ *   waits on them, outcome `success` when it does not — with `pendingToolCallIds` when the last run
+ *   left client tool calls nobody has answered (docs/threads.md#pending-client-tools).
  *
  * How an ended run ended is not replayed as the prelude's end (decision): a thread whose last run
  * failed or was cancelled still connects as a finished replay with its full history, instead of
@@ -131,6 +133,16 @@ export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions
     return events;
   }
   const [first, ...rest] = snapshot.interrupts;
-  events.push(ev.runFinished(threadId, run.runId, { outcome: first === undefined ? outcome.success() : outcome.interrupt([first, ...rest]) }));
+  events.push(ev.runFinished(threadId, run.runId, { outcome: first === undefined ? successOutcome(snapshot) : outcome.interrupt([first, ...rest]) }));
   return events;
+}
+
+/**
+ * The prelude's success: with the client tool calls the thread still waits for, when there are any
+ * (docs/threads.md#pending-client-tools), so that a joining Session executes them as if the run had just ended.
+ * Only a non-empty list goes on the wire (docs/wire.md#4.10 allows it on 1.0.0's success outcome).
+ */
+function successOutcome(snapshot: ThreadSnapshot): RunFinishedOutcome {
+  const pending = snapshot.pendingToolCallIds ?? [];
+  return pending.length === 0 ? outcome.success() : { type: "success", pendingToolCallIds: [...pending] };
 }

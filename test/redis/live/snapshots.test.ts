@@ -149,3 +149,25 @@ test("recordRun over a synchronous source of 5,000 events: a handful of append c
   const read = await store.read(threadId, writer.started.cursor);
   expect(read?.kind === "resume" && read.events).toEqual(recorded.slice(1));
 });
+
+test("the client tool calls a run left pending are kept in the snapshot JSON, read back by another instance, and cleared by the next run (docs/threads.md#pending-client-tools)", async () => {
+  const { store } = await instance();
+  const other = await instance();
+  const threadId = newThread();
+  const tools = [{ name: "get_local_time", description: "the user's clock", parameters: { type: "object" } }];
+  const writer = await store.beginRun(runAgentInput(threadId, "r1", { messages: [user("u1", "time?")], tools }));
+  await writer.append([
+    ev.toolCallStart("tc1", "get_local_time", { parentMessageId: "a1" }),
+    ev.toolCallEnd("tc1"),
+    ev.runFinished(threadId, "r1", { outcome: { type: "success", pendingToolCallIds: ["tc1"] } }),
+  ]);
+  expect(snapshotOf(await store.read(threadId)).pendingToolCallIds).toEqual(["tc1"]);
+  expect(snapshotOf(await other.store.read(threadId)).pendingToolCallIds).toEqual(["tc1"]); // decoded from the kept JSON
+  const answered: Message = { id: "tool-tc1", role: "tool", toolCallId: "tc1", content: "12:00" };
+  const messages = [...snapshotOf(await other.store.read(threadId)).messages, answered];
+  const next = await other.store.beginRun(runAgentInput(threadId, "r2", { messages, tools }));
+  await next.append([ev.runFinished(threadId, "r2")]);
+  const after = snapshotOf(await store.read(threadId));
+  expect(after).not.toHaveProperty("pendingToolCallIds");
+  expect(after.messages.map((message) => message.id)).toEqual(["u1", "a1", "tool-tc1"]);
+});

@@ -7,8 +7,10 @@
  */
 import { PROTOCOL_VERSION } from "../../../src/protocol/version";
 import fc from "fast-check";
-import { lastValueFrom, toArray } from "rxjs";
-import { ev } from "../../../src/protocol/build";
+import { from, lastValueFrom, toArray } from "rxjs";
+import { ev, runAgentInput } from "../../../src/protocol/build";
+import { normalizeAndVerify } from "../../../src/operators/normalizeAndVerify";
+import { applyEvents } from "../../../src/client/applyEvents";
 import type { Event } from "../../../src/protocol/events";
 import { applyEvent } from "../../../src/thread/reducers/applyEvent";
 import { ClientState } from "../../../src/thread/reducers/ClientState";
@@ -322,6 +324,60 @@ describe("planConnect", () => {
       ev.stateSnapshot({ n: 1 }),
       ev.runFinished("t", "r2", { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approve" }] } }),
     ]);
+  });
+});
+
+describe("pending client tool calls (docs/threads.md#pending-client-tools)", () => {
+  const tools = [{ name: "get_local_time", description: "the user's clock", parameters: { type: "object" } }];
+
+  /** A thread whose one run called get_local_time and ended leaving `pending` to the client, joined afresh. */
+  async function joinAfter(pending: string[] | undefined): Promise<Event[]> {
+    const store = memoryStore();
+    const writer = await store.beginRun(runAgentInput(THREAD, "r1", { messages: [{ id: "u1", role: "user", content: "time?" }], tools }));
+    await writer.append([
+      ev.toolCallStart("tc1", "get_local_time", { parentMessageId: "a1" }),
+      ev.toolCallArgs("tc1", "{}"),
+      ev.toolCallEnd("tc1"),
+      ev.runFinished(THREAD, "r1", { outcome: pending === undefined ? { type: "success" } : { type: "success", pendingToolCallIds: pending } }),
+    ]);
+    const stream = await openConnect(store, THREAD);
+    if (stream === undefined) throw new Error("expected the thread to be known");
+    return (await lastValueFrom(stream.frames.pipe(toArray()))).map((frame) => frame.event);
+  }
+
+  test("the prelude's RUN_FINISHED carries them; both verifiers accept it, and a fresh client's run ends with them", async () => {
+    const events = await joinAfter(["tc1"]);
+    expect(events[events.length - 1]).toEqual(ev.runFinished(THREAD, "r1", { outcome: { type: "success", pendingToolCallIds: ["tc1"] } }));
+    await expectAccepted(events);
+    const state = ClientState.untyped();
+    const updates = await lastValueFrom(from(events).pipe(normalizeAndVerify(), applyEvents({ state }), toArray()));
+    expect(updates[updates.length - 1]).toEqual({ kind: "done", end: { kind: "success", pendingToolCallIds: ["tc1"] } });
+  });
+
+  test.each([
+    ["no list", undefined],
+    ["an empty list", []],
+  ])("a run that left %s ends the prelude with a bare success", async (_name, pending) => {
+    const events = await joinAfter(pending);
+    expect(events[events.length - 1]).toEqual(ev.runFinished(THREAD, "r1", { outcome: { type: "success" } }));
+  });
+
+  test("planConnect sends a snapshot's list as it is, on the success only", () => {
+    const snapshot: ThreadSnapshot = {
+      threadId: "t",
+      cursor: "c9",
+      messages: [],
+      state: null,
+      interrupts: [],
+      run: { runId: "r2", status: "finished", reopen: [] },
+      pendingToolCallIds: ["a", "b"],
+    };
+    const plan = planConnect({ kind: "snapshot", snapshot });
+    expect(plan.frames[plan.frames.length - 1]).toEqual({
+      event: ev.runFinished("t", "r2", { outcome: { type: "success", pendingToolCallIds: ["a", "b"] } }),
+      cursor: "c9",
+    });
+    expect(plan.tailAfter).toBeUndefined();
   });
 });
 
