@@ -66,6 +66,9 @@ test("as one principal: run, list, rename, connect with a limit, older pages, ar
     expect([method, path, answer.status, JSON.parse(answer.text)]).toEqual([method, path, 404, expect.objectContaining({ error: "not-found" })]);
   }
   expect(JSON.parse((await call("GET", `${url}/threads?archived=true`, undefined, as("alice"))).text)).toEqual({ threads: [] });
+  // within the tombstone a run on the id is refused, so nothing recreates it
+  const late = await call("POST", url, inputFor("t1", "r4"), as("alice"));
+  expect([late.status, JSON.parse(late.text)]).toEqual([409, expect.objectContaining({ error: "thread-deleted" })]);
 });
 
 test("the list pages by limit and cursor, most recently updated first; bad parameters answer 400 naming them", async () => {
