@@ -3,7 +3,7 @@ import { excerpt } from "../../protocol/describeFailure";
 import type { StoreScope } from "../store/ThreadStore";
 import { errorResponse } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
-import type { OneThreadAccess, ThreadAccess, ThreadListAccess } from "./HandlerOptions";
+import type { OneThreadAccess, ThreadAccess, ThreadListAccess } from "./ThreadAccess";
 
 /**
  * Who a request acts as, once admitted: the principal `identify` returned (absent without

@@ -74,7 +74,7 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
  * routes exist (docs/threads.md#routes: `GET {url}/threads`, `PATCH`/`DELETE
  * {url}/threads/{threadId}`, `GET {url}/threads/events`, `POST {url}/history`). One router picks
  * the route from the path and the method, and every route makes the same checks in the same
- * order: method (405), media type (406, 415), body (413, 408, 400), `identify` (401), the owner
+ * order: method (405), `Accept` (406), the route's availability (404), body (415, 413, 408, 400), `identify` (401), the owner
  * (the store is asked as the principal), `authorize` (403); `cors` answers preflights and adds its
  * headers to every answer.
  *

@@ -6,7 +6,7 @@
  */
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER } from "../../../src/protocol/connectMode";
 import { serve } from "../../../src/node/serve";
-import { createHandler } from "../../../src/server/http/createHandler";
+import { createHandler, type ThreadAccess } from "../../../src/server/http/createHandler";
 import type { ThreadPage, ThreadSummary } from "../../../src/thread/threadList";
 import { closeAll, framesOf, inputFor, serveStored } from "../durable/support";
 import { as, call, converse, identifyByHeader, replier, threadUrl } from "./support";
@@ -66,6 +66,9 @@ test("as one principal: run, list, rename, connect with a limit, older pages, ar
     expect([method, path, answer.status, JSON.parse(answer.text)]).toEqual([method, path, 404, expect.objectContaining({ error: "not-found" })]);
   }
   expect(JSON.parse((await call("GET", `${url}/threads?archived=true`, undefined, as("alice"))).text)).toEqual({ threads: [] });
+  // within the tombstone a run on the id is refused, so nothing recreates it
+  const late = await call("POST", url, inputFor("t1", "r4"), as("alice"));
+  expect([late.status, JSON.parse(late.text)]).toEqual([409, expect.objectContaining({ error: "thread-deleted" })]);
 });
 
 test("the list pages by limit and cursor, most recently updated first; bad parameters answer 400 naming them", async () => {
@@ -221,4 +224,28 @@ test("without a store the thread routes answer 404 and say why", async () => {
   } finally {
     await served.close();
   }
+});
+
+test("authorize is asked on every route with the principal and the route's action: one thread's with its id, the list's without", async () => {
+  const asked: ThreadAccess[] = [];
+  const { url } = await serveStored(replier, { identify: identifyByHeader, authorize: (request, access) => (asked.push(access), true) });
+  await converse(url, "alice", "t1", 1);
+  await call("POST", `${url}/connect`, { threadId: "t1", limit: 1 }, as("alice"));
+  await call("POST", `${url}/history`, { threadId: "t1", before: "a-r1", limit: 1 }, as("alice"));
+  await call("GET", `${url}/threads`, undefined, as("alice"));
+  await call("PATCH", threadUrl(url, "t1"), { archived: true }, as("alice"));
+  await call("POST", `${url}/stop`, { threadId: "t1", runId: "r1" }, as("alice"));
+  await call("DELETE", threadUrl(url, "t1"), undefined, as("alice"));
+  const events = await fetch(`${url}/threads/events`, { headers: { Accept: "text/event-stream", ...as("alice") } });
+  await events.body?.cancel();
+  expect(asked).toEqual([
+    { action: "run", principal: "alice", threadId: "t1", runId: "r1" },
+    { action: "connect", principal: "alice", threadId: "t1" },
+    { action: "history", principal: "alice", threadId: "t1" },
+    { action: "list", principal: "alice" },
+    { action: "update", principal: "alice", threadId: "t1", patch: { archived: true } },
+    { action: "stop", principal: "alice", threadId: "t1", runId: "r1" },
+    { action: "delete", principal: "alice", threadId: "t1" },
+    { action: "events", principal: "alice" },
+  ]);
 });
