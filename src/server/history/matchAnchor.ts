@@ -40,10 +40,16 @@ export function matchAnchor(path: readonly Message[], posted: readonly Message[]
     const message = posted[k];
     const index = indexOf.get(message.id);
     if (index === undefined) {
-      return conflict(message.id, `expected only messages of the stored thread before ${quote(posted[anchorAt].id)}, but ${quote(message.id)} is not one of them`);
+      return conflict(
+        message.id,
+        `expected only messages of the stored thread before ${quote(posted[anchorAt].id)}, but ${quote(message.id)} is not one of them`,
+      );
     }
     if (index <= last) {
-      return conflict(message.id, `expected the stored messages in the thread's order, but ${quote(message.id)} comes after ${quote(path[last].id)} in the post and before it in the thread`);
+      return conflict(
+        message.id,
+        `expected the stored messages in the thread's order, but ${quote(message.id)} comes after ${quote(path[last].id)} in the post and before it in the thread`,
+      );
     }
     const field = sameMessage(message, path[index]);
     if (field !== undefined) {
@@ -57,7 +63,10 @@ export function matchAnchor(path: readonly Message[], posted: readonly Message[]
   const moved = path.slice(anchorIndex + 1).find((message) => message.role !== "activity");
   if (moved !== undefined) {
     const at = after[0]?.id ?? posted[anchorAt].id;
-    return conflict(at, `expected the post to continue the thread where it ends, but the thread goes on after ${quote(path[anchorIndex].id)} with ${quote(moved.id)}, which the post leaves out`);
+    return conflict(
+      at,
+      `expected the post to continue the thread where it ends, but the thread goes on after ${quote(path[anchorIndex].id)} with ${quote(moved.id)}, which the post leaves out`,
+    );
   }
   return { kind: "anchored", anchorIndex, after };
 }

@@ -6,6 +6,7 @@ import type { RunAgentInput } from "../../protocol/input";
 import { excerpt } from "../../protocol/describeFailure";
 import type { DebugOption } from "../../operators/logEvents";
 import type { ThreadStore } from "../store/ThreadStore";
+import type { HistoryMode } from "../history/HistoryMode";
 import { errorResponse } from "./errorResponse";
 import type { FairTurns } from "./fairTurns";
 import type { Authorize, HandlerOptions, RunFunction, ThreadAccess } from "./HandlerOptions";
@@ -31,6 +32,8 @@ export interface HandlerContext {
   /** For an `Agent` source, its driver with the stop option (a stored run's stop ends it RUN_FINISHED cancelled); `undefined` for a run function. */
   readonly driver: ((input: RunAgentInput, pace: { readonly ready: Ready; readonly stop: AbortSignal }) => Observable<Event>) | undefined;
   readonly store: ThreadStore | undefined;
+  /** Who owns a stored thread's history (docs/threads.md#the-anchor-rule). */
+  readonly history: HistoryMode;
   readonly authorize: Authorize | undefined;
   readonly route: HandlerOptions["route"];
   readonly debug: DebugOption | undefined;

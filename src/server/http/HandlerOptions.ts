@@ -7,6 +7,7 @@ import type { DebugOption } from "../../operators/logEvents";
 import type { Agent } from "../Agent";
 import type { StoreClock } from "../store/StoreClock";
 import type { ThreadStore } from "../store/ThreadStore";
+import type { HistoryMode } from "../history/HistoryMode";
 import type { FairTurns } from "./fairTurns";
 import type { TailFrames } from "./TailFrames";
 import type { Ready } from "./toEventStream";
@@ -154,6 +155,15 @@ export interface HandlerOptions {
    * one, a disconnect aborts the run, as it always did, and `/connect` and `/stop` answer 404.
    */
   readonly store?: ThreadStore;
+  /**
+   * Who owns a stored thread's history (docs/threads.md#the-anchor-rule). `"server"` (the default):
+   * the store is the source of truth; a post may omit what the store has, may add only user
+   * messages and results of calls pending for the client (and seeds on a new thread), and is
+   * refused (409 `history-conflict`, 422 `history-forged`) otherwise. `"client"`: the post is the
+   * history, as without a store: **the handler then trusts the client** to send the whole
+   * conversation, and what it says the agent said. Without a store it has no effect.
+   */
+  readonly history?: HistoryMode;
   /**
    * Who may run, read and stop which thread; called on `POST {url}`, `/connect` and `/stop` before
    * anything else looks at the thread. Without it every caller may do everything: **the thread

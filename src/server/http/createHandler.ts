@@ -77,10 +77,11 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     runDefault,
     driver: typeof source === "function" ? undefined : (input, { ready, stop }) => run(source, input, { ready, stop, maxJsonDepth }),
     store: options.store,
+    history: options.history ?? "server",
     authorize: options.authorize,
     route: options.route,
     debug: options.debug,
-    capabilities: capabilitiesOf(options.capabilities, options.store !== undefined),
+    capabilities: capabilitiesOf(options.capabilities, options.store !== undefined, options.history ?? "server"),
     onRunError: options.onRunError ?? reportRunError,
   };
 

@@ -7,7 +7,8 @@ import { debugEvents } from "../../operators/logEvents";
 import { normalizeChunks } from "../../operators/normalizeChunks";
 import { verifyEvents } from "../../operators/verifyEvents";
 import { recordRun } from "../store/recordRun";
-import type { RunWriter, ThreadStore } from "../store/ThreadStore";
+import type { ThreadStore } from "../store/ThreadStore";
+import { beginReconciledRun } from "../history/beginReconciledRun";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { endOnStop } from "./endOnStop";
@@ -18,7 +19,7 @@ import { readJsonRequest } from "./readJsonRequest";
 import { RecordingBacklog } from "./RecordingBacklog";
 import { RunPace } from "./RunPace";
 import { sharedTurns } from "./fairTurns";
-import { eventStreamResponse, storeFailure } from "./streamResponse";
+import { eventStreamResponse } from "./streamResponse";
 import { tailStreamOptions } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
 
@@ -78,18 +79,16 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
  */
 async function serveStoredRun(
   request: Request,
-  input: RunAgentInput,
+  posted: RunAgentInput,
   chosen: RunFunction | undefined,
   context: HandlerContext,
   store: ThreadStore,
 ): Promise<Response> {
+  // docs/threads.md#the-anchor-rule: the run gets the stored history, filled in, or the post is refused
+  const begun = await beginReconciledRun(store, posted, { history: context.history, scope: {}, headers: context.headers });
+  if (begun instanceof Response) return begun;
+  const { writer, input } = begun;
   const { threadId, runId } = input;
-  let writer: RunWriter;
-  try {
-    writer = await store.beginRun(input);
-  } catch (error) {
-    return storeFailure(error, context.headers);
-  }
   const stop = new AbortController();
   const stopWatch = writer.stopRequested.subscribe(() =>
     stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")),

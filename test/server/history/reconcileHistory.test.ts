@@ -59,7 +59,9 @@ describe("the anchor rule", () => {
   });
 
   test("the whole path posted back, then new messages, is accepted, and the agent gets the stored copies", () => {
-    const rebuilt = stored7.map((message) => (message.role === "assistant" ? { ...message, content: message.content ?? "", toolCalls: message.toolCalls ?? [] } : message));
+    const rebuilt = stored7.map((message) =>
+      message.role === "assistant" ? { ...message, content: message.content ?? "", toolCalls: message.toolCalls ?? [] } : message,
+    );
     const verdict = accepted(reconcileHistory(thread(stored7), post([...rebuilt, u("new")]), newIds()));
     expect(verdict.input.messages.slice(0, 7)).toEqual(stored7);
   });
@@ -88,7 +90,10 @@ describe("the anchor rule", () => {
   });
 
   test("stored messages posted out of the path's order are a conflict", () => {
-    expect(refused(reconcileHistory(thread(stored7), post([a("a1"), u("u1"), u("u3")]), newIds()))).toMatchObject({ error: "history-conflict", messageId: "u1" });
+    expect(refused(reconcileHistory(thread(stored7), post([a("a1"), u("u1"), u("u3")]), newIds()))).toMatchObject({
+      error: "history-conflict",
+      messageId: "u1",
+    });
   });
 
   test("a stored message the post changes (what the model said) is a conflict naming the field", () => {
@@ -113,10 +118,16 @@ describe("canonical matching", () => {
   test("every other field counts: role, name, metadata, encrypted values, the subagent tag, content parts", () => {
     expect(sameMessage(u("x"), a("x"))).toBe("role");
     expect(sameMessage({ id: "x", role: "user", content: "hi", name: "eve" }, { id: "x", role: "user", content: "hi" })).toBe("name");
-    expect(sameMessage({ id: "x", role: "user", content: "hi", metadata: { k: 1 } }, { id: "x", role: "user", content: "hi", metadata: { k: 2 } })).toBe("metadata");
-    expect(sameMessage({ id: "x", role: "reasoning", content: "r", encryptedValue: "e1" }, { id: "x", role: "reasoning", content: "r" })).toBe("encryptedValue");
+    expect(sameMessage({ id: "x", role: "user", content: "hi", metadata: { k: 1 } }, { id: "x", role: "user", content: "hi", metadata: { k: 2 } })).toBe(
+      "metadata",
+    );
+    expect(sameMessage({ id: "x", role: "reasoning", content: "r", encryptedValue: "e1" }, { id: "x", role: "reasoning", content: "r" })).toBe(
+      "encryptedValue",
+    );
     expect(sameMessage({ id: "x", role: "assistant", content: "a", subagentRunId: "s" }, { id: "x", role: "assistant", content: "a" })).toBe("subagentRunId");
-    expect(sameMessage({ id: "x", role: "user", content: [{ type: "text", text: "a" }] }, { id: "x", role: "user", content: [{ type: "text", text: "b" }] })).toBe("content");
+    expect(
+      sameMessage({ id: "x", role: "user", content: [{ type: "text", text: "a" }] }, { id: "x", role: "user", content: [{ type: "text", text: "b" }] }),
+    ).toBe("content");
     expect(sameMessage({ id: "x", role: "user", content: "" }, { id: "x", role: "user", content: "hi" })).toBe("content");
   });
 });
@@ -136,7 +147,12 @@ describe("what a request may add", () => {
 
   test("a result for a call pending for the client is accepted, once", () => {
     const path = [u("u1"), asks("a1", "c1", "c2")];
-    expect(ids(reconcileHistory(thread(path, { pending: ["c1", "c2"] }), post([result("r1", "c1"), result("r2", "c2")]), newIds()))).toEqual(["u1", "a1", "r1", "r2"]);
+    expect(ids(reconcileHistory(thread(path, { pending: ["c1", "c2"] }), post([result("r1", "c1"), result("r2", "c2")]), newIds()))).toEqual([
+      "u1",
+      "a1",
+      "r1",
+      "r2",
+    ]);
     expect(refused(reconcileHistory(thread(path, { pending: ["c1", "c2"] }), post([result("r1", "c1"), result("r2", "c1")]), newIds()))).toMatchObject({
       rule: "tool-not-pending",
       messageId: "r2",
