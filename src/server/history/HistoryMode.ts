@@ -9,13 +9,3 @@
  * createHandler(agent, { store, history: "client" });
  */
 export type HistoryMode = "server" | "client";
-
-/**
- * The key under `capabilities.custom` where this library's server describes itself; `history`
- * there is `"server"` when the server owns threads' history (then a client may post only what is
- * new).
- *
- * @example
- * const owned = capabilities.custom?.[CAPABILITIES_KEY]; // { history: "server" }
- */
-export const CAPABILITIES_KEY = "agui-rx";

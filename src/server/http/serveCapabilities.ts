@@ -1,6 +1,7 @@
 /** `GET {url}/capabilities` (docs/durability.md#stores-and-routes): what the agent can do, as `@ag-ui/core` 1.0.0's `AgentCapabilities`. */
 import type { AgentCapabilities } from "../../protocol/capabilities";
-import { CAPABILITIES_KEY, type HistoryMode } from "../history/HistoryMode";
+import { CAPABILITIES_KEY } from "../../protocol/historyCapability";
+import type { HistoryMode } from "../history/HistoryMode";
 import { errorResponse } from "./errorResponse";
 
 /**

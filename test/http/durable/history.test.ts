@@ -200,3 +200,43 @@ test("the thread is read once per run, and beginRun expects the cursor read (nul
   expect(expected).toEqual([cursor, null]);
   expect(reads).toBe(2);
 });
+
+describe("the Session posts only what is new to a server that owns the history", () => {
+  /** A fetch that records each request's method, path and body. */
+  function recordingFetch(): { fetch: typeof fetch; requests: { method: string; path: string; body: unknown }[] } {
+    const requests: { method: string; path: string; body: unknown }[] = [];
+    const recorder: typeof fetch = async (url, init) => {
+      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined; // test-only: our own JSON bodies
+      requests.push({ method: init?.method ?? "GET", path: new URL(String(url)).pathname, body });
+      return fetch(url, init);
+    };
+    return { fetch: recorder, requests };
+  }
+  const postedIds = (body: unknown) => (body as RunAgentInput).messages.map((message) => message.id); // test-only: the bodies are RunAgentInputs
+
+  test("after the first run it posts the last stored message (the anchor) and the new one; capabilities asked once per transport", async () => {
+    const { agent, inputs } = recordingAgent();
+    const { url } = await serveStored(agent);
+    const { fetch: recorder, requests } = recordingFetch();
+    const transport = new HttpTransport(url, { fetch: recorder });
+    const session = new Session(transport, { threadId: "t", newId: counter("s") });
+    for (const text of ["one", "two", "three"]) expect(errorsOf(await lastValueFrom(session.send(text).pipe(toArray())))).toEqual([]);
+    const runs = requests.filter((request) => request.path === "/agent");
+    expect(runs.map((request) => postedIds(request.body).length)).toEqual([1, 2, 2]);
+    const [, second] = runs;
+    expect(postedIds(second.body)).toEqual([session.messages[1].id, session.messages[2].id]);
+    expect(requests.filter((request) => request.path === "/agent/capabilities")).toHaveLength(1);
+    // the agent saw the whole thread every time
+    expect(inputs.map((input) => input.messages.length)).toEqual([1, 3, 5]);
+    expect(inputs[2].messages).toEqual(session.messages.slice(0, 5));
+  });
+
+  test('a server that does not own the history (history: "client") is posted everything', async () => {
+    const { agent } = recordingAgent();
+    const { url } = await serveStored(agent, { history: "client" });
+    const { fetch: recorder, requests } = recordingFetch();
+    const session = new Session(new HttpTransport(url, { fetch: recorder }), { threadId: "t", newId: counter("s") });
+    for (const text of ["one", "two"]) await lastValueFrom(session.send(text).pipe(toArray()));
+    expect(requests.filter((request) => request.path === "/agent").map((request) => postedIds(request.body).length)).toEqual([1, 3]);
+  });
+});
