@@ -207,7 +207,7 @@ describe("the Session posts only what is new to a server that owns the history",
     const requests: { method: string; path: string; body: unknown }[] = [];
     const recorder: typeof fetch = async (url, init) => {
       const body = typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined; // test-only: our own JSON bodies
-      requests.push({ method: init?.method ?? "GET", path: new URL(String(url)).pathname, body });
+      requests.push({ method: init?.method ?? "GET", path: new URL(url instanceof Request ? url.url : url.toString()).pathname, body });
       return fetch(url, init);
     };
     return { fetch: recorder, requests };
