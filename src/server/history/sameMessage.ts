@@ -3,35 +3,26 @@ import type { Message } from "../../protocol/messages";
 import { isJsonRecord } from "../../patch/json";
 
 /**
- * The first field in which `posted` differs from `stored` once both are canonical, or `undefined`
- * when they match. Matching is field by field over everything a message carries (role, content
- * and its parts, tool calls with their argument strings, name, metadata, encrypted values, the
- * subagent tag); canonical form forgives only what a faithful reducer may write differently:
- * a member present as `undefined` is absent, and an assistant message's empty `content` (`""`)
- * and empty `toolCalls` (`[]`) are absent (the official client opens a text message with `""`
- * and a tool-call holder with `[]`). Nothing else is forgiven, and nothing forgiven ever reaches
- * the agent: the run is given the stored message, never the posted copy.
+ * The first field in which `posted` differs from `stored`, or `undefined` when they match. Matching
+ * is field by field over everything a message carries (role, content and its parts, tool calls
+ * with their argument strings, name, metadata, encrypted values, the subagent tag); the only
+ * difference forgiven is a member present as `undefined` against an absent one (a copy built in
+ * memory may carry one; JSON never does). Nothing else is: the official client's reducer
+ * (`@ag-ui/client` 1.0.0) rebuilds every message the store holds member for member, as the
+ * property test in test/http/durable/historyProperty.test.ts shows over text, names, metadata,
+ * server and client tools, reasoning with encrypted values, activity and subagents. Whatever a
+ * match forgave would not reach the agent anyway: a run is given the stored message, never the
+ * posted copy.
  *
  * @example
- * sameMessage({ id: "a1", role: "assistant", content: "" , toolCalls: [] }, { id: "a1", role: "assistant" }); // undefined
+ * sameMessage({ id: "a1", role: "assistant", content: "Yes.", name: undefined }, { id: "a1", role: "assistant", content: "Yes." }); // undefined
  * sameMessage({ id: "a1", role: "assistant", content: "Yes." }, { id: "a1", role: "assistant", content: "No." }); // "content"
  */
 export function sameMessage(posted: Message, stored: Message): string | undefined {
-  const a = canonical(posted);
-  const b = canonical(stored);
+  const a: Record<string, unknown> = { ...posted };
+  const b: Record<string, unknown> = { ...stored };
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) if (!equalValues(a[key], b[key])) return key;
   return undefined;
-}
-
-/** The message's members as a record: `undefined` members left out, and an assistant's empty content and tool calls too. */
-function canonical(message: Message): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(message)) {
-    if (value === undefined) continue;
-    if (message.role === "assistant" && ((key === "content" && value === "") || (key === "toolCalls" && Array.isArray(value) && value.length === 0))) continue;
-    out[key] = value;
-  }
-  return out;
 }
 
 /**
