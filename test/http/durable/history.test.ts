@@ -4,6 +4,7 @@
  * before anything is recorded or the agent is called; a fresh Session without connect() gives the
  * agent the whole stored thread; a cancelled run's open calls are closed; a state edit is recorded.
  */
+import { HttpAgent } from "@ag-ui/client";
 import { lastValueFrom, toArray } from "rxjs";
 import { runAgentInput } from "../../../src/protocol/build";
 import type { RunAgentInput } from "../../../src/protocol/input";
@@ -239,4 +240,24 @@ describe("the Session posts only what is new to a server that owns the history",
     for (const text of ["one", "two"]) await lastValueFrom(session.send(text).pipe(toArray()));
     expect(requests.filter((request) => request.path === "/agent").map((request) => postedIds(request.body).length)).toEqual([1, 3]);
   });
+});
+
+test("a fresh official HttpAgent posts state {}: the thread's state is kept, and the agent starts from it", async () => {
+  const states: unknown[] = [];
+  const agent: Agent = {
+    async run(ctx) {
+      states.push(ctx.input.state);
+      if (states.length === 1) ctx.setState({ board: ["task"] });
+      ctx.say("ok");
+      return success();
+    },
+  };
+  const { url, store } = await serveStored(agent);
+  await postJson(url, runAgentInput("t", "r1", { messages: [{ id: "u1", role: "user", content: "one" }] }));
+  const fresh = new HttpAgent({ url, threadId: "t" });
+  fresh.addMessage({ id: "u2", role: "user", content: "two" });
+  await fresh.runAgent();
+  expect(states[1]).toEqual({ board: ["task"] });
+  expect((await snapshotOf(store, "t")).state).toEqual({ board: ["task"] });
+  expect((await snapshotOf(store, "t")).messages.map((message) => message.id)).toEqual(["u1", expect.any(String), "u2", expect.any(String)]);
 });
