@@ -26,7 +26,8 @@ import { toEventStream } from "./toEventStream";
 /**
  * Serves one run. Refusals come first, in request order: 405, 406, the body's (415, 413, 408,
  * 400), `authorize` (`run`: 403), `route` (its own answer, or 500 when it throws), and with a
- * store `beginRun` (409 `run-active`, 503 `capacity`/`unavailable`). Then the stream:
+ * store the history rules (docs/threads.md#the-anchor-rule: 409 `history-conflict`, 422
+ * `history-forged`) and `beginRun` (409 `run-active`, 503 `capacity`/`unavailable`). Then the stream:
  *
  * - without a store, the run is the response: the client going away (or reading too slowly for
  *   the send-buffer cap) stops it, as it always did;
