@@ -52,6 +52,8 @@ export type { RunOptions, SessionOptions } from "./SessionOptions";
  * - The input carries the threadId, a new runId, the messages minus activity messages (docs/rules.md#A21),
  *   the tools, context and forwardedProps (per run, else per session), the raw state, `resume`,
  *   and `protocolVersion: "1.0"` (docs/rules.md#A5, as the official 1.0.0 client declares).
+ *   To a server that owns the history (docs/threads.md#the-anchor-rule) only what it lacks is
+ *   posted: the last message it is known to store, and what follows (`KnownHistory`).
  * - Material the decoder stripped (AG-UI 1.1) and a RUN_STARTED declaring a newer or
  *   uninterpretable protocol version are `error` updates of kind `warning`, where they happened;
  *   they never end the run.
