@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, from, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
@@ -8,6 +8,8 @@ import { checkResume } from "./checkResume";
 import { ClientError } from "../thread/ClientError";
 import { followRun } from "./followRun";
 import { hydrate } from "./hydrate";
+import { KnownHistory } from "./KnownHistory";
+import { ownsHistory } from "./ownsHistory";
 import { joinThread } from "./joinThread";
 import type { ClientState } from "../thread/reducers/ClientState";
 import { runInput } from "./runInput";
@@ -51,6 +53,8 @@ export type { RunOptions, SessionOptions } from "./SessionOptions";
  * - The input carries the threadId, a new runId, the messages minus activity messages (docs/rules.md#A21),
  *   the tools, context and forwardedProps (per run, else per session), the raw state, `resume`,
  *   and `protocolVersion: "1.0"` (docs/rules.md#A5, as the official 1.0.0 client declares).
+ *   To a server that owns the history (docs/threads.md#the-anchor-rule) only what it lacks is
+ *   posted: the last message it is known to store, and what follows (`KnownHistory`).
  * - Material the decoder stripped (AG-UI 1.1) and a RUN_STARTED declaring a newer or
  *   uninterpretable protocol version are `error` updates of kind `warning`, where they happened;
  *   they never end the run.
@@ -87,6 +91,8 @@ export class Session<S = unknown> {
     runningToolCalls: this.runningToolCalls,
   }));
   private readonly toolCalls = new RunningToolCalls(() => this.notify("toolCalls"));
+  /** The messages the server is known to store: a server that owns the history is posted only the rest. */
+  private readonly known = new KnownHistory();
   /** The session's own tools, resolved (and their client tools tracked) once. */
   private readonly tools: ResolvedTools;
   private readonly newId: () => string;
@@ -305,7 +311,7 @@ export class Session<S = unknown> {
     sent?: UserMessage,
   ): Observable<Update<S>> {
     const run = this.slot.begin();
-    const updates = this.loop(this.pipeline(this.input(runOptions, resume, loop.tools.wire), run), run, runOptions, loop, false);
+    const updates = this.loop(this.pipeline((owned) => this.input(runOptions, resume, loop.tools.wire, owned), run), run, runOptions, loop, false);
     return this.slot.observe(
       sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })),
       run,
@@ -327,7 +333,7 @@ export class Session<S = unknown> {
     joined: boolean,
   ): Observable<Update<S>> {
     const { tools, max } = loop;
-    const followUp = (runId: string) => defer(() => this.pipeline(this.input({ ...runOptions, runId }, undefined, tools.wire), run));
+    const followUp = (runId: string) => defer(() => this.pipeline((owned) => this.input({ ...runOptions, runId }, undefined, tools.wire, owned), run));
     const append = (message: ToolMessage): number => {
       const index = this.store.messages.append(message);
       this.notify("messages");
@@ -364,18 +370,30 @@ export class Session<S = unknown> {
     return messages;
   }
 
-  /** One run of an exchange, resumed by the transport across cuts (`connection: true`). */
-  private pipeline(input: RunAgentInput, run: ActiveRun): Observable<Update<S>> {
-    return defer(() => {
-      run.runId = input.runId;
-      // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event
-      const items = defer(() => this.transport.run(input, { warnings: true, connection: true })).pipe(
-        tap((item) => {
-          if (!isDecodeWarning(item) && !isConnectionNotice(item)) run.heard = true;
-        }),
-      );
-      return this.follow(items);
-    });
+  /**
+   * One run of an exchange, resumed by the transport across cuts (`connection: true`). Its input is
+   * made once the transport said whether the server owns the history (`serverOwnsHistory`, asked
+   * once per transport, and only when the answer could leave something out): then it carries only
+   * what the server does not have (docs/threads.md#the-anchor-rule).
+   */
+  private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun): Observable<Update<S>> {
+    // Nothing to leave out (a fresh session's first send): nothing to ask.
+    const asks = () => (this.known.saves(this.messages) ? ownsHistory(this.transport) : of(false));
+    return defer(asks).pipe(
+      switchMap((owned) => {
+        const made = input(owned);
+        run.runId = made.runId;
+        // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
+        const items = defer(() => this.transport.run(made, { warnings: true, connection: true })).pipe(
+          tap((item) => {
+            if (run.heard || isDecodeWarning(item) || isConnectionNotice(item)) return;
+            run.heard = true;
+            this.known.heard(made.messages);
+          }),
+        );
+        return this.follow(items);
+      }),
+    );
   }
 
   /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
@@ -384,17 +402,20 @@ export class Session<S = unknown> {
       debug: this.options.debug,
       newId: this.newId,
       threadId: this.threadId,
-      notify: (update) => this.views.notifyUpdate(update),
+      notify: (update) => {
+        this.known.learn(update);
+        this.views.notifyUpdate(update);
+      },
     });
   }
 
   /** The input of one run of an exchange (`runInput`: docs/rules.md#A21, docs/rules.md#A5), with the run's options over the session's. */
-  private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, tools: readonly Tool[]): RunAgentInput {
+  private input(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, tools: readonly Tool[], serverOwnsHistory: boolean): RunAgentInput {
     const { options } = this;
     return runInput({
       threadId: options.threadId,
       runId: runOptions.runId ?? this.newId(),
-      messages: this.messages,
+      messages: serverOwnsHistory ? this.known.newPart(this.messages.filter((message) => message.role !== "activity")) : this.messages,
       state: this.store.rawState,
       tools,
       context: runOptions.context ?? options.context ?? [],

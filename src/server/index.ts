@@ -44,6 +44,7 @@ export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, 
 export { IdleWriteError } from "./http/IdleWriteError";
 export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type FairTurnsOptions, type StreamTurn } from "./http/fairTurns";
 export type { HttpErrorBody, HttpErrorCode } from "./http/errorResponse";
+export type { HistoryMode } from "./history/HistoryMode";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
 export {
   ABANDONED_ERROR_CODE,

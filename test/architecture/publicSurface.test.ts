@@ -59,7 +59,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "DEFAULT_BODY_TIMEOUT_MS", "DEFAULT_ERROR_CODE", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_IDLE_WRITE_TIMEOUT_MS", "DEFAULT_LEASE_MS",
     "DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_BUFFERED_BYTES", "DEFAULT_MAX_PAGE_SIZE", "DEFAULT_MAX_TAIL_BYTES", "DEFAULT_TURN_BUDGET_MS", "EGRESS_RULE",
     "type FairTurns", "type FairTurnsOptions", "type FetchHandler", "type Frame", "type HandlerOptions",
-    "type HttpErrorBody", "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type InterruptFields",
+    "type HistoryMode", "type HttpErrorBody", "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type InterruptFields",
     "type InterruptOutcome", "MEMORY_STORE_DEFAULTS", "type MemoryStore", "type MemoryStoreOptions",
     "type MemoryStoreStats", "MessageHandle", "type MessageOptions", "type OneThreadAccess", "OpenSpans", "PROTOCOL_ERROR_CODE", "RUN_TOO_LARGE_ERROR_CODE",
     "type Ready", "ReasoningHandle", "type RecordRunOptions", "type ResumeRead", "type Routed", "RunContext",

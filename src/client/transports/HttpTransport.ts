@@ -2,6 +2,7 @@
 import * as E from "fp-ts/Either";
 import { defer, lastValueFrom, type Observable, type SchedulerLike } from "rxjs";
 import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
+import { serverOwnsHistory } from "../../protocol/historyCapability";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
@@ -95,6 +96,8 @@ export class HttpTransport implements Transport {
    * `id:`), or asked once (`GET {url}/capabilities`) when a request got no answer before any did.
    */
   private resumable: Promise<boolean> | undefined;
+  /** Whether the server owns the history: asked once (`GET {url}/capabilities`), before the first run that needs it. */
+  private ownsHistory: Promise<boolean> | undefined;
 
   constructor(
     private readonly url: string,
@@ -183,6 +186,21 @@ export class HttpTransport implements Transport {
    */
   capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
     return this.retried(`GET ${subPath(this.url, "capabilities")}`, () => this.askCapabilities(signal));
+  }
+
+  /**
+   * Whether the server owns the threads' history (`custom["agui-rx"].history` is `"server"` in its
+   * capabilities, docs/threads.md#the-anchor-rule): asked once, within the probe's time, and cached;
+   * `false` when it cannot be read.
+   *
+   * @example
+   * if (await transport.serverOwnsHistory()) console.log("post only what is new");
+   */
+  serverOwnsHistory(): Promise<boolean> {
+    return (this.ownsHistory ??= this.askCapabilities(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
+      (capabilities) => serverOwnsHistory(capabilities),
+      () => false, // no capabilities route, no answer in time: the session posts everything
+    ));
   }
 
   /** One `GET {url}/capabilities`, not retried (the resumable probe's: it must answer quickly or count as no). */

@@ -73,4 +73,9 @@ export interface Transport {
   run(input: RunAgentInput, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice>;
   connect?(request: ConnectRequest, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice>;
   stop?(request: StopRequest): Promise<StopResult>;
+  /**
+   * Whether the server owns the threads' history (docs/threads.md#the-anchor-rule): then the Session
+   * posts only the messages it does not have. Asked before a Session's runs; answer from a cache.
+   */
+  serverOwnsHistory?(): Promise<boolean>;
 }

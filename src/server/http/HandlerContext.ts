@@ -5,6 +5,7 @@ import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DebugOption } from "../../operators/logEvents";
 import type { ThreadStore } from "../store/ThreadStore";
+import type { HistoryMode } from "../history/HistoryMode";
 import type { FairTurns } from "./fairTurns";
 import type { Authorize, HandlerOptions, Identify, RunFunction } from "./HandlerOptions";
 import type { BodyLimits } from "./readJsonRequest";
@@ -35,6 +36,8 @@ export interface HandlerContext {
     | undefined;
   readonly store: ThreadStore | undefined;
   readonly identify: Identify | undefined;
+  /** Who owns a stored thread's history (docs/threads.md#the-anchor-rule). */
+  readonly history: HistoryMode;
   readonly authorize: Authorize | undefined;
   /** The largest `limit` of a page (`HandlerOptions.maxPageSize`). */
   readonly maxPageSize: number;

@@ -9,6 +9,7 @@ import type { StoreClock } from "../store/StoreClock";
 import type { ThreadStore } from "../store/ThreadStore";
 import type { CorsOptions } from "./cors";
 import type { Authorize, Identify } from "./ThreadAccess";
+import type { HistoryMode } from "../history/HistoryMode";
 import type { FairTurns } from "./fairTurns";
 import type { TailFrames } from "./TailFrames";
 import type { Ready } from "./toEventStream";
@@ -152,6 +153,15 @@ export interface HandlerOptions {
    * only protection.
    */
   readonly identify?: Identify;
+  /**
+   * Who owns a stored thread's history (docs/threads.md#the-anchor-rule). `"server"` (the default):
+   * the store is the source of truth; a post may omit what the store has, may add only user
+   * messages and results of calls pending for the client (and seeds on a new thread), and is
+   * refused (409 `history-conflict`, 422 `history-forged`) otherwise. `"client"`: the post is the
+   * history, as without a store: **the handler then trusts the client** to send the whole
+   * conversation, and what it says the agent said. Without a store it has no effect.
+   */
+  readonly history?: HistoryMode;
   /**
    * Who may do what to which thread; called on every route that names a thread or the list (see
    * `ThreadAccess`), after `identify` and before anything else looks at the thread. Without it

@@ -105,11 +105,12 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       typeof source === "function" ? undefined : (input, { ready, stop, setThreadTitle }) => run(source, input, { ready, stop, maxJsonDepth, setThreadTitle }),
     store: options.store,
     identify: options.identify,
+    history: options.history ?? "server",
     authorize: options.authorize,
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     route: options.route,
     debug: options.debug,
-    capabilities: capabilitiesOf(options.capabilities, options.store !== undefined),
+    capabilities: capabilitiesOf(options.capabilities, options.store !== undefined, options.history ?? "server"),
     onRunError: options.onRunError ?? reportRunError,
   };
 

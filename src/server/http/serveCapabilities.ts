@@ -1,19 +1,24 @@
 /** `GET {url}/capabilities` (docs/durability.md#stores-and-routes): what the agent can do, as `@ag-ui/core` 1.0.0's `AgentCapabilities`. */
 import type { AgentCapabilities } from "../../protocol/capabilities";
 import { identifyCaller } from "./admit";
+import { CAPABILITIES_KEY } from "../../protocol/historyCapability";
+import type { HistoryMode } from "../history/HistoryMode";
 import { errorResponse } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
 
 /**
  * The capabilities a handler reports: the configured ones, with `transport.streaming: true` (every
  * answer is SSE) and `transport.resumable` set to whether a store is configured, whatever the
- * configuration said about those two.
+ * configuration said about those two; and with a store, under `custom["agui-rx"]`, who owns the
+ * history (`history: "server"` or `"client"`, docs/threads.md#the-anchor-rule): a client reads it
+ * to post only what is new.
  *
  * @example
- * capabilitiesOf({ identity: { name: "task-board" } }, true).transport; // { streaming: true, resumable: true }
+ * capabilitiesOf({ identity: { name: "task-board" } }, true, "server").custom; // { "agui-rx": { history: "server" } }
  */
-export function capabilitiesOf(configured: AgentCapabilities | undefined, resumable: boolean): AgentCapabilities {
-  return { ...configured, transport: { ...configured?.transport, streaming: true, resumable } };
+export function capabilitiesOf(configured: AgentCapabilities | undefined, resumable: boolean, history: HistoryMode = "server"): AgentCapabilities {
+  const own = resumable ? { custom: { ...configured?.custom, [CAPABILITIES_KEY]: { history } } } : {};
+  return { ...configured, transport: { ...configured?.transport, streaming: true, resumable }, ...own };
 }
 
 /**

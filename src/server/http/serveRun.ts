@@ -7,7 +7,8 @@ import { debugEvents } from "../../operators/logEvents";
 import { normalizeChunks } from "../../operators/normalizeChunks";
 import { verifyEvents } from "../../operators/verifyEvents";
 import { recordRun } from "../store/recordRun";
-import type { RunWriter, ThreadStore } from "../store/ThreadStore";
+import type { ThreadStore } from "../store/ThreadStore";
+import { beginReconciledRun } from "../history/beginReconciledRun";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { endOnStop } from "./endOnStop";
@@ -19,14 +20,15 @@ import { readJsonRequest } from "./readJsonRequest";
 import { RecordingBacklog } from "./RecordingBacklog";
 import { RunPace } from "./RunPace";
 import { sharedTurns } from "./fairTurns";
-import { eventStreamResponse, storeFailure } from "./streamResponse";
+import { eventStreamResponse } from "./streamResponse";
 import { tailStreamOptions } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
 
 /**
  * Serves one run. Refusals come first, in request order: 405, 406, the body's (415, 413, 408,
  * 400), `identify` (401), `authorize` (`run`: 403), `route` (its own answer, or 500 when it throws), and with a
- * store `beginRun` (409 `run-active`, 503 `capacity`/`unavailable`). Then the stream:
+ * store the history rules (docs/threads.md#the-anchor-rule: 409 `history-conflict`, 422
+ * `history-forged`) and `beginRun` (409 `run-active`, 503 `capacity`/`unavailable`). Then the stream:
  *
  * - without a store, the run is the response: the client going away (or reading too slowly for
  *   the send-buffer cap) stops it, as it always did;
@@ -82,19 +84,17 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
  */
 async function serveStoredRun(
   request: Request,
-  input: RunAgentInput,
+  posted: RunAgentInput,
   chosen: RunFunction | undefined,
   context: HandlerContext,
   store: ThreadStore,
   caller: Caller,
 ): Promise<Response> {
+  // docs/threads.md#the-anchor-rule: the run gets the stored history, filled in, or the post is refused
+  const begun = await beginReconciledRun(store, posted, { history: context.history, scope: caller.scope, headers: context.headers });
+  if (begun instanceof Response) return begun;
+  const { writer, input } = begun;
   const { threadId, runId } = input;
-  let writer: RunWriter;
-  try {
-    writer = await store.beginRun(input, caller.scope);
-  } catch (error) {
-    return storeFailure(error, context.headers);
-  }
   const stop = new AbortController();
   const stopWatch = writer.stopRequested.subscribe(() =>
     stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")),

@@ -165,7 +165,11 @@ test("GET {url}/capabilities: AgentCapabilities as @ag-ui/core 1.0.0 types it, r
   const response = await fetch(`${url}/capabilities`);
   expect(response.status).toBe(200);
   const body: unknown = await response.json();
-  expect(body).toEqual({ identity: { name: "echo" }, transport: { websocket: false, streaming: true, resumable: true } });
+  expect(body).toEqual({
+    identity: { name: "echo" },
+    transport: { websocket: false, streaming: true, resumable: true },
+    custom: { "agui-rx": { history: "server" } },
+  });
   expect(AgentCapabilitiesSchema.safeParse(body).success).toBe(true);
   expect((await fetch(`${url}/capabilities`, { method: "POST" })).status).toBe(405);
 });

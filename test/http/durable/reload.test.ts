@@ -136,7 +136,8 @@ describe("property over HTTP: any agent script, any cut point", () => {
           const last = runs[runs.length - 1];
           const holdAt = Math.max(1, Math.min(last.events.length, Math.ceil(cutAt * last.events.length))); // events sent before the pause
           const release = gate();
-          const { url } = await serveStored(replaying(runs, last.input.runId, holdAt, release.opened));
+          // history "client": the thread must be exactly the recorded runs (the server's own history adds closing results after a cancelled run's open calls: docs/threads.md#what-a-request-may-add)
+          const { url } = await serveStored(replaying(runs, last.input.runId, holdAt, release.opened), { history: "client" });
           try {
             for (const recorded of runs.slice(0, -1)) await postJson(url, recorded.input);
             const live = await openStream(url, last.input);

@@ -1,0 +1,76 @@
+/** A posted RunAgentInput read against the stored thread (docs/threads.md#the-anchor-rule): the run's effective input, or why it is refused. */
+import type { RunAgentInput } from "../../protocol/input";
+import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
+import { checkNewMessages } from "./checkNewMessages";
+import { closeDangling } from "./closeDangling";
+import type { HistoryRefusal } from "./HistoryRefusal";
+import { matchAnchor } from "./matchAnchor";
+import { startingState } from "./startingState";
+import { unansweredCalls } from "./unansweredCalls";
+
+/**
+ * What a run starts from once its post is accepted: `input` is the effective input (the stored
+ * path, the closing results of calls a cancelled or failed run left open, then the post's new
+ * messages; the starting state), `expectCursor` the cursor `beginRun` must still find (`null`
+ * for a new thread), and `recordState` whether the starting state is an edit to log.
+ *
+ * @example
+ * if (verdict.kind === "accepted") await store.beginRun(verdict.input, { expectCursor: verdict.expectCursor });
+ */
+export interface AcceptedHistory {
+  readonly kind: "accepted";
+  readonly input: RunAgentInput;
+  readonly expectCursor: string | null;
+  readonly recordState: boolean;
+}
+
+/**
+ * Reads `input` against `stored` (the thread's snapshot as `read` gave it, `undefined` for a new
+ * thread). Activity messages of the post are left out (clients never post them: docs/rules.md#A21).
+ * On an existing thread, the post meets the path at its anchor (`matchAnchor`: a `history-conflict`
+ * when it leaves the path or changes a stored message), and what follows the anchor must be what a
+ * request may add (`checkNewMessages`: a `history-forged` otherwise). The calls pending for the
+ * client are the snapshot's `pendingToolCallIds` or, when it has none or its last run was
+ * cancelled or failed, the path's calls without a result. The effective input holds the stored
+ * path (activity messages left out: the agent never sees them), not the posted copies; so nothing
+ * a client writes into a message it repeats reaches the agent. Pure: `newId` mints the ids of the
+ * closing results.
+ *
+ * @example
+ * const verdict = reconcileHistory(read?.snapshot, input, randomIds);
+ * if ("error" in verdict) return refuse(verdict);
+ */
+export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunAgentInput, newId: () => string): AcceptedHistory | HistoryRefusal {
+  const posted = input.messages.filter((message) => message.role !== "activity");
+  if (stored === undefined) {
+    const refused = checkNewMessages(posted, { pending: new Set(), newThread: true });
+    if (refused !== undefined) return refused;
+    const { state, record } = startingState(input.state, undefined, false);
+    return { kind: "accepted", input: { ...input, messages: posted, ...stateMember(state) }, expectCursor: null, recordState: record };
+  }
+
+  const anchored = matchAnchor(stored.messages, posted);
+  if ("error" in anchored) return anchored;
+  const { status } = stored.run;
+  const unanswered = unansweredCalls(stored.messages);
+  const leftOpen = status === "cancelled" || status === "failed";
+  const pending = new Set(leftOpen ? unanswered : (stored.pendingToolCallIds ?? unanswered));
+  const refused = checkNewMessages(anchored.after, { pending, newThread: false });
+  if (refused !== undefined) return refused;
+
+  const answered = new Set(anchored.after.flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
+  const closing = closeDangling(unanswered, answered, status, newId);
+  const path = stored.messages.filter((message) => message.role !== "activity");
+  const { state, record } = startingState(input.state, stored.state, true);
+  return {
+    kind: "accepted",
+    input: { ...input, messages: [...path, ...closing, ...anchored.after], ...stateMember(state) },
+    expectCursor: stored.cursor,
+    recordState: record,
+  };
+}
+
+/** The input's `state` member: absent for no state (the codec reads `null` as absent too). */
+function stateMember(state: unknown): { readonly state?: unknown } {
+  return state === undefined || state === null ? {} : { state };
+}
