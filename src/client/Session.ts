@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, from, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, from, map, Observable, takeWhile, tap, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
@@ -7,6 +7,7 @@ import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import { checkResume } from "./checkResume";
 import { ClientError } from "../thread/ClientError";
 import { followRun } from "./followRun";
+import { checkLimit, HistoryWindow } from "./HistoryWindow";
 import { hydrate } from "./hydrate";
 import { joinThread } from "./joinThread";
 import type { ClientState } from "../thread/reducers/ClientState";
@@ -20,11 +21,13 @@ import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls
 import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
 import type { StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
+import type { HistoryPage } from "../thread/threadList";
 import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend } from "./withdrawRefusedSend";
 
 export type { SessionSnapshot } from "./SessionViews";
-export type { RunOptions, SessionOptions } from "./SessionOptions";
+export type { ConnectOptions, RunOptions, SessionOptions } from "./SessionOptions";
+import type { ConnectOptions } from "./SessionOptions";
 
 /**
  * A client session on one thread. `send` and `resume` are cold: each subscription runs one
@@ -86,6 +89,9 @@ export class Session<S = unknown> {
     runningToolCalls: this.runningToolCalls,
   }));
   private readonly toolCalls = new RunningToolCalls(() => this.notify("toolCalls"));
+  /** What part of the thread's history is held when it was joined with a limit (docs/threads.md#in-the-client). */
+  private readonly window = new HistoryWindow();
+  private older: Promise<HistoryPage> | undefined;
   /** The session's own tools, resolved (and their client tools tracked) once. */
   private readonly tools: ResolvedTools;
   private readonly newId: () => string;
@@ -141,6 +147,11 @@ export class Session<S = unknown> {
   /** Whether `stop()` can ask a server to cancel runs (the transport has a `stop`); the server may still answer `unavailable`. */
   get canStop(): boolean {
     return this.transport.stop !== undefined;
+  }
+
+  /** Whether the server holds messages older than the first one held (after a join with a limit; `loadOlder` reads them). */
+  get hasOlder(): boolean {
+    return this.window.hasOlder;
   }
 
   /** Whether a run is active. */
@@ -211,11 +222,15 @@ export class Session<S = unknown> {
    * reload. While it streams the session is `running` and `stop()` cancels the joined run.
    * Completes without any update when the server does not know the thread (or keeps no threads:
    * 404); refused like `send` while a run is active, or when the transport cannot join threads.
+   * With a `limit` (or the session's `historyLimit`) the snapshot carries only the thread's last
+   * `limit` messages, `hasOlder` says whether older ones exist, and `loadOlder` reads them; pages
+   * already loaded stay in front of a later snapshot that starts inside them (docs/threads.md#in-the-client).
    *
    * @example
    * session.connect().subscribe(render); // after a reload: the conversation, then the live rest
+   * session.connect({ limit: 50 }).subscribe(render); // only the last 50 messages
    */
-  connect(): Observable<Update<S>> {
+  connect(options: ConnectOptions = {}): Observable<Update<S>> {
     return defer(() => {
       if (this.running)
         return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
@@ -226,10 +241,45 @@ export class Session<S = unknown> {
         );
       }
       const run = this.slot.begin();
-      const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
+      const limit = options.limit ?? this.options.historyLimit;
+      const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
+      if (badLimit !== undefined) return refuse<S>(badLimit);
+      const request = { threadId: this.threadId, ...(limit === undefined ? {} : { limit, onHasOlder: (hasOlder: boolean) => this.window.answered(hasOlder) }) };
+      const joined = joinThread(transport, request, (runId) => (run.runId ??= runId));
       // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
       return this.slot.observe(this.follow(joined.events), run).pipe(takeWhile(() => !joined.unknown()));
     });
+  }
+
+  /**
+   * Reads the page of `limit` messages (the session's `historyLimit`, else 50) before the oldest
+   * one held (`transport.history`, `POST {url}/history`) and puts it in front: the views see a
+   * `messages` change. Resolves the page as the server answered it; with nothing older (`hasOlder`
+   * false, or no message held) an empty page, without asking. Calls while one is being read share
+   * it; a page that arrives after a snapshot replaced the oldest message is dropped. Rejects with
+   * a `ClientError` (`config` when the transport cannot read history; the request's failure).
+   *
+   * @example
+   * scrollTop === 0 && session.hasOlder && (await session.loadOlder());
+   */
+  loadOlder(limit?: number): Promise<HistoryPage> {
+    const transport = this.transport;
+    if (transport.history === undefined)
+      return Promise.reject(
+        new ClientError("config", "this session's transport cannot read history (it has no history): use HttpTransport against a server that keeps threads"),
+      );
+    const oldest = this.messages[0];
+    if (oldest === undefined || !this.window.hasOlder) return Promise.resolve({ messages: [], hasOlder: false });
+    const request = { threadId: this.threadId, before: oldest.id, limit: limit ?? this.options.historyLimit ?? DEFAULT_HISTORY_PAGE };
+    const badLimit = checkLimit(request.limit, "loadOlder");
+    if (badLimit !== undefined) return Promise.reject(badLimit);
+    return (this.older ??= transport
+      .history(request)
+      .then((page) => {
+        if (this.window.prepend(this.store.messages, page, oldest.id)?.length) this.views.notifyUpdate({ kind: "messages", messages: this.messages });
+        return page;
+      })
+      .finally(() => (this.older = undefined)));
   }
 
   /**
@@ -332,7 +382,9 @@ export class Session<S = unknown> {
 
   /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
-    return followRun(events, this.store, {
+    // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
+    const windowed = events.pipe(map((item) => ("type" in item && item.type === "MESSAGES_SNAPSHOT" ? this.window.widen(item, this.messages) : item)));
+    return followRun(windowed, this.store, {
       debug: this.options.debug,
       newId: this.newId,
       threadId: this.threadId,
@@ -359,6 +411,9 @@ export class Session<S = unknown> {
     this.views.notify(channel);
   }
 }
+
+/** How many older messages `loadOlder` reads when neither it nor the session says. */
+const DEFAULT_HISTORY_PAGE = 50;
 
 /** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {

@@ -29,3 +29,13 @@ export const CONNECT_MODE_HEADER = "AGUI-Connect-Mode";
  * const resumable = response.headers.get(RESUMABLE_HEADER) === "true";
  */
 export const RESUMABLE_HEADER = "AGUI-Resumable";
+
+/**
+ * The response header of `POST {url}/connect` asked with a message `limit` (docs/threads.md#in-the-client):
+ * `true` when the thread's path holds messages older than those the answer's MESSAGES_SNAPSHOT
+ * carries (fetched with `POST {url}/history`), `false` when it carries the path from its start.
+ *
+ * @example
+ * const hasOlder = response.headers.get(HAS_OLDER_HEADER) === "true";
+ */
+export const HAS_OLDER_HEADER = "AGUI-Has-Older";
