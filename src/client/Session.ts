@@ -268,11 +268,12 @@ export class Session<S = unknown> {
       return Promise.reject(
         new ClientError("config", "this session's transport cannot read history (it has no history): use HttpTransport against a server that keeps threads"),
       );
+    const size = limit ?? this.options.historyLimit ?? DEFAULT_HISTORY_PAGE;
+    const badLimit = checkLimit(size, "loadOlder");
+    if (badLimit !== undefined) return Promise.reject(badLimit);
     const oldest = this.messages[0];
     if (oldest === undefined || !this.window.hasOlder) return Promise.resolve({ messages: [], hasOlder: false });
-    const request = { threadId: this.threadId, before: oldest.id, limit: limit ?? this.options.historyLimit ?? DEFAULT_HISTORY_PAGE };
-    const badLimit = checkLimit(request.limit, "loadOlder");
-    if (badLimit !== undefined) return Promise.reject(badLimit);
+    const request = { threadId: this.threadId, before: oldest.id, limit: size };
     return (this.older ??= transport
       .history(request)
       .then((page) => {
