@@ -28,7 +28,7 @@ export { encodeSse } from "./wire/encodeSse";
 export { decodeSseFrames, DEFAULT_MAX_FRAME_BYTES, type SseFrame, type DecodeSseOptions, type SseControlsOption } from "./wire/decodeSseFrames";
 export { SseIdField, SseRetryField, isSseControl, type SseControl } from "./wire/SseControl";
 export { AgentCapabilitiesCodec, type AgentCapabilities } from "./protocol/capabilities";
-export { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "./protocol/connectMode";
+export { CONNECT_MODE_HEADER, RESUMABLE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, type ConnectMode } from "./protocol/connectMode";
 export { decodeSse, type DecodeSseEventOptions } from "./wire/decodeSse";
 export { normalizeChunks, type NormalizeChunksOptions } from "./operators/normalizeChunks";
 export { normalizeStep, initialNormalizerState, type NormalizerState, type NormalizerStep, type NormalizerOptions } from "./operators/normalize/normalizeStep";

@@ -22,7 +22,8 @@ function bearerToken(request: Request): string | undefined {
  * @example
  * createHandler(agent, { store: memoryStore(), authorize: bearerThreadAccess });
  */
-export const bearerThreadAccess: Authorize = async (request, { threadId }) => {
+export const bearerThreadAccess: Authorize = async (request, access) => {
+  if (!("threadId" in access)) return false; // the list routes: this example has no identify, so they never ask
   const token = bearerToken(request);
-  return token !== undefined && threadId.startsWith(`${await ownerOf(token)}.`);
+  return token !== undefined && access.threadId.startsWith(`${await ownerOf(token)}.`);
 };

@@ -31,11 +31,24 @@ export const CONNECT_MODE_HEADER = "AGUI-Connect-Mode";
 export const RESUMABLE_HEADER = "AGUI-Resumable";
 
 /**
- * The response header of `POST {url}/connect` asked with a message `limit` (docs/threads.md#in-the-client):
- * `true` when the thread's path holds messages older than those the answer's MESSAGES_SNAPSHOT
- * carries (fetched with `POST {url}/history`), `false` when it carries the path from its start.
+ * The response header of a `POST {url}/connect` on the snapshot path (docs/threads.md#paginated-history):
+ * `true` when the thread holds messages older than those of the prelude's MESSAGES_SNAPSHOT (the
+ * request asked for the last `limit` messages), `false` when the snapshot is the whole path. A page
+ * on another origin reads it only if the server exposes it (`cors` does).
  *
  * @example
- * const hasOlder = response.headers.get(HAS_OLDER_HEADER) === "true";
+ * const hasOlder = response.headers.get(HISTORY_OLDER_HEADER) === "true";
  */
-export const HAS_OLDER_HEADER = "AGUI-Has-Older";
+export const HISTORY_OLDER_HEADER = "AGUI-History-Older";
+
+/**
+ * The response header of a `POST {url}/connect` on the snapshot path that names the oldest
+ * message of the prelude's MESSAGES_SNAPSHOT (what `POST {url}/history` takes as `before`),
+ * percent-encoded (`encodeURIComponent`: a header carries no arbitrary unicode); absent when the
+ * snapshot has no message.
+ *
+ * @example
+ * const oldest = response.headers.get(HISTORY_OLDEST_HEADER);
+ * const before = oldest === null ? undefined : decodeURIComponent(oldest);
+ */
+export const HISTORY_OLDEST_HEADER = "AGUI-History-Oldest";

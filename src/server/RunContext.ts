@@ -91,6 +91,23 @@ export class RunContext<S = unknown> extends RunReaders<S> {
     return this.core.usageSoFar();
   }
 
+  // ---- the thread (docs/threads.md#the-thread-list) -------------------------------------------
+
+  /**
+   * Sets the thread's title, which its owner's thread list shows (a rename by the owner later
+   * replaces it). Resolves once the store has it; rejects with the store's `StoreError` (`run-ended`
+   * once the run is over). Without a store (`createHandler` without one, `run()` without
+   * `RunOptions.setThreadTitle`) there is no list: it does nothing and resolves. A title that is
+   * not a string throws a `TypeError`, and nothing is sent.
+   *
+   * @example
+   * if (ctx.messages.length === 1) await ctx.setThreadTitle(`Weather in ${city}`);
+   */
+  setThreadTitle(title: string): Promise<void> {
+    if (typeof title !== "string") throw new TypeError(`expected a string title for the thread, but got ${typeof title}`);
+    return this.core.setThreadTitle(title);
+  }
+
   // ---- writers -------------------------------------------------------------------------------
 
   /**

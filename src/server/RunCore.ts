@@ -67,6 +67,8 @@ export interface RunCoreOptions {
   readonly newId: IdSource;
   readonly ready?: () => Promise<void>;
   readonly maxJsonDepth?: number;
+  /** Where `ctx.setThreadTitle` sends a title (`RunOptions.setThreadTitle`); none: it does nothing. */
+  readonly setThreadTitle?: (title: string) => Promise<void>;
 }
 
 /**
@@ -96,6 +98,8 @@ export class RunCore<S> {
   readonly newId: IdSource;
   /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
   readonly ready: () => Promise<void>;
+  /** Where `ctx.setThreadTitle` sends a title: the store's run, or nowhere (`RunOptions.setThreadTitle`). */
+  readonly setThreadTitle: (title: string) => Promise<void>;
   /** The nesting limit of every event sent (`RunOptions.maxJsonDepth`). */
   private readonly maxJsonDepth: number;
 
@@ -108,6 +112,7 @@ export class RunCore<S> {
   ) {
     this.newId = options.newId;
     this.ready = options.ready ?? (() => Promise.resolve());
+    this.setThreadTitle = options.setThreadTitle ?? (() => Promise.resolve());
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.checked = initialCheckedState({ mode: "strict", newId: this.newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits

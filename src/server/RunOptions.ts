@@ -40,4 +40,10 @@ export interface RunOptions {
    * `createHandler` with a store passes one that `RunWriter.stopRequested` aborts.
    */
   readonly stop?: AbortSignal;
+  /**
+   * Where `ctx.setThreadTitle(title)` sends the title (docs/threads.md#the-thread-list).
+   * `createHandler` with a store passes the run's `RunWriter.setTitle`; without one the title goes
+   * nowhere and `ctx.setThreadTitle` resolves at once.
+   */
+  readonly setThreadTitle?: (title: string) => Promise<void>;
 }

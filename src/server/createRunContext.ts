@@ -36,12 +36,20 @@ export interface RunContextHarness<S> {
  * const { ctx, events } = createRunContext(docSpec, runAgentInput("t", "r"));
  * ctx.updateState((doc) => { doc.step = 1; });
  * events.map((e) => e.type); // ["STATE_SNAPSHOT"]
+ * // options.setThreadTitle receives what ctx.setThreadTitle sets (none: it does nothing)
  */
-export function createRunContext<S>(spec: StateSpec<S> | undefined, input: RunAgentInput, options: { readonly ids?: IdSource } = {}): RunContextHarness<S> {
+export function createRunContext<S>(
+  spec: StateSpec<S> | undefined,
+  input: RunAgentInput,
+  options: { readonly ids?: IdSource; readonly setThreadTitle?: (title: string) => Promise<void> } = {},
+): RunContextHarness<S> {
   const decoded = decodeState(spec, input.state);
   if (E.isLeft(decoded)) throw decoded.left;
   const events: Event[] = [];
-  const core = new RunCore<S>(spec, input, (event) => events.push(event), decoded.right, { newId: options.ids ?? randomIds });
+  const core = new RunCore<S>(spec, input, (event) => events.push(event), decoded.right, {
+    newId: options.ids ?? randomIds,
+    setThreadTitle: options.setThreadTitle,
+  });
   core.prime(ev.runStarted(input.threadId, input.runId));
   return {
     ctx: rootContext(core),

@@ -32,7 +32,12 @@ export {
   type Routed,
   type Authorize,
   type ThreadAccess,
+  type OneThreadAccess,
+  type ThreadListAccess,
+  type Identify,
+  type CorsOptions,
 } from "./http/createHandler";
+export { DEFAULT_MAX_PAGE_SIZE } from "./http/pageLimit";
 export { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready } from "./http/toEventStream";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
 export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, type Frame } from "./http/TailFrames";

@@ -76,7 +76,12 @@ interface Started<S> {
  * the Observable to error with.
  */
 function startCore<S>(agent: Agent<S>, input: RunAgentInput, options: RunOptions, output: (event: Event) => void): Started<S> | Error {
-  const coreOptions: RunCoreOptions = { newId: options.ids ?? randomIds, ready: options.ready, maxJsonDepth: options.maxJsonDepth };
+  const coreOptions: RunCoreOptions = {
+    newId: options.ids ?? randomIds,
+    ready: options.ready,
+    maxJsonDepth: options.maxJsonDepth,
+    setThreadTitle: options.setThreadTitle,
+  };
   const decoded = decodeState(agent.state, input.state, { maxJsonDepth: options.maxJsonDepth });
   let problem: AgentError;
   if (E.isRight(decoded)) {

@@ -5,7 +5,9 @@
  */
 import type { Event, RunStartedEvent } from "../protocol/events";
 import { applyEvent } from "./reducers/applyEvent";
+import type { Message } from "../protocol/messages";
 import { ClientState } from "./reducers/ClientState";
+import type { MessageList } from "./reducers/MessageList";
 import { OpenSpans } from "./OpenSpans";
 import type { RunStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
 
@@ -99,8 +101,10 @@ export class ThreadFold {
   /**
    * The compacted thread through the last folded event, or `undefined` before any. Its arrays
    * are the fold's own immutable snapshots (the message list's frozen copy, the interrupts).
+   * With `lastMessages`, `messages` holds only the last that many, read one by one: no copy of
+   * the whole list, so a connect with a limit costs the same on a long thread (docs/threads.md#paginated-history).
    */
-  snapshot(): ThreadSnapshot | undefined {
+  snapshot(lastMessages?: number): ThreadSnapshot | undefined {
     const run = this.run;
     const cursor = this.cursor;
     if (run === undefined || cursor === undefined) return undefined;
@@ -115,7 +119,7 @@ export class ThreadFold {
     return {
       threadId: this.threadId,
       cursor,
-      messages: this.client.messages.snapshot(),
+      messages: lastMessages === undefined ? this.client.messages.snapshot() : lastOf(this.client.messages, lastMessages),
       state: this.client.rawState ?? null,
       interrupts: this.client.interrupts,
       run: summary,
@@ -148,4 +152,11 @@ function statusOf(outcome: "success" | "interrupt" | "cancelled" | undefined): R
       return unexpected;
     }
   }
+}
+
+/** The last `count` messages of `list`, oldest first, read by position (O(count)). */
+function lastOf(list: MessageList, count: number): readonly Message[] {
+  const out: Message[] = [];
+  for (let index = Math.max(0, list.length - count); index < list.length; index++) out.push(list.at(index));
+  return out;
 }

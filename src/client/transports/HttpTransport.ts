@@ -327,7 +327,7 @@ export class HttpTransport implements Transport {
   }
 }
 
-/** Tells `onHasOlder` the `AGUI-Has-Older` header of each answer that carries one (docs/threads.md#in-the-client). */
+/** Tells `onHasOlder` the `AGUI-History-Older` header of each answer that carries one (docs/threads.md#in-the-client). */
 function tellHasOlder(onHasOlder: (hasOlder: boolean) => void): MonoTypeOperatorFunction<StreamItem> {
   return tap((item) => {
     if (item instanceof StreamOpened && item.hasOlder !== undefined) onHasOlder(item.hasOlder);

@@ -26,13 +26,24 @@ export interface CursorFrame {
 }
 
 /**
+ * A frame that is not an AG-UI event: its `data:` line as it is, one line of our own JSON (a
+ * thread-list change, docs/threads.md#the-thread-list). Never a terminal event, never with `id:`.
+ *
+ * @example
+ * const frame: DataFrame = { data: JSON.stringify({ type: "deleted", threadId: "t1" }) };
+ */
+export interface DataFrame {
+  readonly data: string;
+}
+
+/**
  * What the factory form of `toEventStream`'s source is handed: the pace to follow and the signal
  * that says the stream is over.
  *
  * @example
  * const source: EventSource = (ready, signal) => run(agent, input, { ready, signal });
  */
-export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Event | CursorFrame>;
+export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Event | CursorFrame | DataFrame>;
 
 /**
  * How the stream paces and ends.

@@ -10,7 +10,7 @@ import { FrameQueue } from "./FrameQueue";
 import { EventStreamReader } from "./EventStreamReader";
 import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
 import type { Frame } from "./TailFrames";
-import type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
+import type { CursorFrame, DataFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
 import { isTerminal } from "../../thread/isTerminal";
 
 /** The source is followed; `terminated` once a run-level terminal was queued, so a late failure adds no second one. */
@@ -69,7 +69,7 @@ export class EventStreamPump {
   private body: ReadableStreamDefaultController<Uint8Array> | undefined;
 
   constructor(
-    private readonly source: Observable<Event | CursorFrame> | EventSource,
+    private readonly source: Observable<Event | CursorFrame | DataFrame> | EventSource,
     private readonly options: EventStreamOptions,
     private readonly bounds: PumpBounds,
   ) {
@@ -155,10 +155,10 @@ export class EventStreamPump {
    * ends the stream; it is let go at once if the stream stopped or parked while subscribing. While
    * parked, what the source says is for later: its events and its end come again after the cursor.
    */
-  private follow(make: () => Observable<Event | CursorFrame>): void {
+  private follow(make: () => Observable<Event | CursorFrame | DataFrame>): void {
     const following: Following = { kind: "following", subscription: undefined, terminated: false };
     this.phase = following;
-    let events$: Observable<Event | CursorFrame>;
+    let events$: Observable<Event | CursorFrame | DataFrame>;
     try {
       events$ = make();
     } catch (error) {
@@ -173,15 +173,15 @@ export class EventStreamPump {
     else followed.unsubscribe();
   }
 
-  private readonly push = (item: Event | CursorFrame): void => {
+  private readonly push = (item: Event | CursorFrame | DataFrame): void => {
     const phase = this.phase;
     if (phase.kind !== "following") return; // parked: the source sends the rest again after the cursor; finished, closed: nothing more
     const { queue, options } = this;
-    const event = "type" in item ? item : item.event;
-    const cursor = "type" in item ? undefined : item.cursor;
+    const event = "type" in item ? item : "data" in item ? undefined : item.event;
+    const cursor = "type" in item || "data" in item ? undefined : item.cursor;
     let frame: Frame;
     try {
-      frame = options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : options.frames.take(event, cursor);
+      frame = "data" in item && !("type" in item) ? { bytes: encodeDataFrame(item.data) } : this.frameOf(event, cursor);
     } catch (error) {
       return this.fail(error);
     }
@@ -189,12 +189,18 @@ export class EventStreamPump {
       options.frames?.release(frame);
       return this.overflow(phase, frame.bytes.byteLength);
     }
-    if (isTerminal(event)) phase.terminated = true;
+    if (event !== undefined && isTerminal(event)) phase.terminated = true;
     queue.push(frame);
     if (options.idleWriteTimeoutMs !== undefined) this.reader.watch(); // following, so not closed
     this.reader.wake();
     if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= this.bounds.parkBytes) this.park(phase, cursor);
   };
+
+  /** The frame of an event (or of nothing, which `push` never asks for), from the shared pool when there is one. */
+  private frameOf(event: Event | undefined, cursor: string | undefined): Frame {
+    if (event === undefined) throw new Error("expected an event or a data frame, but got neither");
+    return this.options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : this.options.frames.take(event, cursor);
+  }
 
   /** The reader is not reading: let the source go after `cursor` (the last queued frame's); `pull` picks it up again. */
   private park(following: Following, cursor: string): void {
@@ -269,6 +275,13 @@ export class EventStreamPump {
     for (const resolve of waiting) resolve();
   }
 }
+
+/** A `DataFrame` as SSE bytes: its one line, then the blank line. */
+function encodeDataFrame(data: string): Uint8Array {
+  return utf8.encode(`data: ${data}\n\n`);
+}
+
+const utf8 = new TextEncoder();
 
 function never(cursor: string): Observable<CursorFrame> {
   throw new Error(`expected a resumeAfter to pick the source up after cursor ${JSON.stringify(cursor)}, but the stream has none`);

@@ -7,6 +7,7 @@ import type { DebugOption } from "../../operators/logEvents";
 import type { Agent } from "../Agent";
 import type { StoreClock } from "../store/StoreClock";
 import type { ThreadStore } from "../store/ThreadStore";
+import type { ThreadPatch } from "../../thread/threadList";
 import type { FairTurns } from "./fairTurns";
 import type { TailFrames } from "./TailFrames";
 import type { Ready } from "./toEventStream";
@@ -29,6 +30,12 @@ export interface RunRequest {
    * function should stop then; the `Agent` driver passes it on as `ctx.signal`'s reason.
    */
   readonly signal: AbortSignal;
+  /**
+   * Sets the thread's title for its owner's list (docs/threads.md#the-thread-list), as
+   * `ctx.setThreadTitle` does for an `Agent`. Resolves once stored; rejects with the store's
+   * `StoreError` (`run-ended` once the run is over). Without a store it does nothing.
+   */
+  readonly setThreadTitle: (title: string) => Promise<void>;
 }
 
 /**
@@ -58,27 +65,81 @@ export type RunSource<S = unknown> = Agent<S> | RunFunction;
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /**
- * What a request wants to do with a thread, as `authorize` is asked: start a run on it (`run`,
- * with the run's id), read it (`connect`), or stop one of its runs (`stop`, with the run's id).
+ * What a request wants to do with one thread, as `authorize` is asked (docs/threads.md#owners):
+ * start a run on it (`run`, with the run's id), read it (`connect`, with the run the client
+ * follows if it names one), stop one of its runs (`stop`), rename or (un)archive it (`update`,
+ * with the patch), delete it (`delete`), or read an older page of it (`history`). `principal` is
+ * what `identify` returned (absent without `identify`).
  *
  * @example
- * const access: ThreadAccess = { action: "stop", threadId: "t1", runId: "r7" };
+ * const access: OneThreadAccess = { action: "stop", principal: "user-42", threadId: "t1", runId: "r7" };
  */
-export interface ThreadAccess {
-  readonly action: "run" | "connect" | "stop";
-  readonly threadId: string;
-  readonly runId?: string;
+export type OneThreadAccess =
+  | { readonly action: "run" | "stop"; readonly principal?: string; readonly threadId: string; readonly runId: string }
+  | { readonly action: "connect"; readonly principal?: string; readonly threadId: string; readonly runId?: string }
+  | { readonly action: "update"; readonly principal?: string; readonly threadId: string; readonly patch: ThreadPatch }
+  | { readonly action: "delete" | "history"; readonly principal?: string; readonly threadId: string };
+
+/**
+ * What a request wants to do with a principal's whole thread list, as `authorize` is asked: read
+ * a page of it (`list`) or follow its changes (`events`). These routes exist only with `identify`,
+ * so `principal` is always there; they name no thread.
+ *
+ * @example
+ * const access: ThreadListAccess = { action: "list", principal: "user-42" };
+ */
+export interface ThreadListAccess {
+  readonly action: "list" | "events";
+  readonly principal: string;
 }
 
 /**
- * Allows (`true`) or denies (`false`) a request's access to a thread. Called on every route that
- * names a thread, before the store is consulted, so a denial (403) never depends on whether the
- * thread exists. A throw answers 500.
+ * Everything `authorize` is asked about: one thread (`OneThreadAccess`, with a `threadId`) or the
+ * principal's list (`ThreadListAccess`, without). Switch on `action`, or test `"threadId" in
+ * access`, before reading `threadId`.
  *
  * @example
- * const authorize: Authorize = (request, { threadId }) => owners.get(threadId) === bearerToken(request);
+ * const mine = (access: ThreadAccess) => !("threadId" in access) || access.threadId.startsWith(`${access.principal}.`);
+ */
+export type ThreadAccess = OneThreadAccess | ThreadListAccess;
+
+/**
+ * Allows (`true`) or denies (`false`) a request's access (see `ThreadAccess`). Called on every
+ * route that names a thread or the thread list, after `identify` and before the store is
+ * consulted, so a denial (403) never depends on whether the thread exists. A throw answers 500.
+ *
+ * @example
+ * const authorize: Authorize = (request, access) => access.action !== "delete" || isAdmin(request);
  */
 export type Authorize = (request: Request, access: ThreadAccess) => boolean | Promise<boolean>;
+
+/**
+ * Who sends a request (docs/threads.md#owners): the principal (a non-empty string: a user id, a
+ * token's subject), or `undefined` when the request carries no valid credentials (401
+ * `unauthenticated`). A throw answers 500.
+ *
+ * @example
+ * const identify: Identify = async (request) => (await sessions.verify(request.headers.get("authorization")))?.userId;
+ */
+export type Identify = (request: Request) => string | undefined | Promise<string | undefined>;
+
+/**
+ * Which other origins' pages may call the handler (docs/threads.md#routes): `origin` is one origin
+ * (`"https://app.example"`), a list of them, or `"*"` for any; `credentials` lets them send
+ * cookies and `Authorization` (the browser then needs the exact origin, which is what is echoed
+ * whenever the request's `Origin` is allowed); `allowHeaders` are request headers allowed besides
+ * the handler's own (`Content-Type`, `Accept`, `Authorization`, `Last-Event-ID`); `maxAge` how
+ * long, in seconds, a browser may keep a preflight's answer (default 600).
+ *
+ * @example
+ * createHandler(agent, { store, identify, cors: { origin: ["https://app.example"], credentials: true } });
+ */
+export interface CorsOptions {
+  readonly origin: string | readonly string[];
+  readonly credentials?: boolean;
+  readonly allowHeaders?: readonly string[];
+  readonly maxAge?: number;
+}
 
 /** What `route` decides: refuse (a Response), serve with another run function, or `undefined` for the default. */
 export type Routed = RunFunction | Response | undefined;
@@ -155,11 +216,34 @@ export interface HandlerOptions {
    */
   readonly store?: ThreadStore;
   /**
-   * Who may run, read and stop which thread; called on `POST {url}`, `/connect` and `/stop` before
-   * anything else looks at the thread. Without it every caller may do everything: **the thread
-   * ids are then the only protection** (use unguessable ones, as `crypto.randomUUID()` makes).
+   * Who sends each request (docs/threads.md#owners): its principal, or `undefined` (401
+   * `unauthenticated`). With it every thread belongs to the principal that created it, another
+   * principal's thread answers exactly as an unknown one, and the thread list routes (`GET
+   * {url}/threads`, `GET {url}/threads/events`) exist. Asked on every route after the body is
+   * read and before `authorize`; on GET routes before anything else of the request is read.
+   * Without it threads belong to nobody, the list routes answer 404, and the thread ids are the
+   * only protection.
+   */
+  readonly identify?: Identify;
+  /**
+   * Who may do what to which thread; called on every route that names a thread or the list (see
+   * `ThreadAccess`), after `identify` and before anything else looks at the thread. Without it
+   * every identified caller may do everything to its own threads, and without `identify` either,
+   * to every thread: **the thread ids are then the only protection** (use unguessable ones, as
+   * `crypto.randomUUID()` makes).
    */
   readonly authorize?: Authorize;
+  /**
+   * Answers cross-origin pages (docs/threads.md#routes): CORS headers on every answer, and the
+   * preflight `OPTIONS` of every route (PATCH and DELETE included) answered 204. Without it an
+   * `OPTIONS` gets 405, as any other method a route does not take.
+   */
+  readonly cors?: CorsOptions;
+  /**
+   * The largest page a client may ask for (default 1000, `DEFAULT_MAX_PAGE_SIZE`): the `limit` of
+   * `GET {url}/threads`, of `POST {url}/history` and of `POST {url}/connect`. Larger → 400.
+   */
+  readonly maxPageSize?: number;
   /**
    * What `GET {url}/capabilities` says besides the transport (identity, tools, state, …), as
    * `@ag-ui/core` 1.0.0's `AgentCapabilities`; `transport.streaming` and `transport.resumable`

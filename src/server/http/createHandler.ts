@@ -2,17 +2,37 @@
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonDepth";
 import { systemClock } from "../store/StoreClock";
 import { run } from "../run";
+import { corsPolicy, type CorsPolicy } from "./cors";
+import { errorResponse } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
 import type { FetchHandler, HandlerOptions, RunFunction, RunSource } from "./HandlerOptions";
+import { DEFAULT_MAX_PAGE_SIZE } from "./pageLimit";
 import { routeOf } from "./routeOf";
 import { capabilitiesOf, serveCapabilities } from "./serveCapabilities";
 import { serveConnect } from "./serveConnect";
+import { serveHistory } from "./serveHistory";
 import { serveRun } from "./serveRun";
 import { serveStop } from "./serveStop";
+import { serveThreadDelete, serveThreadUpdate } from "./serveThread";
+import { serveThreadEvents } from "./serveThreadEvents";
+import { serveThreadList } from "./serveThreadList";
 import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
 
-export type { Authorize, FetchHandler, HandlerOptions, Routed, RunFunction, RunRequest, RunSource, ThreadAccess } from "./HandlerOptions";
+export type {
+  Authorize,
+  CorsOptions,
+  FetchHandler,
+  HandlerOptions,
+  Identify,
+  OneThreadAccess,
+  Routed,
+  RunFunction,
+  RunRequest,
+  RunSource,
+  ThreadAccess,
+  ThreadListAccess,
+} from "./HandlerOptions";
 
 /** The default request body limit: 10 MiB, the size the official client's SSE parser accepts per event. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -50,8 +70,13 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
  * `id: <cursor>`, a client going away only detaches, and the paths below the endpoint serve the
  * rest of the contract: `POST {url}/connect` (a thread's events after `Last-Event-ID`, or its
  * compacted prelude, then the live tail), `POST {url}/stop` (cancel a run), and, with or without
- * a store, `GET {url}/capabilities`. `authorize` is asked on every route that names a thread,
- * before the store.
+ * a store, `GET {url}/capabilities`. With `identify`, threads have owners and the thread list
+ * routes exist (docs/threads.md#routes: `GET {url}/threads`, `PATCH`/`DELETE
+ * {url}/threads/{threadId}`, `GET {url}/threads/events`, `POST {url}/history`). One router picks
+ * the route from the path and the method, and every route makes the same checks in the same
+ * order: method (405), media type (406, 415), body (413, 408, 400), `identify` (401), the owner
+ * (the store is asked as the principal), `authorize` (403); `cors` answers preflights and adds its
+ * headers to every answer.
  *
  * @example
  * const handler = createHandler(taskBoard, { store: memoryStore() }); // an Agent, or (input, { ready }) => Observable<Event>
@@ -59,7 +84,8 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
  */
 export function createHandler<S>(source: RunSource<S>, options: HandlerOptions = {}): FetchHandler {
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const runDefault: RunFunction = typeof source === "function" ? source : (input, { ready, signal }) => run(source, input, { ready, signal, maxJsonDepth });
+  const runDefault: RunFunction =
+    typeof source === "function" ? source : (input, { ready, signal, setThreadTitle }) => run(source, input, { ready, signal, maxJsonDepth, setThreadTitle });
   const context: HandlerContext = {
     limits: { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxJsonDepth },
     stream: {
@@ -75,32 +101,77 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     },
     headers: options.headers ?? {},
     runDefault,
-    driver: typeof source === "function" ? undefined : (input, { ready, stop }) => run(source, input, { ready, stop, maxJsonDepth }),
+    driver:
+      typeof source === "function" ? undefined : (input, { ready, stop, setThreadTitle }) => run(source, input, { ready, stop, maxJsonDepth, setThreadTitle }),
     store: options.store,
+    identify: options.identify,
     authorize: options.authorize,
+    maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     route: options.route,
     debug: options.debug,
     capabilities: capabilitiesOf(options.capabilities, options.store !== undefined),
     onRunError: options.onRunError ?? reportRunError,
   };
 
+  const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
   return async (request) => {
-    const route = routeOf(request.url);
-    switch (route) {
-      case "run":
-        return serveRun(request, context);
-      case "connect":
-        return serveConnect(request, context);
-      case "stop":
-        return serveStop(request, context);
-      case "capabilities":
-        return serveCapabilities(request, context.capabilities, context.headers);
-      default: {
-        const unexpected: never = route;
-        return unexpected;
-      }
-    }
+    const answer = await dispatch(request, context, cors);
+    return cors === undefined ? answer : cors.decorate(request, answer);
   };
+}
+
+/**
+ * The one router (docs/threads.md#routes): the path and method pick the route (`routeOf`), a
+ * preflight is answered for the methods the path takes, another method gets 405 with them in
+ * `Allow`; each route then makes its checks in the common order.
+ */
+function dispatch(request: Request, context: HandlerContext, cors: CorsPolicy | undefined): Promise<Response> | Response {
+  const { headers } = context;
+  const match = routeOf(request.method, request.url);
+  switch (match.kind) {
+    case "invalid":
+      return errorResponse(400, { error: "invalid-input", message: match.message }, headers);
+    case "wrong-method": {
+      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(request, match.allow);
+      const allow = match.allow.join(", ");
+      return errorResponse(
+        405,
+        { error: "method-not-allowed", message: `expected ${allow} on this path, got ${request.method}` },
+        { ...headers, Allow: allow },
+      );
+    }
+    case "route":
+      break;
+    default: {
+      const unexpected: never = match;
+      return unexpected;
+    }
+  }
+  const route = match.route;
+  switch (route.name) {
+    case "run":
+      return serveRun(request, context);
+    case "connect":
+      return serveConnect(request, context);
+    case "stop":
+      return serveStop(request, context);
+    case "history":
+      return serveHistory(request, context);
+    case "capabilities":
+      return serveCapabilities(request, context.capabilities, headers);
+    case "list":
+      return serveThreadList(request, context);
+    case "events":
+      return serveThreadEvents(request, context);
+    case "update":
+      return serveThreadUpdate(request, context, route.threadId);
+    case "delete":
+      return serveThreadDelete(request, context, route.threadId);
+    default: {
+      const unexpected: never = route;
+      return unexpected;
+    }
+  }
 }
 
 /** A finite timeout, or `undefined` for none (`Infinity` turns a timeout off; a timer would fire at once). */

@@ -12,7 +12,12 @@ export {
   type Routed,
   type Authorize,
   type ThreadAccess,
+  type OneThreadAccess,
+  type ThreadListAccess,
+  type Identify,
+  type CorsOptions,
 } from "./createHandler";
+export { DEFAULT_MAX_PAGE_SIZE } from "./pageLimit";
 export {
   toEventStream,
   DEFAULT_HIGH_WATER_MARK,
@@ -21,8 +26,9 @@ export {
   type EventSource,
   type EventStreamOptions,
   type CursorFrame,
+  type DataFrame,
 } from "./toEventStream";
-export { routeOf, type HandlerRoute } from "./routeOf";
+export { routeOf, resourceOf, type HandlerRoute, type RouteMatch, type Resource } from "./routeOf";
 export { capabilitiesOf } from "./serveCapabilities";
 export { endOnStop } from "./endOnStop";
 export { closeOpenSpans } from "../../thread/closeOpenSpans";

@@ -1,34 +1,106 @@
-/** Which of the handler's routes a request's URL names (docs/durability.md#stores-and-routes): the run endpoint itself, or one of its sub-paths. */
+/** Which of the handler's routes a request names, by its path and method (docs/threads.md#routes): one router, so that no thread id can be mistaken for a route. */
 
 /**
- * The handler's routes: `run` (`POST {url}`), `connect` (`POST {url}/connect`), `stop` (`POST
- * {url}/stop`), `capabilities` (`GET {url}/capabilities`).
+ * A route of the handler: `run` (`POST {url}`), `connect`, `stop`, `history` (`POST {url}/…`),
+ * `capabilities` (`GET {url}/capabilities`), `list` (`GET {url}/threads`), `events` (`GET
+ * {url}/threads/events`), and, for one thread, `update` (`PATCH {url}/threads/{threadId}`) and
+ * `delete` (`DELETE {url}/threads/{threadId}`), with the thread id percent-decoded.
  *
  * @example
- * const route: HandlerRoute = routeOf(request.url);
+ * const route: HandlerRoute = { name: "update", threadId: "a/b" };
  */
-export type HandlerRoute = "run" | "connect" | "stop" | "capabilities";
+export type HandlerRoute =
+  | { readonly name: "run" | "connect" | "stop" | "history" | "capabilities" | "list" | "events" }
+  | { readonly name: "update" | "delete"; readonly threadId: string };
 
 /**
- * The route of `url`, by the last segment of its path: `…/connect`, `…/stop` and `…/capabilities`
- * are the sub-paths, anything else is the run endpoint (the handler may be mounted at any path,
- * and answers on every path below its mount point as before). A client builds the sub-paths by
- * appending the segment to the endpoint's path (`HttpTransport` does), so a run endpoint must not
- * itself end in one of these three names.
+ * What a path answers: the route of each method it takes (`methods`, in the order an `Allow` header
+ * lists them), or `invalid` with why the path names nothing (a thread id that is not valid
+ * percent-encoding).
  *
  * @example
- * routeOf("http://127.0.0.1:8000/agent/connect") // "connect"
- * routeOf("http://127.0.0.1:8000/agent")         // "run"
+ * const resource = resourceOf("http://h/agent/threads/events");
+ * // { kind: "resource", methods: { GET: { name: "events" }, PATCH: {…}, DELETE: {…} } }
  */
-export function routeOf(url: string): HandlerRoute {
-  const path = new URL(url).pathname;
-  const last = path.slice(path.lastIndexOf("/") + 1);
+export type Resource =
+  { readonly kind: "resource"; readonly methods: Readonly<Partial<Record<string, HandlerRoute>>> } | { readonly kind: "invalid"; readonly message: string };
+
+const RUN: Resource = { kind: "resource", methods: { POST: { name: "run" } } };
+
+/**
+ * What `routeOf` found: the route, the methods the path takes when `method` is not one of them, or
+ * a path that names nothing.
+ *
+ * @example
+ * const match: RouteMatch = { kind: "wrong-method", allow: ["POST"] };
+ */
+export type RouteMatch =
+  | { readonly kind: "route"; readonly route: HandlerRoute }
+  | { readonly kind: "wrong-method"; readonly allow: readonly string[] }
+  | { readonly kind: "invalid"; readonly message: string };
+
+/**
+ * The resource of `url`, read from the end of its path on the raw (still percent-encoded)
+ * segments, so that a thread id, whose `/` and `%` arrive encoded, is always one segment and is
+ * compared with no route name:
+ *
+ * 1. `…/threads/{segment}`: one thread (`PATCH`, `DELETE`), whatever the segment says, even
+ *    `connect` or `threads`; the segment `events` is also `GET` the list's events (a thread has no
+ *    `GET`, so the method decides, never the id);
+ * 2. `…/threads`, `…/connect`, `…/stop`, `…/history`, `…/capabilities`: those routes;
+ * 3. anything else: the run endpoint (the handler answers on every path below its mount point).
+ *
+ * So a run endpoint's own path must not end in one of those names, nor in `threads/<anything>`.
+ *
+ * @example
+ * resourceOf("http://h/agent/threads/a%2Fb").kind; // "resource": PATCH and DELETE on thread "a/b"
+ * resourceOf("http://h/agent");                    // POST: run
+ */
+export function resourceOf(url: string): Resource {
+  const segments = new URL(url).pathname.split("/");
+  const last = segments[segments.length - 1];
+  if (segments.length >= 3 && segments[segments.length - 2] === "threads") return threadResource(last);
+  return subPath(last);
+}
+
+/**
+ * The route `method` takes at `url`: the route, `wrong-method` with the methods the path takes
+ * (for a 405 and its `Allow`), or `invalid` (see `Resource`).
+ *
+ * @example
+ * routeOf("DELETE", "http://h/agent/threads/events"); // { kind: "route", route: { name: "delete", threadId: "events" } }
+ */
+export function routeOf(method: string, url: string): RouteMatch {
+  const resource = resourceOf(url);
+  if (resource.kind === "invalid") return resource;
+  const route = resource.methods[method];
+  return route === undefined ? { kind: "wrong-method", allow: Object.keys(resource.methods) } : { kind: "route", route };
+}
+
+/** The resource a last segment names outside `threads/`: a sub-path of the endpoint, or the run endpoint itself. */
+function subPath(last: string): Resource {
   switch (last) {
     case "connect":
     case "stop":
+    case "history":
+      return { kind: "resource", methods: { POST: { name: last } } };
     case "capabilities":
-      return last;
+      return { kind: "resource", methods: { GET: { name: "capabilities" }, HEAD: { name: "capabilities" } } };
+    case "threads":
+      return { kind: "resource", methods: { GET: { name: "list" } } };
     default:
-      return "run";
+      return RUN;
   }
+}
+
+/** The methods of `…/threads/{segment}`: the thread's, and for `events` the list's events too. */
+function threadResource(segment: string): Resource {
+  let threadId: string;
+  try {
+    threadId = decodeURIComponent(segment);
+  } catch {
+    return { kind: "invalid", message: `expected a percent-encoded thread id after threads/, but got ${JSON.stringify(segment)}` };
+  }
+  const thread = { PATCH: { name: "update", threadId }, DELETE: { name: "delete", threadId } } as const;
+  return { kind: "resource", methods: segment === "events" ? { GET: { name: "events" }, ...thread } : thread };
 }

@@ -1,11 +1,13 @@
 /** `POST {url}/connect` (docs/durability.md#stores-and-routes): a thread's events after a cursor, or its compacted prelude, then the live tail. */
 import * as t from "io-ts";
-import { CONNECT_MODE_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
+import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { openConnect, type ConnectStream } from "../store/openConnect";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { errorResponse } from "./errorResponse";
-import { checkAccess, type HandlerContext } from "./HandlerContext";
+import { admit } from "./admit";
+import type { HandlerContext } from "./HandlerContext";
+import { refuseLimit } from "./pageLimit";
 import { readJsonRequest } from "./readJsonRequest";
 import { notResumable } from "./serveStop";
 import { eventStreamResponse, storeFailure } from "./streamResponse";
@@ -14,23 +16,26 @@ import { toEventStream } from "./toEventStream";
 
 /**
  * The body of a connect request: a `RunAgentInput`, of which only `threadId` is needed; a
- * `runId` says the client follows that run (it reconnects), as a `Last-Event-ID` does.
+ * `runId` says the client follows that run (it reconnects), as a `Last-Event-ID` does; a `limit`
+ * asks for only the last `limit` messages of the thread in the prelude (docs/threads.md#paginated-history).
  */
-const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial({ runId: t.string })], "ConnectRequest");
+const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial({ runId: t.string, limit: t.number })], "ConnectRequest");
 
 /**
- * Reads the body, asks `authorize` (`connect`), then the store (`openConnect` after the
+ * Reads the body (a `limit` outside 1 to `maxPageSize` → 400), asks `identify` and `authorize`
+ * (`connect`), then the store as the caller (docs/threads.md#owners) (`openConnect` after the
  * `Last-Event-ID` header, if any): 404 `not-found` for a thread the store does not know (only an
  * authorized caller can learn that), else the SSE stream: `id:` on every frame that carries a
  * cursor, the mode in the `AGUI-Connect-Mode` header (`resume` or `snapshot`), and `AGUI-Resumable:
- * true`. Past the budget of bytes queued to tails (`maxTailBytes`): 503 `capacity`, asked after
+ * true`; on the snapshot path also `AGUI-History-Older` and `AGUI-History-Oldest` (whether older
+ * messages exist, and the oldest one sent). Past the budget of bytes queued to tails (`maxTailBytes`): 503 `capacity`, asked after
  * `authorize` and before the store. A tail the store can no longer follow (evicted, unavailable)
  * ends the body without a terminal event, so the client reconnects; a reader too slow for the
  * send-buffer cap is cut the same way, and one that took nothing for `idleWriteTimeoutMs` is cut
  * off (the body errors). Without a store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
  *
  * @example
- * if (routeOf(request.url) === "connect") return serveConnect(request, context);
+ * if (route.name === "connect") return serveConnect(request, context);
  */
 export async function serveConnect(request: Request, context: HandlerContext): Promise<Response> {
   const { headers, store } = context;
@@ -39,15 +44,18 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   if (store === undefined) return notResumable("connect", headers);
   const body = await readJsonRequest(request, ConnectRequest, "connect request", context.limits, headers);
   if (body instanceof Response) return body;
-  const { threadId, runId } = body;
-  const refused = await checkAccess(context, request, runId === undefined ? { action: "connect", threadId } : { action: "connect", threadId, runId });
-  if (refused) return refused;
+  const { threadId, runId, limit } = body;
+  const badLimit = limit === undefined ? undefined : refuseLimit(limit, context.maxPageSize, "/limit", headers);
+  if (badLimit) return badLimit;
+  const caller = await admit(context, request, runId === undefined ? { action: "connect", threadId } : { action: "connect", threadId, runId });
+  if (caller instanceof Response) return caller;
+  const { owner } = caller.scope;
   const overBudget = refuseOverBudget(context.tails, headers);
   if (overBudget) return overBudget;
   const lastEventId = request.headers.get("last-event-id") || undefined; // an empty header is no cursor
   let stream: ConnectStream | undefined;
   try {
-    stream = await openConnect(store, threadId, lastEventId, { reconnect: lastEventId !== undefined || runId !== undefined });
+    stream = await openConnect(store, threadId, lastEventId, { reconnect: lastEventId !== undefined || runId !== undefined, owner, limit });
   } catch (error) {
     return storeFailure(error, headers);
   }
@@ -60,7 +68,14 @@ export async function serveConnect(request: Request, context: HandlerContext): P
     signal: request.signal,
     slowConsumer: "end",
     // A tail whose reader stopped reading is let go and followed again from its last cursor when it reads (PARK_BYTES).
-    resumeAfter: (cursor) => store.tail(threadId, cursor).pipe(cutOnStoreFailure()),
+    resumeAfter: (cursor) => store.tail(threadId, cursor, { owner }).pipe(cutOnStoreFailure()),
   });
-  return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true" });
+  return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true", ...pageHeaders(stream.page) });
+}
+
+/** The history headers of a snapshot-path answer (none on the resume path, which sends no messages). */
+function pageHeaders(page: ConnectStream["page"]): Record<string, string> {
+  if (page === undefined) return {};
+  const older = { [HISTORY_OLDER_HEADER]: String(page.hasOlder) };
+  return page.oldestMessageId === undefined ? older : { ...older, [HISTORY_OLDEST_HEADER]: encodeURIComponent(page.oldestMessageId) };
 }

@@ -12,7 +12,8 @@ import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { endOnStop } from "./endOnStop";
 import { errorResponse } from "./errorResponse";
-import { checkAccess, type HandlerContext } from "./HandlerContext";
+import { admit, type Caller } from "./admit";
+import type { HandlerContext } from "./HandlerContext";
 import type { RunFunction, Routed } from "./HandlerOptions";
 import { readJsonRequest } from "./readJsonRequest";
 import { RecordingBacklog } from "./RecordingBacklog";
@@ -24,7 +25,7 @@ import { toEventStream } from "./toEventStream";
 
 /**
  * Serves one run. Refusals come first, in request order: 405, 406, the body's (415, 413, 408,
- * 400), `authorize` (`run`: 403), `route` (its own answer, or 500 when it throws), and with a
+ * 400), `identify` (401), `authorize` (`run`: 403), `route` (its own answer, or 500 when it throws), and with a
  * store `beginRun` (409 `run-active`, 503 `capacity`/`unavailable`). Then the stream:
  *
  * - without a store, the run is the response: the client going away (or reading too slowly for
@@ -32,7 +33,7 @@ import { toEventStream } from "./toEventStream";
  * - with a store, see `serveStoredRun`.
  *
  * @example
- * if (routeOf(request.url) === "run") return serveRun(request, context);
+ * if (route.name === "run") return serveRun(request, context);
  */
 export async function serveRun(request: Request, context: HandlerContext): Promise<Response> {
   const { headers } = context;
@@ -40,8 +41,8 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
   if (shape) return shape;
   const input = await readJsonRequest(request, RunAgentInput, "RunAgentInput", context.limits, headers);
   if (input instanceof Response) return input;
-  const refused = await checkAccess(context, request, { action: "run", threadId: input.threadId, runId: input.runId });
-  if (refused) return refused;
+  const caller = await admit(context, request, { action: "run", threadId: input.threadId, runId: input.runId });
+  if (caller instanceof Response) return caller;
 
   let chosen: Routed;
   try {
@@ -51,18 +52,21 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
     return errorResponse(500, { error: "internal", message: `route failed before the run started: ${message}` }, headers);
   }
   if (chosen instanceof Response) return chosen;
-  if (context.store !== undefined) return serveStoredRun(request, input, chosen, context, context.store);
+  if (context.store !== undefined) return serveStoredRun(request, input, chosen, context, context.store, caller);
 
   const runSource = chosen ?? context.runDefault;
-  const body = toEventStream((ready, signal) => runSource(input, { request, ready, signal }).pipe(debugEvents(context.debug, "server")), {
-    ...context.stream,
-    signal: request.signal,
-  });
+  const body = toEventStream(
+    (ready, signal) => runSource(input, { request, ready, signal, setThreadTitle: noThreadTitle }).pipe(debugEvents(context.debug, "server")),
+    {
+      ...context.stream,
+      signal: request.signal,
+    },
+  );
   return eventStreamResponse(body, headers);
 }
 
 /**
- * A run kept in `store` (docs/durability.md#stores-and-routes): `beginRun`, then the run is subscribed on its own, apart
+ * A run kept in `store` (docs/durability.md#stores-and-routes): `beginRun` as the caller (docs/threads.md#owners), then the run is subscribed on its own, apart
  * from the response, through `recordRun` (so every event is logged, and the run goes on when its
  * client goes away: a disconnect only detaches); the response is the run as logged, its
  * RUN_STARTED then `store.tail` from there, every frame with `id: <cursor>`, under the header
@@ -82,11 +86,12 @@ async function serveStoredRun(
   chosen: RunFunction | undefined,
   context: HandlerContext,
   store: ThreadStore,
+  caller: Caller,
 ): Promise<Response> {
   const { threadId, runId } = input;
   let writer: RunWriter;
   try {
-    writer = await store.beginRun(input);
+    writer = await store.beginRun(input, caller.scope);
   } catch (error) {
     return storeFailure(error, context.headers);
   }
@@ -97,10 +102,11 @@ async function serveStoredRun(
   const pace = new RunPace(context.stream.turns ?? sharedTurns);
   const backlog = new RecordingBacklog(input); // the producer waits while the store is far behind (RECORDING_BACKLOG)
   const ready = backlog.pace(pace.ready);
+  const setThreadTitle = (title: string): Promise<void> => writer.setTitle(title); // docs/threads.md#the-thread-list
   const events =
     chosen === undefined && context.driver !== undefined
-      ? context.driver(input, { ready, stop: stop.signal })
-      : (chosen ?? context.runDefault)(input, { request, ready, signal: stop.signal }).pipe(
+      ? context.driver(input, { ready, stop: stop.signal, setThreadTitle })
+      : (chosen ?? context.runDefault)(input, { request, ready, signal: stop.signal, setThreadTitle }).pipe(
           normalizeChunks(),
           verifyEvents(),
           endOnStop(stop.signal, threadId, runId),
@@ -128,9 +134,14 @@ async function serveStoredRun(
   const body = toEventStream(
     (ready, gone) => {
       pace.attach(ready, gone);
-      return concat(of(writer.started), store.tail(threadId, writer.started.cursor)).pipe(cutOnStoreFailure());
+      return concat(of(writer.started), store.tail(threadId, writer.started.cursor, caller.scope)).pipe(cutOnStoreFailure());
     },
     { ...context.stream, ...tailStreamOptions(context.tails), gatherWrites: false, signal: request.signal, slowConsumer: "end" },
   );
   return eventStreamResponse(body, context.headers, { [RESUMABLE_HEADER]: "true" });
+}
+
+/** A run without a store has no thread list: its title goes nowhere (docs/threads.md#the-thread-list). */
+function noThreadTitle(): Promise<void> {
+  return Promise.resolve();
 }

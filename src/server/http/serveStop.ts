@@ -1,7 +1,8 @@
 /** `POST {url}/stop` (docs/durability.md#stores-and-routes): cancels a live run of a thread, wherever its producer runs. */
 import * as t from "io-ts";
 import { errorResponse } from "./errorResponse";
-import { checkAccess, type HandlerContext } from "./HandlerContext";
+import { admit } from "./admit";
+import type { HandlerContext } from "./HandlerContext";
 import { readJsonRequest } from "./readJsonRequest";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { storeFailure } from "./streamResponse";
@@ -10,13 +11,13 @@ import { storeFailure } from "./streamResponse";
 const StopRequest = t.type({ threadId: t.string, runId: t.string }, "StopRequest");
 
 /**
- * Reads `{ threadId, runId }`, asks `authorize` (`stop`), then the store: `stopping` → 202 with
+ * Reads `{ threadId, runId }`, asks `identify` and `authorize` (`stop`), then the store as the caller: `stopping` → 202 with
  * `{ threadId, runId, status: "stopping" }` (the run then ends `RUN_FINISHED` cancelled on its
  * own stream; everything sent before stays in the log), `ended` → 409 `run-ended`, `unknown` → 404
  * `not-found`. Without a store: 404 `not-resumable`. A method other than POST → 405.
  *
  * @example
- * if (routeOf(request.url) === "stop") return serveStop(request, context);
+ * if (route.name === "stop") return serveStop(request, context);
  */
 export async function serveStop(request: Request, context: HandlerContext): Promise<Response> {
   const { headers, store } = context;
@@ -26,11 +27,11 @@ export async function serveStop(request: Request, context: HandlerContext): Prom
   const body = await readJsonRequest(request, StopRequest, "stop request", context.limits, headers);
   if (body instanceof Response) return body;
   const { threadId, runId } = body;
-  const refused = await checkAccess(context, request, { action: "stop", threadId, runId });
-  if (refused) return refused;
+  const caller = await admit(context, request, { action: "stop", threadId, runId });
+  if (caller instanceof Response) return caller;
   let answer: Awaited<ReturnType<typeof store.stop>>;
   try {
-    answer = await store.stop(threadId, runId);
+    answer = await store.stop(threadId, runId, caller.scope);
   } catch (error) {
     return storeFailure(error, headers);
   }

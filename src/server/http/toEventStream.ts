@@ -2,10 +2,10 @@
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { EventStreamPump } from "./EventStreamPump";
-import type { CursorFrame, EventSource, EventStreamOptions } from "./EventStreamOptions";
+import type { CursorFrame, DataFrame, EventSource, EventStreamOptions } from "./EventStreamOptions";
 import { MAX_CHUNK_BYTES } from "./FrameQueue";
 
-export type { CursorFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
+export type { CursorFrame, DataFrame, EventSource, EventStreamOptions, Ready } from "./EventStreamOptions";
 
 /** The default high-water mark, in events. */
 export const DEFAULT_HIGH_WATER_MARK = 16;
@@ -22,7 +22,7 @@ export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
 
 /**
  * Streams the events as SSE frames (`data: <json>\n\n`, UTF-8; `id: <cursor>\n` first for a
- * `CursorFrame` with a cursor), pulled by the reader. With `frames`, frames are shared with the
+ * `CursorFrame` with a cursor; a `DataFrame`'s own line), pulled by the reader. With `frames`, frames are shared with the
  * other responses that queue the same event (each encoded once); with `idleWriteTimeoutMs`, a
  * reader that takes nothing while frames wait for it is cut off (see the options).
  *
@@ -46,7 +46,7 @@ export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
  * const body = toEventStream((ready, signal) => run(agent, input, { ready, signal }), { signal: request.signal });
  * return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
  */
-export function toEventStream(source: Observable<Event | CursorFrame> | EventSource, options: EventStreamOptions = {}): ReadableStream<Uint8Array> {
+export function toEventStream(source: Observable<Event | CursorFrame | DataFrame> | EventSource, options: EventStreamOptions = {}): ReadableStream<Uint8Array> {
   const pump = new EventStreamPump(source, options, {
     highWaterMark: Math.max(1, options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK),
     maxBufferedBytes: Math.max(1, options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),

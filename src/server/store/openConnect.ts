@@ -1,7 +1,7 @@
 /** A connect stream from a store: the answer `POST {url}/connect` streams (docs/durability.md#stores-and-routes), or `undefined` for an unknown thread. */
 import { concat, from, type Observable } from "rxjs";
 import { planConnect, type ConnectFrame, type ConnectOptions } from "./connectStream";
-import type { Cursor, ThreadStore } from "./ThreadStore";
+import type { Cursor, ReadOptions, ThreadStore } from "./ThreadStore";
 
 /**
  * An open connect stream: its `mode` (a handler may say which in a header) and its `frames`, a
@@ -14,6 +14,12 @@ import type { Cursor, ThreadStore } from "./ThreadStore";
 export interface ConnectStream {
   readonly mode: "resume" | "snapshot";
   readonly frames: Observable<ConnectFrame>;
+  /**
+   * On the snapshot path: whether the thread holds messages older than the prelude's
+   * MESSAGES_SNAPSHOT (only with a `limit`), and the id of the oldest message it carries (what
+   * `POST {url}/history` takes as `before`), docs/threads.md#paginated-history.
+   */
+  readonly page?: { readonly hasOlder: boolean; readonly oldestMessageId?: string };
 }
 
 /**
@@ -21,7 +27,8 @@ export interface ConnectStream {
  * connect stream, or `undefined` when the store does not know the thread (the handler answers
  * 404, exactly as for a forbidden thread). The read happens now, so that the handler can answer
  * before it starts the response; the frames are sent when subscribed. The tail starts at the last
- * cursor read, so nothing appended in between is lost or sent twice. `options` go to `planConnect`.
+ * cursor read, so nothing appended in between is lost or sent twice. `options` go to `planConnect`,
+ * and their `owner` and `limit` to the store (`ReadOptions`, docs/threads.md#owners).
  *
  * @example
  * const stream = await openConnect(store, input.threadId, lastEventId);
@@ -32,12 +39,15 @@ export async function openConnect(
   store: ThreadStore,
   threadId: string,
   lastEventId?: Cursor,
-  options: ConnectOptions = {},
+  options: ConnectOptions & ReadOptions = {},
 ): Promise<ConnectStream | undefined> {
-  const read = await store.read(threadId, lastEventId);
+  const { owner, limit } = options;
+  const read = await store.read(threadId, lastEventId, limit === undefined ? { owner } : { owner, limit });
   if (read === undefined) return undefined;
   const plan = planConnect(read, options);
   const tailAfter = plan.tailAfter;
-  const frames: Observable<ConnectFrame> = tailAfter === undefined ? from(plan.frames) : concat(from(plan.frames), store.tail(threadId, tailAfter));
-  return { mode: plan.mode, frames };
+  const frames: Observable<ConnectFrame> = tailAfter === undefined ? from(plan.frames) : concat(from(plan.frames), store.tail(threadId, tailAfter, { owner }));
+  if (read.kind === "resume") return { mode: plan.mode, frames };
+  const oldest = read.snapshot.messages[0];
+  return { mode: plan.mode, frames, page: { hasOlder: read.hasOlder === true, ...(oldest === undefined ? {} : { oldestMessageId: oldest.id }) } };
 }

@@ -106,7 +106,7 @@ describe("access", () => {
   function guard(asked: ThreadAccess[]): Authorize {
     return (request, access) => {
       asked.push(access);
-      return access.threadId === "mine" && request.headers.get("authorization") === "Bearer owner";
+      return "threadId" in access && access.threadId === "mine" && request.headers.get("authorization") === "Bearer owner";
     };
   }
   const owner = { Authorization: "Bearer owner" };

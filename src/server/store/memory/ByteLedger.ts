@@ -4,6 +4,7 @@ import { evictIdleThread, freeableBytes, freeBytes, type EvictionCounts } from "
 import type { LiveRun } from "./LiveRun";
 import type { MemoryStoreStats } from "./MemoryStoreOptions";
 import type { MemoryThread } from "./MemoryThread";
+import type { ThreadTable } from "./ThreadTable";
 import { storeFull, tooLarge, type RunLimit } from "./runBytes";
 
 /**
@@ -36,7 +37,7 @@ export class ByteLedger {
   tooLargeRuns = 0;
 
   constructor(
-    private readonly threads: Map<string, MemoryThread>,
+    private readonly threads: ThreadTable,
     readonly maxBytes: number,
     readonly maxRunBytes: number,
   ) {}

@@ -1,13 +1,18 @@
-/** One thread of the memory store (docs/durability.md): its log, its compacted fold, its runs, its live run and its tails. */
+/** One thread of the memory store (docs/durability.md, docs/threads.md#in-the-store): its log, its compacted fold, its runs, its live run, its tails and its metadata. */
 import { Observable } from "rxjs";
 import type { Event } from "../../../protocol/events";
 import { isTerminal } from "../../../thread/isTerminal";
 import { StoreError } from "../StoreError";
 import { ThreadFold } from "../../../thread/ThreadFold";
+import { ClientState } from "../../../thread/reducers/ClientState";
+import type { HistoryPage } from "../../../thread/threadList";
+import type { MessageList } from "../../../thread/reducers/MessageList";
 import type { ThreadSnapshot } from "../../../thread/ThreadSnapshot";
 import type { Cursor, ResumeRead, StoredEvent } from "../ThreadStore";
 import type { LiveRun } from "./LiveRun";
 import { ThreadLog } from "./ThreadLog";
+import { threadKey } from "./threadKey";
+import type { ThreadMeta } from "./threadRows";
 
 /** A run the thread remembers (at most `maxRunsPerThread`), for bounds and for `stop`'s answer. */
 export interface RunEntry {
@@ -30,13 +35,17 @@ interface TailListener {
  * what it has already seen (its backlog may have covered it).
  *
  * @example
- * const thread = new MemoryThread("t1", "s1.0.");
+ * const thread = new MemoryThread("t1", "s1.0.", newMeta("alice", clock.now()));
  * thread.record([ev.runStarted("t1", "r1")], [40]);
  * thread.bytes; // 40: the RUN_STARTED's JSON text
  */
 export class MemoryThread {
+  /** `threadKey(owner, id)`: the thread's key in its store. */
+  readonly key: string;
   readonly log: ThreadLog;
   readonly fold: ThreadFold;
+  /** The path, read by position: the fold's own list (a read with a limit, a history page and a row never copy it). */
+  readonly messages: Pick<MessageList, "length" | "at" | "indexOf">;
   readonly runs: RunEntry[] = [];
   live: LiveRun | undefined;
   /** The compacted state's JSON size (messages and state), measured when a run ends; a live run's growth is its `foldBytes`. */
@@ -48,9 +57,13 @@ export class MemoryThread {
   constructor(
     readonly id: string,
     cursorPrefix: string,
+    readonly meta: ThreadMeta,
   ) {
+    this.key = threadKey(meta.owner, id);
     this.log = new ThreadLog(cursorPrefix);
-    this.fold = new ThreadFold(id);
+    const client = ClientState.untyped();
+    this.messages = client.messages;
+    this.fold = new ThreadFold(id, client);
   }
 
   /** The bytes this thread holds against the store's bound: its retained events, its compacted state, and its live run's growth of it. */
@@ -103,11 +116,21 @@ export class MemoryThread {
     return stored;
   }
 
-  /** The compacted thread. A thread is made with its first RUN_STARTED, so there always is one. */
-  snapshot(): ThreadSnapshot {
-    const snapshot = this.fold.snapshot();
+  /** The compacted thread (with `lastMessages`, only that many of its last messages). A thread is made with its first RUN_STARTED, so there always is one. */
+  snapshot(lastMessages?: number): ThreadSnapshot {
+    const snapshot = this.fold.snapshot(lastMessages);
     if (snapshot === undefined) throw new Error(`thread "${this.id}" has no snapshot: it was created without its RUN_STARTED (a memoryStore bug)`);
     return snapshot;
+  }
+
+  /** At most `limit` messages of the path right before the message `before`, oldest first; `undefined` when the path has no such message. O(limit). */
+  messagesBefore(before: string, limit: number): HistoryPage | undefined {
+    const end = this.messages.indexOf(before);
+    if (end < 0) return undefined;
+    const start = Math.max(0, end - limit);
+    const messages = [];
+    for (let index = start; index < end; index++) messages.push(this.messages.at(index));
+    return { messages, hasOlder: start > 0 };
   }
 
   /**

@@ -42,6 +42,11 @@ export class ThreadLog {
     return this.next - 1;
   }
 
+  /** The cursor of the last event ever appended (`undefined` before the first): where the thread is now. */
+  get lastCursor(): Cursor | undefined {
+    return this.next === 0 ? undefined : `${this.prefix}${this.next - 1}`;
+  }
+
   /** Sequence number of the oldest retained event (`lastSeq + 1` when none is retained). */
   get firstSeq(): number {
     return this.first;

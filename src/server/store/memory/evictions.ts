@@ -1,5 +1,6 @@
 /** The memory store's eviction steps (docs/durability.md §6), least recently used thread first; each returns the bytes it freed. */
 import type { MemoryThread } from "./MemoryThread";
+import type { ThreadTable } from "./ThreadTable";
 
 /**
  * What eviction has taken so far, for `stats()`: whole threads (for bytes or for `maxThreads`),
@@ -21,7 +22,7 @@ export interface EvictionCounts {
  * @example
  * if (freeableBytes(threads, thread) < need) refuse(); // nothing is evicted for a write that cannot fit
  */
-export function freeableBytes(threads: ReadonlyMap<string, MemoryThread>, keep: MemoryThread | undefined): number {
+export function freeableBytes(threads: ThreadTable, keep: MemoryThread | undefined): number {
   let total = 0;
   for (const thread of threads.values()) total += thread.live === undefined && thread !== keep ? thread.bytes : thread.endedRunBytes;
   return total;
@@ -38,7 +39,7 @@ export function freeableBytes(threads: ReadonlyMap<string, MemoryThread>, keep: 
  * @example
  * store.bytes -= freeBytes(threads, store.bytes + incoming - maxBytes, writing, counts);
  */
-export function freeBytes(threads: Map<string, MemoryThread>, need: number, keep: MemoryThread | undefined, counts: EvictionCounts): number {
+export function freeBytes(threads: ThreadTable, need: number, keep: MemoryThread | undefined, counts: EvictionCounts): number {
   let freed = 0;
   while (freed < need) {
     const step = dropEndedRun(threads, counts) ?? evictIdleThread(threads, keep, counts);
@@ -50,17 +51,16 @@ export function freeBytes(threads: Map<string, MemoryThread>, need: number, keep
 
 /**
  * Evicts the least recently used thread that has no live run and is not `keep`: its tails error
- * with `evicted`, and the store forgets it. Returns the bytes freed, or `undefined` when no thread
+ * with `evicted`, and the store forgets it (its owner's list too, docs/threads.md#in-the-store). Returns the bytes freed, or `undefined` when no thread
  * may go.
  *
  * @example
  * const freed = evictIdleThread(threads, undefined, counts); // undefined: all busy
  */
-export function evictIdleThread(threads: Map<string, MemoryThread>, keep: MemoryThread | undefined, counts: EvictionCounts): number | undefined {
+export function evictIdleThread(threads: ThreadTable, keep: MemoryThread | undefined, counts: EvictionCounts): number | undefined {
   for (const thread of threads.values()) {
     if (thread.live !== undefined || thread === keep) continue;
-    threads.delete(thread.id);
-    thread.evict();
+    threads.forget(thread);
     counts.threads++;
     return thread.bytes;
   }
@@ -68,7 +68,7 @@ export function evictIdleThread(threads: Map<string, MemoryThread>, keep: Memory
 }
 
 /** Drops the events of the oldest ended run that still has some, in the least recently used thread that has one. */
-function dropEndedRun(threads: Map<string, MemoryThread>, counts: EvictionCounts): number | undefined {
+function dropEndedRun(threads: ThreadTable, counts: EvictionCounts): number | undefined {
   for (const thread of threads.values()) {
     if (thread.endedRunBytes === 0) continue; // O(1) per thread without any, so a scan is O(threads)
     // While a run is live it is the last one; every run before it has ended.

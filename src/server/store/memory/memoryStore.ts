@@ -8,10 +8,30 @@ import { checkBatch } from "../checkBatch";
 import { isTerminal } from "../../../thread/isTerminal";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
-import { ABANDONED_ERROR_CODE, DEFAULT_LEASE_MS, type Cursor, type RunWriter, type StoredEvent, type StopAnswer, type ThreadRead } from "../ThreadStore";
+import {
+  ABANDONED_ERROR_CODE,
+  DEFAULT_LEASE_MS,
+  type BeginOptions,
+  type Cursor,
+  type HistoryQuery,
+  type ListQuery,
+  type ReadOptions,
+  type RunWriter,
+  type StoreScope,
+  type StoredEvent,
+  type StopAnswer,
+  type ThreadRead,
+} from "../ThreadStore";
+import type { HistoryPage, ThreadChanged, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../../thread/threadList";
+import { checkPageLimit, decodeListCursor, encodeListCursor } from "../pageQueries";
 import { ByteLedger } from "./ByteLedger";
+import { ListChanges } from "./ListChanges";
 import { stopRequests, type LiveRun } from "./LiveRun";
 import { MemoryThread } from "./MemoryThread";
+import { threadKey } from "./threadKey";
+import { newMeta, noteDefaultTitle, summaryOf } from "./threadRows";
+import { ThreadTable } from "./ThreadTable";
+import { Tombstones } from "./Tombstones";
 import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
 import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
@@ -62,8 +82,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 }
 
 class MemoryThreadStore implements MemoryStore {
-  /** Threads in least-recently-used order: the first is the next to go. */
-  private readonly threads = new Map<string, MemoryThread>();
+  /** Threads by (owner, id) in least-recently-used order (the first is the next to go), and each owner's list. */
+  private readonly threads: ThreadTable;
+  private readonly tombstones: Tombstones;
+  private readonly changes = new ListChanges();
   private readonly maxThreads: number;
   private readonly maxRunsPerThread: number;
   private readonly ledger: ByteLedger;
@@ -77,18 +99,27 @@ class MemoryThreadStore implements MemoryStore {
     const { maxThreads, maxRunsPerThread, maxBytes, maxRunBytes } = resolveBounds(options);
     this.maxThreads = maxThreads;
     this.maxRunsPerThread = maxRunsPerThread;
+    // Deleted or evicted, a thread leaves its owner's list: say so to those watching it.
+    this.threads = new ThreadTable((thread) => this.changes.announce(thread.meta.owner, () => ({ type: "deleted", threadId: thread.id })));
     this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
     this.lease = positive("lease", options.lease ?? DEFAULT_LEASE_MS);
     this.clock = options.clock ?? systemClock;
+    // Two leases: a producer that was writing when the thread was deleted has let its lease run out by then (docs/threads.md#in-the-store).
+    this.tombstones = new Tombstones(this.clock, 2 * this.lease);
   }
 
   stats(): MemoryStoreStats {
     return this.ledger.stats();
   }
 
-  async beginRun(input: RunAgentInput): Promise<RunWriter> {
+  async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
-    const existing = this.threads.get(threadId);
+    const key = threadKey(options.owner, threadId);
+    if (this.tombstones.has(key)) {
+      const message = `expected thread "${threadId}" to be open for run "${runId}", but it was deleted less than two leases (${2 * this.lease} ms) ago, and nothing may write it again until then`;
+      throw new StoreError("deleted", message, { threadId, runId });
+    }
+    const existing = this.threads.get(key);
     if (existing !== undefined) this.expireIfDue(existing);
     if (existing?.live !== undefined) {
       throw new StoreError(
@@ -97,6 +128,7 @@ class MemoryThreadStore implements MemoryStore {
         { threadId, runId: existing.live.runId },
       );
     }
+    refuseMoved(existing?.log.lastCursor ?? null, options.expectCursor, threadId, runId);
     const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
     // Logged without the input (every later copy is small); folded with it, so its messages join the thread (docs/rules.md#A15): that growth is the run's too.
     const [startedBytes] = eventSizes(threadId, [started]);
@@ -104,7 +136,7 @@ class MemoryThreadStore implements MemoryStore {
     // Runs past maxRunsPerThread go first: dropping their events may make all the room needed.
     if (existing !== undefined) this.ledger.bytes -= existing.dropOldestRuns(this.maxRunsPerThread - 1);
     const limit = this.ledger.admitStart(existing, { threadId, runId }, startedBytes + foldBytes);
-    const thread = existing ?? this.createThread(threadId);
+    const thread = existing ?? this.createThread(threadId, options.owner);
     const live: LiveRun = {
       runId,
       loggedBytes: 0,
@@ -118,7 +150,11 @@ class MemoryThreadStore implements MemoryStore {
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
+    const now = this.clock.now();
+    this.threads.reindex(thread, () => (thread.meta.updatedAt = now));
     const [stored] = this.write(thread, [started], [startedBytes], foldBytes, { ...started, input });
+    noteDefaultTitle(thread);
+    this.announce(thread, existing === undefined ? "created" : "run-started");
     return {
       threadId,
       runId,
@@ -126,36 +162,96 @@ class MemoryThreadStore implements MemoryStore {
       append: (events) => this.append(thread, live, events),
       renewLease: () => this.renew(thread, live),
       stopRequested: stopRequests(live, () => thread.live === live),
+      setTitle: (title) => this.setTitle(thread, live, title),
     };
   }
 
-  async read(threadId: string, after?: Cursor): Promise<ThreadRead | undefined> {
-    const thread = this.threads.get(threadId);
+  async read(threadId: string, after?: Cursor, options: ReadOptions = {}): Promise<ThreadRead | undefined> {
+    const limit = options.limit === undefined ? undefined : checkPageLimit("read", options.limit);
+    const thread = this.threads.get(threadKey(options.owner, threadId));
     if (thread === undefined) return undefined;
     this.expireIfDue(thread);
-    this.touch(thread);
+    this.threads.touch(thread);
     const resume = after === undefined ? undefined : thread.resumeFrom(after);
-    return resume ?? { kind: "snapshot", snapshot: thread.snapshot() };
+    if (resume !== undefined) return resume;
+    if (limit === undefined) return { kind: "snapshot", snapshot: thread.snapshot() };
+    return { kind: "snapshot", snapshot: thread.snapshot(limit), hasOlder: thread.messages.length > limit };
   }
 
-  tail(threadId: string, after: Cursor): Observable<StoredEvent> {
-    const thread = this.threads.get(threadId);
+  tail(threadId: string, after: Cursor, scope: StoreScope = {}): Observable<StoredEvent> {
+    const thread = this.threads.get(threadKey(scope.owner, threadId));
     if (thread === undefined) return evictedThread(threadId);
     return thread.tail(after);
   }
 
-  async stop(threadId: string, runId: string): Promise<StopAnswer> {
-    const thread = this.threads.get(threadId);
+  async stop(threadId: string, runId: string, scope: StoreScope = {}): Promise<StopAnswer> {
+    const thread = this.threads.get(threadKey(scope.owner, threadId));
     if (thread === undefined) return "unknown";
     this.expireIfDue(thread);
-    this.touch(thread);
+    this.threads.touch(thread);
     const live = thread.live;
     if (live !== undefined && live.runId === runId) {
-      live.stopRequested = true;
-      for (const watcher of [...live.watchers]) watcher(true);
+      requestStop(live);
       return "stopping";
     }
     return thread.runs.some((run) => run.runId === runId) ? "ended" : "unknown";
+  }
+
+  async list(scope: StoreScope, query: ListQuery): Promise<ThreadPage> {
+    const limit = checkPageLimit("list", query.limit);
+    const after = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
+    if (scope.owner === undefined) return { threads: [] }; // no list holds threads without an owner
+    const { threads, more } = this.threads.index.page(scope.owner, query.archived === true, after, limit);
+    const now = this.clock.now();
+    const last = threads[threads.length - 1];
+    const rows = threads.map((thread) => summaryOf(thread, now));
+    return more && last !== undefined ? { threads: rows, next: encodeListCursor({ updatedAt: last.meta.updatedAt, threadId: last.id }) } : { threads: rows };
+  }
+
+  async update(threadId: string, patch: ThreadPatch, scope: StoreScope = {}): Promise<ThreadSummary | undefined> {
+    const thread = this.threads.get(threadKey(scope.owner, threadId));
+    if (thread === undefined) return undefined;
+    const { title, archived } = patch;
+    const now = this.clock.now();
+    if (title !== undefined || archived !== undefined) {
+      this.threads.reindex(thread, () => {
+        thread.meta.updatedAt = now;
+        if (title !== undefined) thread.meta.ownerTitle = title;
+        if (archived !== undefined) thread.meta.archived = archived;
+      });
+    }
+    if (title !== undefined) this.announce(thread, "renamed");
+    if (archived !== undefined) this.announce(thread, archived ? "archived" : "updated");
+    return summaryOf(thread, now);
+  }
+
+  async remove(threadId: string, scope: StoreScope = {}): Promise<boolean> {
+    const key = threadKey(scope.owner, threadId);
+    const thread = this.threads.get(key);
+    if (thread === undefined) return false;
+    this.ledger.bytes -= thread.bytes; // its live run's included, before the run is let go
+    const live = thread.live;
+    if (live !== undefined) {
+      requestStop(live); // its producer stops; its writes are refused from here on (run-ended)
+      thread.live = undefined;
+      live.cancelTimer();
+      for (const watcher of [...live.watchers]) watcher(false);
+    }
+    this.tombstones.add(key);
+    this.threads.forget(thread); // its tails error, its owner's list drops it and hears `deleted`
+    return true;
+  }
+
+  async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
+    const limit = checkPageLimit("history", query.limit);
+    const thread = this.threads.get(threadKey(scope.owner, threadId));
+    if (thread === undefined) return undefined;
+    this.threads.touch(thread);
+    return thread.messagesBefore(query.before, limit);
+  }
+
+  listEvents(scope: StoreScope): Observable<ThreadListEvent> {
+    return this.changes.listen(scope.owner);
   }
 
   /** Checks, measures and admits a batch (the run's bound, then room), then logs it; a batch too large ends the run `RUN_TOO_LARGE`. */
@@ -176,6 +272,23 @@ class MemoryThreadStore implements MemoryStore {
     const cursors = this.write(thread, events, sizes, logged).map((stored) => stored.cursor);
     live.deadline = this.clock.now() + this.lease; // an append is a heartbeat
     return Promise.resolve(cursors);
+  }
+
+  /** The agent's title: shown unless the owner renamed the thread (then kept, unseen, and nothing moves). */
+  private setTitle(thread: MemoryThread, live: LiveRun, title: string): Promise<void> {
+    if (thread.live === live) this.expireIfDue(thread);
+    if (thread.live !== live) return Promise.reject(this.runEnded(thread, live));
+    if (thread.meta.ownerTitle !== undefined) {
+      thread.meta.agentTitle = title;
+      return Promise.resolve();
+    }
+    const now = this.clock.now();
+    this.threads.reindex(thread, () => {
+      thread.meta.agentTitle = title;
+      thread.meta.updatedAt = now;
+    });
+    this.announce(thread, "renamed");
+    return Promise.resolve();
   }
 
   private renew(thread: MemoryThread, live: LiveRun): Promise<boolean> {
@@ -213,7 +326,7 @@ class MemoryThreadStore implements MemoryStore {
       live.loggedBytes += logged;
       live.foldBytes += foldBytes;
     }
-    this.touch(thread);
+    this.threads.touch(thread);
     const stored = thread.record(events, sizes, foldFirstAs);
     if (events.length > 0 && isTerminal(events[events.length - 1])) this.endLiveRun(thread);
     this.ledger.settle(thread);
@@ -229,6 +342,15 @@ class MemoryThreadStore implements MemoryStore {
     this.ledger.bytes += thread.bytes - before;
     live.cancelTimer();
     for (const watcher of [...live.watchers]) watcher(false);
+    const now = this.clock.now();
+    this.threads.reindex(thread, () => (thread.meta.updatedAt = now));
+    noteDefaultTitle(thread);
+    this.announce(thread, "run-ended");
+  }
+
+  /** Tells the thread's owner's listeners of a change, with its row as it is now. */
+  private announce(thread: MemoryThread, type: ThreadChanged["type"]): void {
+    this.changes.announce(thread.meta.owner, () => ({ type, thread: summaryOf(thread, this.clock.now()) }));
   }
 
   private onLeaseTimer(thread: MemoryThread, live: LiveRun): void {
@@ -255,22 +377,32 @@ class MemoryThreadStore implements MemoryStore {
     });
   }
 
-  private createThread(threadId: string): MemoryThread {
+  private createThread(threadId: string, owner: string | undefined): MemoryThread {
     if (this.threads.size >= this.maxThreads) {
       if (!this.ledger.evictForThread()) {
         const message = `expected room for thread "${threadId}", but all ${this.maxThreads} threads (maxThreads) have a live run`;
         throw new StoreError("capacity", message, { threadId });
       }
     }
-    const thread = new MemoryThread(threadId, `${this.instance}.${(this.incarnations++).toString(36)}.`);
-    this.threads.set(threadId, thread);
+    const thread = new MemoryThread(threadId, `${this.instance}.${(this.incarnations++).toString(36)}.`, newMeta(owner, this.clock.now()));
+    this.threads.add(thread);
     return thread;
   }
+}
 
-  private touch(thread: MemoryThread): void {
-    this.threads.delete(thread.id);
-    this.threads.set(thread.id, thread);
-  }
+/** Asks a live run to stop: its producer hears it through `stopRequested`. */
+function requestStop(live: LiveRun): void {
+  live.stopRequested = true;
+  for (const watcher of [...live.watchers]) watcher(true);
+}
+
+/** `beginRun`'s `expectCursor` check: the thread must still be where the handler read it (`null`: not there at all). */
+function refuseMoved(current: Cursor | null, expected: Cursor | null | undefined, threadId: string, runId: string): void {
+  if (expected === undefined || expected === current) return;
+  const want = expected === null ? "to be new" : `to be at cursor ${JSON.stringify(expected)}`;
+  const found = current === null ? "the caller has no such thread" : `it is at ${JSON.stringify(current)}`;
+  const message = `expected thread "${threadId}" ${want} when run "${runId}" starts (as the handler read it), but ${found}: it changed meanwhile`;
+  throw new StoreError("history-moved", message, { threadId, runId });
 }
 
 function sum(sizes: readonly number[]): number {
