@@ -25,14 +25,19 @@ function countingTails(store: MemoryStore): { store: ThreadStore; following: () 
     following: () => following,
     startedAfter,
     store: {
-      beginRun: (input) => store.beginRun(input),
-      read: (threadId, after) => store.read(threadId, after),
-      stop: (threadId, runId) => store.stop(threadId, runId),
-      tail: (threadId, after) =>
+      beginRun: (input, options) => store.beginRun(input, options),
+      read: (threadId, after, options) => store.read(threadId, after, options),
+      stop: (threadId, runId, scope) => store.stop(threadId, runId, scope),
+      list: (scope, query) => store.list(scope, query),
+      update: (threadId, patch, scope) => store.update(threadId, patch, scope),
+      remove: (threadId, scope) => store.remove(threadId, scope),
+      history: (threadId, query, scope) => store.history(threadId, query, scope),
+      listEvents: (scope) => store.listEvents(scope),
+      tail: (threadId, after, scope) =>
         new Observable<StoredEvent>((subscriber) => {
           startedAfter.push(after);
           following++;
-          const subscription = store.tail(threadId, after).subscribe(subscriber);
+          const subscription = store.tail(threadId, after, scope).subscribe(subscriber);
           return () => {
             following--;
             subscription.unsubscribe();
