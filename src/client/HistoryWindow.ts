@@ -20,14 +20,14 @@ import type { MessageList } from "../thread/reducers/MessageList";
  *
  * @example
  * const window = new HistoryWindow();
- * window.answered(true); // the join's AGUI-Has-Older header
+ * window.answered(true); // the join's AGUI-History-Older header
  * const event = window.widen(snapshotEvent, store.messages.snapshot());
  */
 export class HistoryWindow {
   /** Whether the server holds messages older than the first one held. */
   hasOlder = false;
   private windowed = false;
-  /** What the answer being read said about older messages (its `AGUI-Has-Older`), until its snapshot. */
+  /** What the answer being read said about older messages (its `AGUI-History-Older`), until its snapshot. */
   private said: boolean | undefined;
 
   /** A join's answer said whether older messages exist than those its snapshot carries. */
