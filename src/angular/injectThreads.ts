@@ -1,4 +1,4 @@
-/** A thread list as Angular signals (docs/threads.md#in-the-client): the rows, live while the caller lives, and the calls that change them. */
+/** A thread list as Angular signals (docs/client.md#thread-list): the rows, live while the caller lives, and the calls that change them. */
 import { assertInInjectionContext, computed, DestroyRef, inject, signal, type Signal } from "@angular/core";
 import type { ClientError, ThreadList, ThreadSummary } from "../client";
 

@@ -1,4 +1,4 @@
-/** A thread list as React state (docs/threads.md#in-the-client): the rows, live while a component shows them, and the calls that change them. */
+/** A thread list as React state (docs/client.md#thread-list): the rows, live while a component shows them, and the calls that change them. */
 import { useMemo, useSyncExternalStore } from "react";
 import type { ThreadList, ThreadListSnapshot } from "../client/threads/threadList";
 

@@ -1,4 +1,4 @@
-// injectThreads under Angular's own TestBed (docs/threads.md#in-the-client): the signals follow the list, the calls change it, and the events stream closes with the injector.
+// injectThreads under Angular's own TestBed (docs/client.md#thread-list): the signals follow the list, the calls change it, and the events stream closes with the injector.
 import { TestBed } from "@angular/core/testing";
 import { threadList, type ThreadSummary } from "agui-rx/client";
 import { injectThreads } from "agui-rx/angular";

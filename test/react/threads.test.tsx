@@ -1,5 +1,5 @@
 /** @jest-environment jsdom */
-// useThreads (docs/threads.md#in-the-client): the rows render live while mounted, re-render on events, and the events stream closes on unmount.
+// useThreads (docs/client.md#thread-list): the rows render live while mounted, re-render on events, and the events stream closes on unmount.
 import { act, render, screen } from "@testing-library/react";
 import { createElement as h, type ReactElement } from "react";
 import { threadList } from "../../src/client/threads/threadList";

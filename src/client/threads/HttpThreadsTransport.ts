@@ -1,10 +1,11 @@
-/** `HttpTransport` plus the thread-list routes of a server that owns threads (docs/threads.md#in-the-client), in a module of its own so that a page without a thread list does not carry it. */
+/** `HttpTransport` plus the thread-list routes of a server that owns threads (docs/client.md#thread-list), in a module of its own so that a page without a thread list does not carry it. */
 import type { Observable } from "rxjs";
 import { ThreadPage, ThreadSummary, type ThreadPatch } from "../../thread/threadList";
 import { ClientError } from "../../thread/ClientError";
 import { threadInput } from "../transports/endpointRoutes";
 import { HttpTransport } from "../transports/HttpTransport";
 import { decodeJson, sendJson } from "../transports/jsonRequest";
+import { serverRefusal } from "./serverRefusal";
 import { threadEventStream } from "./threadEventStream";
 import type { ThreadQuery, ThreadsTransport, ThreadStreamItem } from "./ThreadsTransport";
 
@@ -36,7 +37,7 @@ export class HttpThreadsTransport extends HttpTransport implements ThreadsTransp
     if (query.archived !== undefined) params.set("archived", String(query.archived));
     const url = withQuery(this.threadsUrl(), params);
     return this.retried(`GET ${url}`, async () =>
-      decodeJson(ThreadPage, await sendJson({ method: "GET", url, headers: await this.listHeaders(), fetch: this.fetch() }), `GET ${url}`),
+      decodeJson(ThreadPage, await sendJson({ method: "GET", url, headers: await this.listHeaders(), fetch: this.fetch() }, serverRefusal), `GET ${url}`),
     );
   }
 
@@ -50,7 +51,11 @@ export class HttpThreadsTransport extends HttpTransport implements ThreadsTransp
     const url = this.threadsUrl(encodeURIComponent(threadId));
     const body = JSON.stringify(patch);
     return this.retried(`PATCH ${url}`, async () =>
-      decodeJson(ThreadSummary, await sendJson({ method: "PATCH", url, headers: await this.listHeaders(threadId), body, fetch: this.fetch() }), `PATCH ${url}`),
+      decodeJson(
+        ThreadSummary,
+        await sendJson({ method: "PATCH", url, headers: await this.listHeaders(threadId), body, fetch: this.fetch() }, serverRefusal),
+        `PATCH ${url}`,
+      ),
     );
   }
 
@@ -65,7 +70,7 @@ export class HttpThreadsTransport extends HttpTransport implements ThreadsTransp
     const url = this.threadsUrl(encodeURIComponent(threadId));
     return this.retried(`DELETE ${url}`, async () => {
       try {
-        await sendJson({ method: "DELETE", url, headers: await this.listHeaders(threadId), fetch: this.fetch() });
+        await sendJson({ method: "DELETE", url, headers: await this.listHeaders(threadId), fetch: this.fetch() }, serverRefusal);
         return true;
       } catch (error) {
         // the route's own 404 (its JSON refusal); a 404 of a server without the list has another code and stays an error

@@ -1,5 +1,5 @@
 /**
- * The rows a thread list holds and how pages and events change them (docs/threads.md#in-the-client):
+ * The rows a thread list holds and how pages and events change them (docs/client.md#thread-list):
  * pure steps, so that the order pages and events arrive in cannot change the result.
  */
 import type { ThreadListEvent, ThreadPage, ThreadSummary } from "../../thread/threadList";

@@ -17,7 +17,7 @@ export interface ThreadQuery {
 
 /**
  * The events stream was (re)connected: the server sends the changes from now on, so a list that
- * may have missed some reads its first page again (docs/threads.md#in-the-client). `attempt` is 0
+ * may have missed some reads its first page again (docs/client.md#thread-list). `attempt` is 0
  * for the first connection, then counts the reconnects.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * `GET {url}/threads/events` read as a live stream (docs/threads.md#in-the-client): the SSE body's
+ * `GET {url}/threads/events` read as a live stream (docs/client.md#thread-list): the SSE body's
  * frames decoded with the `ThreadListEvent` codec, and the connection made again after every end
  * or cut, with the reconnect's backoff, each new connection announced so that the list resyncs.
  */
@@ -10,7 +10,8 @@ import { DecodeError } from "../../wire/DecodeError";
 import { decodeSseFrames } from "../../wire/decodeSseFrames";
 import { SseRetryField } from "../../wire/SseControl";
 import { responseBytes } from "../../wire/responseBytes";
-import { decodeJson, serverRefusal } from "../transports/jsonRequest";
+import { decodeJson } from "../transports/jsonRequest";
+import { serverRefusal } from "./serverRefusal";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "../transports/reconnecting";
 import { askedWait, describe, failedRequest, worthAnotherTry } from "../transports/requestFailure";
 import type { ThreadStreamItem } from "./ThreadsTransport";

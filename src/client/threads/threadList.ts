@@ -1,4 +1,4 @@
-/** A principal's thread list, live (docs/threads.md#in-the-client): the first page, then the server's changes, with paging, edits, deletion and opening a thread as a Session. */
+/** A principal's thread list, live (docs/client.md#thread-list): the first page, then the server's changes, with paging, edits, deletion and opening a thread as a Session. */
 import { defer, distinctUntilChanged, EMPTY, from, ignoreElements, map, mergeMap, Observable, share, startWith, Subject, tap, finalize } from "rxjs";
 import type { ThreadListEvent, ThreadPage, ThreadSummary } from "../../thread/threadList";
 import { ClientError } from "../../thread/ClientError";
@@ -53,7 +53,7 @@ export interface OpenThreadOptions<S> extends Omit<SessionOptions<S>, "threadId"
  * (`HttpThreadsTransport`). Subscribing to `snapshot$` or `threads$` (or `subscribe`) goes live:
  * the events stream opens (one for every view of this list, closed with the last), and on every
  * (re)connect of it the first page is read again and merged, so changes missed while it was down
- * are not lost (docs/threads.md#in-the-client); events in between are applied as they come.
+ * are not lost (docs/client.md#thread-list); events in between are applied as they come.
  * Rows are deduplicated by thread id and kept in the server's order (most recently updated first,
  * ties by thread id). Edits apply the server's answer at once, before its event comes back.
  *

@@ -13,7 +13,10 @@ import { reconnecting, type ReconnectConfig } from "./reconnecting";
 import { failedRequest, provesNothingStarted, refusedAnswer, worthAnotherTry } from "./requestFailure";
 import { retryUnanswered, type RetryConfig } from "./retryUnanswered";
 import { decodeJson, sendJson } from "./jsonRequest";
-import { HistoryPage, type HistoryRequest } from "../../thread/threadList";
+import * as t from "io-ts";
+import { list } from "../../protocol/codec";
+import { Message } from "../../protocol/messages";
+import type { HistoryPage, HistoryRequest } from "../../thread/threadList";
 import type { ConnectRequest, StopRequest, StopResult, Transport, TransportRunOptions } from "./Transport";
 
 /**
@@ -29,6 +32,12 @@ export type HttpRoute = "run" | "connect" | "stop" | "capabilities" | "history" 
  */
 export type HeadersOption =
   Record<string, string> | ((input: RunAgentInput, request: { readonly route: HttpRoute }) => Record<string, string> | Promise<Record<string, string>>);
+
+/**
+ * A `POST {url}/history` answer: the shape of `HistoryPage`, checked here rather than with its
+ * codec, whose module (every thread-list codec) would join the Session's bundle (docs/packaging.md#the-size-gate).
+ */
+const HistoryAnswer: t.Decoder<unknown, HistoryPage> & { readonly name: string } = t.type({ messages: list(Message), hasOlder: t.boolean }, "HistoryPage");
 
 /**
  * How long the one capabilities question may take (ms): asked only when a request got no answer
@@ -164,7 +173,7 @@ export class HttpTransport implements Transport {
     return this.retried(`POST ${url}`, async () => {
       const headers = await this.headers(threadInput(request.threadId), "history");
       const body = JSON.stringify({ threadId: request.threadId, before: request.before, limit: request.limit });
-      return decodeJson(HistoryPage, await sendJson({ method: "POST", url, headers, body, fetch: this.fetch() }), `POST ${url}`);
+      return decodeJson(HistoryAnswer, await sendJson({ method: "POST", url, headers, body, fetch: this.fetch() }), `POST ${url}`);
     });
   }
 

@@ -1,4 +1,4 @@
-/** One JSON request of `HttpTransport` beside its event streams (`/history`, the thread list's routes, docs/threads.md#in-the-client), and the error its refusal becomes. */
+/** One JSON request of `HttpTransport` beside its event streams (`/history`, docs/threads.md#in-the-client; the thread list's routes, docs/client.md#thread-list), and its answer decoded. */
 import * as E from "fp-ts/Either";
 import type * as t from "io-ts";
 import { describeFailure, excerpt } from "../../protocol/describeFailure";
@@ -22,12 +22,14 @@ export interface JsonRequest {
 /**
  * Sends `request` (`Accept: application/json`, and `Content-Type: application/json` with a body)
  * and resolves the answer's text when it is 2xx. Rejects with a `ClientError`: `transport` when
- * no answer came (`failedRequest`), `http` for any other status (`serverRefusal`).
+ * no answer came (`failedRequest`), `http` for any other status (made by `refuse`: by default
+ * `refusedAnswer`, which quotes the status and the start of the body; the thread list passes
+ * `serverRefusal`, which also reads the server's code).
  *
  * @example
  * const text = await sendJson({ method: "DELETE", url: `${base}/threads/t1`, headers: {}, fetch }); // "" (204)
  */
-export async function sendJson(request: JsonRequest): Promise<string> {
+export async function sendJson(request: JsonRequest, refuse: typeof refusedAnswer = refusedAnswer): Promise<string> {
   const { method, url, body } = request;
   const headers: Record<string, string> = { ...request.headers, Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -40,7 +42,7 @@ export async function sendJson(request: JsonRequest): Promise<string> {
     throw failedRequest(method, url, cause);
   }
   const text = await response.text().catch(() => "");
-  if (!response.ok) throw serverRefusal(method, url, response, text);
+  if (!response.ok) throw refuse(method, url, response, text);
   return text;
 }
 
@@ -64,39 +66,4 @@ export function decodeJson<A>(codec: t.Decoder<unknown, A> & { readonly name: st
   throw new ClientError("decode", `${what} answered what is not a ${codec.name}: at ${path || "/"} expected ${expected}, but got ${excerpt(actual)}`, {
     cause: decoded.left,
   });
-}
-
-/**
- * The `http` error of a non-2xx answer (`refusedAnswer`: status, the start of the body,
- * `retryAfterMs`); when the body is the server's JSON refusal (`{ error, message }`,
- * docs/threads.md#errors) its message names the code and says the server's sentence, and `code` is the code.
- *
- * @example
- * serverRefusal("PATCH", url, response, '{"error":"not-found","message":"no thread t9"}').message // "PATCH … answered 404 not-found: no thread t9"
- */
-export function serverRefusal(method: string, url: string, response: Response, text: string): ClientError {
-  const plain = refusedAnswer(method, url, response, text);
-  const refusal = parseRefusal(text);
-  if (refusal === undefined) return plain;
-  const { status, body, retryAfterMs } = plain;
-  return new ClientError("http", `${method} ${url} answered ${response.status} ${refusal.error}: ${refusal.message}`, {
-    status,
-    body,
-    code: refusal.error,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
-}
-
-/** The server's `{ error, message }` in an error answer's body, or `undefined` for anything else (a proxy's page). */
-function parseRefusal(text: string): { readonly error: string; readonly message: string } | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof json !== "object" || json === null) return undefined;
-  const error: unknown = Reflect.get(json, "error");
-  const message: unknown = Reflect.get(json, "message");
-  return typeof error === "string" && typeof message === "string" ? { error, message } : undefined;
 }

@@ -1,4 +1,4 @@
-/** The thread list's pure steps (docs/threads.md#in-the-client): pages and events merged in any order give the server's order, one row per thread, deletions kept out. */
+/** The thread list's pure steps (docs/client.md#thread-list): pages and events merged in any order give the server's order, one row per thread, deletions kept out. */
 import { applyEvent, applyPage, compareThreads, emptyRows, withoutThread, withThread } from "../../../src/client/threads/ThreadRows";
 import type { ThreadSummary } from "../../../src/thread/threadList";
 

@@ -1,5 +1,5 @@
 /**
- * `threadList` (docs/threads.md#in-the-client) against a scripted thread transport: the first page on
+ * `threadList` (docs/client.md#thread-list) against a scripted thread transport: the first page on
  * each (re)connect of the events stream, events applied in between, paging, edits, deletion, one
  * events connection however many views, and nothing left subscribed.
  */
