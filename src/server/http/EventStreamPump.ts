@@ -177,11 +177,13 @@ export class EventStreamPump {
     const phase = this.phase;
     if (phase.kind !== "following") return; // parked: the source sends the rest again after the cursor; finished, closed: nothing more
     const { queue, options } = this;
-    const event = "type" in item ? item : "data" in item ? undefined : item.event;
-    const cursor = "type" in item || "data" in item ? undefined : item.cursor;
+    const framed: CursorFrame | DataFrame = "type" in item ? { event: item } : item;
+    const event = "data" in framed ? undefined : framed.event;
+    const cursor = "data" in framed ? undefined : framed.cursor;
     let frame: Frame;
     try {
-      frame = "data" in item && !("type" in item) ? { bytes: encodeDataFrame(item.data) } : this.frameOf(event, cursor);
+      if ("data" in framed) frame = { bytes: encodeDataFrame(framed.data) };
+      else frame = options.frames === undefined ? { bytes: encodeFrame(framed.event, framed.cursor) } : options.frames.take(framed.event, framed.cursor);
     } catch (error) {
       return this.fail(error);
     }
@@ -195,12 +197,6 @@ export class EventStreamPump {
     this.reader.wake();
     if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= this.bounds.parkBytes) this.park(phase, cursor);
   };
-
-  /** The frame of an event (or of nothing, which `push` never asks for), from the shared pool when there is one. */
-  private frameOf(event: Event | undefined, cursor: string | undefined): Frame {
-    if (event === undefined) throw new Error("expected an event or a data frame, but got neither");
-    return this.options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : this.options.frames.take(event, cursor);
-  }
 
   /** The reader is not reading: let the source go after `cursor` (the last queued frame's); `pull` picks it up again. */
   private park(following: Following, cursor: string): void {

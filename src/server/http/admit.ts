@@ -3,7 +3,7 @@ import { excerpt } from "../../protocol/describeFailure";
 import type { StoreScope } from "../store/ThreadStore";
 import { errorResponse } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
-import type { OneThreadAccess, ThreadAccess, ThreadListAccess } from "./HandlerOptions";
+import type { OneThreadAccess, ThreadAccess, ThreadListAccess } from "./ThreadAccess";
 
 /**
  * Who a request acts as, once admitted: the principal `identify` returned (absent without
@@ -40,7 +40,7 @@ export async function admit(context: HandlerContext, request: Request, access: O
  * with `identify` (the routes answer 404 without one, before this is asked).
  *
  * @example
- * const caller = await admitToList(context, request, identify, "list");
+ * const caller = await admitToList(context, request, "list");
  */
 export async function admitToList(
   context: HandlerContext,
@@ -52,6 +52,19 @@ export async function admitToList(
   if (principal === undefined) return unauthenticated(context);
   const refused = await authorizeAccess(context, request, { action, principal });
   return refused ?? { principal, scope: { owner: principal } };
+}
+
+/**
+ * Identifies a request on a route that names no thread (`GET {url}/capabilities`): 401 or 500 as
+ * `admit`, else the `Caller`; `authorize` is not asked.
+ *
+ * @example
+ * const caller = await identifyCaller(context, request);
+ * if (caller instanceof Response) return caller;
+ */
+export async function identifyCaller(context: HandlerContext, request: Request): Promise<Caller | Response> {
+  const principal = await identifyRequest(context, request);
+  return principal instanceof Response ? principal : { principal, scope: { owner: principal } };
 }
 
 /** The principal of `request`, `undefined` without `identify`, or the refusal (401, or 500 when `identify` throws). */

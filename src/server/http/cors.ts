@@ -1,6 +1,23 @@
 /** Cross-origin pages (docs/threads.md#routes): the CORS headers on every answer, and the preflight of every route. */
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
-import type { CorsOptions } from "./HandlerOptions";
+
+/**
+ * Which other origins' pages may call the handler (docs/threads.md#routes): `origin` is one origin
+ * (`"https://app.example"`), a list of them, or `"*"` for any; `credentials` lets them send
+ * cookies and `Authorization` (the browser then needs the exact origin, which is what is echoed
+ * whenever the request's `Origin` is allowed); `allowHeaders` are request headers allowed besides
+ * the handler's own (`Content-Type`, `Accept`, `Authorization`, `Last-Event-ID`); `maxAge` how
+ * long, in seconds, a browser may keep a preflight's answer (default 600).
+ *
+ * @example
+ * createHandler(agent, { store, identify, cors: { origin: ["https://app.example"], credentials: true } });
+ */
+export interface CorsOptions {
+  readonly origin: string | readonly string[];
+  readonly credentials?: boolean;
+  readonly allowHeaders?: readonly string[];
+  readonly maxAge?: number;
+}
 
 /** The request headers our clients send that are not CORS-safelisted: a page needs a preflight for them. */
 const CLIENT_HEADERS = ["Content-Type", "Accept", "Authorization", "Last-Event-ID"];

@@ -2,7 +2,7 @@
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonDepth";
 import { systemClock } from "../store/StoreClock";
 import { run } from "../run";
-import { corsPolicy, type CorsPolicy } from "./cors";
+import { corsPolicy } from "./cors";
 import { errorResponse } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
 import type { FetchHandler, HandlerOptions, RunFunction, RunSource } from "./HandlerOptions";
@@ -74,7 +74,7 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
  * routes exist (docs/threads.md#routes: `GET {url}/threads`, `PATCH`/`DELETE
  * {url}/threads/{threadId}`, `GET {url}/threads/events`, `POST {url}/history`). One router picks
  * the route from the path and the method, and every route makes the same checks in the same
- * order: method (405), media type (406, 415), body (413, 408, 400), `identify` (401), the owner
+ * order: method (405), `Accept` (406), the route's availability (404), body (415, 413, 408, 400), `identify` (401), the owner
  * (the store is asked as the principal), `authorize` (403); `cors` answers preflights and adds its
  * headers to every answer.
  *
@@ -115,24 +115,25 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
   return async (request) => {
-    const answer = await dispatch(request, context, cors);
-    return cors === undefined ? answer : cors.decorate(request, answer);
+    if (cors === undefined) return dispatch(request, context);
+    const match = request.method === "OPTIONS" ? routeOf(request.method, request.url) : undefined;
+    if (match?.kind === "wrong-method") return cors.preflight(request, match.allow); // a preflight is its own CORS answer
+    return cors.decorate(request, await dispatch(request, context));
   };
 }
 
 /**
- * The one router (docs/threads.md#routes): the path and method pick the route (`routeOf`), a
- * preflight is answered for the methods the path takes, another method gets 405 with them in
- * `Allow`; each route then makes its checks in the common order.
+ * The one router (docs/threads.md#routes): the path and method pick the route (`routeOf`), another
+ * method gets 405 with the path's methods in `Allow`; each route then makes its checks in the
+ * common order.
  */
-function dispatch(request: Request, context: HandlerContext, cors: CorsPolicy | undefined): Promise<Response> | Response {
+function dispatch(request: Request, context: HandlerContext): Promise<Response> | Response {
   const { headers } = context;
   const match = routeOf(request.method, request.url);
   switch (match.kind) {
     case "invalid":
       return errorResponse(400, { error: "invalid-input", message: match.message }, headers);
     case "wrong-method": {
-      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(request, match.allow);
       const allow = match.allow.join(", ");
       return errorResponse(
         405,
@@ -158,7 +159,7 @@ function dispatch(request: Request, context: HandlerContext, cors: CorsPolicy | 
     case "history":
       return serveHistory(request, context);
     case "capabilities":
-      return serveCapabilities(request, context.capabilities, headers);
+      return serveCapabilities(request, context);
     case "list":
       return serveThreadList(request, context);
     case "events":

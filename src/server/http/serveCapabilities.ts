@@ -1,6 +1,8 @@
 /** `GET {url}/capabilities` (docs/durability.md#stores-and-routes): what the agent can do, as `@ag-ui/core` 1.0.0's `AgentCapabilities`. */
 import type { AgentCapabilities } from "../../protocol/capabilities";
+import { identifyCaller } from "./admit";
 import { errorResponse } from "./errorResponse";
+import type { HandlerContext } from "./HandlerContext";
 
 /**
  * The capabilities a handler reports: the configured ones, with `transport.streaming: true` (every
@@ -16,12 +18,14 @@ export function capabilitiesOf(configured: AgentCapabilities | undefined, resuma
 
 /**
  * Answers `GET` (and `HEAD`) with the capabilities as JSON; any other method gets 405 with
- * `Allow: GET, HEAD`. Capabilities describe the agent, not a thread: `authorize` is not asked.
+ * `Allow: GET, HEAD`. With `identify`, only an identified caller (401 otherwise, as on every
+ * route: docs/threads.md#routes). Capabilities describe the agent, not a thread: `authorize` is not asked.
  *
  * @example
- * if (routeOf(request.url) === "capabilities") return serveCapabilities(request, capabilities, extra);
+ * if (route.name === "capabilities") return serveCapabilities(request, context);
  */
-export function serveCapabilities(request: Request, capabilities: AgentCapabilities, headers: Readonly<Record<string, string>>): Response {
+export async function serveCapabilities(request: Request, context: HandlerContext): Promise<Response> {
+  const { headers, capabilities } = context;
   if (request.method !== "GET" && request.method !== "HEAD") {
     return errorResponse(
       405,
@@ -29,6 +33,8 @@ export function serveCapabilities(request: Request, capabilities: AgentCapabilit
       { ...headers, Allow: "GET, HEAD" },
     );
   }
+  const caller = await identifyCaller(context, request);
+  if (caller instanceof Response) return caller;
   return new Response(request.method === "HEAD" ? null : JSON.stringify(capabilities), {
     status: 200,
     headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" },

@@ -19,9 +19,10 @@ export const DEFAULT_LIST_LIMIT = 50;
 /**
  * Answers 404 without a store or without `identify`; then asks `identify` and `authorize`
  * (`list`) before it reads anything else of the request; then the query (`limit` 1 to
- * `maxPageSize`, default 50; `cursor`, a `next` of an earlier page; `archived=true` for the
+ * `maxPageSize`, default 50 or `maxPageSize` if smaller; `cursor`, a `next` of an earlier page; `archived=true` for the
  * archived threads, `false` or absent for the others; anything else → 400 `invalid-input`
- * naming the parameter), then `store.list` as the caller: 200 `ThreadPage` JSON.
+ * naming the parameter), then `store.list` as the caller: 200 `ThreadPage` JSON (a cursor the
+ * store did not make → 400, `path: "cursor"`).
  *
  * @example
  * if (route.name === "list") return serveThreadList(request, context);
@@ -37,6 +38,8 @@ export async function serveThreadList(request: Request, context: HandlerContext)
   try {
     return jsonResponse(200, await store.list(caller.scope, query), headers);
   } catch (error) {
+    // The limit was checked above: a RangeError is the store refusing a cursor it did not make (pageQueries).
+    if (error instanceof RangeError) return errorResponse(400, { error: "invalid-input", message: error.message, path: "cursor" }, headers);
     return storeFailure(error, headers);
   }
 }
@@ -44,7 +47,7 @@ export async function serveThreadList(request: Request, context: HandlerContext)
 /** The `ListQuery` of the URL's parameters, or the 400 that names the bad one. */
 function listQuery(params: URLSearchParams, context: HandlerContext): ListQuery | Response {
   const rawLimit = params.get("limit");
-  const limit = rawLimit === null ? DEFAULT_LIST_LIMIT : /^\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+  const limit = rawLimit === null ? Math.min(DEFAULT_LIST_LIMIT, context.maxPageSize) : /^\d+$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
   const badLimit = refuseLimit(limit, context.maxPageSize, "limit", context.headers);
   if (badLimit) return badLimit;
   const archived = params.get("archived");

@@ -78,6 +78,9 @@ describe("bounds and the list", () => {
     expect(await store.remove("idle", { owner: "alice" })).toBe(true);
     expect(await store.remove("live", { owner: "alice" })).toBe(true);
     expect(store.stats()).toMatchObject({ threads: 0, liveRuns: 0, bytes: 0, liveRunBytes: 0 });
+    await expect(live.append([ev.textMessageEnd("a2")])).rejects.toThrow(
+      'expected run "r1" of thread "live" to be live, but it is over (its thread was deleted)',
+    );
   });
 });
 

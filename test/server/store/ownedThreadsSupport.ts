@@ -27,9 +27,13 @@ export const newOwner = (): string => `owner-${unique()}`;
 /** A thread id no other test uses. */
 export const newThreadId = (): string => `owned-${unique()}`;
 
+/** A user message with text. */
 export const user = (id: string, content: string): Message => ({ id, role: "user", content });
+/** An assistant message with text, as the fold builds it from `text`. */
 export const assistant = (id: string, content: string): Message => ({ id, role: "assistant", content });
+/** One whole text message of the run, in three events. */
 export const text = (id: string, content: string): Event[] => [ev.textMessageStart(id), ev.textMessageContent(id, content), ev.textMessageEnd(id)];
+/** The success end of run `runId`. */
 export const finished = (threadId: string, runId: string): Event => ev.runFinished(threadId, runId, { outcome: { type: "success" } });
 
 /** Begins run `runId` on `threadId` as `owner` with the input `messages`. */
@@ -61,11 +65,13 @@ export async function conversation(store: ThreadStore, owner: string | undefined
   return path;
 }
 
+/** The snapshot of a read that must take the snapshot path. */
 export function snapshotOf(read: ThreadRead | undefined): ThreadSnapshot {
   if (read?.kind !== "snapshot") throw new Error(`expected the snapshot path, got ${read === undefined ? "an unknown thread" : read.kind}`);
   return read.snapshot;
 }
 
+/** Every value of a source that completes (a tail, a stop watch). */
 export function collect<T>(source: Observable<T>): Promise<T[]> {
   return lastValueFrom(source.pipe(toArray()));
 }

@@ -22,16 +22,14 @@ import {
   type StopAnswer,
   type ThreadRead,
 } from "../ThreadStore";
-import type { HistoryPage, ThreadChanged, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../../thread/threadList";
-import { checkPageLimit, decodeListCursor, encodeListCursor } from "../pageQueries";
+import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../../thread/threadList";
+import { checkPageLimit } from "../pageQueries";
 import { ByteLedger } from "./ByteLedger";
-import { ListChanges } from "./ListChanges";
 import { stopRequests, type LiveRun } from "./LiveRun";
 import { MemoryThread } from "./MemoryThread";
-import { threadKey } from "./threadKey";
-import { newMeta, noteDefaultTitle, summaryOf } from "./threadRows";
-import { ThreadTable } from "./ThreadTable";
-import { Tombstones } from "./Tombstones";
+import { OwnedThreads } from "./OwnedThreads";
+import type { ThreadTable } from "./ThreadTable";
+import { newMeta } from "./threadRows";
 import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
 import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
@@ -66,9 +64,14 @@ export { RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
  * Besides bytes: a run beyond `maxRunsPerThread` drops the thread's oldest run's events; a new
  * thread beyond `maxThreads` evicts the least recently used thread without a live run, and when
  * every thread has one, `beginRun` rejects with `capacity`. A thread is used by `beginRun`,
- * `append`, `read` and `stop`. Dropping events never loses the thread's state, only the cursors
- * into them (a client reconnecting with one gets the snapshot path). Evicting a thread forgets it
- * (404), and its tails error with `evicted`.
+ * `append`, `read`, `history` and `stop` (listing is not use). Dropping events never loses the
+ * thread's state, only the cursors into them (a client reconnecting with one gets the snapshot
+ * path). Evicting a thread forgets it (404), its tails error with `evicted`, and it leaves its
+ * owner's list, whose listeners hear it `deleted` (docs/threads.md#in-the-store).
+ *
+ * **Owners** (docs/threads.md#in-the-store): threads are keyed by (owner, thread id), each
+ * owner's list is an index kept in list order, and a deleted thread's key is a tombstone for two
+ * leases.
  *
  * @example
  * const store = memoryStore();
@@ -82,10 +85,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 }
 
 class MemoryThreadStore implements MemoryStore {
-  /** Threads by (owner, id) in least-recently-used order (the first is the next to go), and each owner's list. */
+  /** Threads by (owner, id) and each owner's list of them. */
+  private readonly owned: OwnedThreads;
+  /** `owned.table`: in least-recently-used order, the first is the next to go. */
   private readonly threads: ThreadTable;
-  private readonly tombstones: Tombstones;
-  private readonly changes = new ListChanges();
   private readonly maxThreads: number;
   private readonly maxRunsPerThread: number;
   private readonly ledger: ByteLedger;
@@ -99,13 +102,11 @@ class MemoryThreadStore implements MemoryStore {
     const { maxThreads, maxRunsPerThread, maxBytes, maxRunBytes } = resolveBounds(options);
     this.maxThreads = maxThreads;
     this.maxRunsPerThread = maxRunsPerThread;
-    // Deleted or evicted, a thread leaves its owner's list: say so to those watching it.
-    this.threads = new ThreadTable((thread) => this.changes.announce(thread.meta.owner, () => ({ type: "deleted", threadId: thread.id })));
-    this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
     this.lease = positive("lease", options.lease ?? DEFAULT_LEASE_MS);
     this.clock = options.clock ?? systemClock;
-    // Two leases: a producer that was writing when the thread was deleted has let its lease run out by then (docs/threads.md#in-the-store).
-    this.tombstones = new Tombstones(this.clock, 2 * this.lease);
+    this.owned = new OwnedThreads(this.clock, this.lease);
+    this.threads = this.owned.table;
+    this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
   }
 
   stats(): MemoryStoreStats {
@@ -114,12 +115,8 @@ class MemoryThreadStore implements MemoryStore {
 
   async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
-    const key = threadKey(options.owner, threadId);
-    if (this.tombstones.has(key)) {
-      const message = `expected thread "${threadId}" to be open for run "${runId}", but it was deleted less than two leases (${2 * this.lease} ms) ago, and nothing may write it again until then`;
-      throw new StoreError("deleted", message, { threadId, runId });
-    }
-    const existing = this.threads.get(key);
+    this.owned.refuseDeleted(options.owner, threadId, runId);
+    const existing = this.owned.get(options.owner, threadId);
     if (existing !== undefined) this.expireIfDue(existing);
     if (existing?.live !== undefined) {
       throw new StoreError(
@@ -150,11 +147,8 @@ class MemoryThreadStore implements MemoryStore {
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
-    const now = this.clock.now();
-    this.threads.reindex(thread, () => (thread.meta.updatedAt = now));
     const [stored] = this.write(thread, [started], [startedBytes], foldBytes, { ...started, input });
-    noteDefaultTitle(thread);
-    this.announce(thread, existing === undefined ? "created" : "run-started");
+    this.owned.ranNow(thread, existing === undefined ? "created" : "run-started");
     return {
       threadId,
       runId,
@@ -168,7 +162,7 @@ class MemoryThreadStore implements MemoryStore {
 
   async read(threadId: string, after?: Cursor, options: ReadOptions = {}): Promise<ThreadRead | undefined> {
     const limit = options.limit === undefined ? undefined : checkPageLimit("read", options.limit);
-    const thread = this.threads.get(threadKey(options.owner, threadId));
+    const thread = this.owned.get(options.owner, threadId);
     if (thread === undefined) return undefined;
     this.expireIfDue(thread);
     this.threads.touch(thread);
@@ -179,13 +173,13 @@ class MemoryThreadStore implements MemoryStore {
   }
 
   tail(threadId: string, after: Cursor, scope: StoreScope = {}): Observable<StoredEvent> {
-    const thread = this.threads.get(threadKey(scope.owner, threadId));
+    const thread = this.owned.get(scope.owner, threadId);
     if (thread === undefined) return evictedThread(threadId);
     return thread.tail(after);
   }
 
   async stop(threadId: string, runId: string, scope: StoreScope = {}): Promise<StopAnswer> {
-    const thread = this.threads.get(threadKey(scope.owner, threadId));
+    const thread = this.owned.get(scope.owner, threadId);
     if (thread === undefined) return "unknown";
     this.expireIfDue(thread);
     this.threads.touch(thread);
@@ -198,36 +192,15 @@ class MemoryThreadStore implements MemoryStore {
   }
 
   async list(scope: StoreScope, query: ListQuery): Promise<ThreadPage> {
-    const limit = checkPageLimit("list", query.limit);
-    const after = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
-    if (scope.owner === undefined) return { threads: [] }; // no list holds threads without an owner
-    const { threads, more } = this.threads.index.page(scope.owner, query.archived === true, after, limit);
-    const now = this.clock.now();
-    const last = threads[threads.length - 1];
-    const rows = threads.map((thread) => summaryOf(thread, now));
-    return more && last !== undefined ? { threads: rows, next: encodeListCursor({ updatedAt: last.meta.updatedAt, threadId: last.id }) } : { threads: rows };
+    return this.owned.list(scope, query);
   }
 
   async update(threadId: string, patch: ThreadPatch, scope: StoreScope = {}): Promise<ThreadSummary | undefined> {
-    const thread = this.threads.get(threadKey(scope.owner, threadId));
-    if (thread === undefined) return undefined;
-    const { title, archived } = patch;
-    const now = this.clock.now();
-    if (title !== undefined || archived !== undefined) {
-      this.threads.reindex(thread, () => {
-        thread.meta.updatedAt = now;
-        if (title !== undefined) thread.meta.ownerTitle = title;
-        if (archived !== undefined) thread.meta.archived = archived;
-      });
-    }
-    if (title !== undefined) this.announce(thread, "renamed");
-    if (archived !== undefined) this.announce(thread, archived ? "archived" : "updated");
-    return summaryOf(thread, now);
+    return this.owned.update(threadId, patch, scope);
   }
 
   async remove(threadId: string, scope: StoreScope = {}): Promise<boolean> {
-    const key = threadKey(scope.owner, threadId);
-    const thread = this.threads.get(key);
+    const thread = this.owned.get(scope.owner, threadId);
     if (thread === undefined) return false;
     this.ledger.bytes -= thread.bytes; // its live run's included, before the run is let go
     const live = thread.live;
@@ -237,21 +210,16 @@ class MemoryThreadStore implements MemoryStore {
       live.cancelTimer();
       for (const watcher of [...live.watchers]) watcher(false);
     }
-    this.tombstones.add(key);
-    this.threads.forget(thread); // its tails error, its owner's list drops it and hears `deleted`
+    this.owned.delete(thread);
     return true;
   }
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
-    const limit = checkPageLimit("history", query.limit);
-    const thread = this.threads.get(threadKey(scope.owner, threadId));
-    if (thread === undefined) return undefined;
-    this.threads.touch(thread);
-    return thread.messagesBefore(query.before, limit);
+    return this.owned.history(threadId, query, scope);
   }
 
   listEvents(scope: StoreScope): Observable<ThreadListEvent> {
-    return this.changes.listen(scope.owner);
+    return this.owned.listen(scope);
   }
 
   /** Checks, measures and admits a batch (the run's bound, then room), then logs it; a batch too large ends the run `RUN_TOO_LARGE`. */
@@ -274,20 +242,10 @@ class MemoryThreadStore implements MemoryStore {
     return Promise.resolve(cursors);
   }
 
-  /** The agent's title: shown unless the owner renamed the thread (then kept, unseen, and nothing moves). */
   private setTitle(thread: MemoryThread, live: LiveRun, title: string): Promise<void> {
     if (thread.live === live) this.expireIfDue(thread);
     if (thread.live !== live) return Promise.reject(this.runEnded(thread, live));
-    if (thread.meta.ownerTitle !== undefined) {
-      thread.meta.agentTitle = title;
-      return Promise.resolve();
-    }
-    const now = this.clock.now();
-    this.threads.reindex(thread, () => {
-      thread.meta.agentTitle = title;
-      thread.meta.updatedAt = now;
-    });
-    this.announce(thread, "renamed");
+    this.owned.setAgentTitle(thread, title);
     return Promise.resolve();
   }
 
@@ -342,15 +300,7 @@ class MemoryThreadStore implements MemoryStore {
     this.ledger.bytes += thread.bytes - before;
     live.cancelTimer();
     for (const watcher of [...live.watchers]) watcher(false);
-    const now = this.clock.now();
-    this.threads.reindex(thread, () => (thread.meta.updatedAt = now));
-    noteDefaultTitle(thread);
-    this.announce(thread, "run-ended");
-  }
-
-  /** Tells the thread's owner's listeners of a change, with its row as it is now. */
-  private announce(thread: MemoryThread, type: ThreadChanged["type"]): void {
-    this.changes.announce(thread.meta.owner, () => ({ type, thread: summaryOf(thread, this.clock.now()) }));
+    this.owned.ranNow(thread, "run-ended");
   }
 
   private onLeaseTimer(thread: MemoryThread, live: LiveRun): void {
@@ -370,7 +320,9 @@ class MemoryThreadStore implements MemoryStore {
 
   private runEnded(thread: MemoryThread, live: LiveRun): StoreError {
     const last = thread.snapshot().run;
-    const how = last.runId === live.runId ? ` (it ended ${last.status}${last.errorCode === undefined ? "" : ` ${last.errorCode}`})` : "";
+    const deleted = this.threads.get(thread.key) !== thread; // only a deleted thread loses a live run without an end
+    const ended = last.runId === live.runId ? ` (it ended ${last.status}${last.errorCode === undefined ? "" : ` ${last.errorCode}`})` : "";
+    const how = deleted ? " (its thread was deleted)" : ended;
     return new StoreError("run-ended", `expected run "${live.runId}" of thread "${thread.id}" to be live, but it is over${how}`, {
       threadId: thread.id,
       runId: live.runId,
