@@ -1,5 +1,5 @@
 /** The real task-board agent behind the real handler (with a store, threads tied to bearer tokens), with the agent's AbortSignal and the response stream watched from the test. */
-import { bearerThreadAccess } from "../examples/task-board/access";
+import { bearerIdentity, bearerThreadAccess } from "../examples/task-board/access";
 import { createTaskBoardAgent } from "../examples/task-board/agent";
 import type { Board } from "../examples/task-board/board";
 import type { Agent } from "../src/server/Agent";
@@ -53,7 +53,7 @@ export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): Ob
       return agent.run(ctx);
     },
   };
-  const inner = createHandler(observed, { store, authorize: bearerThreadAccess });
+  const inner = createHandler(observed, { store, identify: bearerIdentity, authorize: bearerThreadAccess });
   const handler: FetchHandler = async (request) => {
     const response = await inner(request);
     const hold = nextHold;

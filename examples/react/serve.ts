@@ -8,7 +8,7 @@
 import { buildAngularPage } from "../angular/buildAngularPage";
 import { ensureAngularInstalled } from "../angular/installAngular";
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
-import { bearerThreadAccess } from "../task-board/access";
+import { bearerIdentity, bearerThreadAccess } from "../task-board/access";
 import { createTaskBoardHandler } from "../task-board/server";
 import { buildReactPage } from "./buildPage";
 import { startWebServer } from "./webServer";
@@ -19,8 +19,14 @@ async function main(): Promise<void> {
   const root = angular ? await buildAngularPage() : await buildReactPage();
   const web = await startWebServer({
     root,
-    // Threads are kept (a reload joins the conversation) and belong to the tab's bearer token.
-    agent: createTaskBoardHandler({ typingDelayMs: Number(process.env.TYPING_DELAY_MS ?? 40), store: memoryStore(), authorize: bearerThreadAccess }),
+    // Threads are kept (a reload joins the conversation) and belong to the browser profile's bearer
+    // token (its digest is the principal: every tab of the profile shares the thread list).
+    agent: createTaskBoardHandler({
+      typingDelayMs: Number(process.env.TYPING_DELAY_MS ?? 40),
+      store: memoryStore(),
+      identify: bearerIdentity,
+      authorize: bearerThreadAccess,
+    }),
     port: Number(process.env.PORT ?? 5173),
     host: process.env.HOST ?? "127.0.0.1",
   });

@@ -20,17 +20,23 @@ const THREAD_KEY = "task-board:thread";
 /**
  * The tab's token and thread: the stored ones, or new ones (a random token; a thread id that the
  * token owns), stored for the next load. A stored thread that the stored token does not own (an
- * edited storage) is replaced.
+ * edited storage) is replaced. The token is kept in `tokenStorage` (the tab's `storage` by
+ * default; the React page passes `localStorage`, so every tab of a browser profile is one
+ * principal with one thread list, while each tab keeps its own current thread).
  *
  * @example
  * const { threadId, token } = await pageThread(sessionStorage);
  * new HttpTransport("/agent", { headers: { Authorization: `Bearer ${token}` } });
  */
-export async function pageThread(storage: ThreadStorage, newId: () => string = () => globalThis.crypto.randomUUID()): Promise<PageThread> {
-  let token = storage.getItem(TOKEN_KEY);
+export async function pageThread(
+  storage: ThreadStorage,
+  newId: () => string = () => globalThis.crypto.randomUUID(),
+  tokenStorage: ThreadStorage = storage,
+): Promise<PageThread> {
+  let token = tokenStorage.getItem(TOKEN_KEY);
   if (token === null || token === "") {
     token = newId();
-    storage.setItem(TOKEN_KEY, token);
+    tokenStorage.setItem(TOKEN_KEY, token);
   }
   const owned = await threadIdFor(token, "");
   let threadId = storage.getItem(THREAD_KEY);
@@ -39,4 +45,25 @@ export async function pageThread(storage: ThreadStorage, newId: () => string = (
     storage.setItem(THREAD_KEY, threadId);
   }
   return { threadId, token };
+}
+
+/**
+ * Starts a new chat in this tab: a new thread id that `token` owns, remembered for the next load.
+ *
+ * @example
+ * setThreadId(await newPageThread(sessionStorage, token));
+ */
+export async function newPageThread(storage: ThreadStorage, token: string, newId: () => string = () => globalThis.crypto.randomUUID()): Promise<string> {
+  return showPageThread(storage, await threadIdFor(token, `board-${newId()}`));
+}
+
+/**
+ * Shows `threadId` in this tab from now on (a thread picked in the sidebar), remembered for the next load.
+ *
+ * @example
+ * setThreadId(showPageThread(sessionStorage, row.threadId));
+ */
+export function showPageThread(storage: ThreadStorage, threadId: string): string {
+  storage.setItem(THREAD_KEY, threadId);
+  return threadId;
 }

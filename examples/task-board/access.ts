@@ -4,7 +4,7 @@
  * decision needs nothing but the request and the id: it cannot depend on whether the thread
  * exists, and an unknown thread and another token's thread answer alike (403).
  */
-import type { Authorize } from "../../src/server/http/createHandler";
+import type { Authorize, Identify } from "../../src/server/http/createHandler";
 import { ownerOf } from "../shared/threadOwner";
 
 export { ownerOf, threadIdFor } from "../shared/threadOwner";
@@ -23,7 +23,22 @@ function bearerToken(request: Request): string | undefined {
  * createHandler(agent, { store: memoryStore(), authorize: bearerThreadAccess });
  */
 export const bearerThreadAccess: Authorize = async (request, access) => {
-  if (!("threadId" in access)) return false; // the list routes: this example has no identify, so they never ask
+  // The list routes (with `bearerIdentity`): the handler already scoped them to the principal, the token's owner part.
+  if (!("threadId" in access)) return bearerToken(request) !== undefined;
   const token = bearerToken(request);
   return token !== undefined && access.threadId.startsWith(`${await ownerOf(token)}.`);
+};
+
+/**
+ * The principal of a request (`identify`, docs/threads.md#owners): the owner part of its bearer
+ * token, the same digest that starts the ids of the token's threads; no token, no principal (401).
+ * The pages keep the token in the browser profile's local storage, so every tab of one profile is
+ * one principal: they share one thread list (docs/client.md#thread-list).
+ *
+ * @example
+ * createHandler(agent, { store: memoryStore(), identify: bearerIdentity, authorize: bearerThreadAccess });
+ */
+export const bearerIdentity: Identify = async (request) => {
+  const token = bearerToken(request);
+  return token === undefined ? undefined : ownerOf(token);
 };

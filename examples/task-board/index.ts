@@ -3,5 +3,5 @@ export { Board, Task, boardSpec, summarize, nextTaskId } from "./board";
 export { plan, HELP, type Command } from "./planner";
 export { createTaskBoardAgent, taskBoardAgent, CLEAR_REASON, type TaskBoardOptions } from "./agent";
 export { createTaskBoardHandler, createTaskBoardServer, type TaskBoardServerOptions } from "./server";
-export { bearerThreadAccess, threadIdFor, ownerOf } from "./access";
+export { bearerIdentity, bearerThreadAccess, threadIdFor, ownerOf } from "./access";
 export { GET_LOCAL_TIME, CONFIRM_DELETE, LocalTime, ConfirmDeleteArgs, ConfirmDeleteAnswer } from "./clientTools";

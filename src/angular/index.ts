@@ -3,3 +3,4 @@
 // decorators, so the built files need no Angular compiler (docs/angular.md).
 export { AGENT_SESSION, provideAgent, injectSession, type ProvideAgentOptions } from "./provideAgent";
 export { injectAgent, type Agent } from "./injectAgent";
+export { injectThreads, type Threads } from "./injectThreads";

@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, from, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, from, map, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
@@ -7,6 +7,7 @@ import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import { checkResume } from "./checkResume";
 import { ClientError } from "../thread/ClientError";
 import { followRun } from "./followRun";
+import { checkLimit, HistoryWindow } from "./HistoryWindow";
 import { hydrate } from "./hydrate";
 import { KnownHistory } from "./KnownHistory";
 import { ownsHistory } from "./ownsHistory";
@@ -20,14 +21,16 @@ import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from ".
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
 import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
-import type { StopResult, Transport } from "./transports/Transport";
+import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
+import type { HistoryPage } from "../thread/threadList";
 import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend } from "./withdrawRefusedSend";
 import { takeBackAnswers } from "./answeredElsewhere";
 
 export type { SessionSnapshot } from "./SessionViews";
-export type { RunOptions, SessionOptions } from "./SessionOptions";
+export type { ConnectOptions, RunOptions, SessionOptions } from "./SessionOptions";
+import type { ConnectOptions } from "./SessionOptions";
 
 /**
  * A client session on one thread. `send` and `resume` are cold: each subscription runs one
@@ -93,6 +96,9 @@ export class Session<S = unknown> {
   private readonly toolCalls = new RunningToolCalls(() => this.notify("toolCalls"));
   /** The messages the server is known to store: a server that owns the history is posted only the rest. */
   private readonly known = new KnownHistory();
+  /** What part of the thread's history is held when it was joined with a limit (docs/threads.md#in-the-client). */
+  private readonly window = new HistoryWindow();
+  private older: Promise<HistoryPage> | undefined;
   /** The session's own tools, resolved (and their client tools tracked) once. */
   private readonly tools: ResolvedTools;
   private readonly newId: () => string;
@@ -148,6 +154,11 @@ export class Session<S = unknown> {
   /** Whether `stop()` can ask a server to cancel runs (the transport has a `stop`); the server may still answer `unavailable`. */
   get canStop(): boolean {
     return this.transport.stop !== undefined;
+  }
+
+  /** Whether the server holds messages older than the first one held (after a join with a limit; `loadOlder` reads them). */
+  get hasOlder(): boolean {
+    return this.window.hasOlder;
   }
 
   /** Whether a run is active. */
@@ -222,11 +233,15 @@ export class Session<S = unknown> {
    * run's `pendingToolCallIds`), the session executes them and sends the follow-up run as `send`
    * would, and the stream's one `done` comes after (docs/threads.md#pending-client-tools): a reload
    * during a tool's card shows the card again.
+   * With a `limit` (or the session's `historyLimit`) the snapshot carries only the thread's last
+   * `limit` messages, `hasOlder` says whether older ones exist, and `loadOlder` reads them; pages
+   * already loaded stay in front of a later snapshot that starts inside them (docs/threads.md#in-the-client).
    *
    * @example
    * session.connect().subscribe(render); // after a reload: the conversation, then the live rest
+   * session.connect({ limit: 50 }).subscribe(render); // only the last 50 messages
    */
-  connect(): Observable<Update<S>> {
+  connect(options: ConnectOptions = {}): Observable<Update<S>> {
     return defer(() => {
       if (this.running)
         return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
@@ -237,7 +252,10 @@ export class Session<S = unknown> {
         );
       }
       const run = this.slot.begin();
-      const joined = joinThread(transport, this.threadId, (runId) => (run.runId ??= runId));
+      const limit = options.limit ?? this.options.historyLimit;
+      const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
+      if (badLimit !== undefined) return refuse<S>(badLimit);
+      const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId));
       const updates = this.loop(
         this.follow(joined.events),
         run,
@@ -248,6 +266,38 @@ export class Session<S = unknown> {
       // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
       return this.slot.observe(updates, run).pipe(takeWhile(() => !joined.unknown()));
     });
+  }
+
+  /**
+   * Reads the page of `limit` messages (the session's `historyLimit`, else 50) before the oldest
+   * one held (`transport.history`, `POST {url}/history`) and puts it in front: the views see a
+   * `messages` change. Resolves the page as the server answered it; with nothing older (`hasOlder`
+   * false, or no message held) an empty page, without asking. Calls while one is being read share
+   * it; a page that arrives after a snapshot replaced the oldest message is dropped. Rejects with
+   * a `ClientError` (`config` when the transport cannot read history; the request's failure).
+   *
+   * @example
+   * scrollTop === 0 && session.hasOlder && (await session.loadOlder());
+   */
+  loadOlder(limit?: number): Promise<HistoryPage> {
+    const transport = this.transport;
+    if (transport.history === undefined)
+      return Promise.reject(
+        new ClientError("config", "this session's transport cannot read history (it has no history): use HttpTransport against a server that keeps threads"),
+      );
+    const size = limit ?? this.options.historyLimit ?? DEFAULT_HISTORY_PAGE;
+    const badLimit = checkLimit(size, "loadOlder");
+    if (badLimit !== undefined) return Promise.reject(badLimit);
+    const oldest = this.messages[0];
+    if (oldest === undefined || !this.window.hasOlder) return Promise.resolve({ messages: [], hasOlder: false });
+    const request = { threadId: this.threadId, before: oldest.id, limit: size };
+    return (this.older ??= transport
+      .history(request)
+      .then((page) => {
+        if (this.window.prepend(this.store.messages, page, oldest.id)?.length) this.views.notifyUpdate({ kind: "messages", messages: this.messages });
+        return page;
+      })
+      .finally(() => (this.older = undefined)));
   }
 
   /**
@@ -343,7 +393,7 @@ export class Session<S = unknown> {
     const rejoin = () =>
       defer(() => {
         run.runId = undefined; // the joined run's id comes with its RUN_STARTED
-        return this.follow(joinThread(transport, this.threadId, (runId) => (run.runId ??= runId)).events);
+        return this.follow(joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)).events);
       });
     const withdraw = (answers: readonly ToolMessage[]) => {
       const messages = takeBackAnswers(this.store.messages, answers);
@@ -376,6 +426,11 @@ export class Session<S = unknown> {
    * once per transport, and only when the answer could leave something out): then it carries only
    * what the server does not have (docs/threads.md#the-anchor-rule).
    */
+  /** What joining the thread asks for: the whole thread, or its last `limit` messages, the answer's `hasOlder` noted in the window. */
+  private joinRequest(limit: number | undefined): ConnectRequest {
+    return limit === undefined ? { threadId: this.threadId } : { threadId: this.threadId, limit, onHasOlder: (hasOlder: boolean) => this.window.answered(hasOlder) };
+  }
+
   private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun): Observable<Update<S>> {
     // Nothing to leave out (a fresh session's first send): nothing to ask.
     const asks = () => (this.known.saves(this.messages) ? ownsHistory(this.transport) : of(false));
@@ -398,7 +453,9 @@ export class Session<S = unknown> {
 
   /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
-    return followRun(events, this.store, {
+    // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
+    const windowed = events.pipe(map((item) => ("type" in item && item.type === "MESSAGES_SNAPSHOT" ? this.window.widen(item, this.messages) : item)));
+    return followRun(windowed, this.store, {
       debug: this.options.debug,
       newId: this.newId,
       threadId: this.threadId,
@@ -428,6 +485,9 @@ export class Session<S = unknown> {
     this.views.notify(channel);
   }
 }
+
+/** How many older messages `loadOlder` reads when neither it nor the session says. */
+const DEFAULT_HISTORY_PAGE = 50;
 
 /** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {

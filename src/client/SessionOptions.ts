@@ -29,6 +29,22 @@ export interface SessionOptions<S> extends Hydration {
   readonly now?: () => number;
   /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
   readonly debug?: DebugOption;
+  /**
+   * How many messages `connect()` joins with (the thread's last ones; all without it) and
+   * `loadOlder()` reads per page (50 without it) (docs/threads.md#in-the-client).
+   */
+  readonly historyLimit?: number;
+}
+
+/**
+ * How `Session.connect` joins: with `limit`, only the thread's last `limit` messages (the
+ * session's `historyLimit` without it; the whole thread without either).
+ *
+ * @example
+ * session.connect({ limit: 50 });
+ */
+export interface ConnectOptions {
+  readonly limit?: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The `agui-rx/client` entry: the session, its Update stream, the apply stage and the transports.
 // Only the public surface (docs/architecture.md § Public surface); the reducer's state and rules
 // (ClientState, MessageList, applyEvent, …) and the Session's building blocks are internal.
-export { Session, type SessionOptions, type RunOptions, type SessionSnapshot } from "./Session";
+export { Session, type SessionOptions, type RunOptions, type ConnectOptions, type SessionSnapshot } from "./Session";
 export { applyEvents } from "./applyEvents";
 export { ClientError, type ClientErrorKind, type ClientErrorDetails } from "../thread/ClientError";
 export type {
@@ -30,7 +30,7 @@ export { MAX_RETRY_AFTER_MS } from "./transports/requestFailure";
 export type { Hydration } from "./hydrate";
 export { ReplayTransport } from "./transports/ReplayTransport";
 export { InProcessTransport } from "./transports/InProcessTransport";
-export { HttpTransport, type HttpTransportOptions, type HeadersOption } from "./transports/HttpTransport";
+export { HttpTransport, type HttpTransportOptions, type HeadersOption, type HttpRoute } from "./transports/HttpTransport";
 export { decodeEvents } from "./transports/decodeEvents";
 export { stateSpec, type StateSpec } from "../protocol/stateSpec";
 export { coalesceUpdates, FALLBACK_FRAME_MS } from "./coalesceUpdates";
@@ -48,3 +48,19 @@ export { callsOf, type RunningToolCall } from "./tools/RunningToolCalls";
 export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "./view/RunController";
 export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "./view/UnfinishedParts";
 export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "./view/sessionTicks";
+// The thread list of a server that owns threads (docs/threads.md#in-the-client): its own modules, so
+// that a page without a list does not carry them; the wire shapes are the codecs' types.
+export { threadList, ThreadList, type ThreadListOptions, type ThreadListSnapshot, type OpenThreadOptions } from "./threads/threadList";
+export { HttpThreadsTransport } from "./threads/HttpThreadsTransport";
+export type { ThreadsTransport, ThreadQuery, ThreadStreamItem, ThreadStreamOpened } from "./threads/ThreadsTransport";
+export type {
+  ThreadSummary,
+  ThreadPage,
+  ThreadPatch,
+  ThreadListEvent,
+  ThreadChanged,
+  ThreadDeleted,
+  MessagePreview,
+  HistoryPage,
+  HistoryRequest,
+} from "../thread/threadList";

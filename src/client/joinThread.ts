@@ -4,7 +4,7 @@ import type { Event } from "../protocol/events";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "../thread/ClientError";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
-import type { Transport } from "./transports/Transport";
+import type { ConnectRequest, Transport } from "./transports/Transport";
 
 /** A joined thread's stream and what it showed. */
 export interface JoinedThread {
@@ -15,18 +15,18 @@ export interface JoinedThread {
 }
 
 /**
- * `transport.connect` for `threadId` (with warnings and connection notices, as for a run), telling
+ * `transport.connect` for `request` (with warnings and connection notices, as for a run), telling
  * `onRun` the run it names (its first RUN_STARTED), and turning a 404/405 answer into an empty
  * stream flagged `unknown` (nothing to join) rather than a failure.
  *
  * @example
- * const joined = joinThread(transport, "board-1", (runId) => (active.runId ??= runId));
+ * const joined = joinThread(transport, { threadId: "board-1" }, (runId) => (active.runId ??= runId));
  */
-export function joinThread(transport: Transport, threadId: string, onRun: (runId: string) => void): JoinedThread {
+export function joinThread(transport: Transport, request: ConnectRequest, onRun: (runId: string) => void): JoinedThread {
   let unknown = false;
   const events = defer(() => {
     unknown = false;
-    return transport.connect ? transport.connect({ threadId }, { warnings: true, connection: true }) : EMPTY;
+    return transport.connect ? transport.connect(request, { warnings: true, connection: true }) : EMPTY;
   }).pipe(
     tap((item) => {
       if ("type" in item && item.type === "RUN_STARTED") onRun(item.runId);

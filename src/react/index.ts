@@ -9,3 +9,4 @@ export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource }
 export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "../client/view/RunController";
 export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "../client/view/UnfinishedParts";
 export { useClientTool, useRunningToolCalls, type ToolCallSource } from "./useClientTool";
+export { useThreads, type ThreadsHandle } from "./useThreads";

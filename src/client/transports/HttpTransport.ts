@@ -1,6 +1,6 @@
 /** The AG-UI HTTP transport (docs/wire.md#6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (docs/durability.md#stores-and-routes). */
 import * as E from "fp-ts/Either";
-import { defer, lastValueFrom, type Observable, type SchedulerLike } from "rxjs";
+import { defer, identity, lastValueFrom, tap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from "rxjs";
 import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
 import { serverOwnsHistory } from "../../protocol/historyCapability";
 import type { Event } from "../../protocol/events";
@@ -13,19 +13,32 @@ import { subPath, threadInput } from "./endpointRoutes";
 import { reconnecting, type ReconnectConfig } from "./reconnecting";
 import { failedRequest, provesNothingStarted, refusedAnswer, worthAnotherTry } from "./requestFailure";
 import { retryUnanswered, type RetryConfig } from "./retryUnanswered";
+import { decodeJson, sendJson } from "./jsonRequest";
+import * as t from "io-ts";
+import { list } from "../../protocol/codec";
+import { Message } from "../../protocol/messages";
+import type { HistoryPage, HistoryRequest } from "../../thread/threadList";
 import type { ConnectRequest, StopRequest, StopResult, Transport, TransportRunOptions } from "./Transport";
 
 /**
+ * Which request a headers function is asked for: a run, a join, a stop, the capabilities, an
+ * older page of history, or a request of the thread list (`HttpThreadsTransport`).
+ */
+export type HttpRoute = "run" | "connect" | "stop" | "capabilities" | "history" | "threads";
+
+/**
  * Request headers, or a function giving them per request (e.g. a fresh token). The function gets
- * the run's input; for `/connect`, `/stop` and `/capabilities` an input naming only the thread
- * (and run), with empty lists, and `route` says which request it is.
+ * the run's input; for the other routes an input naming only the thread (and run; no thread for
+ * the thread list's), with empty lists, and `route` says which request it is.
  */
 export type HeadersOption =
-  | Record<string, string>
-  | ((
-      input: RunAgentInput,
-      request: { readonly route: "run" | "connect" | "stop" | "capabilities" },
-    ) => Record<string, string> | Promise<Record<string, string>>);
+  Record<string, string> | ((input: RunAgentInput, request: { readonly route: HttpRoute }) => Record<string, string> | Promise<Record<string, string>>);
+
+/**
+ * A `POST {url}/history` answer: the shape of `HistoryPage`, checked here rather than with its
+ * codec, whose module (every thread-list codec) would join the Session's bundle (docs/packaging.md#the-size-gate).
+ */
+const HistoryAnswer: t.Decoder<unknown, HistoryPage> & { readonly name: string } = t.type({ messages: list(Message), hasOlder: t.boolean }, "HistoryPage");
 
 /**
  * How long the one capabilities question may take (ms): asked only when a request got no answer
@@ -100,8 +113,8 @@ export class HttpTransport implements Transport {
   private ownsHistory: Promise<boolean> | undefined;
 
   constructor(
-    private readonly url: string,
-    private readonly options: HttpTransportOptions = {},
+    protected readonly url: string,
+    protected readonly options: HttpTransportOptions = {},
   ) {}
 
   run(input: RunAgentInput): Observable<Event>;
@@ -131,17 +144,40 @@ export class HttpTransport implements Transport {
   connect(request: ConnectRequest, options: TransportRunOptions & { readonly connection: true }): Observable<Event | DecodeWarning | ConnectionNotice>;
   connect(request: ConnectRequest, options: TransportRunOptions): Observable<Event | DecodeWarning>;
   connect(request: ConnectRequest, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
-    const body = JSON.stringify({ threadId: request.threadId });
+    const { threadId, limit, onHasOlder } = request;
+    const body = JSON.stringify(limit === undefined ? { threadId } : { threadId, limit });
     const url = subPath(this.url, "connect");
     return this.follow(
       () =>
-        fetchEventStream(this.request(url, threadInput(request.threadId), "connect", body, runOptions, request.lastEventId)).pipe(
+        fetchEventStream(this.request(url, threadInput(threadId), "connect", body, runOptions, request.lastEventId)).pipe(
+          onHasOlder === undefined ? identity : tellHasOlder(onHasOlder),
           this.retrying(worthAnotherTry, `POST ${url}`, runOptions),
         ),
-      request.threadId,
+      threadId,
       undefined,
       runOptions,
+      limit === undefined ? undefined : { limit, onHasOlder },
     );
+  }
+
+  /**
+   * An older page of a thread's messages (`POST {url}/history` with `{ threadId, before, limit }`,
+   * docs/threads.md#in-the-client): at most `limit` messages right before the message `before`,
+   * oldest first, and whether still older ones exist. Retried like `/stop` (it changes nothing).
+   * Rejects with a `ClientError`: `http` naming the status and the server's code and sentence
+   * (404 for an unknown thread or message), `json`/`decode` for a body that is not a page,
+   * `transport` when no answer came.
+   *
+   * @example
+   * const page = await transport.history({ threadId: "t1", before: session.messages[0].id, limit: 50 });
+   */
+  history(request: HistoryRequest): Promise<HistoryPage> {
+    const url = subPath(this.url, "history");
+    return this.retried(`POST ${url}`, async () => {
+      const headers = await this.headers(threadInput(request.threadId), "history");
+      const body = JSON.stringify({ threadId: request.threadId, before: request.before, limit: request.limit });
+      return decodeJson(HistoryAnswer, await sendJson({ method: "POST", url, headers, body, fetch: this.fetch() }), `POST ${url}`);
+    });
   }
 
   /**
@@ -232,16 +268,19 @@ export class HttpTransport implements Transport {
     threadId: string,
     runId: string | undefined,
     runOptions: TransportRunOptions,
+    window?: { readonly limit: number; readonly onHasOlder: ((hasOlder: boolean) => void) | undefined },
   ): Observable<Event | DecodeWarning | ConnectionNotice> {
     const option = this.options.reconnect;
     const config: ReconnectConfig = option === false ? { count: 0 } : typeof option === "number" ? { count: option } : (option ?? {});
     return reconnecting({
       first,
       again: (position) => {
-        const body = JSON.stringify(position.runId === undefined ? { threadId } : { threadId, runId: position.runId });
-        return fetchEventStream(
+        // A join with a limit keeps it on its reconnects: a snapshot answer then carries the same window, not the whole thread.
+        const body = JSON.stringify({ threadId, ...(position.runId === undefined ? {} : { runId: position.runId }), ...(window && { limit: window.limit }) });
+        const answer = fetchEventStream(
           this.request(subPath(this.url, "connect"), threadInput(threadId, position.runId), "connect", body, runOptions, position.lastEventId),
         );
+        return window?.onHasOlder === undefined ? answer : answer.pipe(tellHasOlder(window.onHasOlder));
       },
       resumable: () =>
         (this.resumable ??= this.askCapabilities(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
@@ -272,7 +311,7 @@ export class HttpTransport implements Transport {
   }
 
   /** A request that changes nothing when repeated (`/stop`, `/capabilities`), sent again after a 503 or a network failure. */
-  private retried<T>(what: string, once: () => Promise<T>): Promise<T> {
+  protected retried<T>(what: string, once: () => Promise<T>): Promise<T> {
     return lastValueFrom(
       defer(once).pipe(retryUnanswered<T>({ retryable: worthAnotherTry, what, config: this.retryConfig(), scheduler: this.options.scheduler })),
     );
@@ -305,12 +344,19 @@ export class HttpTransport implements Transport {
     };
   }
 
-  private async headers(input: RunAgentInput, route: "run" | "connect" | "stop" | "capabilities"): Promise<Record<string, string>> {
+  protected async headers(input: RunAgentInput, route: HttpRoute): Promise<Record<string, string>> {
     const option = this.options.headers;
     return typeof option === "function" ? await option(input, { route }) : (option ?? {});
   }
 
-  private fetch(): typeof fetch {
+  protected fetch(): typeof fetch {
     return this.options.fetch ?? globalThis.fetch;
   }
+}
+
+/** Tells `onHasOlder` the `AGUI-History-Older` header of each answer that carries one (docs/threads.md#in-the-client). */
+function tellHasOlder(onHasOlder: (hasOlder: boolean) => void): MonoTypeOperatorFunction<StreamItem> {
+  return tap((item) => {
+    if (item instanceof StreamOpened && item.hasOlder !== undefined) onHasOlder(item.hasOlder);
+  });
 }

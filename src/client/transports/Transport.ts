@@ -2,6 +2,7 @@
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
+import type { HistoryPage, HistoryRequest } from "../../thread/threadList";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { ConnectionNotice } from "./ConnectionNotice";
 
@@ -28,6 +29,13 @@ export interface TransportRunOptions {
 export interface ConnectRequest {
   readonly threadId: string;
   readonly lastEventId?: string;
+  /**
+   * Join with only the last `limit` messages of the thread's path in its MESSAGES_SNAPSHOT
+   * (docs/threads.md#in-the-client); older ones are fetched with `history`. Without it, the whole thread.
+   */
+  readonly limit?: number;
+  /** Told, as each answer of a join with `limit` arrives, whether the thread holds messages older than those its snapshot carries. */
+  readonly onHasOlder?: (hasOlder: boolean) => void;
 }
 
 /**
@@ -64,7 +72,8 @@ export type StopResult = "stopping" | "ended" | "unavailable" | "idle";
  *
  * A transport for a server that keeps threads (docs/durability.md#stores-and-routes) also has `connect` (join a thread: its
  * history, state, pending interrupts and the live tail of a run in progress, as one stream
- * starting with RUN_STARTED) and `stop` (cancel a run on the server).
+ * starting with RUN_STARTED), `stop` (cancel a run on the server) and `history` (older pages of a
+ * thread joined with a `limit`).
  *
  * @example
  * const transport: Transport = { run: (input) => of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId)) };
@@ -78,4 +87,6 @@ export interface Transport {
    * posts only the messages it does not have. Asked before a Session's runs; answer from a cache.
    */
   serverOwnsHistory?(): Promise<boolean>;
+  /** An older page of a thread's messages (`POST {url}/history`, docs/threads.md#in-the-client): what `Session.loadOlder` asks for. */
+  history?(request: HistoryRequest): Promise<HistoryPage>;
 }

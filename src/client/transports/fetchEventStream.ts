@@ -1,7 +1,7 @@
 /** One HTTP request answered with an SSE body (docs/wire.md#6), read as events with their `id:`/`retry:` fields: one connection of `HttpTransport`. */
 import { Observable, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
-import { CONNECT_MODE_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";
+import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";
 import { decodeSse } from "../../wire/decodeSse";
 import { responseBytes } from "../../wire/responseBytes";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
@@ -12,7 +12,8 @@ import { describe, failedRequest, refusedAnswer } from "./requestFailure";
 /**
  * The answer arrived (a 2xx `text/event-stream`): emitted once, before the body's items. `mode`
  * is the `AGUI-Connect-Mode` header's value when the server sent one (`/connect` answers do);
- * `resumable` whether it said `AGUI-Resumable: true` (a server that keeps threads does).
+ * `resumable` whether it said `AGUI-Resumable: true` (a server that keeps threads does);
+ * `hasOlder` the `AGUI-History-Older` header of a join with a message limit (`undefined` without one).
  *
  * @example
  * if (item instanceof StreamOpened && item.mode === "snapshot") restart();
@@ -21,6 +22,7 @@ export class StreamOpened {
   constructor(
     readonly mode: ConnectMode | undefined,
     readonly resumable: boolean,
+    readonly hasOlder?: boolean,
   ) {}
 }
 
@@ -102,7 +104,9 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
       }
       if (controller.signal.aborted) return;
       const mode = response.headers.get(CONNECT_MODE_HEADER);
-      subscriber.next(new StreamOpened(mode === "resume" || mode === "snapshot" ? mode : undefined, response.headers.get(RESUMABLE_HEADER) === "true"));
+      const older = response.headers.get(HISTORY_OLDER_HEADER);
+      const resumable = response.headers.get(RESUMABLE_HEADER) === "true";
+      subscriber.next(new StreamOpened(mode === "resume" || mode === "snapshot" ? mode : undefined, resumable, older === null ? undefined : older === "true"));
       const decoding = { maxFrameBytes: request.maxFrameBytes, maxDepth: request.maxDepth, warnings: request.warnings, controls: true as const };
       inner = readBody(response, url).pipe(decodeSse(decoding)).subscribe(subscriber);
     };

@@ -13,6 +13,7 @@ import { BoardPanelComponent } from "./board-panel.component";
 import { ComposerComponent } from "./composer.component";
 import { ConfirmDeleteComponent } from "./confirm-delete.component";
 import { MessageListComponent } from "./message-list.component";
+import { ThreadSidebarComponent } from "./thread-sidebar.component";
 import { confirmDelete } from "./page-tools";
 import { BOARD } from "./task-board";
 
@@ -22,48 +23,51 @@ import { BOARD } from "./task-board";
  */
 @Component({
   selector: "app-root",
-  imports: [ApprovalsComponent, BoardPanelComponent, ComposerComponent, ConfirmDeleteComponent, MessageListComponent],
+  imports: [ApprovalsComponent, BoardPanelComponent, ComposerComponent, ConfirmDeleteComponent, MessageListComponent, ThreadSidebarComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
-  host: { class: "app" },
+  host: { class: "with-threads" },
   template: `
-    <header class="topbar">
-      <div class="logo" aria-hidden="true">✓</div>
-      <h1>Task board</h1>
-      <span class="framework">Angular</span>
-      <span class="spacer"></span>
-      <span class="thread" data-testid="thread" title="thread id">{{ agent.session.threadId }}</span>
-    </header>
-    <main class="layout">
-      <section class="chat" aria-label="Chat">
-        <app-message-list
-          [messages]="agent.messages()"
-          [subagents]="agent.subagents()"
-          [running]="running()"
-          [cutOff]="agent.cutOff()"
-          [waiting]="waiting()"
-          [canSuggest]="canStart()"
-          (suggestion)="agent.send($event)"
-        />
-        <footer class="dock">
-          @for (call of confirmations(); track call.toolCallId) {
-            <app-confirm-delete [call]="call" />
-          }
-          <app-approvals [pending]="agent.interrupts()" [disabled]="running()" (answer)="agent.resume($event)" />
-          <app-composer
-            [status]="agent.status()"
-            [pendingApprovals]="agent.interrupts().length"
-            [pendingAnswers]="confirmations().length"
-            [error]="agent.error()"
-            [end]="agent.end()"
-            [stopping]="agent.stopping()"
-            [reconnecting]="agent.reconnecting()"
-            (send)="agent.send($event)"
-            (stop)="agent.stop()"
+    <app-thread-sidebar />
+    <div class="app">
+      <header class="topbar">
+        <div class="logo" aria-hidden="true">✓</div>
+        <h1>Task board</h1>
+        <span class="framework">Angular</span>
+        <span class="spacer"></span>
+        <span class="thread" data-testid="thread" title="thread id">{{ agent.session.threadId }}</span>
+      </header>
+      <main class="layout">
+        <section class="chat" aria-label="Chat">
+          <app-message-list
+            [messages]="agent.messages()"
+            [subagents]="agent.subagents()"
+            [running]="running()"
+            [cutOff]="agent.cutOff()"
+            [waiting]="waiting()"
+            [canSuggest]="canStart()"
+            (suggestion)="agent.send($event)"
           />
-        </footer>
-      </section>
-      <app-board-panel [board]="agent.state()" />
-    </main>
+          <footer class="dock">
+            @for (call of confirmations(); track call.toolCallId) {
+              <app-confirm-delete [call]="call" />
+            }
+            <app-approvals [pending]="agent.interrupts()" [disabled]="running()" (answer)="agent.resume($event)" />
+            <app-composer
+              [status]="agent.status()"
+              [pendingApprovals]="agent.interrupts().length"
+              [pendingAnswers]="confirmations().length"
+              [error]="agent.error()"
+              [end]="agent.end()"
+              [stopping]="agent.stopping()"
+              [reconnecting]="agent.reconnecting()"
+              (send)="agent.send($event)"
+              (stop)="agent.stop()"
+            />
+          </footer>
+        </section>
+        <app-board-panel [board]="agent.state()" />
+      </main>
+    </div>
   `,
 })
 export class AppComponent {
