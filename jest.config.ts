@@ -17,6 +17,10 @@ const config: Config = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join("|")})/)`],
   moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
+  // Property tests of thousands of runs take 1–3 s alone and several times that when jest's
+  // workers share two busy cores (CI's machine); jest's 5 s default failed them there. A test that
+  // hangs still fails, in 30 s.
+  testTimeout: 30_000,
 };
 
 export default config;
