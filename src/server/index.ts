@@ -57,6 +57,11 @@ export {
   type ResumeRead,
   type SnapshotRead,
   type StopAnswer,
+  type StoreScope,
+  type BeginOptions,
+  type ReadOptions,
+  type ListQuery,
+  type HistoryQuery,
 } from "./store/ThreadStore";
 export { ThreadSnapshot, RunSummary, RunStatus } from "../thread/ThreadSnapshot";
 export { StoreError, type StoreErrorCode, type StoreErrorDetails } from "./store/StoreError";
