@@ -361,7 +361,13 @@ export class Session<S = unknown> {
     sent?: UserMessage,
   ): Observable<Update<S>> {
     const run = this.slot.begin();
-    const updates = this.loop(this.pipeline((owned) => this.input(runOptions, resume, loop.tools.wire, owned), run), run, runOptions, loop, false);
+    const updates = this.loop(
+      this.pipeline((owned) => this.input(runOptions, resume, loop.tools.wire, owned), run),
+      run,
+      runOptions,
+      loop,
+      false,
+    );
     return this.slot.observe(
       sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })),
       run,
@@ -428,7 +434,9 @@ export class Session<S = unknown> {
    */
   /** What joining the thread asks for: the whole thread, or its last `limit` messages, the answer's `hasOlder` noted in the window. */
   private joinRequest(limit: number | undefined): ConnectRequest {
-    return limit === undefined ? { threadId: this.threadId } : { threadId: this.threadId, limit, onHasOlder: (hasOlder: boolean) => this.window.answered(hasOlder) };
+    return limit === undefined
+      ? { threadId: this.threadId }
+      : { threadId: this.threadId, limit, onHasOlder: (hasOlder: boolean) => this.window.answered(hasOlder) };
   }
 
   private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun): Observable<Update<S>> {

@@ -25,7 +25,8 @@ import { causeOption, copyDefined } from "../../protocol/errorDetails";
  * @example
  * const status = error.code === "run-active" ? 409 : error.code === "capacity" ? 503 : 500;
  */
-export type StoreErrorCode = "run-active" | "run-ended" | "invalid-append" | "run-too-large" | "capacity" | "evicted" | "unavailable" | "history-moved" | "deleted";
+export type StoreErrorCode =
+  "run-active" | "run-ended" | "invalid-append" | "run-too-large" | "capacity" | "evicted" | "unavailable" | "history-moved" | "deleted";
 
 /**
  * The context a StoreError carries.
