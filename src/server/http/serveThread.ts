@@ -9,8 +9,17 @@ import { storeForRoute } from "./storeForRoute";
 import { storeFailure } from "./streamResponse";
 
 /**
+ * The longest title a rename may set, in characters: a sidebar row, with room to spare. Every list
+ * page carries each title, so a longer one would cost every reader of the list.
+ *
+ * @example
+ * if (patch.title.length > MAX_TITLE_LENGTH) refuse();
+ */
+export const MAX_TITLE_LENGTH = 500;
+
+/**
  * `PATCH {url}/threads/{threadId}` with a `ThreadPatch` body (`{ title?, archived? }`): 404
- * without a store; the body's refusals (415, 413, 408, 400); `identify`, `authorize` (`update`,
+ * without a store; the body's refusals (415, 413, 408, 400, and a title past `MAX_TITLE_LENGTH`); `identify`, `authorize` (`update`,
  * with the patch); then `store.update` as the caller: 200 with the thread's row
  * (`ThreadSummary`) as it is now, or 404 `not-found` for a thread the caller does not have
  * (unknown, deleted, or another owner's: the same answer).
@@ -24,6 +33,13 @@ export async function serveThreadUpdate(request: Request, context: HandlerContex
   if (store instanceof Response) return store;
   const patch = await readJsonRequest(request, ThreadPatch, "ThreadPatch", context.limits, headers);
   if (patch instanceof Response) return patch;
+  if (patch.title !== undefined && patch.title.length > MAX_TITLE_LENGTH) {
+    return errorResponse(
+      400,
+      { error: "invalid-input", message: `expected a title of at most ${MAX_TITLE_LENGTH} characters, but got ${patch.title.length}`, path: "/title" },
+      headers,
+    );
+  }
   const caller = await admit(context, request, { action: "update", threadId, patch });
   if (caller instanceof Response) return caller;
   try {

@@ -7,6 +7,7 @@
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER } from "../../../src/protocol/connectMode";
 import { serve } from "../../../src/node/serve";
 import { createHandler, type ThreadAccess } from "../../../src/server/http/createHandler";
+import { MAX_TITLE_LENGTH } from "../../../src/server/http/serveThread";
 import type { ThreadPage, ThreadSummary } from "../../../src/thread/threadList";
 import { closeAll, framesOf, inputFor, serveStored } from "../durable/support";
 import { as, call, converse, identifyByHeader, replier, threadUrl } from "./support";
@@ -248,4 +249,21 @@ test("authorize is asked on every route with the principal and the route's actio
     { action: "delete", principal: "alice", threadId: "t1" },
     { action: "events", principal: "alice" },
   ]);
+});
+
+test("a rename past the longest title is refused, naming the length, and the title stays", async () => {
+  const { url } = await serveStored(replier, { identify: identifyByHeader });
+  await converse(url, "alice", "t1", 1);
+  await call("PATCH", threadUrl(url, "t1"), { title: "Short" }, as("alice"));
+  const tooLong = await call("PATCH", threadUrl(url, "t1"), { title: "x".repeat(MAX_TITLE_LENGTH + 1) }, as("alice"));
+  expect(tooLong.status).toBe(400);
+  expect(JSON.parse(tooLong.text)).toEqual({
+    error: "invalid-input",
+    message: `expected a title of at most ${MAX_TITLE_LENGTH} characters, but got ${MAX_TITLE_LENGTH + 1}`,
+    path: "/title",
+  });
+  const longest = await call("PATCH", threadUrl(url, "t1"), { title: "y".repeat(MAX_TITLE_LENGTH) }, as("alice"));
+  expect(longest.status).toBe(200);
+  const list = await call("GET", `${url}/threads`, undefined, as("alice"));
+  expect((JSON.parse(list.text) as ThreadPage).threads.map((row) => row.title)).toEqual(["y".repeat(MAX_TITLE_LENGTH)]);
 });
