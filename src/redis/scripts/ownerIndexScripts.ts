@@ -7,18 +7,12 @@
  */
 import { replyArray, replyNumber, replyString } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
+import { CLOCK_LUA } from "./prelude";
 
 const INDEX_PRELUDE = `
 local ACTIVE, ARCHIVED, DELETED = KEYS[1], KEYS[2], KEYS[3]
 local THREAD, TTL = ARGV[3], tonumber(ARGV[4])
-local NOW
-if ARGV[1] ~= '' then
-  NOW = tonumber(ARGV[1])
-else
-  local time = redis.call('TIME')
-  NOW = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-local function touch()
+${CLOCK_LUA}local function touch()
   redis.call('PEXPIRE', ACTIVE, TTL)
   redis.call('PEXPIRE', ARCHIVED, TTL)
   redis.call('PEXPIRE', DELETED, TTL)

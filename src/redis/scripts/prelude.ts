@@ -35,6 +35,22 @@ export function contextArguments(context: ScriptContext): string[] {
 }
 
 /**
+ * The Lua lines a script starts its clock with: \`NOW\` in ms, from \`ARGV[1]\` when the store
+ * has an injected clock (tests), else from Redis's own \`TIME\`, so that every instance agrees.
+ *
+ * @example
+ * const source = \`\${CLOCK_LUA}return NOW\`;
+ */
+export const CLOCK_LUA = `local NOW
+if ARGV[1] ~= '' then
+  NOW = tonumber(ARGV[1])
+else
+  local time = redis.call('TIME')
+  NOW = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+`;
+
+/**
  * The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`,
  * `deleted`, `snapshot_fits`, `write_snapshot`, `checkpoint`, `row`.
  *
@@ -45,14 +61,7 @@ export const PRELUDE = `
 local EVENTS, META, LEASE, SNAPSHOT, RUNS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local MESSAGES, IDS, TOMBSTONE = KEYS[6], KEYS[7], KEYS[8]
 local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])
-local NOW
-if ARGV[1] ~= '' then
-  NOW = tonumber(ARGV[1])
-else
-  local time = redis.call('TIME')
-  NOW = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-
+${CLOCK_LUA}
 -- Every key of the thread lives TTL ms after its last write (the lease key has its own TTL).
 local function touch()
   redis.call('PEXPIRE', EVENTS, TTL)

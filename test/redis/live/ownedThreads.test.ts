@@ -11,6 +11,7 @@ import { ev, runAgentInput } from "../../../src/protocol/build";
 import { ownerKeys, threadKeys } from "../../../src/redis/keys";
 import { redisStore, type RedisStore, type RedisStoreSettings } from "../../../src/redis/redisStore";
 import { StoreError } from "../../../src/server/store/StoreError";
+import { rejection } from "../../server/store/threadStoreContract";
 import type { ThreadListEvent } from "../../../src/thread/threadList";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
 import { recordingPort } from "../support/ports";
@@ -48,16 +49,6 @@ async function instance(settings: RedisStoreSettings = {}, url = redisUrl()): Pr
 
 async function listed(store: RedisStore, owner: string): Promise<string[]> {
   return (await store.list({ owner }, { limit: 100 })).threads.map((row) => row.threadId);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<StoreError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (StoreError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a StoreError, but the promise resolved");
 }
 
 /** Every key under the test's prefix whose name holds `fragment` (SCAN, as an operator would). */

@@ -8,6 +8,7 @@ import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import type { Message } from "../../../src/protocol/messages";
 import { StoreError, type StoreErrorCode } from "../../../src/server/store/StoreError";
+import { rejection } from "./threadStoreContract";
 import type { BeginOptions, RunWriter, ThreadRead, ThreadStore } from "../../../src/server/store/ThreadStore";
 import type { ThreadSnapshot } from "../../../src/thread/ThreadSnapshot";
 import type { ManualClock } from "./manualClock";
@@ -79,16 +80,6 @@ export function collect<T>(source: Observable<T>): Promise<T[]> {
 /** The next `count` values of a hot source, subscribed now (no sleeping: it resolves when they have come). */
 export function nextValues<T>(source: Observable<T>, count: number): Promise<T[]> {
   return firstValueFrom(source.pipe(take(count), toArray()));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<StoreError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (StoreError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a StoreError rejection, but the promise resolved");
 }
 
 /** Expects `promise` to reject with a StoreError of `code`, and returns it. */

@@ -42,7 +42,8 @@ function collect<T>(source: Observable<T>): Promise<T[]> {
   return lastValueFrom(source.pipe(toArray()));
 }
 
-async function rejection(promise: Promise<unknown>): Promise<StoreError> {
+/** Awaits `promise` expecting a StoreError rejection, and returns it (any other outcome fails). */
+export async function rejection(promise: Promise<unknown>): Promise<StoreError> {
   try {
     await promise;
   } catch (error) {
