@@ -15,18 +15,27 @@ import type { RedisConnection } from "./RedisPort";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { snapshotWrite, type KeptMessages } from "./snapshotWrites";
 import type { ScriptContext } from "./scripts/prelude";
+import { idsAbsentScript } from "./scripts/idsAbsent";
 import { parseReadReply, readArguments, readScript } from "./scripts/readThread";
 import { decodeMessages, decodeSnapshot, foldAfter, followsWithoutGap } from "./snapshots";
 import { historyScript, parseHistoryReply } from "./scripts/threadScripts";
 import type { HistoryPage } from "../thread/threadList";
 import type { Message } from "../protocol/messages";
+import { outsideWindow } from "./windowFold";
+
+/**
+ * Messages a read with a limit takes beyond it, so that a live run's entries that touch a message
+ * a little before the last `limit` (a tool result after its call) still fold into the window.
+ */
+const WINDOW_MARGIN = 16;
 
 /**
  * What `ThreadLoader.load` found: an unknown thread, the cursor path (the events after the cursor
  * through its run's terminal), or the snapshot path (the kept snapshot, the entries after it, the
  * live run if any, and the last cursor read). On the snapshot path `base` is the kept snapshot's
  * messages when all were read from their list (what a write may build on), and `messageCount`
- * the number of messages it holds (more than `snapshot.messages` when a limit read only the last).
+ * the number of messages it holds (more than `snapshot.messages` when a limit read only the last:
+ * then the entries fold into those as into all, `windowFolds`).
  *
  * @example
  * if (loaded.kind === "snapshot" && loaded.live !== undefined) console.log(`run ${loaded.live} is live`);
@@ -62,10 +71,11 @@ export class ThreadLoader {
 
   /**
    * One read script call, then whatever pages it did not bring. With `limit`, the kept snapshot's
-   * last `limit` messages only, when no entry follows it (else all: the entries are folded in).
+   * last `limit` (and `WINDOW_MARGIN`) messages only, when the entries after it can be folded into
+   * those (`outsideWindow`, and the ids it names proven absent before them); else all, read again.
    */
   async load(threadId: string, keys: ThreadKeys, after: Cursor | undefined, limit?: number): Promise<Loaded> {
-    const args = readArguments(after, this.page, limit === undefined ? undefined : Math.max(1, limit));
+    const args = readArguments(after, this.page, limit === undefined ? undefined : Math.max(1, limit) + WINDOW_MARGIN);
     const reply = parseReadReply(await this.calls.script(this.port, readScript, keys, this.context(threadId), args));
     switch (reply.kind) {
       case "unknown":
@@ -82,6 +92,10 @@ export class ThreadLoader {
           throw unavailable("XRANGE", `the stream lost events logged after the kept snapshot (at ${reply.cursor})`, { threadId }, undefined);
         }
         const whole = reply.messageCount !== undefined && reply.messages.length === reply.messageCount;
+        const windowed = reply.messageCount !== undefined && !whole;
+        if (windowed && entries.length > 0 && !(await this.windowFolds(threadId, keys, reply.seq, snapshot.messages, entries))) {
+          return this.load(threadId, keys, after);
+        }
         return {
           kind: "snapshot",
           live: reply.live,
@@ -97,6 +111,14 @@ export class ThreadLoader {
         return unexpected;
       }
     }
+  }
+
+  /** Whether `entries` fold into the kept snapshot's last messages alone as into all of them (`outsideWindow`; one script call for the ids it names). */
+  private async windowFolds(threadId: string, keys: ThreadKeys, seq: number, window: readonly Message[], entries: readonly LoggedEntry[]): Promise<boolean> {
+    const outside = outsideWindow(window, entries);
+    if (outside === undefined) return false;
+    if (outside.length === 0) return true;
+    return (await this.calls.script(this.port, idsAbsentScript, keys, this.context(threadId), [String(seq), ...outside])) === 1;
   }
 
   /** The events after `at` through the first terminal, reading on past the first page; `undefined` when some were trimmed (snapshot path). */

@@ -219,8 +219,8 @@ class RedisThreadStore implements RedisStore {
       case "snapshot": {
         const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base);
         if (limit === undefined) return { kind: "snapshot", snapshot };
-        // A window read holds the kept snapshot's last messages; a folded one holds them all.
-        const total = loaded.entries.length === 0 ? loaded.messageCount : snapshot.messages.length;
+        // A window read folded the entries into the kept snapshot's last messages: the ones before stand as kept.
+        const total = loaded.messageCount - loaded.snapshot.messages.length + snapshot.messages.length;
         const shown = Math.max(0, Math.min(Math.floor(limit), snapshot.messages.length));
         const messages = snapshot.messages.slice(snapshot.messages.length - shown);
         return { kind: "snapshot", snapshot: { ...snapshot, messages }, hasOlder: total > messages.length };

@@ -7,6 +7,7 @@ import type { SnapshotWrite } from "../../src/redis/snapshotWrites";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "../../src/redis/scripts/leaseScripts";
 import { contextArguments, PRELUDE } from "../../src/redis/scripts/prelude";
 import { parseReadReply, readArguments, readScript } from "../../src/redis/scripts/readThread";
+import { idsAbsentScript } from "../../src/redis/scripts/idsAbsent";
 import { parseStopReply, stopScript } from "../../src/redis/scripts/stopRun";
 import { StoreError } from "../../src/server/store/StoreError";
 
@@ -34,6 +35,7 @@ test("every script starts with the prelude and reads its own arguments from ARGV
     setTitleScript,
     removeScript,
     historyScript,
+    idsAbsentScript,
   ]) {
     expect(script.source.startsWith(PRELUDE)).toBe(true);
     expect(script.source.slice(PRELUDE.length)).not.toMatch(/ARGV\[[1-4]\]/);

@@ -3,8 +3,8 @@
  * start from. Ends an expired run ABANDONED first, then answers either the cursor path (the cursor's
  * entry is in the stream and its run has events left: the entries after it) or the snapshot path
  * (the kept compacted thread and the entries logged after it, which the caller folds in). With a
- * limit and nothing logged after the kept snapshot, only its last `limit` messages are read
- * (docs/threads.md#redis-keys): the cost does not grow with the thread's length.
+ * limit only the kept snapshot's last `limit` messages are read (docs/threads.md#redis-keys): the
+ * cost does not grow with the thread's length.
  */
 import { optionalString, replyArray, replyNumber, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
@@ -64,8 +64,9 @@ if not kept[1] then return redis.error_reply('thread ' .. THREAD .. ' has no sna
 local entries = redis.call('XRANGE', EVENTS, '(' .. kept[1], '+', 'COUNT', count)
 local messages = {}
 if kept[4] then
-  -- entries after the snapshot are folded into it, which needs every message they might touch
-  if limit and #entries == 0 then
+  -- with a limit, the last messages only: the caller reads all of them again when the entries
+  -- after the snapshot touch a message before those (ThreadLoader, windowFold.ts)
+  if limit then
     messages = redis.call('LRANGE', MESSAGES, -limit, -1)
   else
     messages = redis.call('LRANGE', MESSAGES, 0, -1)

@@ -10,13 +10,14 @@ import { firstValueFrom, take, toArray, type Observable } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import { ownerKeys, threadKeys } from "../../../src/redis/keys";
 import { redisStore, type RedisStore, type RedisStoreSettings } from "../../../src/redis/redisStore";
+import type { Event } from "../../../src/protocol/events";
 import { StoreError } from "../../../src/server/store/StoreError";
 import { rejection } from "../../server/store/threadStoreContract";
 import type { ThreadListEvent } from "../../../src/thread/threadList";
 import { closeClient, connectClient, redisUrl, uniquePrefix, type TestClient } from "../support/clients";
-import { recordingPort } from "../support/ports";
+import { recordingPort, scriptCalls, scriptSource } from "../support/ports";
 import { startRedisProxy, type RedisProxy } from "../support/redisProxy";
-import { conversation, newOwner, newThreadId, snapshotOf, turn, user } from "../../server/store/ownedThreadsSupport";
+import { assistant, begin, conversation, newOwner, newThreadId, snapshotOf, turn, user } from "../../server/store/ownedThreadsSupport";
 
 const prefix = uniquePrefix("owned-redis");
 const opened: { store: RedisStore; client: TestClient }[] = [];
@@ -188,7 +189,57 @@ test("a 100,000-message thread joins with a limit of 50 by the same commands as 
   expect(await askedFor(big)).toEqual(await askedFor(small));
   const page = await store.history(big, { before: "m50000", limit: 3 }, { owner });
   expect(page).toEqual({ messages: many.slice(49_997, 50_000), hasOlder: true });
+
+  // A live run on each (a message started, not ended, no checkpoint yet): a read with a limit folds
+  // its entries into the kept snapshot's last messages only, and answers the whole read's last 50.
+  for (const threadId of [big, small]) {
+    const writer = await begin(store, owner, threadId, "r3", [user("u3", "question 3")]);
+    await writer.append([ev.textMessageStart("a3"), ev.textMessageContent("a3", "so far")]);
+  }
+  const whole = snapshotOf(await store.read(big, undefined, { owner })).messages;
+  expect(whole.slice(-2)).toEqual([user("u3", "question 3"), assistant("a3", "so far")]);
+  const liveRead = await store.read(big, undefined, { owner, limit: 50 });
+  expect(liveRead).toMatchObject({ kind: "snapshot", hasOlder: true });
+  expect(snapshotOf(liveRead).messages).toEqual(whole.slice(-50));
+  // Asked of Redis: the read script (a window of the last messages) and the ids-absent check of
+  // the live message's id; the replies about the size of the 50-message thread's, not 100,000 messages.
+  const asked = async (threadId: string): Promise<{ scripts: (string | undefined)[]; bytes: number }> => {
+    port.sent.length = 0;
+    port.replied.length = 0;
+    await store.read(threadId, undefined, { owner, limit: 50 });
+    return { scripts: port.sent.map((args) => (scriptSource(args) === undefined ? args[0] : "script")), bytes: port.replied.reduce((sum, n) => sum + n, 0) };
+  };
+  const [bigAsked, smallAsked] = [await asked(big), await asked(small)];
+  expect(scriptCalls(port.sent, "local after, count, limit")).toHaveLength(1); // the small thread: one read, no fallback
+  expect(bigAsked.scripts).toEqual(["script", "script"]);
+  expect(bigAsked.bytes).toBeLessThan(2 * smallAsked.bytes);
 }, 120_000);
+
+test("a live run's entries that touch a message before the window, or replace the messages, make a read with a limit read the whole thread", async () => {
+  const client = await connectClient("owned-redis-window");
+  const port = recordingPort(client);
+  const store = redisStore({ port, prefix });
+  opened.push({ store, client });
+  const owner = newOwner();
+  const call = { id: "call0", type: "function" as const, function: { name: "look", arguments: "{}" } };
+  const path = [{ id: "c0", role: "assistant" as const, toolCalls: [call] }, ...Array.from({ length: 199 }, (_, i) => user(`m${i}`, `message ${i}`))];
+  const cases: [string, Event[]][] = [
+    ["a tool result for a call held before the window (inserted right after it)", [ev.toolCallResult("t0", "call0", "done")]],
+    ["a message started with the id of one before the window (refused: ids stay unique)", [ev.textMessageStart("m10"), ev.textMessageContent("m10", "again")]],
+    ["a MESSAGES_SNAPSHOT", [ev.messagesSnapshot([user("s1", "only this")])]],
+  ];
+  for (const [what, events] of cases) {
+    const threadId = newThreadId();
+    await (await store.beginRun(runAgentInput(threadId, "r1", { messages: path }), { owner })).append([ev.runFinished(threadId, "r1")]);
+    await (await begin(store, owner, threadId, "r2", [])).append(events);
+    const whole = snapshotOf(await store.read(threadId, undefined, { owner })).messages;
+    port.sent.length = 0;
+    const read = await store.read(threadId, undefined, { owner, limit: 50 });
+    expect([what, snapshotOf(read).messages]).toEqual([what, whole.slice(-50)]);
+    expect([what, read?.kind === "snapshot" && read.hasOlder]).toEqual([what, whole.length > 50]);
+    expect([what, scriptCalls(port.sent, "local after, count, limit").length]).toEqual([what, 2]); // the window read, then the whole
+  }
+});
 
 test("a thread kept before messages had their own list (its snapshot's JSON holds them) still reads, and its next run moves them to the list", async () => {
   const store = await instance();

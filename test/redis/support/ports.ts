@@ -9,6 +9,7 @@ import { appendScript } from "../../../src/redis/scripts/appendBatch";
 import { beginScript } from "../../../src/redis/scripts/beginRun";
 import { checkpointScript } from "../../../src/redis/scripts/checkpointSnapshot";
 import { noticeScript, renewScript } from "../../../src/redis/scripts/leaseScripts";
+import { idsAbsentScript } from "../../../src/redis/scripts/idsAbsent";
 import { readScript } from "../../../src/redis/scripts/readThread";
 import { stopScript } from "../../../src/redis/scripts/stopRun";
 import type { RedisPort } from "../../../src/redis/RedisPort";
@@ -16,11 +17,13 @@ import type { RedisPort } from "../../../src/redis/RedisPort";
 /** A port that records the commands sent on the caller's connection (not the reader's). */
 export interface RecordingPort extends RedisPort {
   readonly sent: (readonly string[])[];
+  /** The size of each reply to `send` (its JSON's length), in the order they came. */
+  readonly replied: number[];
 }
 
 /** Every store script, by its SHA-1 digest (as EVALSHA names it). */
 const SCRIPTS_BY_DIGEST = new Map(
-  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript].map((script) => [
+  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript, idsAbsentScript].map((script) => [
     createHash("sha1").update(script.source).digest("hex"),
     script.source,
   ]),
@@ -39,7 +42,7 @@ export function scriptCalls(sent: readonly (readonly string[])[], marker: string
 }
 
 /**
- * Records every command sent through `send`.
+ * Records every command sent through `send`, and the size of its reply.
  *
  * @example
  * const port = recordingPort(client);
@@ -48,11 +51,15 @@ export function scriptCalls(sent: readonly (readonly string[])[], marker: string
 export function recordingPort(client: NodeRedisClient): RecordingPort {
   const inner = nodeRedisPort(client);
   const sent: (readonly string[])[] = [];
+  const replied: number[] = [];
   return {
     sent,
-    send: (args, signal) => {
+    replied,
+    send: async (args, signal) => {
       sent.push(args);
-      return inner.send(args, signal);
+      const reply = await inner.send(args, signal);
+      replied.push(JSON.stringify(reply)?.length ?? 0);
+      return reply;
     },
     connect: (name, signal) => inner.connect(name, signal),
     subscribe: (name, channel, listener, signal) => inner.subscribe(name, channel, listener, signal),
