@@ -7,6 +7,8 @@
  *   first page through cursors; p50 and p99 per request. Targets: p99 ≤ 50 ms (memory), ≤ 100 ms (Redis).
  * - `connect`: `POST {url}/connect` with `limit: 50` on a 100,000-message thread against the same
  *   on a 50-message thread, alternated, the median of the per-pair ratios. Target: ≤ 1.5.
+ * - `live`: the same read at the store while a run is live on both threads (a text message and a
+ *   tool call under way). Target: ≤ 1.5.
  * - `history`: `POST {url}/history` for 50 messages in the middle of the 100,000; p50 and p99.
  * - `authority`: starting a run (the whole request: read, reconcile, begin, the run's end) on a
  *   1,000-message thread with `history: "server"` (the post carries only the new message) against
@@ -230,6 +232,47 @@ async function authorityLane(store: ThreadStore): Promise<{ server: number; clie
   return { server: first, client: second, ratio, readsPerRun: (counted.reads() - readsBefore) / 31 };
 }
 
+/**
+ * A read with `limit: 50` while a run is live on the thread (a text message under way and a tool
+ * call it started), 100,000 messages against 50, alternated: the path a page takes when it joins
+ * a thread mid-answer (its connect answer then tails the run, so the read is timed at the store).
+ */
+async function liveLane(store: ThreadStore): Promise<{ long: number; short: number; ratio: number }> {
+  const writers = await Promise.all(
+    (["long", "short"] as const).map(async (threadId) => {
+      const writer = await store.beginRun(runAgentInput(threadId, "live-run"), { owner: OWNER });
+      await writer.append([
+        ev.textMessageStart("live"),
+        ev.textMessageContent("live", "so far"),
+        ev.toolCallStart("tc-live", "search", { parentMessageId: "live" }),
+        ev.toolCallArgs("tc-live", "{}"),
+        ev.toolCallEnd("tc-live"),
+      ]);
+      return writer;
+    }),
+  );
+  const readOnce = async (threadId: string): Promise<number> => {
+    const started = performance.now();
+    const read = await store.read(threadId, undefined, { owner: OWNER, limit: LIMIT });
+    const took = performance.now() - started;
+    const messages = read?.kind === "snapshot" ? read.snapshot.messages : [];
+    const last = messages.at(-1);
+    if (messages.length !== LIMIT || last?.id !== "live" || last.role !== "assistant" || last.toolCalls?.[0]?.id !== "tc-live") {
+      throw new Error(`live read of ${threadId}: expected the last ${LIMIT} messages ending with the live one and its tool call`);
+    }
+    return took;
+  };
+  await readOnce("long");
+  await readOnce("short");
+  const { first, second, ratio } = await alternate(
+    41,
+    () => readOnce("long"),
+    () => readOnce("short"),
+  );
+  await Promise.all(writers.map((writer) => writer.append([ev.runFinished(writer.threadId, "live-run")])));
+  return { long: first, short: second, ratio };
+}
+
 async function lanes(name: string, store: ThreadStore, fillParallel: number): Promise<string[][]> {
   const handler = handlerFor(store);
   await fillThreads(store, LIST_THREADS, fillParallel);
@@ -237,6 +280,7 @@ async function lanes(name: string, store: ThreadStore, fillParallel: number): Pr
   await longThread(store, "long", LONG_THREAD);
   await longThread(store, "short", LIMIT);
   const connect = await connectLane(handler);
+  const live = await liveLane(store);
   const history = await historyLane(handler);
   const authority = await authorityLane(store);
   const listTarget = name === "memory" ? 50 : 100;
@@ -252,6 +296,12 @@ async function lanes(name: string, store: ThreadStore, fillParallel: number): Pr
       `connect limit ${LIMIT}: 100,000 vs 50 messages`,
       `${fmt(connect.long)} ms vs ${fmt(connect.short)} ms, ratio ${fmt(connect.ratio)}`,
       `≤ 1.5: ${connect.ratio <= 1.5 ? "yes" : "no"}`,
+    ],
+    [
+      name,
+      `read limit ${LIMIT} during a live run: 100,000 vs 50 messages`,
+      `${fmt(live.long)} ms vs ${fmt(live.short)} ms, ratio ${fmt(live.ratio)}`,
+      `≤ 1.5: ${live.ratio <= 1.5 ? "yes" : "no"}`,
     ],
     [name, `history page of ${LIMIT}`, `p50 ${fmt(history.p50)} ms, p99 ${fmt(history.p99)} ms`, ""],
     [
