@@ -15,7 +15,7 @@ import type { RedisConnection } from "./RedisPort";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
 import { snapshotWrite, type KeptMessages } from "./snapshotWrites";
 import type { ScriptContext } from "./scripts/prelude";
-import { idsAbsentScript } from "./scripts/idsAbsent";
+import { idsAbsentArguments, idsAbsentScript } from "./scripts/idsAbsent";
 import { parseReadReply, readArguments, readScript } from "./scripts/readThread";
 import { decodeMessages, decodeSnapshot, foldAfter, followsWithoutGap } from "./snapshots";
 import { historyScript, parseHistoryReply } from "./scripts/threadScripts";
@@ -113,12 +113,13 @@ export class ThreadLoader {
     }
   }
 
-  /** Whether `entries` fold into the kept snapshot's last messages alone as into all of them (`outsideWindow`; one script call for the ids it names). */
+  /** Whether `entries` fold into the kept snapshot's last messages alone as into all of them (`outsideWindow`; one script call for the message and tool call ids it names). */
   private async windowFolds(threadId: string, keys: ThreadKeys, seq: number, window: readonly Message[], entries: readonly LoggedEntry[]): Promise<boolean> {
     const outside = outsideWindow(window, entries);
     if (outside === undefined) return false;
-    if (outside.length === 0) return true;
-    return (await this.calls.script(this.port, idsAbsentScript, keys, this.context(threadId), [String(seq), ...outside])) === 1;
+    if (outside.messages.length === 0 && outside.calls.length === 0) return true;
+    const args = idsAbsentArguments(seq, outside.messages, outside.calls);
+    return (await this.calls.script(this.port, idsAbsentScript, keys, this.context(threadId), args)) === 1;
   }
 
   /** The events after `at` through the first terminal, reading on past the first page; `undefined` when some were trimmed (snapshot path). */

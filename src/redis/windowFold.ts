@@ -9,31 +9,52 @@ import { isTerminal } from "../thread/isTerminal";
 import type { LoggedEntry } from "./entries";
 
 /**
- * The message ids the entries look up that the window does not hold, when folding the entries
- * into `window` gives the last messages folding them into the whole path would: the caller then
+ * What folding the entries into the window must prove absent from the messages before it: the
+ * message ids and the tool call ids the entries look up that the window does not hold.
+ *
+ * @example
+ * const outside: Outside = { messages: ["a10"], calls: ["call7"] };
+ */
+export type Outside = { readonly messages: readonly string[]; readonly calls: readonly string[] };
+
+/**
+ * The ids the entries look up that the window does not hold, when folding the entries into
+ * `window` gives the last messages folding them into the whole path would: the caller then
  * proves those ids absent from the messages before the window (`ids`), and the fold creates them
  * exactly as the whole fold would. `undefined` when the whole path must be read: a
  * MESSAGES_SNAPSHOT (it merges into every message), a run's end (its fold is kept as the thread:
- * that needs every message), a tool call the window holds no message for (tool call ids have no
- * index to prove them absent before the window), or an event this check does not know.
+ * that needs every message), an event on a tool call that neither the window holds nor an earlier
+ * TOOL_CALL_START among the entries creates (it may be held before the window: the fold would
+ * miss it), or an event this check does not know.
  *
  * Sound because messages before the window are never looked up otherwise: every other event
- * finds its message by id (in the window, or proven absent before it, so created alike), appends,
- * or inserts right after a window message; message and tool call ids stay unique in the path.
+ * finds its message or tool call by id (in the window, or proven absent before it, so created
+ * alike), appends, or inserts right after a window message; message and tool call ids stay unique
+ * in the path. A TOOL_CALL_START on a new call looks up its parent (or the message named as the
+ * call) and the call itself: all proven absent, it appends the same assistant message either way.
  *
  * @example
- * outsideWindow([{ id: "m9", role: "user", content: "Hi" }], entries); // ["a10"]: the live run's message, new to the window
+ * outsideWindow([{ id: "m9", role: "user", content: "Hi" }], entries); // { messages: ["a10"], calls: [] }: the live run's message, new to the window
  */
-export function outsideWindow(window: readonly Message[], entries: readonly LoggedEntry[]): string[] | undefined {
+export function outsideWindow(window: readonly Message[], entries: readonly LoggedEntry[]): Outside | undefined {
   const inWindow = new Set(window.map((message) => message.id));
   const calls = new Set(window.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : [])));
-  const outside = new Set<string>();
+  const messages = new Set<string>();
+  const created = new Set<string>();
   for (const { event } of entries) {
     const looked = lookups(event);
-    if (looked === undefined || !looked.calls.every((id) => calls.has(id))) return undefined;
-    for (const id of looked.messages) if (!inWindow.has(id)) outside.add(id);
+    if (looked === undefined) return undefined;
+    if (event.type === "TOOL_CALL_START" && calls.has(event.toolCallId)) continue; // found where it is: nothing else is looked at
+    for (const id of looked.calls) {
+      if (calls.has(id)) continue;
+      // only a TOOL_CALL_START creates a call the window lacks; before it, the call may be older than the window
+      if (event.type !== "TOOL_CALL_START") return undefined;
+      calls.add(id);
+      created.add(id);
+    }
+    for (const id of looked.messages) if (!inWindow.has(id)) messages.add(id);
   }
-  return [...outside];
+  return { messages: [...messages], calls: [...created] };
 }
 
 /** The message ids and tool call ids `event` looks up in the fold (src/thread/reducers), or `undefined` for an event that needs every message. */
@@ -50,9 +71,10 @@ function lookups(event: Event): { messages: readonly string[]; calls: readonly s
     case "ACTIVITY_DELTA":
       return { messages: [event.messageId], calls: [] };
     case "TOOL_CALL_START":
+      // a new call goes to its parent, else to a message named as the call (docs/rules.md#A4); a held one is found where it is
+      return { messages: [...(event.parentMessageId === undefined ? [] : [event.parentMessageId]), event.toolCallId], calls: [event.toolCallId] };
     case "TOOL_CALL_ARGS":
     case "TOOL_CALL_END":
-      // with its holder in the window the call is found there, and its parentMessageId is not looked at
       return { messages: [], calls: [event.toolCallId] };
     case "TOOL_CALL_RESULT":
       return { messages: [event.messageId], calls: [event.toolCallId] };

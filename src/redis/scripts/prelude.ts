@@ -130,27 +130,47 @@ local function snapshot_fits(base, seq, from)
   return 'fits'
 end
 
+-- The tool call ids an assistant message's JSON holds, each as its field of IDS ('tc:' and the id,
+-- docs/threads.md#redis-keys) with the message's position, appended to fields. Only JSON naming
+-- toolCalls is decoded: the others cost a substring search.
+local function index_calls(json, position, fields)
+  if not string.find(json, '"toolCalls"', 1, true) then return end
+  local message = cjson.decode(json)
+  if message.role ~= 'assistant' or type(message.toolCalls) ~= 'table' then return end
+  for _, call in ipairs(message.toolCalls) do
+    fields[#fields + 1] = 'tc:' .. call.id
+    fields[#fields + 1] = position
+  end
+end
+
 -- Keeps the compacted thread: body (its JSON without messages), its message count, and its
 -- messages from index from on, given as ARGV[first], ARGV[first + 1], … pairs of id and JSON (the
 -- messages before from are the kept ones: snapshot_fits said so). Only what changed is rewritten.
+-- IDS maps each message id, and each tool call id ('tc:' field), to its message's position; its
+-- 'tc-indexed' field (-1: no position) says every message's tool calls are there, which only a
+-- whole rewrite can say: a hash kept before tool calls were indexed lacks fields for its messages.
 local function write_snapshot(cursor, seq, body, count, from, first)
   if from == 0 then
     redis.call('DEL', MESSAGES, IDS)
+    redis.call('HSET', IDS, 'tc-indexed', '-1')
   else
     redis.call('LTRIM', MESSAGES, 0, from - 1)
   end
-  -- in chunks of 500 messages: one RPUSH and one HSET each, not two calls per message
+  -- in chunks of 500 messages: one RPUSH and one HSET each, not two calls per message (the
+  -- chunk's tool call fields go out with its HSET, in slices of 500 so that unpack stays small)
   local index = from
-  local jsons, ids = {}, {}
+  local jsons, ids, calls = {}, {}, {}
   for i = first, #ARGV - 1, 2 do
     jsons[#jsons + 1] = ARGV[i + 1]
     ids[#ids + 1] = ARGV[i]
     ids[#ids + 1] = tostring(index)
+    index_calls(ARGV[i + 1], tostring(index), calls)
     index = index + 1
     if #jsons == 500 or i + 2 > #ARGV - 1 then
       redis.call('RPUSH', MESSAGES, unpack(jsons))
       redis.call('HSET', IDS, unpack(ids))
-      jsons, ids = {}, {}
+      for c = 1, #calls, 1000 do redis.call('HSET', IDS, unpack(calls, c, math.min(c + 999, #calls))) end
+      jsons, ids, calls = {}, {}, {}
     end
   end
   redis.call('HSET', SNAPSHOT, 'cursor', cursor, 'seq', seq, 'body', body, 'count', count)

@@ -190,19 +190,28 @@ test("a 100,000-message thread joins with a limit of 50 by the same commands as 
   const page = await store.history(big, { before: "m50000", limit: 3 }, { owner });
   expect(page).toEqual({ messages: many.slice(49_997, 50_000), hasOlder: true });
 
-  // A live run on each (a message started, not ended, no checkpoint yet): a read with a limit folds
-  // its entries into the kept snapshot's last messages only, and answers the whole read's last 50.
+  // A live run on each (a message started, not ended, a new tool call started, answered, no
+  // checkpoint yet): a read with a limit folds its entries into the kept snapshot's last messages
+  // only, and answers the whole read's last 50.
   for (const threadId of [big, small]) {
     const writer = await begin(store, owner, threadId, "r3", [user("u3", "question 3")]);
     await writer.append([ev.textMessageStart("a3"), ev.textMessageContent("a3", "so far")]);
+    await writer.append([ev.toolCallStart("call3", "look", { parentMessageId: "a3" }), ev.toolCallArgs("call3", "{}"), ev.toolCallEnd("call3")]);
+    await writer.append([ev.toolCallResult("t3", "call3", "found")]);
   }
   const whole = snapshotOf(await store.read(big, undefined, { owner })).messages;
-  expect(whole.slice(-2)).toEqual([user("u3", "question 3"), assistant("a3", "so far")]);
+  const call3 = { id: "call3", type: "function" as const, function: { name: "look", arguments: "{}" } };
+  expect(whole.slice(-3)).toEqual([
+    user("u3", "question 3"),
+    { ...assistant("a3", "so far"), toolCalls: [call3] },
+    { id: "t3", role: "tool", toolCallId: "call3", content: "found" },
+  ]);
   const liveRead = await store.read(big, undefined, { owner, limit: 50 });
   expect(liveRead).toMatchObject({ kind: "snapshot", hasOlder: true });
   expect(snapshotOf(liveRead).messages).toEqual(whole.slice(-50));
   // Asked of Redis: the read script (a window of the last messages) and the ids-absent check of
-  // the live message's id; the replies about the size of the 50-message thread's, not 100,000 messages.
+  // the live messages' ids and the new tool call's id; the replies about the size of the
+  // 50-message thread's, not 100,000 messages.
   const asked = async (threadId: string): Promise<{ scripts: (string | undefined)[]; bytes: number }> => {
     port.sent.length = 0;
     port.replied.length = 0;
@@ -215,7 +224,7 @@ test("a 100,000-message thread joins with a limit of 50 by the same commands as 
   expect(bigAsked.bytes).toBeLessThan(2 * smallAsked.bytes);
 }, 120_000);
 
-test("a live run's entries that touch a message before the window, or replace the messages, make a read with a limit read the whole thread", async () => {
+test("a live run's entries that touch a message or tool call before the window (or one the ids hash cannot rule out), or replace the messages, make a read with a limit read the whole thread", async () => {
   const client = await connectClient("owned-redis-window");
   const port = recordingPort(client);
   const store = redisStore({ port, prefix });
@@ -223,14 +232,19 @@ test("a live run's entries that touch a message before the window, or replace th
   const owner = newOwner();
   const call = { id: "call0", type: "function" as const, function: { name: "look", arguments: "{}" } };
   const path = [{ id: "c0", role: "assistant" as const, toolCalls: [call] }, ...Array.from({ length: 199 }, (_, i) => user(`m${i}`, `message ${i}`))];
-  const cases: [string, Event[]][] = [
+  const newCall = [ev.toolCallStart("call9", "look", { parentMessageId: "a9" }), ev.toolCallArgs("call9", "{}"), ev.toolCallEnd("call9")];
+  const cases: [string, Event[], boolean?][] = [
     ["a tool result for a call held before the window (inserted right after it)", [ev.toolCallResult("t0", "call0", "done")]],
+    ["a tool call started with the id of one held before the window (found there)", [ev.toolCallStart("call0", "look"), ev.toolCallArgs("call0", "{}")]],
+    ["a new tool call, the ids hash kept before tool call ids were indexed (no tc-indexed field)", newCall, true],
     ["a message started with the id of one before the window (refused: ids stay unique)", [ev.textMessageStart("m10"), ev.textMessageContent("m10", "again")]],
     ["a MESSAGES_SNAPSHOT", [ev.messagesSnapshot([user("s1", "only this")])]],
   ];
-  for (const [what, events] of cases) {
+  for (const [what, events, unmarked] of cases) {
     const threadId = newThreadId();
     await (await store.beginRun(runAgentInput(threadId, "r1", { messages: path }), { owner })).append([ev.runFinished(threadId, "r1")]);
+    // as the previous version of the store left it: no field says its tool call ids are indexed
+    if (unmarked === true) expect(await admin.sendCommand(["HDEL", threadKeys(prefix, threadId, owner).ids, "tc-indexed"])).toBe(1);
     await (await begin(store, owner, threadId, "r2", [])).append(events);
     const whole = snapshotOf(await store.read(threadId, undefined, { owner })).messages;
     port.sent.length = 0;
