@@ -4,54 +4,11 @@
  * carry no `id:` (a client resyncs by refetching the first page); and a reader that falls too far
  * behind has its stream ended instead of queued without bound.
  */
-import { ThreadListEvent } from "../../../src/thread/threadList";
+import type { ThreadListEvent } from "../../../src/thread/threadList";
 import { closeAll, serveStored } from "../durable/support";
-import { as, call, converse, identifyByHeader, replier, threadUrl } from "./support";
-import * as E from "fp-ts/Either";
+import { as, call, converse, decodeFrame, identifyByHeader, openEvents, replier, threadUrl } from "./support";
 
 afterEach(closeAll);
-
-/** Opens the events of `user` and reads them frame by frame. */
-async function openEvents(url: string, user: string) {
-  const response = await fetch(`${url}/threads/events`, { headers: { Accept: "text/event-stream", ...as(user) } });
-  if (response.body === null) throw new Error(`expected an events stream, got ${response.status}`);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let done = false;
-  const frames = (): string[] => text.split("\n\n").filter((frame) => frame !== "");
-  return {
-    response,
-    frames,
-    /** Reads until a frame satisfies `found` (or the stream ends: then it throws). */
-    async until(found: (change: ThreadListEvent) => boolean): Promise<ThreadListEvent[]> {
-      for (;;) {
-        const changes = frames().map(decodeFrame);
-        if (changes.some(found)) return changes;
-        if (done) throw new Error(`expected a matching change, but the stream ended after ${text}`);
-        const next = await reader.read();
-        if (next.done) done = true;
-        else text += decoder.decode(next.value, { stream: true });
-      }
-    },
-    async rest(): Promise<string[]> {
-      while (!done) {
-        const next = await reader.read();
-        if (next.done) done = true;
-        else text += decoder.decode(next.value, { stream: true });
-      }
-      return frames();
-    },
-    cancel: () => reader.cancel(),
-  };
-}
-
-function decodeFrame(frame: string): ThreadListEvent {
-  if (!frame.startsWith("data: ")) throw new Error(`expected a data-only frame (no id:), got ${JSON.stringify(frame)}`);
-  const decoded = ThreadListEvent.decode(JSON.parse(frame.slice("data: ".length)));
-  if (E.isLeft(decoded)) throw new Error(`expected a ThreadListEvent, got ${frame}`);
-  return decoded.right;
-}
 
 const threadOf = (change: ThreadListEvent): string => ("thread" in change ? change.thread.threadId : change.threadId);
 

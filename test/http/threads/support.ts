@@ -3,6 +3,8 @@ import { success, type Agent } from "../../../src/server/Agent";
 import type { Identify } from "../../../src/server/http/createHandler";
 import type { Message } from "../../../src/protocol/messages";
 import { inputFor } from "../durable/support";
+import { ThreadListEvent } from "../../../src/thread/threadList";
+import * as E from "fp-ts/Either";
 
 /** The principal is the `X-User` header: enough for tests, where credentials are not the point. */
 export const identifyByHeader: Identify = (request) => request.headers.get("x-user") ?? undefined;
@@ -52,4 +54,47 @@ export async function converse(url: string, user: string, threadId: string, turn
     ids.push(question.id, `a-r${n}`);
   }
   return ids;
+}
+
+/** Opens the events of `user` and reads them frame by frame. */
+export async function openEvents(url: string, user: string) {
+  const response = await fetch(`${url}/threads/events`, { headers: { Accept: "text/event-stream", ...as(user) } });
+  if (response.body === null) throw new Error(`expected an events stream, got ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let done = false;
+  const frames = (): string[] => text.split("\n\n").filter((frame) => frame !== "");
+  return {
+    response,
+    frames,
+    /** Reads until a frame satisfies `found` (or the stream ends: then it throws). */
+    async until(found: (change: ThreadListEvent) => boolean): Promise<ThreadListEvent[]> {
+      for (;;) {
+        const changes = frames().map(decodeFrame);
+        if (changes.some(found)) return changes;
+        if (done) throw new Error(`expected a matching change, but the stream ended after ${text}`);
+        const next = await reader.read();
+        if (next.done) done = true;
+        else text += decoder.decode(next.value, { stream: true });
+      }
+    },
+    async rest(): Promise<string[]> {
+      while (!done) {
+        const next = await reader.read();
+        if (next.done) done = true;
+        else text += decoder.decode(next.value, { stream: true });
+      }
+      return frames();
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** One frame of the events stream, decoded (a frame with an `id:` or a bad body throws). */
+export function decodeFrame(frame: string): ThreadListEvent {
+  if (!frame.startsWith("data: ")) throw new Error(`expected a data-only frame (no id:), got ${JSON.stringify(frame)}`);
+  const decoded = ThreadListEvent.decode(JSON.parse(frame.slice("data: ".length)));
+  if (E.isLeft(decoded)) throw new Error(`expected a ThreadListEvent, got ${frame}`);
+  return decoded.right;
 }
