@@ -23,6 +23,7 @@ import {
   type ReadOptions,
   type RunWriter,
   type StopAnswer,
+  type SelectAnswer,
   type StoredEvent,
   type StoreScope,
   type ThreadRead,
@@ -270,6 +271,11 @@ class RedisThreadStore implements RedisStore {
     if (answer !== "1") return false;
     if (scope.owner !== undefined) await this.lists.deleted(scope.owner, threadId, this.timers.now() + standing);
     return true;
+  }
+
+  async selectBranch(threadId: string, messageId: string, index: number, scope: StoreScope = {}): Promise<SelectAnswer> {
+    void [threadId, messageId, index, scope];
+    throw new StoreError("unavailable", "selectBranch is not built on Redis yet (issue #23 in progress)", { threadId });
   }
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {

@@ -9,6 +9,8 @@ import type { Message } from "../protocol/messages";
 import { ClientState } from "./reducers/ClientState";
 import type { MessageList } from "./reducers/MessageList";
 import { OpenSpans } from "./OpenSpans";
+import { forkMarkerOf, type BranchGroup, type ForkMarker } from "../protocol/branchMeta";
+import { PathBranches, type SelectResult } from "./branches/PathBranches";
 import type { RunStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
 
 /** A position in the thread's log (the store's `Cursor`): the snapshot names the last event folded into it by one. */
@@ -47,6 +49,8 @@ export class ThreadFold {
   private cursor: Cursor | undefined;
   /** The client tool calls the last run left to the client and no run has taken up since (docs/threads.md#pending-client-tools). */
   private pendingToolCallIds: readonly string[] = [];
+  /** The forks and state checkpoints beside the path (docs/threads.md#the-tree). */
+  private branches = new PathBranches();
 
   constructor(
     readonly threadId: string,
@@ -74,6 +78,7 @@ export class ThreadFold {
     };
     if (run.status === "running") fold.spans = OpenSpans.from(run.reopen);
     fold.pendingToolCallIds = snapshot.pendingToolCallIds ?? [];
+    fold.branches = PathBranches.from(snapshot.branches);
     fold.cursor = snapshot.cursor;
     return fold;
   }
@@ -85,6 +90,7 @@ export class ThreadFold {
 
   /** Folds one event logged at `cursor`. */
   apply(event: Event, cursor: Cursor): void {
+    if (event.type === "RUN_STARTED") this.branchAt(event);
     applyEvent(this.client, event);
     this.cursor = cursor;
     switch (event.type) {
@@ -129,7 +135,44 @@ export class ThreadFold {
       interrupts: this.client.interrupts,
       run: summary,
       ...(this.pendingToolCallIds.length === 0 ? {} : { pendingToolCallIds: this.pendingToolCallIds }),
+      ...(this.branches.empty ? {} : { branches: this.branches.tree(this.client) }),
     };
+  }
+
+  /**
+   * The RUN_STARTED marker for a run that starts a sibling after `after` (docs/threads.md#the-tree),
+   * or `undefined` when the path ends there (the run just continues it). `after` must be on the path.
+   */
+  forkMarker(after: string | null): ForkMarker | undefined {
+    return this.branches.markerFor(this.client, after);
+  }
+
+  /** The state a sibling started after `after` begins with: the state before the run of the user message it answers or replaces. */
+  forkState(after: string | null): unknown {
+    return this.branches.stateAfter(this.client, after);
+  }
+
+  /** The sibling groups of the selected path, as the wire shows them. */
+  groups(): readonly BranchGroup[] {
+    return this.branches.groups(this.client);
+  }
+
+  /**
+   * Shows sibling `index` of the group of the path's message `messageId` (docs/threads.md#the-tree):
+   * the path, state, interrupts and pending client calls become that sibling's. Not while a run is
+   * live (the store refuses first). The cursor does not move: a switch logs no event.
+   */
+  select(messageId: string, index: number): SelectResult {
+    const { result, pending } = this.branches.select(this.client, messageId, index, this.pendingToolCallIds);
+    if (pending !== undefined) this.pendingToolCallIds = pending;
+    return result;
+  }
+
+  /** Before a RUN_STARTED is applied: its fork (a sibling starts), then the checkpoint of the state it starts from. */
+  private branchAt(event: RunStartedEvent): void {
+    const marker = forkMarkerOf(event.metadata);
+    if (marker !== undefined) this.branches.fork(this.client, marker, this.pendingToolCallIds);
+    this.branches.checkpoint(this.client);
   }
 
   private startRun(event: RunStartedEvent): void {

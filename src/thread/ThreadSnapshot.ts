@@ -9,6 +9,7 @@ import type { NamedStructCodec } from "../protocol/namedCodec";
 import { Event } from "../protocol/events";
 import { Message } from "../protocol/messages";
 import { Interrupt } from "../protocol/outcomes";
+import { BranchTree } from "./branches/BranchTree";
 
 /**
  * Where the thread's last run stands: `running` (no terminal logged yet), or how it ended —
@@ -50,7 +51,7 @@ const ThreadSnapshotCodec = struct(
     interrupts: t.readonlyArray(Interrupt),
     run: RunSummary,
   },
-  { pendingToolCallIds: t.readonlyArray(t.string) },
+  { pendingToolCallIds: t.readonlyArray(t.string), branches: BranchTree },
 );
 /**
  * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own
@@ -58,7 +59,9 @@ const ThreadSnapshotCodec = struct(
  * (each run's RUN_STARTED folded with its input, docs/rules.md#A15), and the last run's summary. Treat it as
  * read-only: stores may share its arrays with their own state. `pendingToolCallIds`, present only
  * when non-empty, are the client tool calls the last run (ended with success) left to the client;
- * the next run's start ends their wait (docs/threads.md#pending-client-tools).
+ * the next run's start ends their wait (docs/threads.md#pending-client-tools). `branches`, present
+ * once the thread has a fork or a state checkpoint, is the tree beside the selected path that
+ * `messages` is (docs/threads.md#the-tree).
  *
  * The subagent registry of ended runs is not part of it (their messages keep their
  * `subagentRunId` tags); an in-flight run's subagents are, through `run.reopen`.

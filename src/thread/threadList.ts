@@ -64,12 +64,14 @@ export const ThreadPatch: NamedStructCodec<ThreadPatch> = ThreadPatchCodec;
 
 const ThreadChangedCodec = struct(
   "ThreadChanged",
-  { type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null }), thread: ThreadSummary },
+  { type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null, "path-selected": null }), thread: ThreadSummary },
   {},
 );
 /**
  * A thread of the list changed: it was `created`, `updated` (unarchived, or its last message
- * moved), `renamed`, `archived`, or a run of it started or ended. `thread` is the row as it is now.
+ * moved), `renamed`, `archived`, a run of it started or ended, or another sibling of it was
+ * selected (`path-selected`: a client showing the thread re-reads it, docs/threads.md#the-tree).
+ * `thread` is the row as it is now.
  *
  * @example
  * const change: ThreadChanged = { type: "renamed", thread: row };
@@ -102,6 +104,7 @@ export const ThreadListEvent = taggedUnion("ThreadListEvent", "type", {
   archived: ThreadChanged,
   "run-started": ThreadChanged,
   "run-ended": ThreadChanged,
+  "path-selected": ThreadChanged,
   deleted: ThreadDeleted,
 });
 export type ThreadListEvent = ThreadChanged | ThreadDeleted;

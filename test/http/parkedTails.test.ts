@@ -32,6 +32,7 @@ function countingTails(store: MemoryStore): { store: ThreadStore; following: () 
       update: (threadId, patch, scope) => store.update(threadId, patch, scope),
       remove: (threadId, scope) => store.remove(threadId, scope),
       history: (threadId, query, scope) => store.history(threadId, query, scope),
+      selectBranch: (threadId, messageId, index, scope) => store.selectBranch(threadId, messageId, index, scope),
       listEvents: (scope) => store.listEvents(scope),
       tail: (threadId, after, scope) =>
         new Observable<StoredEvent>((subscriber) => {

@@ -88,6 +88,7 @@ export function applyEvent(rows: ThreadRows, event: ThreadListEvent): ThreadRows
     case "archived":
     case "run-started":
     case "run-ended":
+    case "path-selected":
       return withThread(rows, event.thread);
     default:
       return unreachable(event);

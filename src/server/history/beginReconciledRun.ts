@@ -52,7 +52,8 @@ export async function beginReconciledRun(
     }
     const verdict = reconcileHistory(read?.snapshot, posted, randomIds);
     if ("error" in verdict) return errorResponse(refusalStatus(verdict), verdict, headers);
-    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor });
+    const fork = verdict.forkAfter === undefined ? {} : { forkAfter: verdict.forkAfter };
+    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork });
     // Logged before the run's own events (recordRun appends after this resolves). Should it fail, the
     // store is failing: the answer says so, and the begun run ends ABANDONED when its lease runs out.
     if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);

@@ -5,6 +5,10 @@ import { checkNewMessages } from "./checkNewMessages";
 import { closeDangling } from "./closeDangling";
 import type { HistoryRefusal } from "./HistoryRefusal";
 import { matchAnchor } from "./matchAnchor";
+import { findFork, type ForkPlan } from "./findFork";
+import { jsonEqual } from "../../patch/json";
+import { pathOf } from "../../thread/branches/groupAfter";
+import { stateBefore } from "../../thread/branches/stateBefore";
 import { startingState } from "./startingState";
 import { unansweredCalls } from "./unansweredCalls";
 
@@ -22,6 +26,8 @@ export interface AcceptedHistory {
   readonly input: RunAgentInput;
   readonly expectCursor: string | null;
   readonly recordState: boolean;
+  /** Set when the run starts a new sibling after this message (`null`: the thread's start): `BeginOptions.forkAfter`. */
+  readonly forkAfter?: string | null;
 }
 
 /**
@@ -49,6 +55,9 @@ export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunA
     return { kind: "accepted", input: { ...input, messages: posted, ...stateMember(state) }, expectCursor: null, recordState: record };
   }
 
+  const fork = findFork(stored.messages, posted, input);
+  if (fork !== undefined) return "error" in fork ? fork : acceptFork(stored, input, fork);
+
   const anchored = matchAnchor(stored.messages, posted);
   if ("error" in anchored) return anchored;
   const { status } = stored.run;
@@ -67,6 +76,29 @@ export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunA
     input: { ...input, messages: [...path, ...closing, ...anchored.after], ...stateMember(state) },
     expectCursor: stored.cursor,
     recordState: record,
+  };
+}
+
+/**
+ * A post that starts a sibling (docs/threads.md#edit-and-regenerate): the effective input is the path
+ * up to the fork, then the post's new messages (user messages only: nothing is pending for the
+ * client at a fork). The state is the fork point's (`stateBefore`), unless the post carries an
+ * edit of its own: a posted state equal to the thread's current one is the client's copy of the
+ * branch it leaves, not an edit. The starting state is logged when it differs from the current one.
+ */
+function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan): AcceptedHistory | HistoryRefusal {
+  const refused = checkNewMessages(fork.added, { pending: new Set(), newThread: false });
+  if (refused !== undefined) return refused;
+  const forkState = stateBefore(stored.branches?.checkpoints ?? [], pathOf(stored.messages), fork.at);
+  const posted = jsonEqual(input.state ?? null, stored.state ?? null) ? undefined : input.state;
+  const { state } = startingState(posted, forkState, true);
+  const path = stored.messages.slice(0, fork.at).filter((message) => message.role !== "activity");
+  return {
+    kind: "accepted",
+    input: { ...input, messages: [...path, ...fork.added], ...stateMember(state) },
+    expectCursor: stored.cursor,
+    recordState: !jsonEqual(state ?? null, stored.state ?? null),
+    forkAfter: fork.after,
   };
 }
 

@@ -171,7 +171,27 @@ export interface StoreScope {
  */
 export interface BeginOptions extends StoreScope {
   readonly expectCursor?: Cursor | null;
+  /**
+   * Starts the run as a new sibling after the path's message `forkAfter` (`null`: the thread's
+   * start), docs/threads.md#the-tree: the store freezes the path past that message into its sibling
+   * group, cuts the path there, sets the state the sibling starts from (`ThreadFold.forkState`)
+   * and logs the RUN_STARTED with the fork marker (`metadata["agui-rx"].fork`), so every client
+   * following the thread cuts its path too. Left out, or naming the path's last message, the run
+   * continues the path. The message must be on the path (the handler checked it against the read).
+   */
+  readonly forkAfter?: string | null;
 }
+
+/**
+ * What `selectBranch` did (docs/threads.md#the-tree): `switched` (the selected path changed),
+ * `unchanged` (that sibling is already shown), or why not: `unknown` (no such thread, or another
+ * owner's), `unknown-message` (the message is not on the selected path), `no-such-sibling`
+ * (its group has no sibling at that index), `run-active` (a run is live: a switch waits for it).
+ *
+ * @example
+ * const answer: SelectAnswer = await store.selectBranch("t1", "a1", 0, { owner });
+ */
+export type SelectAnswer = "switched" | "unchanged" | "unknown" | "unknown-message" | "no-such-sibling" | "run-active";
 
 /**
  * How `read` reads: as `owner`, and with `limit`, only the last `limit` messages of the path in
@@ -270,6 +290,14 @@ export interface ThreadStore {
    * deleted something, `false` for an unknown thread. Announced to `listEvents`.
    */
   remove(threadId: string, scope?: StoreScope): Promise<boolean>;
+  /**
+   * Shows sibling `index` of the group that the selected path's message `messageId` belongs to
+   * (docs/threads.md#the-tree): the thread's path, state, pending interrupts and client calls become
+   * that sibling's (with its own selected path below it), persisted, for every instance. Logs no
+   * event (the cursor stays); announced to `listEvents` as `path-selected`, after which a client
+   * following the thread re-reads it. Refused (`run-active`) while a run is live.
+   */
+  selectBranch(threadId: string, messageId: string, index: number, scope?: StoreScope): Promise<SelectAnswer>;
   /** An older page of the thread's messages (see `HistoryQuery`), or `undefined` for an unknown thread or an unknown `before`. */
   history(threadId: string, query: HistoryQuery, scope?: StoreScope): Promise<HistoryPage | undefined>;
   /**

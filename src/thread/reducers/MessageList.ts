@@ -69,6 +69,11 @@ export class MessageList {
     return message;
   }
 
+  /** Keeps only the first `length` messages (a fork cuts the path, docs/threads.md#the-tree); cost O(messages removed). */
+  truncate(length: number): void {
+    while (this.items.length > Math.max(0, length)) this.removeLast();
+  }
+
   /** Replaces the message at `index` with `message` (same id, or a re-minted message in place). */
   replace(index: number, message: Message): void {
     const previous = this.items[index];

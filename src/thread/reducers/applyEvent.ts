@@ -1,5 +1,6 @@
 /** The client reducer: one verified, normalized event applied to the client state (docs/rules.md#apply, docs/rules.md#A23). */
 import * as E from "fp-ts/Either";
+import { forkMarkerOf } from "../../protocol/branchMeta";
 import type { Event } from "../../protocol/events";
 import { compareProtocolVersion, PROTOCOL_VERSION } from "../../protocol/version";
 import { applyPatch } from "../../patch/apply";
@@ -7,6 +8,7 @@ import { cloneJson } from "../../patch/json";
 import { ClientError } from "../ClientError";
 import type { RunEnd, Update } from "../Update";
 import type { ClientState } from "./ClientState";
+import type { MessageList } from "./MessageList";
 import { copyMessage } from "./copyMessage";
 import { mergeMessagesSnapshot } from "./mergeMessagesSnapshot";
 import { refusedKey } from "./ruleHelpers";
@@ -100,7 +102,9 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
     case "RUN_STARTED": {
       if (event.protocolVersion !== undefined) checkProtocolVersion(event.protocolVersion, event, emit);
       // docs/rules.md#A15: the input's messages the client does not have yet, before anything the run streams
-      let appended = false;
+      // docs/threads.md#branches-on-the-wire: a run that starts a sibling cuts the path after its fork point first
+      const fork = forkMarkerOf(event.metadata);
+      let appended = fork !== undefined && cutAfter(list, fork.after);
       const refuse = (key: string) => emit(refusedKey(key, event));
       for (const message of event.input?.messages ?? []) {
         if (list.indexOf(message.id) >= 0) continue;
@@ -151,6 +155,18 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       break;
   }
   return out ?? NONE;
+}
+
+/**
+ * Cuts `list` right after the message `after` (`null`: everything); a list that does not hold it
+ * holds only messages newer than the fork point (a window of the path's last messages), so all go.
+ * Whether anything was removed.
+ */
+function cutAfter(list: MessageList, after: string | null): boolean {
+  const keep = after === null ? 0 : list.indexOf(after) + 1;
+  if (keep >= list.length) return false;
+  list.truncate(keep);
+  return true;
 }
 
 /**

@@ -58,14 +58,20 @@ describe("the anchor rule", () => {
     expect(ids(reconcileHistory(thread(stored7), post([u("u2"), u("u3"), u("new")]), newIds()))).toEqual(["u1", "a1", "u2", "a2", "t1", "a3", "u3", "new"]);
   });
 
+  test("a post that repeats the path's start and then has a user message where the path has another one forks there (an edit)", () => {
+    const verdict = accepted(reconcileHistory(thread(stored7), post([u("u1"), a("a1"), u("fork")]), newIds()));
+    expect(verdict.forkAfter).toBe("a1");
+    expect(verdict.input.messages.map((message) => message.id)).toEqual(["u1", "a1", "fork"]);
+  });
+
   test("the whole path posted back, then new messages, is accepted, and the agent gets the stored copies", () => {
     const rebuilt: Message[] = stored7.map((message) => ({ ...message, metadata: undefined }));
     const verdict = accepted(reconcileHistory(thread(stored7), post([...rebuilt, u("new")]), newIds()));
     expect(verdict.input.messages.slice(0, 7)).toEqual(stored7);
   });
 
-  test("a post that leaves the path after its anchor is a conflict naming the first message after the anchor", () => {
-    const refusal = refused(reconcileHistory(thread(stored7), post([u("u1"), a("a1"), u("fork")]), newIds()));
+  test("a post that leaves the path after its anchor with something other than a user message is a conflict naming the first message after the anchor", () => {
+    const refusal = refused(reconcileHistory(thread(stored7), post([u("u1"), a("a1"), a("fork")]), newIds()));
     expect(refusal).toMatchObject({ error: "history-conflict", messageId: "fork" });
     expect(refusal.message).toContain('goes on after "a1" with "u2"');
     expect(refusalStatus(refusal)).toBe(409);

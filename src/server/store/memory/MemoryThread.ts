@@ -91,10 +91,10 @@ export class MemoryThread {
     return freed;
   }
 
-  /** Measures the compacted state (O(thread), once per run, when it ends). */
+  /** Measures the compacted state with its tree (O(thread), once per run when it ends, and per switch). */
   measureSnapshot(): void {
-    const { messages, state } = this.snapshot();
-    this.snapshotBytes = JSON.stringify({ messages, state }).length;
+    const { messages, state, branches } = this.snapshot();
+    this.snapshotBytes = JSON.stringify({ messages, state, branches }).length;
   }
 
   /**

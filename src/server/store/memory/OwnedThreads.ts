@@ -57,6 +57,13 @@ export class OwnedThreads {
     this.announce(thread, change);
   }
 
+  /** Another sibling of `thread` was selected now: its `updatedAt` moves (its last message did), its owner hears `path-selected`. */
+  pathSelected(thread: MemoryThread): void {
+    const now = this.clock.now();
+    this.table.reindex(thread, () => (thread.meta.updatedAt = now));
+    this.announce(thread, "path-selected");
+  }
+
   /** The agent's title (`RunWriter.setTitle`): shown unless the owner renamed the thread (then kept unseen, and nothing moves). */
   setAgentTitle(thread: MemoryThread, title: string): void {
     thread.meta.agentTitle = title;

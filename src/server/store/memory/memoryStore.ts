@@ -2,6 +2,7 @@
 import { Observable } from "rxjs";
 import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
+import { forkMetadata } from "../../../protocol/branchMeta";
 import type { Event } from "../../../protocol/events";
 import type { RunAgentInput } from "../../../protocol/input";
 import { checkBatch } from "../checkBatch";
@@ -16,6 +17,7 @@ import {
   type HistoryQuery,
   type ListQuery,
   type ReadOptions,
+  type SelectAnswer,
   type RunWriter,
   type StoreScope,
   type StoredEvent,
@@ -126,7 +128,12 @@ class MemoryThreadStore implements MemoryStore {
       );
     }
     refuseMoved(existing?.log.lastCursor ?? null, options.expectCursor, threadId, runId);
-    const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
+    const fork = options.forkAfter === undefined ? undefined : existing?.fold.forkMarker(options.forkAfter);
+    const started = ev.runStarted(threadId, runId, {
+      parentRunId: input.parentRunId,
+      protocolVersion: PROTOCOL_VERSION,
+      ...(fork === undefined ? {} : { metadata: forkMetadata(fork) }),
+    });
     // Logged without the input (every later copy is small); folded with it, so its messages join the thread (docs/rules.md#A15): that growth is the run's too.
     const [startedBytes] = eventSizes(threadId, [started]);
     const foldBytes = newMessageBytes(existing?.messageIds() ?? new Set(), input.messages, threadId);
@@ -212,6 +219,21 @@ class MemoryThreadStore implements MemoryStore {
     }
     this.owned.delete(thread);
     return true;
+  }
+
+  async selectBranch(threadId: string, messageId: string, index: number, scope: StoreScope = {}): Promise<SelectAnswer> {
+    const thread = this.owned.get(scope.owner, threadId);
+    if (thread === undefined) return "unknown";
+    this.expireIfDue(thread);
+    this.threads.touch(thread);
+    if (thread.live !== undefined) return "run-active";
+    const result = thread.fold.select(messageId, index);
+    if (result !== "switched") return result;
+    const before = thread.snapshotBytes;
+    thread.measureSnapshot();
+    this.ledger.bytes += thread.snapshotBytes - before;
+    this.owned.pathSelected(thread);
+    return result;
   }
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
