@@ -11,7 +11,7 @@ const user = (id: string, content: string): Message => ({ id, role: "user", cont
 let n = 0;
 const ids = () => `x${n++}`;
 function input(messages: Message[], extra: Partial<RunAgentInput> = {}): RunAgentInput {
-  return { threadId: "t", runId: `r${n++}`, messages, tools: [], context: [], state: {}, forwardedProps: {}, ...extra } as RunAgentInput;
+  return { threadId: "t", runId: `r${n++}`, messages, tools: [], context: [], state: {}, forwardedProps: {}, ...extra };
 }
 async function turn(store: ReturnType<typeof memoryStore>, posted: RunAgentInput, answerId: string, text: string, state?: unknown) {
   const read = await store.read("t");
