@@ -87,7 +87,9 @@ export class PathBranches {
     client.setRawState(state);
     client.interrupts = [];
     this.forks = [...this.forks.filter((fork) => fork.at < at), group];
-    this.checkpoints = this.checkpoints.filter((checkpoint) => checkpoint.at <= at);
+    // A checkpoint at `at` is a run of the frozen sibling (a resume of its answer, or the run of the
+    // user message it starts with): it went with it. The new sibling's run checkpoints its own.
+    this.checkpoints = this.checkpoints.filter((checkpoint) => checkpoint.at < at);
   }
 
   /** Notes the state a run starts from (at RUN_STARTED, once any fork is made and before its input is applied). */
@@ -137,7 +139,7 @@ export class PathBranches {
       branches: group.branches.map((branch, i) => (i === index ? null : i === group.selected ? saved : branch)),
     };
     this.forks = [...this.forks.filter((fork) => fork.at < at), switched, ...chosen.forks];
-    this.checkpoints = [...this.checkpoints.filter((checkpoint) => checkpoint.at <= at), ...chosen.checkpoints];
+    this.checkpoints = [...this.checkpoints.filter((checkpoint) => checkpoint.at < at), ...chosen.checkpoints];
     return { result: "switched", pending: chosen.pendingToolCallIds ?? [] };
   }
 
@@ -164,7 +166,7 @@ export class PathBranches {
       interrupts: client.interrupts,
       ...(pending.length === 0 ? {} : { pendingToolCallIds: pending }),
       forks: this.forks.filter((fork) => fork.at > at),
-      checkpoints: this.checkpoints.filter((checkpoint) => checkpoint.at > at),
+      checkpoints: this.checkpoints.filter((checkpoint) => checkpoint.at >= at),
     };
   }
 
