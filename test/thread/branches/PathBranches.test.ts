@@ -2,6 +2,8 @@
 import type { ForkMarker } from "../../../src/protocol/branchMeta";
 import type { Message } from "../../../src/protocol/messages";
 import type { ClientState } from "../../../src/thread/reducers/ClientState";
+import * as E from "fp-ts/Either";
+import { BranchTree } from "../../../src/thread/branches/BranchTree";
 import { PathBranches } from "../../../src/thread/branches/PathBranches";
 import { answer, asks, clientWith, pathIds, result, user } from "./support";
 
@@ -196,7 +198,9 @@ describe("from / tree", () => {
   test("a tree read back continues as the original", () => {
     const { branches, client } = twoTurns();
     forkRun(branches, client, "u2", [answer("a2b")], { n: 3 });
-    const copy = PathBranches.from(JSON.parse(JSON.stringify(branches.tree(client))));
+    const decoded = BranchTree.decode(JSON.parse(JSON.stringify(branches.tree(client))));
+    if (E.isLeft(decoded)) throw new Error("expected the tree's JSON to decode");
+    const copy = PathBranches.from(decoded.right);
     const twin = clientWith(client.messages.snapshot(), client.rawState);
     expect(copy.select(twin, "a2b", 0, []).result).toBe("switched");
     expect(pathIds(twin)).toEqual(["u1", "a1", "u2", "a2"]);
