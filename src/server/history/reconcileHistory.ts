@@ -6,7 +6,7 @@ import { closeDangling } from "./closeDangling";
 import type { HistoryRefusal } from "./HistoryRefusal";
 import { matchAnchor } from "./matchAnchor";
 import { findFork, type ForkPlan } from "./findFork";
-import { jsonEqual } from "../../patch/json";
+import { isJsonRecord, jsonEqual } from "../../patch/json";
 import { pathOf } from "../../thread/branches/groupAfter";
 import { stateBefore } from "../../thread/branches/stateBefore";
 import { startingState } from "./startingState";
@@ -97,9 +97,15 @@ function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan
     kind: "accepted",
     input: { ...input, messages: [...path, ...fork.added], ...stateMember(state) },
     expectCursor: stored.cursor,
-    recordState: !jsonEqual(state ?? null, stored.state ?? null),
+    recordState: !sameState(state, stored.state),
     forkAfter: fork.after,
   };
+}
+
+/** Whether two states are the same, `null`, `undefined` and `{}` all being "no state" (a fork of a thread without state logs none). */
+function sameState(a: unknown, b: unknown): boolean {
+  const none = (value: unknown) => value === undefined || value === null || (isJsonRecord(value) && Object.keys(value).length === 0);
+  return (none(a) && none(b)) || jsonEqual(a ?? null, b ?? null);
 }
 
 /** The input's `state` member: absent for no state (the codec reads `null` as absent too). */
