@@ -51,18 +51,15 @@ export async function snapshotOf(store: ThreadStore, threadId: string): Promise<
 
 /**
  * The official `HttpAgent`, joining its thread with `connectAgent()` through `POST {url}/connect`
- * (the official client leaves `connect` to implementations); `headers` go with the connect request
- * only (a `Last-Event-ID` asks for the events after that cursor).
+ * (the official client leaves `connect` to implementations).
  */
 export class JoiningAgent extends HttpAgent {
-  connectHeaders: Record<string, string> = {};
-
   protected override connect(input: OfficialInput) {
     return transformHttpEventStream(
       runHttpRequest(() =>
         fetch(`${this.url}/connect`, {
           method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...this.connectHeaders },
+          headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
           body: JSON.stringify({ threadId: input.threadId }),
         }),
       ),
