@@ -85,6 +85,9 @@ export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunA
  * client at a fork). The state is the fork point's (`stateBefore`), unless the post carries an
  * edit of its own: a posted state equal to the thread's current one is the client's copy of the
  * branch it leaves, not an edit. The starting state is logged when it differs from the current one.
+ * A `resume` is left out: the new sibling has no pending interrupts (those stay with the branch the
+ * post leaves), so its agent must not read the cancel the official client sends before it may post
+ * at all as an answer to anything.
  */
 function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan): AcceptedHistory | HistoryRefusal {
   const refused = checkNewMessages(fork.added, { pending: new Set(), newThread: false });
@@ -93,9 +96,10 @@ function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan
   const posted = jsonEqual(input.state ?? null, stored.state ?? null) ? undefined : input.state;
   const { state } = startingState(posted, forkState, true);
   const path = stored.messages.slice(0, fork.at).filter((message) => message.role !== "activity");
+  const { resume: _left, state: _posted, ...rest } = input;
   return {
     kind: "accepted",
-    input: { ...input, messages: [...path, ...fork.added], ...stateMember(state) },
+    input: { ...rest, messages: [...path, ...fork.added], ...stateMember(state) },
     expectCursor: stored.cursor,
     recordState: !sameState(state, stored.state),
     forkAfter: fork.after,

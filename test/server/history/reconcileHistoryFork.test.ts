@@ -66,6 +66,15 @@ describe("the effective input of a fork", () => {
     expect(fromStart.forkAfter).toBeNull();
   });
 
+  test("a resume is left out: the new sibling has no pending interrupts (they stay with the branch the post leaves)", () => {
+    const resume = [{ interruptId: "i1", status: "cancelled" as const }];
+    const edit = accepted(reconcile(post([user("u1"), answer("a1"), user("u2", "edited")], { resume })));
+    expect(edit.forkAfter).toBe("p1");
+    expect(edit.input.resume).toBeUndefined();
+    expect(accepted(reconcile(post([], { resume, forwardedProps: forkForwardedProps("u2") }))).input.resume).toBeUndefined();
+    expect(accepted(reconcile(post([user("u3")], { resume }))).input.resume).toEqual(resume);
+  });
+
   test("a post that continues the path has no forkAfter", () => {
     expect(accepted(reconcile(post([user("u3")]))).forkAfter).toBeUndefined();
   });
