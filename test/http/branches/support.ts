@@ -13,7 +13,7 @@ export interface Seen {
 /**
  * Answers the last user message with `answer to <text>` under the id `a-<runId>`, and appends its
  * run id to the state's `runs` (so the state tells which runs led to it). A user message saying
- * `confirm` is answered with an interrupt `i-<runId>` instead. `pause`, when given, is awaited
+ * `confirm` is answered with an interrupt `i-<runId>` instead, and a resume with `resumed: <status>`. `pause`, when given, is awaited
  * after the answer's first words in the run it names.
  */
 export function echoAgent(seen: Seen, pause?: { readonly runId: string; readonly reached: () => void; readonly opened: Promise<void> }): Agent {
@@ -23,6 +23,11 @@ export function echoAgent(seen: Seen, pause?: { readonly runId: string; readonly
       const text = ctx.lastUserText() ?? "nothing";
       const before = (ctx.input.state as { runs?: string[] } | undefined)?.runs ?? []; // test-only: this agent writes that shape
       ctx.setState({ runs: [...before, ctx.runId] });
+      const [answer] = ctx.resume;
+      if (answer !== undefined) {
+        ctx.say(`resumed: ${answer.status}`, { id: `a-${ctx.runId}` });
+        return success();
+      }
       if (text === "confirm") {
         ctx.say("Sure?", { id: `a-${ctx.runId}` });
         return interrupted(ctx.interrupt({ id: `i-${ctx.runId}`, reason: "confirmation" }));
