@@ -92,7 +92,8 @@ export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunA
 function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan): AcceptedHistory | HistoryRefusal {
   const refused = checkNewMessages(fork.added, { pending: new Set(), newThread: false });
   if (refused !== undefined) return refused;
-  const forkState = stateBefore(stored.branches?.checkpoints ?? [], pathOf(stored.messages), fork.at);
+  const head = fork.added[0]?.role === "user" ? "user" : "answer";
+  const forkState = stateBefore(stored.branches?.checkpoints ?? [], pathOf(stored.messages), fork.at, head);
   const posted = jsonEqual(input.state ?? null, stored.state ?? null) ? undefined : input.state;
   const { state } = startingState(posted, forkState, true);
   const path = stored.messages.slice(0, fork.at).filter((message) => message.role !== "activity");

@@ -10,7 +10,7 @@ import type { Message } from "../../protocol/messages";
 import type { ClientState } from "../reducers/ClientState";
 import type { BranchTree, Checkpoint, Fork, SavedBranch } from "./BranchTree";
 import { groupAfter } from "./groupAfter";
-import { stateBefore } from "./stateBefore";
+import { stateBefore, type SiblingHead } from "./stateBefore";
 
 /**
  * What a switch did: `switched` (the path changed), `unchanged` (that sibling is already shown),
@@ -65,13 +65,15 @@ export class PathBranches {
   /**
    * Starts a sibling: freezes the path past the fork point (with its state, interrupts, client
    * calls, forks and checkpoints) into the group, cuts the path there, and sets the state the
-   * new sibling starts from (`stateAt`). Call before the run's RUN_STARTED is applied (which cuts
-   * the same messages again, a no-op, and appends its input). A marker whose `after` is not on
-   * the path, or ends it, changes nothing.
+   * new sibling starts from (`stateBefore`, with the head the run's `input` messages give: the
+   * first of them the kept path does not hold, none being an answer). Call before the run's
+   * RUN_STARTED is applied (which cuts the same messages again, a no-op, and appends its input).
+   * A marker whose `after` is not on the path, or ends it, changes nothing.
    */
-  fork(client: ClientState<unknown>, marker: ForkMarker, pendingToolCallIds: readonly string[]): void {
+  fork(client: ClientState<unknown>, marker: ForkMarker, pendingToolCallIds: readonly string[], input: readonly Message[] = []): void {
     const at = positionAfter(client, marker.after);
     if (at === undefined || at >= client.messages.length) return;
+    const head = headOf(client, at, input);
     const saved = this.freeze(client, at, pendingToolCallIds);
     const existing = this.forks.find((fork) => fork.at === at);
     const group: Fork =
@@ -82,7 +84,7 @@ export class PathBranches {
             selected: existing.branches.length,
             branches: [...existing.branches.map((branch, i) => (i === existing.selected ? saved : branch)), null],
           };
-    const state = this.stateAt(client, at);
+    const state = this.stateAt(client, at, head);
     client.messages.truncate(at);
     client.setRawState(state);
     client.interrupts = [];
@@ -103,12 +105,13 @@ export class PathBranches {
 
   /**
    * The state a sibling made after `after` starts from: the state at the start of the run that
-   * added the user message the group answers (a regenerate) or replaces (an edit), so neither
-   * sees what the later runs did to the state. `{}` before any checkpoint.
+   * added the user message the group answers (a regenerate, `head` `answer`, the default) or
+   * replaces (an edit, `head` `user`), so neither sees what the later runs did to the state. `{}`
+   * before any checkpoint.
    */
-  stateAfter(client: ClientState<unknown>, after: string | null): unknown {
+  stateAfter(client: ClientState<unknown>, after: string | null, head: SiblingHead = "answer"): unknown {
     const at = positionAfter(client, after);
-    return at === undefined ? (client.rawState ?? null) : this.stateAt(client, at);
+    return at === undefined ? (client.rawState ?? null) : this.stateAt(client, at, head);
   }
 
   /**
@@ -170,8 +173,8 @@ export class PathBranches {
     };
   }
 
-  private stateAt(client: ClientState<unknown>, at: number): unknown {
-    return stateBefore(this.checkpoints, client.messages, at);
+  private stateAt(client: ClientState<unknown>, at: number, head: SiblingHead): unknown {
+    return stateBefore(this.checkpoints, client.messages, at, head);
   }
 }
 
@@ -180,6 +183,15 @@ function positionAfter(client: ClientState<unknown>, after: string | null): numb
   if (after === null) return 0;
   const index = client.messages.indexOf(after);
   return index < 0 ? undefined : index + 1;
+}
+
+/** What the sibling a run starts at `at` begins with: the first of its input messages the kept path does not hold (none: its answer). */
+function headOf(client: ClientState<unknown>, at: number, input: readonly Message[]): SiblingHead {
+  for (const message of input) {
+    const index = client.messages.indexOf(message.id);
+    if (index < 0 || index >= at) return message.role === "user" ? "user" : "answer";
+  }
+  return "answer";
 }
 
 /** The first message ids of a group's siblings, the shown one's being `shownId`. */

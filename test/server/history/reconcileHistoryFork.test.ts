@@ -135,6 +135,20 @@ describe("the state a fork starts from", () => {
     expect(verdict.recordState).toBe(false);
   });
 
+  test("after an unanswered question and another: a regenerate of the first starts before its run, an edit of the second before the second's", () => {
+    const unanswered = [user("u1"), answer("a1"), user("u2"), user("u3"), answer("a3")];
+    const stored = thread(unanswered, {
+      state: { n: 4 },
+      checkpoints: [
+        { at: 2, state: { n: 1 } },
+        { at: 3, state: { n: 3 } },
+      ],
+    });
+    expect(accepted(reconcile(post([user("u1"), answer("a1"), user("u2")]), stored)).input.state).toEqual({ n: 1 });
+    expect(accepted(reconcile(post([user("u1"), answer("a1"), user("u2"), user("u3", "edited")]), stored)).input.state).toEqual({ n: 3 });
+    expect(accepted(reconcile(post([user("u3e")], { forwardedProps: forkForwardedProps("u2") }), stored)).input.state).toEqual({ n: 3 });
+  });
+
   test("a thread without state ({} or null stored) forks without recording a state", () => {
     for (const state of [{}, null]) {
       const verdict = accepted(reconcile(post([], { forwardedProps: forkForwardedProps("u2") }), thread(path, { state, checkpoints: [] })));

@@ -86,6 +86,26 @@ describe("fork", () => {
     expect(branches.groups(client)).toEqual([{ after: "a1", selected: 1, siblingIds: ["u2", "u2e"] }]);
   });
 
+  test("after a user message followed by another (the first never answered): the run's input says whether it answers the first or edits the second", () => {
+    const branches = new PathBranches();
+    const client = clientWith([]);
+    run(branches, client, [user("u1"), answer("a1")], { endState: { n: 1 } });
+    run(branches, client, [user("u2")], { endState: { n: 2 } }); // failed before it answered
+    run(branches, client, [user("u3"), answer("a3")]);
+    const marker = { after: "u2", siblingIds: ["u3"] };
+    const answering = clientWith(client.messages.snapshot(), client.rawState);
+    PathBranches.from(branches.tree(client)).fork(answering, marker, [], [user("u1"), answer("a1"), user("u2")]);
+    expect(answering.rawState).toEqual({ n: 1 });
+    const editing = clientWith(client.messages.snapshot(), client.rawState);
+    PathBranches.from(branches.tree(client)).fork(editing, marker, [], [user("u1"), answer("a1"), user("u2"), user("u3e")]);
+    expect(editing.rawState).toEqual({ n: 2 });
+    const inPlace = clientWith(client.messages.snapshot(), client.rawState);
+    PathBranches.from(branches.tree(client)).fork(inPlace, marker, [], [user("u3", "edited")]);
+    expect(inPlace.rawState).toEqual({ n: 2 });
+    expect(branches.stateAfter(client, "u2", "user")).toEqual({ n: 2 });
+    expect(branches.stateAfter(client, "u2")).toEqual({ n: 1 });
+  });
+
   test("into an existing group: the new sibling is appended last and selected; the shown one is frozen in its place", () => {
     const { branches, client } = twoTurns();
     forkRun(branches, client, "u2", [answer("a2b")]);

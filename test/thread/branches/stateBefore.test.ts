@@ -37,4 +37,14 @@ describe("stateBefore", () => {
   test("a position past the path's end is not a regenerate: the last checkpoint at or before it", () => {
     expect(stateBefore([...checkpoints, { at: 6, state: { n: 6 } }], path, 7)).toEqual({ n: 6 });
   });
+
+  test("two user messages in a row (the first never answered): a new answer to the first and an edit of the second start apart", () => {
+    // u2's run set {n:3} and failed before it answered; u3's run started from {n:3}
+    const unanswered = pathOf([user("u1"), answer("a1"), user("u2"), user("u3"), answer("a3")]);
+    const marks = [...checkpoints, { at: 3, state: { n: 3 } }];
+    expect(stateBefore(marks, unanswered, 3, "answer")).toEqual({ n: 2 }); // another answer to u2
+    expect(stateBefore(marks, unanswered, 3)).toEqual({ n: 2 }); // the default head is an answer
+    expect(stateBefore(marks, unanswered, 3, "user")).toEqual({ n: 3 }); // u3 edited
+    expect(stateBefore(marks, unanswered, 2, "user")).toEqual({ n: 2 }); // u2 edited
+  });
 });
