@@ -11,6 +11,7 @@ import type { MessageList } from "./reducers/MessageList";
 import { OpenSpans } from "./OpenSpans";
 import { forkMarkerOf, type BranchGroup, type ForkMarker } from "../protocol/branchMeta";
 import { PathBranches, type SelectResult } from "./branches/PathBranches";
+import type { SiblingHead } from "./branches/stateBefore";
 import type { RunStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
 
 /** A position in the thread's log (the store's `Cursor`): the snapshot names the last event folded into it by one. */
@@ -147,9 +148,12 @@ export class ThreadFold {
     return this.branches.markerFor(this.client, after);
   }
 
-  /** The state a sibling started after `after` begins with: the state before the run of the user message it answers or replaces. */
-  forkState(after: string | null): unknown {
-    return this.branches.stateAfter(this.client, after);
+  /**
+   * The state a sibling started after `after` begins with: the state before the run of the user
+   * message it answers (`head` `answer`, the default: a regenerate) or replaces (`user`: an edit).
+   */
+  forkState(after: string | null, head: SiblingHead = "answer"): unknown {
+    return this.branches.stateAfter(this.client, after, head);
   }
 
   /** The sibling groups of the selected path, as the wire shows them. */
@@ -171,7 +175,7 @@ export class ThreadFold {
   /** Before a RUN_STARTED is applied: its fork (a sibling starts), then the checkpoint of the state it starts from. */
   private branchAt(event: RunStartedEvent): void {
     const marker = forkMarkerOf(event.metadata);
-    if (marker !== undefined) this.branches.fork(this.client, marker, this.pendingToolCallIds);
+    if (marker !== undefined) this.branches.fork(this.client, marker, this.pendingToolCallIds, event.input?.messages);
     this.branches.checkpoint(this.client);
   }
 

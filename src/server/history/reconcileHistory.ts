@@ -6,7 +6,7 @@ import { closeDangling } from "./closeDangling";
 import type { HistoryRefusal } from "./HistoryRefusal";
 import { matchAnchor } from "./matchAnchor";
 import { findFork, type ForkPlan } from "./findFork";
-import { jsonEqual } from "../../patch/json";
+import { isJsonRecord, jsonEqual } from "../../patch/json";
 import { pathOf } from "../../thread/branches/groupAfter";
 import { stateBefore } from "../../thread/branches/stateBefore";
 import { startingState } from "./startingState";
@@ -85,21 +85,32 @@ export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunA
  * client at a fork). The state is the fork point's (`stateBefore`), unless the post carries an
  * edit of its own: a posted state equal to the thread's current one is the client's copy of the
  * branch it leaves, not an edit. The starting state is logged when it differs from the current one.
+ * A `resume` is left out: the new sibling has no pending interrupts (those stay with the branch the
+ * post leaves), so its agent must not read the cancel the official client sends before it may post
+ * at all as an answer to anything.
  */
 function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan): AcceptedHistory | HistoryRefusal {
   const refused = checkNewMessages(fork.added, { pending: new Set(), newThread: false });
   if (refused !== undefined) return refused;
-  const forkState = stateBefore(stored.branches?.checkpoints ?? [], pathOf(stored.messages), fork.at);
+  const head = fork.added[0]?.role === "user" ? "user" : "answer";
+  const forkState = stateBefore(stored.branches?.checkpoints ?? [], pathOf(stored.messages), fork.at, head);
   const posted = jsonEqual(input.state ?? null, stored.state ?? null) ? undefined : input.state;
   const { state } = startingState(posted, forkState, true);
   const path = stored.messages.slice(0, fork.at).filter((message) => message.role !== "activity");
+  const { resume: _left, state: _posted, ...rest } = input;
   return {
     kind: "accepted",
-    input: { ...input, messages: [...path, ...fork.added], ...stateMember(state) },
+    input: { ...rest, messages: [...path, ...fork.added], ...stateMember(state) },
     expectCursor: stored.cursor,
-    recordState: !jsonEqual(state ?? null, stored.state ?? null),
+    recordState: !sameState(state, stored.state),
     forkAfter: fork.after,
   };
+}
+
+/** Whether two states are the same, `null`, `undefined` and `{}` all being "no state" (a fork of a thread without state logs none). */
+function sameState(a: unknown, b: unknown): boolean {
+  const none = (value: unknown) => value === undefined || value === null || (isJsonRecord(value) && Object.keys(value).length === 0);
+  return (none(a) && none(b)) || jsonEqual(a ?? null, b ?? null);
 }
 
 /** The input's `state` member: absent for no state (the codec reads `null` as absent too). */

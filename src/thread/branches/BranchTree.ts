@@ -25,7 +25,7 @@ export const Checkpoint: NamedStructCodec<Checkpoint> = CheckpointCodec;
 /**
  * A sibling that is not on the selected path, frozen as it was when the path left it: its own
  * selected path from the fork on (`messages`), what that path had (state, pending interrupts and
- * client tool calls), its own forks and checkpoints past the fork (positions count from the
+ * client tool calls), its own forks and checkpoints from the fork on (positions count from the
  * thread's start, as on the path).
  *
  * @example

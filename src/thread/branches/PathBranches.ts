@@ -10,7 +10,7 @@ import type { Message } from "../../protocol/messages";
 import type { ClientState } from "../reducers/ClientState";
 import type { BranchTree, Checkpoint, Fork, SavedBranch } from "./BranchTree";
 import { groupAfter } from "./groupAfter";
-import { stateBefore } from "./stateBefore";
+import { stateBefore, type SiblingHead } from "./stateBefore";
 
 /**
  * What a switch did: `switched` (the path changed), `unchanged` (that sibling is already shown),
@@ -65,13 +65,15 @@ export class PathBranches {
   /**
    * Starts a sibling: freezes the path past the fork point (with its state, interrupts, client
    * calls, forks and checkpoints) into the group, cuts the path there, and sets the state the
-   * new sibling starts from (`stateAt`). Call before the run's RUN_STARTED is applied (which cuts
-   * the same messages again, a no-op, and appends its input). A marker whose `after` is not on
-   * the path, or ends it, changes nothing.
+   * new sibling starts from (`stateBefore`, with the head the run's `input` messages give: the
+   * first of them the kept path does not hold, none being an answer). Call before the run's
+   * RUN_STARTED is applied (which cuts the same messages again, a no-op, and appends its input).
+   * A marker whose `after` is not on the path, or ends it, changes nothing.
    */
-  fork(client: ClientState<unknown>, marker: ForkMarker, pendingToolCallIds: readonly string[]): void {
+  fork(client: ClientState<unknown>, marker: ForkMarker, pendingToolCallIds: readonly string[], input: readonly Message[] = []): void {
     const at = positionAfter(client, marker.after);
     if (at === undefined || at >= client.messages.length) return;
+    const head = headOf(client, at, input);
     const saved = this.freeze(client, at, pendingToolCallIds);
     const existing = this.forks.find((fork) => fork.at === at);
     const group: Fork =
@@ -82,12 +84,14 @@ export class PathBranches {
             selected: existing.branches.length,
             branches: [...existing.branches.map((branch, i) => (i === existing.selected ? saved : branch)), null],
           };
-    const state = this.stateAt(client, at);
+    const state = this.stateAt(client, at, head);
     client.messages.truncate(at);
     client.setRawState(state);
     client.interrupts = [];
     this.forks = [...this.forks.filter((fork) => fork.at < at), group];
-    this.checkpoints = this.checkpoints.filter((checkpoint) => checkpoint.at <= at);
+    // A checkpoint at `at` is a run of the frozen sibling (a resume of its answer, or the run of the
+    // user message it starts with): it went with it. The new sibling's run checkpoints its own.
+    this.checkpoints = this.checkpoints.filter((checkpoint) => checkpoint.at < at);
   }
 
   /** Notes the state a run starts from (at RUN_STARTED, once any fork is made and before its input is applied). */
@@ -101,12 +105,13 @@ export class PathBranches {
 
   /**
    * The state a sibling made after `after` starts from: the state at the start of the run that
-   * added the user message the group answers (a regenerate) or replaces (an edit), so neither
-   * sees what the later runs did to the state. `{}` before any checkpoint.
+   * added the user message the group answers (a regenerate, `head` `answer`, the default) or
+   * replaces (an edit, `head` `user`), so neither sees what the later runs did to the state. `{}`
+   * before any checkpoint.
    */
-  stateAfter(client: ClientState<unknown>, after: string | null): unknown {
+  stateAfter(client: ClientState<unknown>, after: string | null, head: SiblingHead = "answer"): unknown {
     const at = positionAfter(client, after);
-    return at === undefined ? (client.rawState ?? null) : this.stateAt(client, at);
+    return at === undefined ? (client.rawState ?? null) : this.stateAt(client, at, head);
   }
 
   /**
@@ -137,7 +142,7 @@ export class PathBranches {
       branches: group.branches.map((branch, i) => (i === index ? null : i === group.selected ? saved : branch)),
     };
     this.forks = [...this.forks.filter((fork) => fork.at < at), switched, ...chosen.forks];
-    this.checkpoints = [...this.checkpoints.filter((checkpoint) => checkpoint.at <= at), ...chosen.checkpoints];
+    this.checkpoints = [...this.checkpoints.filter((checkpoint) => checkpoint.at < at), ...chosen.checkpoints];
     return { result: "switched", pending: chosen.pendingToolCallIds ?? [] };
   }
 
@@ -164,12 +169,12 @@ export class PathBranches {
       interrupts: client.interrupts,
       ...(pending.length === 0 ? {} : { pendingToolCallIds: pending }),
       forks: this.forks.filter((fork) => fork.at > at),
-      checkpoints: this.checkpoints.filter((checkpoint) => checkpoint.at > at),
+      checkpoints: this.checkpoints.filter((checkpoint) => checkpoint.at >= at),
     };
   }
 
-  private stateAt(client: ClientState<unknown>, at: number): unknown {
-    return stateBefore(this.checkpoints, client.messages, at);
+  private stateAt(client: ClientState<unknown>, at: number, head: SiblingHead): unknown {
+    return stateBefore(this.checkpoints, client.messages, at, head);
   }
 }
 
@@ -178,6 +183,15 @@ function positionAfter(client: ClientState<unknown>, after: string | null): numb
   if (after === null) return 0;
   const index = client.messages.indexOf(after);
   return index < 0 ? undefined : index + 1;
+}
+
+/** What the sibling a run starts at `at` begins with: the first of its input messages the kept path does not hold (none: its answer). */
+function headOf(client: ClientState<unknown>, at: number, input: readonly Message[]): SiblingHead {
+  for (const message of input) {
+    const index = client.messages.indexOf(message.id);
+    if (index < 0 || index >= at) return message.role === "user" ? "user" : "answer";
+  }
+  return "answer";
 }
 
 /** The first message ids of a group's siblings, the shown one's being `shownId`. */
