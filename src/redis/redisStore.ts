@@ -52,7 +52,6 @@ import { ThreadLists } from "./ThreadLists";
 import { threadRow } from "./threadRows";
 import { threadRef } from "./threadRefs";
 import { isStreamId } from "./streamIds";
-import { windowGroups } from "./windowFold";
 import { TailReader } from "./TailReader";
 import { ThreadLoader } from "./ThreadLoader";
 
@@ -226,7 +225,7 @@ class RedisThreadStore implements RedisStore {
       case "snapshot": {
         // A window read folded the entries into the kept snapshot's last messages: the ones before stand as kept.
         const before = loaded.messageCount - loaded.snapshot.messages.length;
-        const snapshot = windowGroups(await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base), loaded.snapshot, before);
+        const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base, before);
         if (limit === undefined) return { kind: "snapshot", snapshot };
         const total = before + snapshot.messages.length;
         const shown = Math.max(0, Math.min(Math.floor(limit), snapshot.messages.length));
