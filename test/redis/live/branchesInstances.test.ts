@@ -5,7 +5,8 @@
  * lost to another switch, to a fork or to a run that started meanwhile reads again and answers for
  * the thread as it now is; a run whose begin lost to a switch starts on the switched path.
  */
-import { firstValueFrom, take, toArray } from "rxjs";
+import { firstValueFrom, lastValueFrom, take, toArray } from "rxjs";
+import { forkMarkerOf } from "../../../src/protocol/branchMeta";
 import { createHash } from "node:crypto";
 import { runAgentInput } from "../../../src/protocol/build";
 import { nodeRedisPort } from "../../../src/redis/nodeRedisPort";
@@ -64,10 +65,15 @@ async function twoInstances(): Promise<{ a: BranchThread; b: BranchThread; portA
 
 const select = (t: BranchThread, messageId: string, index: number) => t.store.selectBranch(t.threadId, messageId, index, { owner: t.owner });
 
-test("A forks and B reads the groups; B switches: A reads the switched path and its listEvents hear it; while A has a live run B's switch is run-active", async () => {
+test("A forks and B's tail and read show it; B switches: A reads the switched path and its listEvents hear it; while A has a live run B's switch is run-active", async () => {
   const { a, b } = await twoInstances();
   const path = await chat(a);
-  await answer((await postForked(a, "u2")).writer, "a2b", { state: { n: 3 } });
+  const tailOnB = lastValueFrom(b.store.tail(b.threadId, (await current(b)).cursor, { owner: b.owner }).pipe(toArray()));
+  const fork = await postForked(a, "u2");
+  await answer(fork.writer, "a2b", { state: { n: 3 } });
+  const [started] = await tailOnB; // a tab on B hears the fork from A's run
+  expect(started).toEqual(fork.writer.started);
+  expect(forkMarkerOf(started.event.metadata)).toEqual({ after: "u2", siblingIds: ["a2"] });
   expect((await current(b)).branches?.groups).toEqual([{ after: "u2", selected: 1, siblingIds: ["a2", "a2b"] }]);
   const heard = firstValueFrom(a.store.listEvents({ owner: a.owner }).pipe(take(1), toArray()));
   expect(await select(b, "a2b", 0)).toBe("switched");
