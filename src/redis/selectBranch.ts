@@ -1,6 +1,6 @@
 /**
- * `selectBranch` on Redis (docs/threads.md#the-tree, #redis-keys): the thread read as a read reads
- * it, its fold restored from the kept snapshot, switched there with the same `ThreadFold.select`
+ * `selectBranch` on Redis (docs/threads.md#the-tree, #redis-keys): the thread read from a little
+ * before the switched group on (`readForSwitch`; the whole thread when that cannot be), its fold restored from the kept snapshot, switched there with the same `ThreadFold.select`
  * the memory store uses, and written back whole in one script that keeps it only if the thread is
  * still as read (a compare-and-set: no run live, nothing logged, no other switch since). The tree
  * lives in the kept snapshot's body, so a switch is one read and one write for every instance.
@@ -13,6 +13,7 @@ import type { ScriptContext } from "./scripts/prelude";
 import { parseSelectReply, selectArguments, selectScript } from "./scripts/selectBranch";
 import { snapshotWrite } from "./snapshotWrites";
 import { foldAfter } from "./snapshots";
+import { readForSwitch, switchedSnapshot } from "./switchWindow";
 import type { ThreadLoader } from "./ThreadLoader";
 
 /** Reads and writes per switch before it gives up: each retry means the thread changed under it (a run's end folded in, another switch). */
@@ -51,17 +52,18 @@ export async function switchBranch(
 ): Promise<SelectAnswer> {
   const { threadId, ref, keys } = thread;
   for (let attempt = 0; attempt < SELECT_ATTEMPTS; attempt++) {
-    const loaded = await env.loader.load(ref, keys, undefined);
+    const { loaded, window } = await readForSwitch(env.loader, env.port, env.calls, thread, messageId);
     if (loaded.kind !== "snapshot") return "unknown"; // without a cursor a known thread always reads as a snapshot
     if (loaded.live !== undefined) return "run-active";
-    const { fold } = foldAfter(loaded.snapshot, loaded.entries);
+    const fold = window?.fold ?? foldAfter(loaded.snapshot, loaded.entries).fold;
     const result = fold.select(messageId, index);
     if (result !== "switched") return result;
-    const snapshot = fold.snapshot() ?? loaded.snapshot;
+    const folded = fold.snapshot() ?? loaded.snapshot;
+    const snapshot = window === undefined ? folded : switchedSnapshot(folded, loaded.snapshot, window.offset);
     const request = {
       expectLast: loaded.last,
       selection: loaded.selection,
-      snapshot: snapshotWrite(snapshot, loaded.last, loaded.lastSeq, loaded.base, threadId),
+      snapshot: snapshotWrite(snapshot, loaded.last, loaded.lastSeq, window?.base ?? loaded.base, threadId),
     };
     const reply = parseSelectReply(await env.calls.script(env.port, selectScript, keys, env.context(ref), selectArguments(request)));
     switch (reply.kind) {
