@@ -57,6 +57,7 @@ export {
   type ResumeRead,
   type SnapshotRead,
   type StopAnswer,
+  type SelectAnswer,
   type StoreScope,
   type BeginOptions,
   type ReadOptions,

@@ -64,7 +64,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type OneThreadAccess", "OpenSpans", "PROTOCOL_ERROR_CODE", "RUN_TOO_LARGE_ERROR_CODE", "type ReadOptions", "type Ready", "ReasoningHandle",
     "type RecordRunOptions", "type ResumeRead", "type Routed", "RunContext", "type RunContextHarness", "type RunFunction", "type RunOptions",
     "type RunOutcome", "type RunRequest", "type RunSource", "RunStatus", "RunSummary", "type RunWriter", "SERIALIZATION_ERROR_CODE",
-    "SLOW_CONSUMER_CODE", "STREAM_ERROR_CODE", "SlowConsumerError", "type SnapshotRead", "SpanHandle", "StateAccess", "StateManager",
+    "SLOW_CONSUMER_CODE", "STREAM_ERROR_CODE", "type SelectAnswer", "SlowConsumerError", "type SnapshotRead", "SpanHandle", "StateAccess", "StateManager",
     "type StatePublish", "type StateSpec", "StepGuard", "type StopAnswer", "type StoreClock", "StoreError", "type StoreErrorCode",
     "type StoreErrorDetails", "type StoreScope", "type StoredEvent", "type StreamTurn", "type SubagentContext", "type SubagentOptions",
     "type SuccessOutcome", "TRUNCATED_ERROR_CODE", "type TailFrames", "type ThreadAccess", "ThreadFold", "type ThreadListAccess", "type ThreadRead",

@@ -177,13 +177,15 @@ export class EventStreamPump {
     const phase = this.phase;
     if (phase.kind !== "following") return; // parked: the source sends the rest again after the cursor; finished, closed: nothing more
     const { queue, options } = this;
-    const framed: CursorFrame | DataFrame = "type" in item ? { event: item } : item;
-    const event = "data" in framed ? undefined : framed.event;
-    const cursor = "data" in framed ? undefined : framed.cursor;
+    // Told apart without wrapping a bare event in a frame object: this runs once per event of every stream.
+    let event: Event | undefined;
+    let cursor: string | undefined;
+    if ("type" in item) event = item;
+    else if ("event" in item) ({ event, cursor } = item);
     let frame: Frame;
     try {
-      if ("data" in framed) frame = { bytes: encodeDataFrame(framed.data) };
-      else frame = options.frames === undefined ? { bytes: encodeFrame(framed.event, framed.cursor) } : options.frames.take(framed.event, framed.cursor);
+      if (event === undefined) frame = { bytes: encodeDataFrame((item as DataFrame).data) };
+      else frame = options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : options.frames.take(event, cursor);
     } catch (error) {
       return this.fail(error);
     }

@@ -13,6 +13,7 @@ import { serveConnect } from "./serveConnect";
 import { serveHistory } from "./serveHistory";
 import { serveRun } from "./serveRun";
 import { serveStop } from "./serveStop";
+import { serveSelectBranch } from "./serveSelectBranch";
 import { serveThreadDelete, serveThreadUpdate } from "./serveThread";
 import { serveThreadEvents } from "./serveThreadEvents";
 import { serveThreadList } from "./serveThreadList";
@@ -169,6 +170,8 @@ function dispatch(request: Request, context: HandlerContext): Promise<Response> 
       return serveThreadUpdate(request, context, route.threadId);
     case "delete":
       return serveThreadDelete(request, context, route.threadId);
+    case "select":
+      return serveSelectBranch(request, context, route.threadId);
     default: {
       const unexpected: never = route;
       return unexpected;

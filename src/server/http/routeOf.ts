@@ -4,14 +4,15 @@
  * A route of the handler: `run` (`POST {url}`), `connect`, `stop`, `history` (`POST {url}/…`),
  * `capabilities` (`GET {url}/capabilities`), `list` (`GET {url}/threads`), `events` (`GET
  * {url}/threads/events`), and, for one thread, `update` (`PATCH {url}/threads/{threadId}`) and
- * `delete` (`DELETE {url}/threads/{threadId}`), with the thread id percent-decoded.
+ * `delete` (`DELETE {url}/threads/{threadId}`), and `select` (`POST {url}/threads/{threadId}/path`,
+ * docs/threads.md#the-tree), with the thread id percent-decoded.
  *
  * @example
  * const route: HandlerRoute = { name: "update", threadId: "a/b" };
  */
 export type HandlerRoute =
   | { readonly name: "run" | "connect" | "stop" | "history" | "capabilities" | "list" | "events" }
-  | { readonly name: "update" | "delete"; readonly threadId: string };
+  | { readonly name: "update" | "delete" | "select"; readonly threadId: string };
 
 /**
  * What a path answers: the route of each method it takes (`methods`, in the order an `Allow` header
@@ -44,7 +45,8 @@ export type RouteMatch =
  * segments, so that a thread id, whose `/` and `%` arrive encoded, is always one segment and is
  * compared with no route name:
  *
- * 1. `…/threads/{segment}`: one thread (`PATCH`, `DELETE`), whatever the segment says, even
+ * 1. `…/threads/{segment}/path`: the thread's selected path (`POST`: show another sibling);
+ *    `…/threads/{segment}`: one thread (`PATCH`, `DELETE`), whatever the segment says, even
  *    `connect` or `threads`; the segment `events` is also `GET` the list's events (a thread has no
  *    `GET`, so the method decides, never the id);
  * 2. `…/threads`, `…/connect`, `…/stop`, `…/history`, `…/capabilities`: those routes;
@@ -59,6 +61,7 @@ export type RouteMatch =
 export function resourceOf(url: string): Resource {
   const segments = new URL(url).pathname.split("/");
   const last = segments[segments.length - 1];
+  if (segments.length >= 4 && last === "path" && segments[segments.length - 3] === "threads") return pathResource(segments[segments.length - 2]);
   if (segments.length >= 3 && segments[segments.length - 2] === "threads") return threadResource(last);
   return subPath(last);
 }
@@ -93,14 +96,25 @@ function subPath(last: string): Resource {
   }
 }
 
-/** The methods of `…/threads/{segment}`: the thread's, and for `events` the list's events too. */
-function threadResource(segment: string): Resource {
-  let threadId: string;
+/** The methods of `…/threads/{segment}/path`: a switch of the thread's branch. */
+function pathResource(segment: string): Resource {
+  const threadId = decodedThreadId(segment);
+  return typeof threadId === "string" ? { kind: "resource", methods: { POST: { name: "select", threadId } } } : threadId;
+}
+
+/** The thread id a segment after `threads/` names, or why it names none. */
+function decodedThreadId(segment: string): string | Resource {
   try {
-    threadId = decodeURIComponent(segment);
+    return decodeURIComponent(segment);
   } catch {
     return { kind: "invalid", message: `expected a percent-encoded thread id after threads/, but got ${JSON.stringify(segment)}` };
   }
+}
+
+/** The methods of `…/threads/{segment}`: the thread's, and for `events` the list's events too. */
+function threadResource(segment: string): Resource {
+  const threadId = decodedThreadId(segment);
+  if (typeof threadId !== "string") return threadId;
   const thread = { PATCH: { name: "update", threadId }, DELETE: { name: "delete", threadId } } as const;
   return { kind: "resource", methods: segment === "events" ? { GET: { name: "events" }, ...thread } : thread };
 }

@@ -1,5 +1,6 @@
 /** `GET {url}/threads/events` (docs/threads.md#the-thread-list): the caller's thread-list changes as SSE, never another owner's. */
-import { EMPTY, catchError, map } from "rxjs";
+import { EMPTY, catchError, filter, map } from "rxjs";
+import type { ThreadListEvent } from "../../thread/threadList";
 import { acceptsEventStream } from "./acceptsEventStream";
 import { admitToList } from "./admit";
 import { errorResponse } from "./errorResponse";
@@ -23,7 +24,9 @@ export const LIST_EVENTS_MAX_BUFFERED_BYTES = 1024 * 1024;
  * then `identify` and `authorize` (`events`) before anything else of the request is read; then
  * 200 `text/event-stream`, one `data: <ThreadListEvent JSON>` frame per change of the caller's
  * list (`store.listEvents({ owner })`), without `id:`: the stream has no cursor, and a client
- * that (re)connects fetches the first page again and applies what it hears from then on.
+ * that (re)connects fetches the first page again and applies what it hears from then on. With
+ * `?threadId=<id>` only that thread's changes are sent: a client showing one thread follows it
+ * that way (a switch of its branch, `path-selected`: docs/threads.md#the-tree).
  *
  * The stream is bounded like a store's tails: a reader that took nothing for
  * `idleWriteTimeoutMs` while changes waited is cut off, and one more than
@@ -43,7 +46,9 @@ export async function serveThreadEvents(request: Request, context: HandlerContex
   if (store instanceof Response) return store;
   const caller = await admitToList(context, request, "events");
   if (caller instanceof Response) return caller;
+  const only = new URL(request.url).searchParams.get("threadId");
   const changes = store.listEvents(caller.scope).pipe(
+    filter((change) => only === null || threadOf(change) === only),
     map((change) => ({ data: JSON.stringify(change) })),
     // A failed feed ends the stream without a frame of its own: the client's reconnect resyncs it.
     catchError(() => EMPTY),
@@ -58,4 +63,9 @@ export async function serveThreadEvents(request: Request, context: HandlerContex
     signal: request.signal,
   });
   return eventStreamResponse(body, headers);
+}
+
+/** The thread a change is about. */
+function threadOf(change: ThreadListEvent): string {
+  return change.type === "deleted" ? change.threadId : change.thread.threadId;
 }

@@ -5,6 +5,7 @@
  * failing its own verifier), and a fresh client applying it ends with the thread's messages and
  * state.
  */
+import { branchesMetadata } from "../../protocol/branchMeta";
 import { ev, outcome } from "../../protocol/build";
 import { PROTOCOL_VERSION } from "../../protocol/version";
 import type { Event } from "../../protocol/events";
@@ -92,7 +93,8 @@ export function planConnect(read: ThreadRead, options: ConnectOptions = {}): Con
 
 /**
  * The compacted prelude of a thread: RUN_STARTED (the last run's ids, without the input echo: the
- * messages snapshot holds it all), MESSAGES_SNAPSHOT, STATE_SNAPSHOT, then
+ * messages snapshot holds it all), MESSAGES_SNAPSHOT (with the path's sibling groups under
+ * `metadata["agui-rx"].branches` when it has any, docs/threads.md#branches-on-the-wire), STATE_SNAPSHOT, then
  *
  * - while the last run is running: `snapshot.run.reopen`, the events that re-open what it has
  *   open (text messages, tool calls, reasoning blocks and messages, steps) and replay its
@@ -117,7 +119,7 @@ export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions
   const { threadId, run } = snapshot;
   const events: Event[] = [
     ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),
-    ev.messagesSnapshot(snapshot.messages.slice()),
+    ev.messagesSnapshot(snapshot.messages.slice(), branchGroups(snapshot)),
     ev.stateSnapshot(snapshot.state),
   ];
   if (run.status === "running") {
@@ -135,6 +137,12 @@ export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions
   const [first, ...rest] = snapshot.interrupts;
   events.push(ev.runFinished(threadId, run.runId, { outcome: first === undefined ? successOutcome(snapshot) : outcome.interrupt([first, ...rest]) }));
   return events;
+}
+
+/** The MESSAGES_SNAPSHOT's options: the path's sibling groups, when it has any. */
+function branchGroups(snapshot: ThreadSnapshot): { metadata?: Record<string, unknown> } {
+  const groups = snapshot.branches?.groups ?? [];
+  return groups.length === 0 ? {} : { metadata: branchesMetadata(groups) };
 }
 
 /**
