@@ -116,7 +116,14 @@ function answersInWindow(window: readonly Message[], index: number): boolean {
   return false;
 }
 
-/** Stand-ins for the `count` path messages before the window: never user messages, with ids no message has. */
+/**
+ * The stand-in for every path message before the window: one message, never a user message, with
+ * an id no message has. One object with one id keeps the fold's restore at a few nanoseconds per
+ * stand-in (its index notes an id once); nothing reads a stand-in but its position.
+ */
+const PLACEHOLDER: Message = Object.freeze({ id: "\u0000before-the-window", role: "developer", content: "" });
+
+/** `count` stand-ins for the path messages before the window. */
 function placeholders(count: number): Message[] {
-  return Array.from({ length: count }, (_, index): Message => ({ id: `\u0000window-${index}`, role: "developer", content: "" }));
+  return new Array<Message>(count).fill(PLACEHOLDER);
 }
