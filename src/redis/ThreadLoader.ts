@@ -13,7 +13,7 @@ import type { ThreadKeys } from "./keys";
 import { unavailable, type RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
-import { snapshotWrite, type KeptMessages } from "./snapshotWrites";
+import { keptOf, snapshotWrite, type KeptMessages } from "./snapshotWrites";
 import type { ScriptContext } from "./scripts/prelude";
 import { idsAbsentArguments, idsAbsentScript } from "./scripts/idsAbsent";
 import { parseReadReply, readArguments, readScript } from "./scripts/readThread";
@@ -107,7 +107,7 @@ export class ThreadLoader {
           last: entries.length === 0 ? reply.cursor : entries[entries.length - 1].cursor,
           lastSeq: entries.length === 0 ? reply.seq : entries[entries.length - 1].seq,
           selection: reply.selection,
-          base: whole ? { seq: reply.seq, messages: snapshot.messages } : undefined,
+          base: whole ? keptOf(reply.seq, snapshot) : undefined,
           messageCount: reply.messageCount ?? snapshot.messages.length,
         };
       }

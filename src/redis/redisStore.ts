@@ -46,7 +46,7 @@ import { noticeScript, parseNoticeReply } from "./scripts/leaseScripts";
 import type { ScriptContext } from "./scripts/prelude";
 import { parseStopReply, stopScript } from "./scripts/stopRun";
 import { foldAfter } from "./snapshots";
-import { snapshotWrite } from "./snapshotWrites";
+import { keptOf, snapshotWrite } from "./snapshotWrites";
 import { parseRowReply, removeScript, updateScript } from "./scripts/threadScripts";
 import { ThreadLists } from "./ThreadLists";
 import { threadRow } from "./threadRows";
@@ -334,7 +334,7 @@ class RedisThreadStore implements RedisStore {
       watchSignals: (listener) => this.signals.watch(ref, runId, listener),
       feed: this.reader.own(ref, runId, { cursor: started.cursor, seq, event: started.event }, keys),
       released: () => this.writers.delete(writer),
-      base: { seq, messages: snapshot.messages },
+      base: keptOf(seq, snapshot),
       listChanged: async (type, row) => {
         if (owner !== undefined) await this.lists.changed(owner, type, threadRow(threadId, row));
       },

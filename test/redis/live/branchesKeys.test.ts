@@ -1,6 +1,7 @@
 /**
  * What only the Redis store promises of branches (docs/threads.md#redis-keys), on a real
- * redis-server: the tree lives in the kept snapshot's body, so a switch is one read and one script;
+ * redis-server: the tree lives beside the kept snapshot's body (its forks in their own field, sent
+ * only when they changed), so a switch is one read and one script;
  * the `ids` index follows the selected path (a fork or a switch drops the ids of the messages it
  * cut, tool calls included); a read with a limit during a live run of a branched thread folds the
  * run into the window and still names every group as the whole thread does.
@@ -54,8 +55,15 @@ async function keptBody(t: BranchThread): Promise<{ messages: unknown[]; branche
   return JSON.parse(body) as { messages: unknown[]; branches?: { forks: unknown[] } };
 }
 
-test("the tree lives in the kept snapshot's body; the ids index follows the selected path through forks and switches", async () => {
-  const { store } = await instance();
+/** The kept snapshot's tree: its forks, kept apart from the body. */
+async function keptTree(t: BranchThread): Promise<unknown[]> {
+  const tree: unknown = await admin.sendCommand(["HGET", threadKeys(prefix, t.threadId, t.owner).snapshot, "tree"]);
+  if (typeof tree !== "string") throw new Error("expected a kept tree");
+  return JSON.parse(tree) as unknown[];
+}
+
+test("the tree lives beside the kept snapshot's body, sent only when it changed; the ids index follows the selected path through forks and switches", async () => {
+  const { store, port } = await instance();
   const t: BranchThread = { store, owner: newOwner(), threadId: newThreadId() };
   await chat(t);
   const picked = await postWhole(t, [user("u3", "pick one")]);
@@ -65,12 +73,20 @@ test("the tree lives in the kept snapshot's body; the ids index follows the sele
   await answer((await postForked(t, "a1", [user("u2e", "edited")])).writer, "a2e");
   expect(await indexed(t)).toEqual(["a1", "a2e", "u1", "u2e"]);
   const body = await keptBody(t);
-  expect(body.messages).toEqual([]); // the path is the message list's; the frozen sibling is the body's
-  expect(body.branches?.forks).toHaveLength(1);
-  expect(JSON.stringify(body.branches)).toContain('"call-1"');
+  expect(body.messages).toEqual([]); // the path is the message list's; the frozen sibling is the tree's
+  expect(body.branches?.forks).toEqual([]);
+  const tree = await keptTree(t);
+  expect(tree).toHaveLength(1);
+  expect(JSON.stringify(tree)).toContain('"call-1"');
+  // a turn on the edited path sends no frozen sibling again: the tree is kept as it is
+  const from = port.sent.length;
+  await answer((await postWhole(t, [user("u3e", "next")])).writer, "a3e");
+  expect(port.sent.slice(from).filter((args) => args.some((arg) => arg.includes('"call-1"')))).toEqual([]);
+  expect(await keptTree(t)).toEqual(tree);
   // switched back: the index is the other sibling's again, and a history page finds its messages by it
   expect(await store.selectBranch(t.threadId, "u2e", 0, { owner: t.owner })).toBe("switched");
   expect(await indexed(t)).toEqual(["a1", "a2", "a3", "tc:call-1", "u1", "u2", "u3"]);
+  expect(JSON.stringify(await keptTree(t))).toContain('"u3e"'); // the edited branch, frozen now
   expect(ids((await store.history(t.threadId, { before: "a3", limit: 2 }, { owner: t.owner }))?.messages ?? [])).toEqual(["a2", "u3"]);
 });
 
