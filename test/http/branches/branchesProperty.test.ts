@@ -1,0 +1,35 @@
+/**
+ * Property (docs/threads.md#the-tree, docs/threads.md#edit-and-regenerate): seeded sequences of
+ * sends, edits, regenerates, branch switches and history walks on a memory store over real HTTP,
+ * through the official `@ag-ui/client` HttpAgent and through our Session, checked after every
+ * operation against a model of the tree (test/http/branches/branchModel.ts): the agent is given
+ * the selected path and the state its sibling starts from, the client shows the path and its
+ * state, `/connect` (with and without a limit) rebuilds the path and every sibling group, and the
+ * pages of `/history` walk the path.
+ */
+import { memoryStore } from "../../../src/server/store/memory/memoryStore";
+import { playSeed, THREAD } from "./branchRunner";
+import { serveBranches, type BranchServer } from "./branchServer";
+import { officialClient } from "./officialClient";
+
+const SEEDS = [1, 2, 3, 4, 5, 6];
+const STEPS = 12;
+
+const servers: BranchServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.served.close()));
+});
+
+async function served(): Promise<BranchServer> {
+  const server = await serveBranches(memoryStore());
+  servers.push(server);
+  return server;
+}
+
+test.each(SEEDS)(
+  "through the official HttpAgent (edits in place keep their ids), seed %i: after every operation the model's path, groups and state",
+  async (seed) => {
+    const server = await served();
+    await playSeed(seed, STEPS, [{ server, client: officialClient(server.url, THREAD) }]);
+  },
+);
