@@ -31,6 +31,8 @@ export interface BranchClient {
 export interface BranchLane {
   readonly server: BranchServer;
   readonly client: BranchClient;
+  /** How failures name the lane's server, when several play at once (e.g. its store). */
+  readonly label?: string;
 }
 
 /** The thread every branch test plays on. */
@@ -60,9 +62,12 @@ export async function playSeed(
       try {
         await playOne(lane, models[k], op, step);
       } catch (error) {
-        throw new Error(`seed ${seed}, ${lane.client.name}, after: ${played.join("; ")}\n${error instanceof Error ? error.message : String(error)}`, {
-          cause: error,
-        });
+        throw new Error(
+          `seed ${seed}, ${lane.client.name}${lane.label === undefined ? "" : ` on ${lane.label}`}, after: ${played.join("; ")}\n${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
       }
     }
     try {
