@@ -35,7 +35,8 @@ const WINDOW_MARGIN = 16;
  * live run if any, and the last cursor read). On the snapshot path `base` is the kept snapshot's
  * messages when all were read from their list (what a write may build on), and `messageCount`
  * the number of messages it holds (more than `snapshot.messages` when a limit read only the last:
- * then the entries fold into those as into all, `windowFolds`).
+ * then the entries fold into those as into all, `windowFolds`), `lastSeq` the sequence number of
+ * `last`, and `selection` the kept snapshot's switch count (what a write over it expects).
  *
  * @example
  * if (loaded.kind === "snapshot" && loaded.live !== undefined) console.log(`run ${loaded.live} is live`);
@@ -49,6 +50,8 @@ export type Loaded =
       readonly snapshot: ThreadSnapshot;
       readonly entries: readonly LoggedEntry[];
       readonly last: Cursor;
+      readonly lastSeq: number;
+      readonly selection: string;
       readonly base: KeptMessages | undefined;
       readonly messageCount: number;
     };
@@ -102,6 +105,8 @@ export class ThreadLoader {
           snapshot,
           entries,
           last: entries.length === 0 ? reply.cursor : entries[entries.length - 1].cursor,
+          lastSeq: entries.length === 0 ? reply.seq : entries[entries.length - 1].seq,
+          selection: reply.selection,
           base: whole ? { seq: reply.seq, messages: snapshot.messages } : undefined,
           messageCount: reply.messageCount ?? snapshot.messages.length,
         };

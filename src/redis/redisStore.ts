@@ -40,6 +40,8 @@ import { RedisRunWriter } from "./RedisRunWriter";
 import { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreStats } from "./RedisStoreOptions";
 import { RunSignals } from "./RunSignals";
 import { beginArguments, beginScript, parseBeginReply } from "./scripts/beginRun";
+import { forkMetadata } from "../protocol/branchMeta";
+import { switchBranch } from "./selectBranch";
 import { noticeScript, parseNoticeReply } from "./scripts/leaseScripts";
 import type { ScriptContext } from "./scripts/prelude";
 import { parseStopReply, stopScript } from "./scripts/stopRun";
@@ -50,6 +52,7 @@ import { ThreadLists } from "./ThreadLists";
 import { threadRow } from "./threadRows";
 import { threadRef } from "./threadRefs";
 import { isStreamId } from "./streamIds";
+import { windowGroups } from "./windowFold";
 import { TailReader } from "./TailReader";
 import { ThreadLoader } from "./ThreadLoader";
 
@@ -145,21 +148,23 @@ class RedisThreadStore implements RedisStore {
 
   async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
-    const { owner, expectCursor } = options;
+    const { owner, expectCursor, forkAfter } = options;
     this.ensureOpen(threadId);
     const ref = threadRef(threadId, owner);
     const keys = this.keysOf(threadId, owner);
     // Subscribed before the run exists, so that no stop of it can be missed.
     await this.signals.ready();
-    const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION });
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
       const loaded = await this.loader.load(ref, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);
-      const { fold, last, base } =
+      const { fold, last, base, selection } =
         loaded.kind === "snapshot"
-          ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last, base: loaded.base }
-          : { fold: new ThreadFold(threadId), last: "", base: undefined };
+          ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last, base: loaded.base, selection: loaded.selection }
+          : { fold: new ThreadFold(threadId), last: "", base: undefined, selection: "" };
       if (expectCursor !== undefined && expectCursor !== (last === "" ? null : last)) throw historyMoved(threadId, runId, expectCursor);
+      const fork = forkAfter === undefined ? undefined : fold.forkMarker(forkAfter); // docs/threads.md#the-tree: its RUN_STARTED forks every fold
+      const metadata = fork === undefined ? {} : { metadata: forkMetadata(fork) };
+      const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION, ...metadata });
       // Folded with its input (docs/rules.md#A15: the input's messages join the thread); logged without it. The
       // cursor is Redis's to give: the script keeps it beside the snapshot.
       fold.apply({ ...started, input }, "");
@@ -176,6 +181,7 @@ class RedisThreadStore implements RedisStore {
         lease: this.lease,
         leaseTtl: this.leaseTtl,
         maxRuns: this.maxRuns,
+        selection,
       };
       const reply = parseBeginReply(await this.calls.script(this.port, beginScript, keys, this.context(ref), beginArguments(request), { runId }));
       switch (reply.kind) {
@@ -218,10 +224,11 @@ class RedisThreadStore implements RedisStore {
       case "resume":
         return { kind: "resume", after: loaded.after, events: loaded.events.map(stored) };
       case "snapshot": {
-        const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base);
-        if (limit === undefined) return { kind: "snapshot", snapshot };
         // A window read folded the entries into the kept snapshot's last messages: the ones before stand as kept.
-        const total = loaded.messageCount - loaded.snapshot.messages.length + snapshot.messages.length;
+        const before = loaded.messageCount - loaded.snapshot.messages.length;
+        const snapshot = windowGroups(await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base), loaded.snapshot, before);
+        if (limit === undefined) return { kind: "snapshot", snapshot };
+        const total = before + snapshot.messages.length;
         const shown = Math.max(0, Math.min(Math.floor(limit), snapshot.messages.length));
         const messages = snapshot.messages.slice(snapshot.messages.length - shown);
         return { kind: "snapshot", snapshot: { ...snapshot, messages }, hasOlder: total > messages.length };
@@ -273,9 +280,11 @@ class RedisThreadStore implements RedisStore {
     return true;
   }
 
-  async selectBranch(threadId: string, messageId: string, index: number, scope: StoreScope = {}): Promise<SelectAnswer> {
-    void [threadId, messageId, index, scope];
-    throw new StoreError("unavailable", "selectBranch is not built on Redis yet (issue #23 in progress)", { threadId });
+  async selectBranch(threadId: string, messageId: string, index: number, { owner }: StoreScope = {}): Promise<SelectAnswer> {
+    this.ensureOpen(threadId);
+    const switched = async (row: unknown) => (owner === undefined ? undefined : this.lists.changed(owner, "path-selected", threadRow(threadId, row)));
+    const env = { port: this.port, calls: this.calls, loader: this.loader, context: (ref: string) => this.context(ref), switched };
+    return switchBranch(env, { threadId, ref: threadRef(threadId, owner), keys: this.keysOf(threadId, owner) }, messageId, index);
   }
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {

@@ -3,7 +3,8 @@
  * its messages, and its messages as a list of their own, so that a read with a limit takes the last
  * N alone and a write sends only the messages from the first one that changed since the kept
  * snapshot it builds on (the fold keeps unchanged messages' identity, so "changed" is a reference
- * comparison, not a deep one).
+ * comparison, not a deep one). A path that got shorter, or different past a fork (docs/threads.md#the-tree),
+ * also names the `ids` fields of the kept messages it no longer holds, so the index forgets them.
  */
 import type { Message } from "../protocol/messages";
 import { StoreError } from "../server/store/StoreError";
@@ -23,7 +24,9 @@ export interface KeptMessages {
 /**
  * One snapshot to keep: `base` is the sequence number of the kept snapshot the write builds on
  * (`""`: none, every message is sent), `from` the index of the first message sent, `messages`
- * pairs of message id and JSON from there on.
+ * pairs of message id and JSON from there on, and `dropped` the `ids` fields (message ids, `tc:`
+ * and a tool call id) of kept messages from `from` on that the snapshot no longer holds (left
+ * out when none).
  *
  * @example
  * const write: SnapshotWrite = { base: "41", cursor: "1718000000000-9", seq: 49, body: "{…}", count: 12, from: 11, messages: ["a9", "{…}"] };
@@ -36,6 +39,7 @@ export interface SnapshotWrite {
   readonly count: number;
   readonly from: number;
   readonly messages: readonly string[];
+  readonly dropped?: readonly string[];
 }
 
 /**
@@ -50,6 +54,7 @@ export function snapshotWrite(snapshot: ThreadSnapshot, cursor: string, seq: num
   try {
     const messages: string[] = [];
     for (let i = from; i < snapshot.messages.length; i++) messages.push(snapshot.messages[i].id, JSON.stringify(snapshot.messages[i]));
+    const dropped = base === undefined || from === 0 ? [] : droppedFields(base.messages, snapshot.messages, from);
     return {
       base: base === undefined ? "" : String(base.seq),
       cursor,
@@ -58,6 +63,7 @@ export function snapshotWrite(snapshot: ThreadSnapshot, cursor: string, seq: num
       count: snapshot.messages.length,
       from,
       messages,
+      ...(dropped.length === 0 ? {} : { dropped }),
     };
   } catch (error) {
     throw new StoreError(
@@ -69,13 +75,29 @@ export function snapshotWrite(snapshot: ThreadSnapshot, cursor: string, seq: num
 }
 
 /**
- * The write's script arguments (after the script's own): base, cursor, seq, body, count, from, then the message pairs.
+ * The write's script arguments (after the script's own): base, cursor, seq, body, count, from, the
+ * message pairs (`count - from` of them), then the dropped `ids` fields.
  *
  * @example
  * snapshotWriteArguments(write).slice(0, 2); // ["41", "1718000000000-9"]
  */
 export function snapshotWriteArguments(write: SnapshotWrite): string[] {
-  return [write.base, write.cursor, String(write.seq), write.body, String(write.count), String(write.from), ...write.messages];
+  return [write.base, write.cursor, String(write.seq), write.body, String(write.count), String(write.from), ...write.messages, ...(write.dropped ?? [])];
+}
+
+/** The `ids` fields of `kept` from `from` on (message ids, `tc:` tool call ids) that `now` from `from` on does not hold. */
+function droppedFields(kept: readonly Message[], now: readonly Message[], from: number): string[] {
+  const held = new Set<string>();
+  for (let i = from; i < now.length; i++) for (const field of indexFields(now[i])) held.add(field);
+  const dropped: string[] = [];
+  for (let i = from; i < kept.length; i++) for (const field of indexFields(kept[i])) if (!held.has(field)) dropped.push(field);
+  return dropped;
+}
+
+/** The `ids` fields a message is indexed under: its id, and `tc:<id>` for each tool call of an assistant message (as the scripts' `index_calls`). */
+function indexFields(message: Message): string[] {
+  const calls = message.role === "assistant" ? (message.toolCalls ?? []).map((call) => `tc:${call.id}`) : [];
+  return [message.id, ...calls];
 }
 
 /** The index of the first message of `now` that is not the kept one at the same index (all of `now` kept: its length). */

@@ -6,6 +6,7 @@
 import type { Event } from "../protocol/events";
 import type { Message } from "../protocol/messages";
 import { isTerminal } from "../thread/isTerminal";
+import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import type { LoggedEntry } from "./entries";
 
 /**
@@ -23,7 +24,8 @@ export type Outside = { readonly messages: readonly string[]; readonly calls: re
  * proves those ids absent from the messages before the window (`ids`), and the fold creates them
  * exactly as the whole fold would. `undefined` when the whole path must be read: a
  * MESSAGES_SNAPSHOT (it merges into every message), a run's end (its fold is kept as the thread:
- * that needs every message), an event on a tool call that neither the window holds nor an earlier
+ * that needs every message), a RUN_STARTED (its state checkpoint, and a fork marker's cut of the
+ * path, docs/threads.md#the-tree, count positions from the thread's start), an event on a tool call that neither the window holds nor an earlier
  * TOOL_CALL_START among the entries creates (it may be held before the window: the fold would
  * miss it), or an event this check does not know.
  *
@@ -80,9 +82,6 @@ function lookups(event: Event): { messages: readonly string[]; calls: readonly s
       return { messages: [event.messageId], calls: [event.toolCallId] };
     case "REASONING_ENCRYPTED_VALUE":
       return event.subtype === "tool-call" ? { messages: [], calls: [event.entityId] } : { messages: [event.entityId], calls: [] };
-    case "RUN_STARTED":
-      // docs/rules.md#A15: the input's messages join the path unless it holds them already
-      return { messages: (event.input?.messages ?? []).map((message) => message.id), calls: [] };
     case "STATE_SNAPSHOT":
     case "STATE_DELTA":
     case "STEP_STARTED":
@@ -98,4 +97,33 @@ function lookups(event: Event): { messages: readonly string[]; calls: readonly s
     default:
       return undefined;
   }
+}
+
+/**
+ * `folded` (a window fold: the kept snapshot's messages from path position `before` on, with the
+ * entries folded in) with the branch groups the whole fold names (docs/threads.md#the-tree). The fold
+ * finds a group's shown sibling at its path position, which a window shifts by `before`: a
+ * sibling starting in the window is read there, one starting before it is as `kept` named it
+ * (messages before the window are never touched by a window fold, and no fork is among the entries:
+ * `outsideWindow` refuses every RUN_STARTED). With nothing left out (`before` 0) it is `folded`.
+ *
+ * @example
+ * const snapshot = windowGroups(fold.snapshot(), kept, messageCount - kept.messages.length);
+ */
+export function windowGroups(folded: ThreadSnapshot, kept: ThreadSnapshot, before: number): ThreadSnapshot {
+  const tree = folded.branches;
+  if (before === 0 || tree === undefined || folded === kept) return folded;
+  const keptGroups = kept.branches?.groups ?? [];
+  const groups = tree.forks.map((fork) => {
+    const shown =
+      fork.at >= before
+        ? (folded.messages[fork.at - before]?.id ?? "")
+        : (keptGroups.find((group) => group.after === fork.after)?.siblingIds[fork.selected] ?? "");
+    return {
+      after: fork.after,
+      selected: fork.selected,
+      siblingIds: fork.branches.map((branch) => (branch === null ? shown : (branch.messages[0]?.id ?? ""))),
+    };
+  });
+  return { ...folded, branches: { ...tree, groups } };
 }

@@ -8,6 +8,7 @@ import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewS
 import { contextArguments, PRELUDE } from "../../src/redis/scripts/prelude";
 import { parseReadReply, readArguments, readScript } from "../../src/redis/scripts/readThread";
 import { idsAbsentScript } from "../../src/redis/scripts/idsAbsent";
+import { parseSelectReply, selectArguments, selectScript } from "../../src/redis/scripts/selectBranch";
 import { parseStopReply, stopScript } from "../../src/redis/scripts/stopRun";
 import { StoreError } from "../../src/server/store/StoreError";
 
@@ -36,6 +37,7 @@ test("every script starts with the prelude and reads its own arguments from ARGV
     removeScript,
     historyScript,
     idsAbsentScript,
+    selectScript,
   ]) {
     expect(script.source.startsWith(PRELUDE)).toBe(true);
     expect(script.source.slice(PRELUDE.length)).not.toMatch(/ARGV\[[1-4]\]/);
@@ -57,8 +59,9 @@ test("begin: arguments in ARGV order, the snapshot write last; started, active, 
     lease: 1000,
     leaseTtl: 2000,
     maxRuns: 3,
+    selection: "2",
   };
-  expect(beginArguments(request)).toEqual(["r1", "{s}", "5-0", "1000", "2000", "3", "-", "ann", "Hi", "3", "4-0", "4", "{c}", "2", "1", "m2", "{m}"]);
+  expect(beginArguments(request)).toEqual(["r1", "{s}", "5-0", "1000", "2000", "3", "-", "ann", "Hi", "2", "3", "4-0", "4", "{c}", "2", "1", "m2", "{m}"]);
   expect(beginArguments({ ...request, expectCursor: undefined, owner: undefined }).slice(6, 8)).toEqual(["", ""]);
   expect(beginArguments({ ...request, expectCursor: "5-0" })[6]).toBe("5-0");
   expect(parseBeginReply(["ok", "6-0", "12", "1", ["row"]])).toEqual({ kind: "started", cursor: "6-0", seq: 12, created: true, row: ["row"] });
@@ -129,6 +132,29 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
   expect(refusal(() => parseAppendReply(["ok", "0", "0", "9-0"]))).toContain("expected an array as the reply of the appended events' cursors");
 });
 
+test("select: the expected last cursor and switch count, then the snapshot write with its dropped ids fields; switched, unknown, active, retry", () => {
+  const cut: SnapshotWrite = { ...write, dropped: ["a2", "tc:call1"] };
+  expect(selectArguments({ expectLast: "5-0", selection: "", snapshot: cut })).toEqual([
+    "5-0",
+    "",
+    "3",
+    "4-0",
+    "4",
+    "{c}",
+    "2",
+    "1",
+    "m2",
+    "{m}",
+    "a2",
+    "tc:call1",
+  ]);
+  expect(parseSelectReply(["ok", ["row"]])).toEqual({ kind: "switched", row: ["row"] });
+  expect(["unknown", "active", "retry"].map((status) => parseSelectReply([status]))).toEqual([{ kind: "unknown" }, { kind: "active" }, { kind: "retry" }]);
+  expect(refusal(() => parseSelectReply(["moved"]))).toBe(
+    'unavailable: expected one of "ok", "unknown", "active", "retry" as the select script\'s status, but Redis answered "moved"',
+  );
+});
+
 test("renew and notice", () => {
   expect(renewArguments("r1", 1000, 5000)).toEqual(["r1", "1000", "5000"]);
   expect(parseRenewReply(["1", "0"])).toEqual({ live: true, stopRequested: false });
@@ -155,7 +181,9 @@ test("read: the cursor or empty; unknown, resume, snapshot", () => {
     entries: [],
     messageCount: undefined,
     messages: [],
+    selection: "",
   });
+  expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"], "3"])).toMatchObject({ selection: "3" });
   expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"]])).toMatchObject({ messageCount: 9, messages: ["{m}"] });
   expect(refusal(() => parseReadReply(["snapshot", "", null, "4", "{j}", []]))).toContain(
     "expected a string as the snapshot's cursor, but Redis answered null",

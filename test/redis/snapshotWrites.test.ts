@@ -36,6 +36,26 @@ test("over a base: from the first message that is not the kept one (by identity)
   expect(snapshotWrite(snapshotOf(kept.slice(0, 1)), "9-0", 9, base, "t")).toMatchObject({ from: 1, count: 1, messages: [] });
 });
 
+test("a path cut and then different (a fork, a switch) names the ids fields of the kept messages it no longer holds, tool calls included", () => {
+  const call = (id: string): Message => ({
+    id,
+    role: "assistant",
+    toolCalls: [{ id: `call-${id}`, type: "function", function: { name: "f", arguments: "{}" } }],
+  });
+  const kept = [m("u1", "1"), call("a1"), m("u2", "2"), call("a2"), m("u3", "3")];
+  const base = { seq: 7, messages: kept };
+  // the edit of u2: the path keeps u1, a1 and gets u2e; u2, a2 (and its call) and u3 leave the index
+  const edited = snapshotWrite(snapshotOf([kept[0], kept[1], m("u2e", "2!")]), "9-0", 9, base, "t");
+  expect(edited).toMatchObject({ from: 2, count: 3, dropped: ["u2", "a2", "tc:call-a2", "u3"] });
+  expect(snapshotWriteArguments(edited).slice(6)).toEqual(["u2e", JSON.stringify(m("u2e", "2!")), "u2", "a2", "tc:call-a2", "u3"]);
+  // a message kept past the first change (the same id again, rewritten) stays indexed
+  const rewritten = snapshotWrite(snapshotOf([kept[0], kept[1], m("u2", "2"), call("a2")]), "9-0", 9, base, "t");
+  expect(rewritten).toMatchObject({ from: 2, dropped: ["u3"] });
+  // nothing cut: no dropped fields; no base: the whole index is rewritten anyway
+  expect(snapshotWrite(snapshotOf([...kept, m("u4", "4")]), "9-0", 9, base, "t").dropped).toBeUndefined();
+  expect(snapshotWrite(snapshotOf([m("x", "x")]), "9-0", 9, undefined, "t").dropped).toBeUndefined();
+});
+
 test("a thread that does not serialize is refused invalid-append, naming the thread", () => {
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;

@@ -5,7 +5,9 @@
  * if nothing was logged since the caller read the thread (its fold must include every event).
  * It also refuses a thread deleted lately (its tombstone), and, with an expected cursor, a thread
  * another run moved since the handler read it; it keeps the thread's owner, creation and update
- * times and default title for its owner's list (docs/threads.md#redis-keys).
+ * times and default title for its owner's list (docs/threads.md#redis-keys). A switch of branches
+ * since the read (the kept snapshot's `sel`, docs/threads.md#the-tree) is a change too: the fold
+ * would start from the path it left.
  */
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
@@ -17,10 +19,10 @@ import { PRELUDE } from "./prelude";
  * (a snapshot write whose cursor and sequence number the script fills in: Redis names the entry),
  * the last cursor the fold includes (`""` for a new thread), the cursor the handler expects
  * (`undefined`: none; `null`: a new thread), the owner, the default title, the lease, the lease
- * key's TTL and the runs to keep.
+ * key's TTL, the runs to keep, and the kept snapshot's switch count as read (`Loaded.selection`).
  *
  * @example
- * beginArguments({ runId: "r1", startedJson: "{…}", snapshot, expectLast: "", expectCursor: undefined, owner: undefined, defaultTitle: "", lease: 30_000, leaseTtl: 30_000, maxRuns: 50 });
+ * beginArguments({ runId: "r1", startedJson: "{…}", snapshot, expectLast: "", expectCursor: undefined, owner: undefined, defaultTitle: "", lease: 30_000, leaseTtl: 30_000, maxRuns: 50, selection: "" });
  */
 export interface BeginRequest {
   readonly runId: string;
@@ -33,6 +35,7 @@ export interface BeginRequest {
   readonly lease: number;
   readonly leaseTtl: number;
   readonly maxRuns: number;
+  readonly selection: string;
 }
 
 /**
@@ -53,7 +56,8 @@ export type BeginReply =
 
 /**
  * The Lua of `beginRun` (ARGV[5…]: runId, startedJson, expectLast, lease, leaseTtl, maxRuns, the
- * expected cursor (`""` none, `"-"` a new thread), owner, default title, then the snapshot write).
+ * expected cursor (`""` none, `"-"` a new thread), owner, default title, the switch count read,
+ * then the snapshot write).
  *
  * @example
  * parseBeginReply(await calls.script(port, beginScript, keys, context, beginArguments(request)));
@@ -63,8 +67,8 @@ export const beginScript: StoreScript = {
   source: `${PRELUDE}
 local run_id, started, expect_last = ARGV[5], ARGV[6], ARGV[7]
 local lease, lease_ttl, max_runs = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local expect, owner, default_title = ARGV[11], ARGV[12], ARGV[13]
-local base, body, message_count, from = ARGV[14], ARGV[17], ARGV[18], tonumber(ARGV[19])
+local expect, owner, default_title, selection = ARGV[11], ARGV[12], ARGV[13], ARGV[14]
+local base, body, message_count, from = ARGV[15], ARGV[18], ARGV[19], tonumber(ARGV[20])
 if deleted() then return {'deleted'} end
 if abandon_if_due() then return {'retry'} end
 local live = redis.call('HGET', META, 'live')
@@ -76,10 +80,11 @@ elseif expect ~= '' and last ~= expect then
   return {'moved'}
 end
 if last ~= expect_last then return {'retry'} end
+if (redis.call('HGET', SNAPSHOT, 'sel') or '') ~= selection then return {'retry'} end
 if snapshot_fits(base, redis.call('HGET', META, 'seq') or '0', from) ~= 'fits' then return {'retry'} end
 local id = log({{'RUN_STARTED', started}})[1]
 local seq = tostring(tonumber(redis.call('HGET', META, 'seq')) - 1)
-write_snapshot(id, seq, body, message_count, from, 20)
+write_snapshot(id, seq, body, message_count, from, 21)
 local created = '0'
 if last == '' then
   created = '1'
@@ -117,6 +122,7 @@ export function beginArguments(request: BeginRequest): string[] {
     request.expectCursor === undefined ? "" : request.expectCursor === null ? "-" : request.expectCursor,
     request.owner ?? "",
     request.defaultTitle,
+    request.selection,
     ...snapshotWriteArguments(request.snapshot),
   ];
 }

@@ -145,28 +145,32 @@ end
 
 -- Keeps the compacted thread: body (its JSON without messages), its message count, and its
 -- messages from index from on, given as ARGV[first], ARGV[first + 1], … pairs of id and JSON (the
--- messages before from are the kept ones: snapshot_fits said so). Only what changed is rewritten.
+-- messages before from are the kept ones: snapshot_fits said so), then the IDS fields of kept
+-- messages the thread no longer holds (a path cut at a fork, docs/threads.md#the-tree), up to the
+-- last argument. Only what changed is rewritten.
 -- IDS maps each message id, and each tool call id ('tc:' field), to its message's position; its
 -- 'tc-indexed' field (-1: no position) says every message's tool calls are there, which only a
 -- whole rewrite can say: a hash kept before tool calls were indexed lacks fields for its messages.
 local function write_snapshot(cursor, seq, body, count, from, first)
+  local pairs_end = first + 2 * (tonumber(count) - from) - 1
   if from == 0 then
     redis.call('DEL', MESSAGES, IDS)
     redis.call('HSET', IDS, 'tc-indexed', '-1')
   else
     redis.call('LTRIM', MESSAGES, 0, from - 1)
+    for d = pairs_end + 1, #ARGV, 1000 do redis.call('HDEL', IDS, unpack(ARGV, d, math.min(d + 999, #ARGV))) end
   end
   -- in chunks of 500 messages: one RPUSH and one HSET each, not two calls per message (the
   -- chunk's tool call fields go out with its HSET, in slices of 500 so that unpack stays small)
   local index = from
   local jsons, ids, calls = {}, {}, {}
-  for i = first, #ARGV - 1, 2 do
+  for i = first, pairs_end, 2 do
     jsons[#jsons + 1] = ARGV[i + 1]
     ids[#ids + 1] = ARGV[i]
     ids[#ids + 1] = tostring(index)
     index_calls(ARGV[i + 1], tostring(index), calls)
     index = index + 1
-    if #jsons == 500 or i + 2 > #ARGV - 1 then
+    if #jsons == 500 or i + 2 > pairs_end then
       redis.call('RPUSH', MESSAGES, unpack(jsons))
       redis.call('HSET', IDS, unpack(ids))
       for c = 1, #calls, 1000 do redis.call('HSET', IDS, unpack(calls, c, math.min(c + 999, #calls))) end

@@ -15,8 +15,9 @@ import { PRELUDE } from "./prelude";
  * to `count` entries after it), or `snapshot` (the kept snapshot's JSON, cursor and sequence
  * number, and up to `count` entries after it; `messageCount` the kept snapshot's number of
  * messages and `messages` their JSON, all of them or the last `limit`, or `undefined` for a
- * snapshot kept before messages had a list of their own: its JSON holds them). `live` is the live
- * run's id, if any.
+ * snapshot kept before messages had a list of their own: its JSON holds them; `selection` how many
+ * branch switches rewrote it, `""` for none: what a write that builds on it expects to find).
+ * `live` is the live run's id, if any.
  *
  * @example
  * parseReadReply(["unknown"]); // { kind: "unknown" }
@@ -33,6 +34,7 @@ export type ReadReply =
       readonly entries: unknown;
       readonly messageCount: number | undefined;
       readonly messages: readonly string[];
+      readonly selection: string;
     };
 
 /**
@@ -59,7 +61,7 @@ if after ~= '' then
     end
   end
 end
-local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body', 'count')
+local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body', 'count', 'sel')
 if not kept[1] then return redis.error_reply('thread ' .. THREAD .. ' has no snapshot beside its stream') end
 local entries = redis.call('XRANGE', EVENTS, '(' .. kept[1], '+', 'COUNT', count)
 local messages = {}
@@ -72,7 +74,7 @@ if kept[4] then
     messages = redis.call('LRANGE', MESSAGES, 0, -1)
   end
 end
-return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages}
+return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages, kept[5] or ''}
 `,
 };
 
@@ -108,6 +110,7 @@ export function parseReadReply(reply: unknown): ReadReply {
       entries: parts[5],
       messageCount: parts[6] === "" || parts[6] === undefined ? undefined : replyNumber(parts[6], "the snapshot's message count"),
       messages: replyArray(parts[7] ?? [], "the snapshot's messages").map((message) => replyString(message, "a message's JSON")),
+      selection: parts[8] === undefined ? "" : replyString(parts[8], "the snapshot's switch count"),
     };
   }
   throw unexpectedReply(status, 'one of "unknown", "resume", "snapshot" as the read script\'s status');

@@ -12,6 +12,7 @@ import { noticeScript, renewScript } from "../../../src/redis/scripts/leaseScrip
 import { idsAbsentScript } from "../../../src/redis/scripts/idsAbsent";
 import { readScript } from "../../../src/redis/scripts/readThread";
 import { stopScript } from "../../../src/redis/scripts/stopRun";
+import { selectScript } from "../../../src/redis/scripts/selectBranch";
 import type { RedisPort } from "../../../src/redis/RedisPort";
 
 /** A port that records the commands sent on the caller's connection (not the reader's). */
@@ -23,7 +24,7 @@ export interface RecordingPort extends RedisPort {
 
 /** Every store script, by its SHA-1 digest (as EVALSHA names it). */
 const SCRIPTS_BY_DIGEST = new Map(
-  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript, idsAbsentScript].map((script) => [
+  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript, idsAbsentScript, selectScript].map((script) => [
     createHash("sha1").update(script.source).digest("hex"),
     script.source,
   ]),
