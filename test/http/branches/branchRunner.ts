@@ -24,7 +24,9 @@ export interface BranchClient {
   /** What the client shows now. */
   view(): ClientView;
   /** The client's own further checks against the model (sibling positions, a fresh join, paging). */
-  expectMatches?(model: BranchModel, op: BranchOp): Promise<void>;
+  expectMatches?(model: BranchModel, op: BranchOp, step: number): Promise<void>;
+  /** Lets go of what the client holds open (a Session following the thread). */
+  close?(): void;
 }
 
 /** One client on one server; each lane keeps its own model. */
@@ -41,7 +43,8 @@ export const THREAD = "t";
 /**
  * Plays `steps` operations drawn from `seed` on every lane (the same operations, drawn from the
  * first lane's model), checks each lane after each operation, then calls `afterStep` with the
- * models (e.g. to compare two stores). A failure names the seed, the client and the operations so far.
+ * models (e.g. to compare two stores). A failure names the seed, the client and the operations
+ * so far. The clients are closed at the end.
  *
  * @example
  * await playSeed(3, 12, [{ server, client: officialClient(server.url, THREAD) }]);
@@ -53,28 +56,49 @@ export async function playSeed(
   afterStep?: (models: readonly BranchModel[]) => Promise<void>,
 ): Promise<void> {
   const random = seededRandom(seed);
+  await play(`seed ${seed}`, steps, (model, step) => nextOp(random, model, step), lanes, afterStep);
+}
+
+/**
+ * Plays the operations `ops` (drawn from the model: they may name its messages) in order, checked as `playSeed` checks.
+ *
+ * @example
+ * await playOps([() => ({ kind: "send", content: "hi" }), (model) => ({ kind: "regenerate", userId: model.userMessages()[0].id })], lanes);
+ */
+export async function playOps(ops: readonly ((model: BranchModel, step: number) => BranchOp)[], lanes: readonly BranchLane[]): Promise<void> {
+  await play("a fixed sequence", ops.length, (model, step) => ops[step](model, step), lanes);
+}
+
+async function play(
+  name: string,
+  steps: number,
+  draw: (model: BranchModel, step: number) => BranchOp,
+  lanes: readonly BranchLane[],
+  afterStep?: (models: readonly BranchModel[]) => Promise<void>,
+): Promise<void> {
   const models = lanes.map(() => new BranchModel());
   const played: string[] = [];
-  for (let step = 0; step < steps; step++) {
-    const op = nextOp(random, models[0], step);
-    played.push(describeOp(op));
-    for (const [k, lane] of lanes.entries()) {
+  const failed = (error: unknown, who: string): Error =>
+    new Error(`${name}${who}, after: ${played.join("; ")}\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  try {
+    for (let step = 0; step < steps; step++) {
+      const op = draw(models[0], step);
+      played.push(describeOp(op));
+      for (const [k, lane] of lanes.entries()) {
+        try {
+          await playOne(lane, models[k], op, step);
+        } catch (error) {
+          throw failed(error, `, ${lane.client.name}${lane.label === undefined ? "" : ` on ${lane.label}`}`);
+        }
+      }
       try {
-        await playOne(lane, models[k], op, step);
+        await afterStep?.(models);
       } catch (error) {
-        throw new Error(
-          `seed ${seed}, ${lane.client.name}${lane.label === undefined ? "" : ` on ${lane.label}`}, after: ${played.join("; ")}\n${error instanceof Error ? error.message : String(error)}`,
-          {
-            cause: error,
-          },
-        );
+        throw failed(error, "");
       }
     }
-    try {
-      await afterStep?.(models);
-    } catch (error) {
-      throw new Error(`seed ${seed}, after: ${played.join("; ")}\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
+  } finally {
+    for (const lane of lanes) lane.client.close?.();
   }
 }
 
@@ -92,7 +116,7 @@ async function playOne(lane: BranchLane, model: BranchModel, op: BranchOp, step:
   expect({ messages: view.messages, state: stateOrEmpty(view.state) }).toEqual({ messages: model.messages(), state: model.state() });
   await expectWireMatches(server.url, model);
   if (op.kind === "loadOlder") expect(await walkedHistory(server.url, THREAD, op.limit)).toEqual(model.messages());
-  await client.expectMatches?.(model, op);
+  await client.expectMatches?.(model, op, step);
 }
 
 /** Applies `op` to the model; the run it predicts, if the operation runs the agent. `posted` is the id of the user message the client posted. */

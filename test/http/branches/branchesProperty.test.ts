@@ -8,8 +8,9 @@
  * pages of `/history` walk the path.
  */
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
-import { playSeed, THREAD } from "./branchRunner";
-import { serveBranches, type BranchServer } from "./branchServer";
+import type { BranchOp } from "./branchOps";
+import { playOps, playSeed, THREAD } from "./branchRunner";
+import { connected, serveBranches, type BranchServer } from "./branchServer";
 import { officialClient } from "./officialClient";
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
@@ -33,3 +34,13 @@ test.each(SEEDS)(
     await playSeed(seed, STEPS, [{ server, client: officialClient(server.url, THREAD) }]);
   },
 );
+
+test("through the official HttpAgent, five turns after one edit in place make one fork: the later posts match the edited branch", async () => {
+  const server = await served();
+  const send = (): BranchOp => ({ kind: "send", content: "more" });
+  const turns = [send, send, (): BranchOp => ({ kind: "edit", userId: "u1", content: "edited" }), send, send, send, send, send];
+  await playOps(turns, [{ server, client: officialClient(server.url, THREAD) }]);
+  const { groups, messages } = await connected(server.url, THREAD);
+  expect(groups).toEqual([{ after: "a1", selected: 1, siblingIds: ["u1", "u1"] }]);
+  expect(messages.map((message) => message.id)).toEqual(["u0", "a1", "u1", "a3", "u3", "a4", "u4", "a5", "u5", "a6", "u6", "a7", "u7", "a8"]);
+});
