@@ -1,18 +1,24 @@
 /**
  * The property tests' model of a thread's tree (docs/threads.md#the-tree), kept apart from the code
- * under test: every message a node with a parent pointer, every node's children in the order they
- * were made with the one it shows (`selected`), and the state the thread had once each message's
- * run ended. From it come, after any sequence of sends, edits, regenerates and switches, the
+ * under test: every user message and every answer (its one to two messages) a node with a parent
+ * pointer, every node's children in the order they were made with the one it shows (`selected`),
+ * and the state the thread had once each answer's run ended. From it come, after any sequence of sends, edits, regenerates and switches, the
  * selected path, its sibling groups, the state, and what the agent of the next run must be given.
  */
 import type { BranchGroup } from "../../../src/protocol/branchMeta";
-import { answerOf, type ScriptedAnswer } from "./scriptedAnswer";
+import { answerOf, type PlainMessage, type ScriptedAnswer } from "./scriptedAnswer";
 
-/** One message of the model's tree: a user message, or the one assistant message that answers it. */
+export type { PlainMessage } from "./scriptedAnswer";
+
+/** One node of the model's tree: a user message, or the messages of one answer to it. */
 export interface ModelNode {
+  /** The id of its first message (the head, which names it in its sibling group). */
   readonly id: string;
-  readonly role: "user" | "assistant";
+  readonly role: "user" | "answer";
+  /** The user message's text. */
   readonly content: string;
+  /** Its messages in path order. */
+  readonly messages: readonly PlainMessage[];
   readonly parent: ModelNode | undefined;
   /** The siblings that follow this message, in the order they were made. */
   readonly children: ModelNode[];
@@ -22,14 +28,7 @@ export interface ModelNode {
   readonly state: unknown;
 }
 
-/** A message as the tests compare them: what the model knows of it. */
-export interface PlainMessage {
-  readonly id: string;
-  readonly role: string;
-  readonly content: unknown;
-}
-
-/** What the agent of a run must be given: the selected path up to the message it answers, and the starting state. */
+/** What the agent of a run must be given: the selected path up to the message it answers (without activity), and the starting state. */
 export interface ExpectedRun {
   readonly messages: readonly PlainMessage[];
   readonly state: unknown;
@@ -77,7 +76,7 @@ export class BranchModel {
 
   /** The selected path's messages as the tests compare them. */
   messages(): PlainMessage[] {
-    return this.path().map(plain);
+    return this.path().flatMap((node) => node.messages);
   }
 
   /** The state the selected path has (its last message's). */
@@ -90,12 +89,13 @@ export class BranchModel {
     const groups: BranchGroup[] = [];
     if (this.roots.length > 1) groups.push({ after: null, selected: this.rootSelected, siblingIds: this.roots.map((node) => node.id) });
     for (const node of this.path()) {
-      if (node.children.length > 1) groups.push({ after: node.id, selected: node.selected, siblingIds: node.children.map((child) => child.id) });
+      const last = node.messages[node.messages.length - 1];
+      if (node.children.length > 1) groups.push({ after: last.id, selected: node.selected, siblingIds: node.children.map((child) => child.id) });
     }
     return groups;
   }
 
-  /** Where path message `id` stands among its siblings (one of one when it has none). */
+  /** Where path message `id` stands among its siblings (one of one when it has none): a message inside an answer stands where the answer does. */
   position(id: string): SiblingPosition {
     const node = this.onPath(id);
     const siblings = node.parent === undefined ? this.roots : node.parent.children;
@@ -139,7 +139,8 @@ export class BranchModel {
 
   private ask(parent: ModelNode | undefined, id: string, content: string): ExpectedRun {
     const siblings = parent === undefined ? this.roots : parent.children;
-    const user: ModelNode = { id, role: "user", content, parent, children: [], selected: 0, state: parent?.state ?? NO_STATE };
+    const message: PlainMessage = { id, role: "user", content };
+    const user: ModelNode = { id, role: "user", content, messages: [message], parent, children: [], selected: 0, state: parent?.state ?? NO_STATE };
     siblings.push(user);
     if (parent === undefined) this.rootSelected = siblings.length - 1;
     else parent.selected = siblings.length - 1;
@@ -148,16 +149,17 @@ export class BranchModel {
 
   /** The next run answers `user` (on the path): it is given the path up to `user` and the state `user`'s run started from. */
   private answer(user: ModelNode): ExpectedRun {
-    const messages = this.path();
-    const upTo = messages.slice(0, messages.indexOf(user) + 1).map(plain);
+    const path = this.path();
+    const upTo = path.slice(0, path.indexOf(user) + 1).flatMap((node) => node.messages.filter((message) => message.role !== "activity"));
     const answer = answerOf(++this.runs, user.content, user.state);
-    user.children.push({ id: answer.id, role: "assistant", content: answer.content, parent: user, children: [], selected: 0, state: answer.state });
+    const head = answer.messages[0].id;
+    user.children.push({ id: head, role: "answer", content: "", messages: answer.messages, parent: user, children: [], selected: 0, state: answer.state });
     user.selected = user.children.length - 1;
     return { messages: upTo, state: user.state, answer };
   }
 
   private onPath(id: string): ModelNode {
-    const node = this.path().find((candidate) => candidate.id === id);
+    const node = this.path().find((candidate) => candidate.messages.some((message) => message.id === id));
     if (node === undefined) throw new Error(`the model's path has no message ${id}`);
     return node;
   }

@@ -29,7 +29,7 @@ export function nextOp(random: () => number, model: BranchModel, step: number): 
   const user = users[Math.floor(target * users.length)];
   if (kind < 0.5) return { kind: "edit", userId: user.id, content: `edited ${step}` };
   if (kind >= 0.9) return { kind: "loadOlder", limit: 1 + Math.floor(index * 3) };
-  const grouped = model.path().filter((node) => model.position(node.id).count > 1);
+  const grouped = model.messages().filter((message) => model.position(message.id).count > 1);
   if (kind < 0.7 || grouped.length === 0) return { kind: "regenerate", userId: user.id };
   const chosen = grouped[Math.floor(target * grouped.length)];
   const { index: shown, count } = model.position(chosen.id);

@@ -13,7 +13,7 @@ import { serve, type Served } from "../../../src/node/serve";
 import { framesOf } from "../durable/support";
 import { as, call, identifyByHeader, threadUrl } from "../threads/support";
 import { plain, type PlainMessage } from "./branchModel";
-import { answerOf } from "./scriptedAnswer";
+import { answerOf, playAnswer } from "./scriptedAnswer";
 
 /** The principal every request of the branch tests is made as. */
 export const USER = "alice";
@@ -35,15 +35,13 @@ export interface BranchServer {
 
 /**
  * An agent that records its input and answers run `n` (counted from 1) with `answerOf(n, …)`:
- * the message, then the state event, if any.
+ * its messages, then its state event, if any.
  */
 function recordingAgent(runs: RecordedRun[]): Agent {
   return {
     async run(ctx) {
       runs.push({ messages: ctx.input.messages.map(plain), state: ctx.input.state });
-      const answer = answerOf(runs.length, ctx.lastUserText() ?? "", ctx.input.state);
-      ctx.say(answer.content, { id: answer.id });
-      if (answer.stateEvent !== undefined) ctx.emit(answer.stateEvent);
+      playAnswer(ctx, answerOf(runs.length, ctx.lastUserText() ?? "", ctx.input.state));
       return success();
     },
   };

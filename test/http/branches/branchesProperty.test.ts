@@ -41,6 +41,6 @@ test("through the official HttpAgent, five turns after one edit in place make on
   const turns = [send, send, (): BranchOp => ({ kind: "edit", userId: "u1", content: "edited" }), send, send, send, send, send];
   await playOps(turns, [{ server, client: officialClient(server.url, THREAD) }]);
   const { groups, messages } = await connected(server.url, THREAD);
-  expect(groups).toEqual([{ after: "a1", selected: 1, siblingIds: ["u1", "u1"] }]);
-  expect(messages.map((message) => message.id)).toEqual(["u0", "a1", "u1", "a3", "u3", "a4", "u4", "a5", "u5", "a6", "u6", "a7", "u7", "a8"]);
+  expect(groups).toEqual([{ after: "r1", selected: 1, siblingIds: ["u1", "u1"] }]); // after the first answer's last message, its tool result
+  expect(messages.map((message) => message.id).join(" ")).toBe("u0 a1 r1 u1 a3 p3 u3 a4 u4 a5 r5 u5 p6 a6 u6 a7 p7 u7 a8");
 });
