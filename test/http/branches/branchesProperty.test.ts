@@ -12,6 +12,7 @@ import type { BranchOp } from "./branchOps";
 import { playOps, playSeed, THREAD } from "./branchRunner";
 import { connected, serveBranches, type BranchServer } from "./branchServer";
 import { officialClient } from "./officialClient";
+import { sessionClient } from "./sessionClient";
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
 const STEPS = 12;
@@ -44,3 +45,11 @@ test("through the official HttpAgent, five turns after one edit in place make on
   expect(groups).toEqual([{ after: "r1", selected: 1, siblingIds: ["u1", "u1"] }]); // after the first answer's last message, its tool result
   expect(messages.map((message) => message.id).join(" ")).toBe("u0 a1 r1 u1 a3 p3 u3 a4 u4 a5 r5 u5 p6 a6 u6 a7 p7 u7 a8");
 });
+
+test.each(SEEDS)(
+  "through our Session, seed %i: after every operation the model's path, groups, state and sibling positions, a fresh connect() and loadOlder pages",
+  async (seed) => {
+    const server = await served();
+    await playSeed(seed, STEPS, [{ server, client: sessionClient(server.url, THREAD) }]);
+  },
+);
