@@ -102,7 +102,7 @@ export function sessionClient(url: string, threadId: string): BranchClient {
       await withFresh(step, async (paging) => {
         await ranWell(paging.connect({ limit: op.limit }), `a fresh Session's connect({ limit: ${op.limit} })`);
         for (let pages = 0; paging.hasOlder; pages++) {
-          if (pages > model.path().length) throw new Error(`expected loadOlder to reach the thread's start within ${pages} pages`); // a guard against a loop, not a timer
+          if (pages > model.messages().length) throw new Error(`expected loadOlder to reach the thread's start within ${pages} pages`); // a guard against a loop, not a timer
           await paging.loadOlder(op.limit);
         }
         expect(shown(paging)).toEqual(predicted(model));
