@@ -7,7 +7,6 @@
  */
 import type { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
-import type { Message } from "../protocol/messages";
 import { checkBatch } from "../server/store/checkBatch";
 import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
@@ -19,16 +18,17 @@ import { encodeEvent } from "./entries";
 import { appendArguments, appendScript, parseAppendReply } from "./scripts/appendBatch";
 import { checkpointArguments, checkpointScript, parseCheckpointReply, type CheckpointResult } from "./scripts/checkpointSnapshot";
 import { parseRowReply, setTitleScript } from "./scripts/threadScripts";
-import { snapshotWrite, type KeptMessages, type SnapshotWrite } from "./snapshotWrites";
+import { keptOf, snapshotWrite, type KeptMessages, type SnapshotWrite } from "./snapshotWrites";
+import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
 import { untilAnswered, type RetryLimits } from "./untilAnswered";
 import type { WriterEnvironment } from "./WriterEnvironment";
 import { misplacedBatch, runEnded } from "./writerErrors";
 
-/** A checkpoint to send and the messages it keeps (what the next one builds on once it is kept). */
+/** A checkpoint to send and the snapshot it keeps (what the next one builds on once it is kept). */
 interface Checkpoint {
   readonly write: SnapshotWrite;
-  readonly messages: readonly Message[];
+  readonly snapshot: ThreadSnapshot;
 }
 
 /**
@@ -192,7 +192,7 @@ export class RedisRunWriter implements RunWriter {
   private checkpoint(): Checkpoint {
     const snapshot = this.fold.snapshot();
     if (snapshot === undefined) throw new StoreError("unavailable", `expected run "${this.runId}" to have a folded thread`, { threadId: this.threadId });
-    return { write: snapshotWrite(snapshot, this.lastCursor, this.lastSeq, this.base, this.threadId), messages: snapshot.messages };
+    return { write: snapshotWrite(snapshot, this.lastCursor, this.lastSeq, this.base, this.threadId), snapshot };
   }
 
   /** The run's end checkpoint: sent whole again if the kept snapshot is not the one this writer built on. */
@@ -213,7 +213,7 @@ export class RedisRunWriter implements RunWriter {
 
   /** What the next checkpoint builds on, after Redis answered `result` for `checkpoint`: it, if kept; else all messages go. */
   private keptIf(result: CheckpointResult, checkpoint: Checkpoint): void {
-    this.base = result === "kept" ? { seq: checkpoint.write.seq, messages: checkpoint.messages } : undefined;
+    this.base = result === "kept" ? keptOf(checkpoint.write.seq, checkpoint.snapshot) : undefined;
   }
 
   private script(script: StoreScript, args: readonly string[]): Promise<unknown> {

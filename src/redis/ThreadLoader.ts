@@ -13,7 +13,7 @@ import type { ThreadKeys } from "./keys";
 import { unavailable, type RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
 import { checkpointArguments, checkpointScript } from "./scripts/checkpointSnapshot";
-import { snapshotWrite, type KeptMessages } from "./snapshotWrites";
+import { keptOf, snapshotWrite, type KeptMessages } from "./snapshotWrites";
 import type { ScriptContext } from "./scripts/prelude";
 import { idsAbsentArguments, idsAbsentScript } from "./scripts/idsAbsent";
 import { parseReadReply, readArguments, readScript } from "./scripts/readThread";
@@ -21,7 +21,7 @@ import { decodeMessages, decodeSnapshot, foldAfter, followsWithoutGap } from "./
 import { historyScript, parseHistoryReply } from "./scripts/threadScripts";
 import type { HistoryPage } from "../thread/threadList";
 import type { Message } from "../protocol/messages";
-import { outsideWindow } from "./windowFold";
+import { outsideWindow, windowGroups } from "./windowFold";
 
 /**
  * Messages a read with a limit takes beyond it, so that a live run's entries that touch a message
@@ -107,7 +107,7 @@ export class ThreadLoader {
           last: entries.length === 0 ? reply.cursor : entries[entries.length - 1].cursor,
           lastSeq: entries.length === 0 ? reply.seq : entries[entries.length - 1].seq,
           selection: reply.selection,
-          base: whole ? { seq: reply.seq, messages: snapshot.messages } : undefined,
+          base: whole ? keptOf(reply.seq, snapshot) : undefined,
           messageCount: reply.messageCount ?? snapshot.messages.length,
         };
       }
@@ -193,6 +193,7 @@ export class ThreadLoader {
   /**
    * The thread now: the kept snapshot with the events after it folded in. A run that ended among
    * them was compacted by nobody (its producer died, or it was ended ABANDONED): keep the result.
+   * `before` is the number of path messages a window read left out of `snapshot` (`windowGroups`).
    */
   async current(
     threadId: string,
@@ -200,10 +201,11 @@ export class ThreadLoader {
     snapshot: ThreadSnapshot,
     entries: readonly LoggedEntry[],
     base: KeptMessages | undefined,
+    before = 0,
   ): Promise<ThreadSnapshot> {
     if (entries.length === 0) return snapshot;
     const { fold, endedRun } = foldAfter(snapshot, entries);
-    const folded = fold.snapshot() ?? snapshot;
+    const folded = windowGroups(fold.snapshot() ?? snapshot, snapshot, before);
     if (endedRun) {
       const last = entries[entries.length - 1];
       // Only a saving for later reads: if it fails (or cannot serialize), the next read folds the same and tries again.

@@ -13,7 +13,8 @@
  * - `events`: the stream of the thread's events, one entry per event, the entry id its cursor;
  * - `meta`: a hash: the live run, the last run, the event count, the last cursor, the stop request;
  * - `lease`: the live run's heartbeat: its deadline, with a TTL;
- * - `snapshot`: a hash: the compacted thread (`ThreadSnapshot` JSON without its messages), the cursor it is folded through, its message count;
+ * - `snapshot`: a hash: the compacted thread (`ThreadSnapshot` JSON without its messages and its tree's forks), the cursor it is folded through, its message count,
+ *   the forks (`tree`, docs/threads.md#the-tree) and how many branch switches rewrote it (`sel`);
  * - `runs`: a list of the retained runs, `"<start cursor> <runId>"`, oldest first;
  * - `messages`: a list: the compacted thread's messages, one JSON each, in path order (so the last N read alone);
  * - `ids`: a hash: message id → its index in `messages` (where a history page starts);

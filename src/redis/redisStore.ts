@@ -46,13 +46,12 @@ import { noticeScript, parseNoticeReply } from "./scripts/leaseScripts";
 import type { ScriptContext } from "./scripts/prelude";
 import { parseStopReply, stopScript } from "./scripts/stopRun";
 import { foldAfter } from "./snapshots";
-import { snapshotWrite } from "./snapshotWrites";
+import { keptOf, snapshotWrite } from "./snapshotWrites";
 import { parseRowReply, removeScript, updateScript } from "./scripts/threadScripts";
 import { ThreadLists } from "./ThreadLists";
 import { threadRow } from "./threadRows";
 import { threadRef } from "./threadRefs";
 import { isStreamId } from "./streamIds";
-import { windowGroups } from "./windowFold";
 import { TailReader } from "./TailReader";
 import { ThreadLoader } from "./ThreadLoader";
 
@@ -226,7 +225,7 @@ class RedisThreadStore implements RedisStore {
       case "snapshot": {
         // A window read folded the entries into the kept snapshot's last messages: the ones before stand as kept.
         const before = loaded.messageCount - loaded.snapshot.messages.length;
-        const snapshot = windowGroups(await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base), loaded.snapshot, before);
+        const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base, before);
         if (limit === undefined) return { kind: "snapshot", snapshot };
         const total = before + snapshot.messages.length;
         const shown = Math.max(0, Math.min(Math.floor(limit), snapshot.messages.length));
@@ -335,7 +334,7 @@ class RedisThreadStore implements RedisStore {
       watchSignals: (listener) => this.signals.watch(ref, runId, listener),
       feed: this.reader.own(ref, runId, { cursor: started.cursor, seq, event: started.event }, keys),
       released: () => this.writers.delete(writer),
-      base: { seq, messages: snapshot.messages },
+      base: keptOf(seq, snapshot),
       listChanged: async (type, row) => {
         if (owner !== undefined) await this.lists.changed(owner, type, threadRow(threadId, row));
       },

@@ -5,20 +5,37 @@
  * snapshot it builds on (the fold keeps unchanged messages' identity, so "changed" is a reference
  * comparison, not a deep one). A path that got shorter, or different past a fork (docs/threads.md#the-tree),
  * also names the `ids` fields of the kept messages it no longer holds, so the index forgets them.
+ * The tree's forks (with every frozen sibling's messages) are kept apart from the body, in the
+ * `tree` field, and sent only when they changed (the fold replaces them only at a fork or a
+ * switch, so "changed" is a reference comparison too): a turn after an edit near the start of a
+ * long thread does not send the thread's old branch again.
  */
 import type { Message } from "../protocol/messages";
 import { StoreError } from "../server/store/StoreError";
 import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
+import type { BranchTree } from "../thread/branches/BranchTree";
 
 /**
- * The kept snapshot a writer builds on: its sequence number and its messages, as read or as last written.
+ * The kept snapshot a writer builds on: its sequence number, its messages and its tree's forks
+ * (`undefined`: none), as read or as last written (`keptOf`).
  *
  * @example
- * const base: KeptMessages = { seq: 41, messages: snapshot.messages };
+ * const base: KeptMessages = { seq: 41, messages: snapshot.messages, forks: snapshot.branches?.forks };
  */
 export interface KeptMessages {
   readonly seq: number;
   readonly messages: readonly Message[];
+  readonly forks?: BranchTree["forks"];
+}
+
+/**
+ * What a write of `snapshot` at sequence number `seq` leaves kept, for the next write to build on.
+ *
+ * @example
+ * const base = keptOf(41, snapshot); // { seq: 41, messages: snapshot.messages, forks: snapshot.branches?.forks }
+ */
+export function keptOf(seq: number, snapshot: ThreadSnapshot): KeptMessages {
+  return { seq, messages: snapshot.messages, forks: snapshot.branches?.forks };
 }
 
 /**
@@ -26,7 +43,8 @@ export interface KeptMessages {
  * (`""`: none, every message is sent), `from` the index of the first message sent, `messages`
  * pairs of message id and JSON from there on, and `dropped` the `ids` fields (message ids, `tc:`
  * and a tool call id) of kept messages from `from` on that the snapshot no longer holds (left
- * out when none).
+ * out when none). `tree` is the forks' JSON, `"="` when they are the kept ones (only over a
+ * base), or `""` when the thread has none.
  *
  * @example
  * const write: SnapshotWrite = { base: "41", cursor: "1718000000000-9", seq: 49, body: "{…}", count: 12, from: 11, messages: ["a9", "{…}"] };
@@ -38,6 +56,7 @@ export interface SnapshotWrite {
   readonly body: string;
   readonly count: number;
   readonly from: number;
+  readonly tree: string;
   readonly messages: readonly string[];
   readonly dropped?: readonly string[];
 }
@@ -55,13 +74,16 @@ export function snapshotWrite(snapshot: ThreadSnapshot, cursor: string, seq: num
     const messages: string[] = [];
     for (let i = from; i < snapshot.messages.length; i++) messages.push(snapshot.messages[i].id, JSON.stringify(snapshot.messages[i]));
     const dropped = base === undefined || from === 0 ? [] : droppedFields(base.messages, snapshot.messages, from);
+    const { branches } = snapshot;
+    const tree = branches === undefined ? "" : base !== undefined && base.forks === branches.forks ? "=" : JSON.stringify(branches.forks);
     return {
       base: base === undefined ? "" : String(base.seq),
       cursor,
       seq,
-      body: JSON.stringify({ ...snapshot, messages: [] }),
+      body: JSON.stringify({ ...snapshot, messages: [], ...(branches === undefined ? {} : { branches: { ...branches, forks: [] } }) }),
       count: snapshot.messages.length,
       from,
+      tree,
       messages,
       ...(dropped.length === 0 ? {} : { dropped }),
     };
@@ -75,14 +97,24 @@ export function snapshotWrite(snapshot: ThreadSnapshot, cursor: string, seq: num
 }
 
 /**
- * The write's script arguments (after the script's own): base, cursor, seq, body, count, from, the
- * message pairs (`count - from` of them), then the dropped `ids` fields.
+ * The write's script arguments (after the script's own): base, cursor, seq, body, count, from,
+ * tree, the message pairs (`count - from` of them), then the dropped `ids` fields.
  *
  * @example
  * snapshotWriteArguments(write).slice(0, 2); // ["41", "1718000000000-9"]
  */
 export function snapshotWriteArguments(write: SnapshotWrite): string[] {
-  return [write.base, write.cursor, String(write.seq), write.body, String(write.count), String(write.from), ...write.messages, ...(write.dropped ?? [])];
+  return [
+    write.base,
+    write.cursor,
+    String(write.seq),
+    write.body,
+    String(write.count),
+    String(write.from),
+    write.tree,
+    ...write.messages,
+    ...(write.dropped ?? []),
+  ];
 }
 
 /** The `ids` fields of `kept` from `from` on (message ids, `tc:` tool call ids) that `now` from `from` on does not hold. */

@@ -16,7 +16,8 @@ import type { LoggedEntry } from "./entries";
  * A kept snapshot as read: its JSON, and the cursor and sequence number kept beside it (the JSON's
  * own `cursor` may be a placeholder: `beginRun` serializes before Redis names the entry), and the
  * JSON of its messages as read from their list (`messageCount` set), or none when the JSON holds
- * them (a snapshot kept before messages had a list of their own).
+ * them (a snapshot kept before messages had a list of their own), and the JSON of its tree's forks
+ * as kept apart from the body (`""` or left out: none, or the body holds them).
  *
  * @example
  * const kept: KeptSnapshot = { json: "{…}", cursor: "1718000000000-0", seq: 0, messageCount: 1, messages: ["{…}"] };
@@ -27,6 +28,7 @@ export interface KeptSnapshot {
   readonly seq: number;
   readonly messageCount: number | undefined;
   readonly messages: readonly string[];
+  readonly tree?: string;
 }
 
 /**
@@ -39,13 +41,15 @@ export interface KeptSnapshot {
 export function decodeSnapshot(kept: KeptSnapshot, threadId: string): ThreadSnapshot {
   let parsed: unknown;
   let messages: unknown[] | undefined;
+  let forks: unknown;
   try {
     parsed = JSON.parse(kept.json);
     if (kept.messageCount !== undefined) messages = kept.messages.map((json): unknown => JSON.parse(json));
+    if (kept.tree !== undefined && kept.tree !== "") forks = JSON.parse(kept.tree);
   } catch (error) {
     throw corrupt(threadId, `JSON that does not parse (${error instanceof Error ? error.message : String(error)})`, error);
   }
-  const restored = messages === undefined ? { cursor: kept.cursor } : { cursor: kept.cursor, messages };
+  const restored = { cursor: kept.cursor, ...(messages === undefined ? {} : { messages }), ...withForks(parsed, forks) };
   const decoded = ThreadSnapshot.decode(typeof parsed === "object" && parsed !== null ? { ...parsed, ...restored } : parsed);
   if (isLeft(decoded)) {
     const failure = describeFailure(decoded.left);
@@ -106,6 +110,13 @@ export function foldAfter(snapshot: ThreadSnapshot, entries: readonly LoggedEntr
 export function followsWithoutGap(seq: number, entries: readonly Pick<LoggedEntry, "seq">[]): boolean {
   for (let i = 0; i < entries.length; i++) if (entries[i].seq !== seq + 1 + i) return false;
   return true;
+}
+
+/** The body's `branches` with the forks kept apart put back (`{}` when there are none to put back). */
+function withForks(parsed: unknown, forks: unknown): { branches?: unknown } {
+  if (forks === undefined || typeof parsed !== "object" || parsed === null || !("branches" in parsed)) return {};
+  const { branches } = parsed;
+  return typeof branches === "object" && branches !== null ? { branches: { ...branches, forks } } : {};
 }
 
 function corrupt(threadId: string, what: string, cause: unknown): StoreError {

@@ -45,7 +45,7 @@ test("every script starts with the prelude and reads its own arguments from ARGV
   expect(contextArguments({ now: "250", channel: "c", threadId: "t", ttl: 60_000 })).toEqual(["250", "c", "t", "60000"]);
 });
 
-const write: SnapshotWrite = { base: "3", cursor: "4-0", seq: 4, body: "{c}", count: 2, from: 1, messages: ["m2", "{m}"] };
+const write: SnapshotWrite = { base: "3", cursor: "4-0", seq: 4, body: "{c}", count: 2, from: 1, tree: "=", messages: ["m2", "{m}"] };
 
 test("begin: arguments in ARGV order, the snapshot write last; started, active, retry, moved, deleted", () => {
   const request = {
@@ -61,7 +61,7 @@ test("begin: arguments in ARGV order, the snapshot write last; started, active, 
     maxRuns: 3,
     selection: "2",
   };
-  expect(beginArguments(request)).toEqual(["r1", "{s}", "5-0", "1000", "2000", "3", "-", "ann", "Hi", "2", "3", "4-0", "4", "{c}", "2", "1", "m2", "{m}"]);
+  expect(beginArguments(request)).toEqual(["r1", "{s}", "5-0", "1000", "2000", "3", "-", "ann", "Hi", "2", "3", "4-0", "4", "{c}", "2", "1", "=", "m2", "{m}"]);
   expect(beginArguments({ ...request, expectCursor: undefined, owner: undefined }).slice(6, 8)).toEqual(["", ""]);
   expect(beginArguments({ ...request, expectCursor: "5-0" })[6]).toBe("5-0");
   expect(parseBeginReply(["ok", "6-0", "12", "1", ["row"]])).toEqual({ kind: "started", cursor: "6-0", seq: 12, created: true, row: ["row"] });
@@ -104,6 +104,7 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
     "{c}",
     "2",
     "1",
+    "=",
     "m2",
     "{m}",
   ]);
@@ -143,6 +144,7 @@ test("select: the expected last cursor and switch count, then the snapshot write
     "{c}",
     "2",
     "1",
+    "=",
     "m2",
     "{m}",
     "a2",
@@ -182,6 +184,7 @@ test("read: the cursor or empty; unknown, resume, snapshot", () => {
     messageCount: undefined,
     messages: [],
     selection: "",
+    tree: "",
   });
   expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"], "3"])).toMatchObject({ selection: "3" });
   expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"]])).toMatchObject({ messageCount: 9, messages: ["{m}"] });
@@ -195,7 +198,7 @@ test("stop and checkpoint", () => {
   expect(refusal(() => parseStopReply("gone"))).toContain(
     'expected one of "stopping", "ended", "unknown" as the stop script\'s answer, but Redis answered "gone"',
   );
-  expect(checkpointArguments(write)).toEqual(["3", "4-0", "4", "{c}", "2", "1", "m2", "{m}"]);
+  expect(checkpointArguments(write)).toEqual(["3", "4-0", "4", "{c}", "2", "1", "=", "m2", "{m}"]);
   expect(["kept", "old", "stale", "none"].map(parseCheckpointReply)).toEqual(["kept", "old", "stale", "none"]);
   expect(refusal(() => parseCheckpointReply("1"))).toContain('expected one of "kept", "old", "stale", "none"');
 });

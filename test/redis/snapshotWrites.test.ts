@@ -47,13 +47,26 @@ test("a path cut and then different (a fork, a switch) names the ids fields of t
   // the edit of u2: the path keeps u1, a1 and gets u2e; u2, a2 (and its call) and u3 leave the index
   const edited = snapshotWrite(snapshotOf([kept[0], kept[1], m("u2e", "2!")]), "9-0", 9, base, "t");
   expect(edited).toMatchObject({ from: 2, count: 3, dropped: ["u2", "a2", "tc:call-a2", "u3"] });
-  expect(snapshotWriteArguments(edited).slice(6)).toEqual(["u2e", JSON.stringify(m("u2e", "2!")), "u2", "a2", "tc:call-a2", "u3"]);
+  expect(snapshotWriteArguments(edited).slice(6)).toEqual(["", "u2e", JSON.stringify(m("u2e", "2!")), "u2", "a2", "tc:call-a2", "u3"]);
   // a message kept past the first change (the same id again, rewritten) stays indexed
   const rewritten = snapshotWrite(snapshotOf([kept[0], kept[1], m("u2", "2"), call("a2")]), "9-0", 9, base, "t");
   expect(rewritten).toMatchObject({ from: 2, dropped: ["u3"] });
   // nothing cut: no dropped fields; no base: the whole index is rewritten anyway
   expect(snapshotWrite(snapshotOf([...kept, m("u4", "4")]), "9-0", 9, base, "t").dropped).toBeUndefined();
   expect(snapshotWrite(snapshotOf([m("x", "x")]), "9-0", 9, undefined, "t").dropped).toBeUndefined();
+});
+
+test("the tree's forks are kept apart from the body, and sent only when they are not the base's (by identity)", () => {
+  const saved = { messages: [m("a", "old")], state: null, interrupts: [], forks: [], checkpoints: [] };
+  const forks = [{ after: null, at: 0, selected: 1, branches: [saved, null] }];
+  const branches = { forks, checkpoints: [], groups: [{ after: null, selected: 1, siblingIds: ["a", "b"] }] };
+  const snapshot = { ...snapshotOf([m("b", "new")]), branches };
+  const first = snapshotWrite(snapshot, "9-0", 9, undefined, "t");
+  expect(first.tree).toBe(JSON.stringify(forks));
+  expect(JSON.parse(first.body)).toMatchObject({ messages: [], branches: { forks: [], groups: branches.groups } });
+  expect(snapshotWrite(snapshot, "10-0", 10, { seq: 9, messages: snapshot.messages, forks }, "t").tree).toBe("=");
+  expect(snapshotWrite(snapshot, "10-0", 10, { seq: 9, messages: snapshot.messages, forks: [...forks] }, "t").tree).toBe(JSON.stringify(forks));
+  expect(snapshotWrite(snapshotOf([m("b", "new")]), "10-0", 10, { seq: 9, messages: [], forks }, "t").tree).toBe("");
 });
 
 test("a thread that does not serialize is refused invalid-append, naming the thread", () => {

@@ -68,7 +68,7 @@ export const beginScript: StoreScript = {
 local run_id, started, expect_last = ARGV[5], ARGV[6], ARGV[7]
 local lease, lease_ttl, max_runs = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local expect, owner, default_title, selection = ARGV[11], ARGV[12], ARGV[13], ARGV[14]
-local base, body, message_count, from = ARGV[15], ARGV[18], ARGV[19], tonumber(ARGV[20])
+local base, body, message_count, from, tree = ARGV[15], ARGV[18], ARGV[19], tonumber(ARGV[20]), ARGV[21]
 if deleted() then return {'deleted'} end
 if abandon_if_due() then return {'retry'} end
 local live = redis.call('HGET', META, 'live')
@@ -81,10 +81,10 @@ elseif expect ~= '' and last ~= expect then
 end
 if last ~= expect_last then return {'retry'} end
 if (redis.call('HGET', SNAPSHOT, 'sel') or '') ~= selection then return {'retry'} end
-if snapshot_fits(base, redis.call('HGET', META, 'seq') or '0', from) ~= 'fits' then return {'retry'} end
+if snapshot_fits(base, redis.call('HGET', META, 'seq') or '0', from, tree) ~= 'fits' then return {'retry'} end
 local id = log({{'RUN_STARTED', started}})[1]
 local seq = tostring(tonumber(redis.call('HGET', META, 'seq')) - 1)
-write_snapshot(id, seq, body, message_count, from, 21)
+write_snapshot(id, seq, body, message_count, from, tree, 22)
 local created = '0'
 if last == '' then
   created = '1'

@@ -120,13 +120,14 @@ local function deleted()
   return until_ms ~= false and tonumber(until_ms) > NOW
 end
 
--- Whether a snapshot folded through seq whose messages are sent from index from on, building on
--- the kept snapshot at sequence number base, may be kept: 'old' (one folded as far is kept),
--- 'stale' (the kept one is not the writer's base: send every message) or 'fits'.
-local function snapshot_fits(base, seq, from)
+-- Whether a snapshot folded through seq whose messages are sent from index from on (and whose
+-- tree is '=', the kept one, or sent), building on the kept snapshot at sequence number base, may
+-- be kept: 'old' (one folded as far is kept), 'stale' (the kept one is not the writer's base:
+-- send everything) or 'fits'.
+local function snapshot_fits(base, seq, from, tree)
   local kept = redis.call('HMGET', SNAPSHOT, 'seq', 'count')
   if kept[1] and tonumber(kept[1]) >= tonumber(seq) then return 'old' end
-  if from > 0 and (kept[1] ~= base or not kept[2] or tonumber(kept[2]) < from) then return 'stale' end
+  if (from > 0 or tree == '=') and (kept[1] ~= base or not kept[2] or tonumber(kept[2]) < from) then return 'stale' end
   return 'fits'
 end
 
@@ -143,15 +144,15 @@ local function index_calls(json, position, fields)
   end
 end
 
--- Keeps the compacted thread: body (its JSON without messages), its message count, and its
--- messages from index from on, given as ARGV[first], ARGV[first + 1], … pairs of id and JSON (the
+-- Keeps the compacted thread: body (its JSON without messages and without its tree's forks), its
+-- message count, its forks' JSON (tree: '=' keeps the kept one, '' none), and its messages from index from on, given as ARGV[first], ARGV[first + 1], … pairs of id and JSON (the
 -- messages before from are the kept ones: snapshot_fits said so), then the IDS fields of kept
 -- messages the thread no longer holds (a path cut at a fork, docs/threads.md#the-tree), up to the
 -- last argument. Only what changed is rewritten.
 -- IDS maps each message id, and each tool call id ('tc:' field), to its message's position; its
 -- 'tc-indexed' field (-1: no position) says every message's tool calls are there, which only a
 -- whole rewrite can say: a hash kept before tool calls were indexed lacks fields for its messages.
-local function write_snapshot(cursor, seq, body, count, from, first)
+local function write_snapshot(cursor, seq, body, count, from, tree, first)
   local pairs_end = first + 2 * (tonumber(count) - from) - 1
   if from == 0 then
     redis.call('DEL', MESSAGES, IDS)
@@ -178,16 +179,21 @@ local function write_snapshot(cursor, seq, body, count, from, first)
     end
   end
   redis.call('HSET', SNAPSHOT, 'cursor', cursor, 'seq', seq, 'body', body, 'count', count)
+  if tree == '' then
+    redis.call('HDEL', SNAPSHOT, 'tree')
+  elseif tree ~= '=' then
+    redis.call('HSET', SNAPSHOT, 'tree', tree)
+  end
 end
 
--- Keeps the checkpoint given from ARGV[at] on (base, cursor, seq, body, count, from, then the
--- messages) if it fits; answers 'kept', 'old', 'stale', or 'none' when none is given (no cursor).
+-- Keeps the checkpoint given from ARGV[at] on (base, cursor, seq, body, count, from, tree, then
+-- the messages) if it fits; answers 'kept', 'old', 'stale', or 'none' when none is given (no cursor).
 local function checkpoint(at)
   if ARGV[at + 1] == '' then return 'none' end
   local from = tonumber(ARGV[at + 5])
-  local fit = snapshot_fits(ARGV[at], ARGV[at + 2], from)
+  local fit = snapshot_fits(ARGV[at], ARGV[at + 2], from, ARGV[at + 6])
   if fit ~= 'fits' then return fit end
-  write_snapshot(ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], from, at + 6)
+  write_snapshot(ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], from, ARGV[at + 6], at + 7)
   return 'kept'
 end
 

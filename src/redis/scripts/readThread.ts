@@ -16,7 +16,8 @@ import { PRELUDE } from "./prelude";
  * number, and up to `count` entries after it; `messageCount` the kept snapshot's number of
  * messages and `messages` their JSON, all of them or the last `limit`, or `undefined` for a
  * snapshot kept before messages had a list of their own: its JSON holds them; `selection` how many
- * branch switches rewrote it, `""` for none: what a write that builds on it expects to find).
+ * branch switches rewrote it, `""` for none: what a write that builds on it expects to find;
+ * `tree` the JSON of its tree's forks, kept apart from its body, `""` for none).
  * `live` is the live run's id, if any.
  *
  * @example
@@ -35,6 +36,7 @@ export type ReadReply =
       readonly messageCount: number | undefined;
       readonly messages: readonly string[];
       readonly selection: string;
+      readonly tree: string;
     };
 
 /**
@@ -61,7 +63,7 @@ if after ~= '' then
     end
   end
 end
-local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body', 'count', 'sel')
+local kept = redis.call('HMGET', SNAPSHOT, 'cursor', 'seq', 'body', 'count', 'sel', 'tree')
 if not kept[1] then return redis.error_reply('thread ' .. THREAD .. ' has no snapshot beside its stream') end
 local entries = redis.call('XRANGE', EVENTS, '(' .. kept[1], '+', 'COUNT', count)
 local messages = {}
@@ -74,7 +76,7 @@ if kept[4] then
     messages = redis.call('LRANGE', MESSAGES, 0, -1)
   end
 end
-return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages, kept[5] or ''}
+return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages, kept[5] or '', kept[6] or ''}
 `,
 };
 
@@ -111,6 +113,7 @@ export function parseReadReply(reply: unknown): ReadReply {
       messageCount: parts[6] === "" || parts[6] === undefined ? undefined : replyNumber(parts[6], "the snapshot's message count"),
       messages: replyArray(parts[7] ?? [], "the snapshot's messages").map((message) => replyString(message, "a message's JSON")),
       selection: parts[8] === undefined ? "" : replyString(parts[8], "the snapshot's switch count"),
+      tree: parts[9] === undefined ? "" : replyString(parts[9], "the snapshot's tree"),
     };
   }
   throw unexpectedReply(status, 'one of "unknown", "resume", "snapshot" as the read script\'s status');

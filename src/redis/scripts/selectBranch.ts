@@ -36,8 +36,8 @@ export type SelectReply =
 
 /**
  * The Lua of a switch (ARGV[5…]: the expected last cursor, the expected switch count, then the
- * snapshot write). The snapshot's messages from `from` on build on the kept ones only if the kept
- * snapshot is still the write's base.
+ * snapshot write). The snapshot's messages from `from` on (and a tree sent as `"="`) build on the
+ * kept ones only if the kept snapshot is still the write's base.
  *
  * @example
  * parseSelectReply(await calls.script(port, selectScript, keys, context, selectArguments(request)));
@@ -51,9 +51,9 @@ if redis.call('HGET', META, 'live') then return {'active'} end
 if (redis.call('HGET', META, 'last') or '') ~= ARGV[5] then return {'retry'} end
 local kept = redis.call('HMGET', SNAPSHOT, 'seq', 'count', 'sel')
 if (kept[3] or '') ~= ARGV[6] then return {'retry'} end
-local from = tonumber(ARGV[12])
-if from > 0 and (kept[1] ~= ARGV[7] or not kept[2] or tonumber(kept[2]) < from) then return {'retry'} end
-write_snapshot(ARGV[8], ARGV[9], ARGV[10], ARGV[11], from, 13)
+local from, tree = tonumber(ARGV[12]), ARGV[13]
+if (from > 0 or tree == '=') and (kept[1] ~= ARGV[7] or not kept[2] or tonumber(kept[2]) < from) then return {'retry'} end
+write_snapshot(ARGV[8], ARGV[9], ARGV[10], ARGV[11], from, tree, 14)
 redis.call('HINCRBY', SNAPSHOT, 'sel', 1)
 redis.call('HSET', META, 'updated', tostring(NOW))
 touch()
