@@ -111,6 +111,8 @@ export class Session<S = unknown> {
   private readonly follower: ThreadFollower;
   /** The session's own re-read of the thread (a switch), until it ends or the session is closed. */
   private rereading: { readonly subscription: { unsubscribe(): void } } | undefined;
+  /** A re-read's MESSAGES_SNAPSHOT is still to come: it replaces the path shown (`leavePath`). */
+  private rereadingPath = false;
   private readonly toolCalls = new RunningToolCalls(() => this.notify("toolCalls"));
   /** The messages the server is known to store: a server that owns the history is posted only the rest. */
   private readonly known = new KnownHistory();
@@ -517,9 +519,22 @@ export class Session<S = unknown> {
     };
   }
 
+  /**
+   * Right before the MESSAGES_SNAPSHOT of a re-read is applied: the path shown is left, so the
+   * snapshot replaces it whole. A snapshot merges (docs/rules.md#A10): it would keep local activity
+   * and reasoning messages when it has none (the left branch's here), and the local order of the
+   * messages both hold (which misplaces a message of the new path between them). Older pages go
+   * too: the re-read shows the path's last messages, and `loadOlder` pages the new path.
+   */
+  private leavePath(): void {
+    this.rereadingPath = false;
+    this.store.messages.reset([]);
+  }
+
   /** Reads the thread again (a switch: ours, or another tab's): the session's one re-read, settled once the new path is shown (`untilShown`). */
   private reread(): Promise<void> {
     this.rereading?.subscription.unsubscribe();
+    this.rereadingPath = true;
     const shown = untilShown(this.connect());
     this.rereading = shown;
     return shown.promise;
@@ -650,6 +665,7 @@ export class Session<S = unknown> {
       map((item) => {
         if (!("type" in item) || (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED")) return item;
         // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
+        if (item.type === "MESSAGES_SNAPSHOT" && this.rereadingPath) this.leavePath();
         const event = item.type === "MESSAGES_SNAPSHOT" ? this.window.widen(item, this.messages) : item;
         // the groups hear the event before the reducer cuts the path at a fork marker (BranchGroups.hear)
         if (this.groups.hear(event, this.messages, joining)) this.notify("branches");
