@@ -1,31 +1,34 @@
 /** The row under a question or an answer: Edit, or Copy and Regenerate, and the ‹ 2 / 3 › arrows of its versions (docs/threads.md#edit-and-regenerate). */
 import { useEffect, useState } from "react";
 import type { Session } from "../../../src/client/Session";
+import { ClientError } from "../../../src/thread/ClientError";
 import { useBranches } from "../../../src/react";
 import { groupMessageId, versionLabel, type TurnControls } from "../../shared/turnControls";
 
 /**
- * What the conversation's versions need from the page: the session whose versions are shown, and
- * what the buttons do. MessageList takes it to draw a TurnBar under every question and answer.
+ * What the conversation's versions need from the page: the session whose versions are shown (the
+ * arrows switch them with `session.selectBranch`), and what Edit and Regenerate start. MessageList
+ * takes it to draw a TurnBar under every question and answer.
  *
  * @example
- * const turns: TurnHandlers = { session, disabled: running, onEdit: edit, onRegenerate: regenerate, onSelect: select };
+ * const turns: TurnHandlers = { session, disabled: running, onEdit: run.edit, onRegenerate: run.regenerate };
  */
 export interface TurnHandlers {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any session's versions: the board's or another page's state type
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any session's versions, whatever its state type
   readonly session: Session<any>;
   /** Edit, Regenerate and the arrows are off (a run is active; versions switch between runs). */
   readonly disabled: boolean;
   /** Saves an edited question: runs the agent on it, as a new version beside the old one. */
   readonly onEdit: (messageId: string, text: string) => void;
+  /** Asks the question `questionId` again: another answer beside the one shown. */
   readonly onRegenerate: (questionId: string) => void;
-  /** Shows the group's version `index` (0-based) in place of the one shown. */
-  readonly onSelect: (messageId: string, index: number) => void;
 }
 
 /**
- * One question's or answer's controls. Copy writes the answer's text to the clipboard and says
- * "Copied" until the answer changes; a clipboard the browser refuses says "Copy failed".
+ * One question's or answer's controls. The arrows are off while their switch is on its way, and
+ * a refused switch (a run started meanwhile in another tab) says why beside them. Copy writes the
+ * answer's text to the clipboard and says "Copied" until the answer changes; a clipboard the
+ * browser refuses says "Copy failed".
  *
  * @example
  * <TurnBar controls={controls} handlers={turns} onStartEdit={setEditing} />
@@ -40,12 +43,26 @@ export function TurnBar({
   /** Edit was pressed on a question: the list shows its editor in its place. */
   readonly onStartEdit: (messageId: string) => void;
 }) {
+  const { session, disabled } = handlers;
   const groupId = groupMessageId(controls);
-  const branches = useBranches(handlers.session, groupId);
+  const branches = useBranches(session, groupId);
   const versions = versionLabel(branches);
+  const [switching, setSwitching] = useState(false);
+  const [refused, setRefused] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState<"copied" | "failed" | undefined>(undefined);
   const text = controls.text;
   useEffect(() => setCopied(undefined), [text]);
+  const select = (index: number) => {
+    setSwitching(true);
+    setRefused(undefined);
+    session.selectBranch(groupId, index).then(
+      () => setSwitching(false),
+      (error: unknown) => {
+        setSwitching(false);
+        setRefused(ClientError.from(error).message);
+      },
+    );
+  };
   const copy = () => {
     navigator.clipboard.writeText(text).then(
       () => setCopied("copied"),
@@ -55,14 +72,14 @@ export function TurnBar({
   const label = controls.kind === "question" ? "Question" : "Answer";
   return (
     <div className={`turn-bar ${controls.kind}`} data-testid={`${controls.kind}-bar`} role="group" aria-label={`${label} actions`}>
-      {versions !== undefined && branches !== undefined ? (
+      {versions !== undefined ? (
         <span className="versions" data-testid="versions">
           <button
             type="button"
             className="version-step"
             aria-label="Previous version"
-            disabled={handlers.disabled || !versions.hasPrevious}
-            onClick={() => handlers.onSelect(groupId, branches.index - 1)}
+            disabled={disabled || switching || !versions.hasPrevious}
+            onClick={() => select(branches.index - 1)}
           >
             ‹
           </button>
@@ -73,15 +90,15 @@ export function TurnBar({
             type="button"
             className="version-step"
             aria-label="Next version"
-            disabled={handlers.disabled || !versions.hasNext}
-            onClick={() => handlers.onSelect(groupId, branches.index + 1)}
+            disabled={disabled || switching || !versions.hasNext}
+            onClick={() => select(branches.index + 1)}
           >
             ›
           </button>
         </span>
       ) : null}
       {controls.kind === "question" ? (
-        <button type="button" className="turn-action" disabled={handlers.disabled} onClick={() => onStartEdit(controls.messageId)}>
+        <button type="button" className="turn-action" disabled={disabled} onClick={() => onStartEdit(controls.messageId)}>
           Edit
         </button>
       ) : (
@@ -89,11 +106,16 @@ export function TurnBar({
           <button type="button" className="turn-action" data-copied={copied ?? ""} disabled={text === ""} onClick={copy}>
             {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
           </button>
-          <button type="button" className="turn-action" disabled={handlers.disabled} onClick={() => handlers.onRegenerate(controls.questionId)}>
+          <button type="button" className="turn-action" disabled={disabled} onClick={() => handlers.onRegenerate(controls.questionId)}>
             Regenerate
           </button>
         </>
       )}
+      {refused !== undefined ? (
+        <span className="turn-error" data-testid="turn-error" role="alert">
+          {refused}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -1,13 +1,16 @@
 /** The row under a question or an answer: Edit, or Copy and Regenerate, and the ‹ 2 / 3 › arrows of its versions (docs/threads.md#edit-and-regenerate), as on the React page. */
-import { ChangeDetectionStrategy, Component, computed, input, linkedSignal, output } from "@angular/core";
+import { ChangeDetectionStrategy, Component, computed, input, linkedSignal, output, signal } from "@angular/core";
+import { ClientError } from "agui-rx/client";
 import { groupMessageId, versionLabel, type TurnControls } from "../../../shared/turnControls";
 import { injectAgent } from "agui-rx/angular";
 import { BOARD } from "./task-board";
 
 /**
- * One question's or answer's controls, over the page's agent (BOARD). Copy writes the answer's
- * text to the clipboard and says "Copied" until the answer changes; a clipboard the browser
- * refuses says "Copy failed". Edit only asks the list to show the question's editor.
+ * One question's or answer's controls, over the page's agent (BOARD). The arrows are off while
+ * their switch is on its way, and a refused switch (a run started meanwhile in another tab) says
+ * why beside them. Copy writes the answer's text to the clipboard and says "Copied" until the
+ * answer changes; a clipboard the browser refuses says "Copy failed". Edit only asks the list to
+ * show the question's editor.
  *
  * @example
  * <app-turn-bar [controls]="controls" [disabled]="running()" (startEdit)="editing.set($event)" />
@@ -26,9 +29,19 @@ import { BOARD } from "./task-board";
     >
       @if (versions(); as label) {
         <span class="versions" data-testid="versions">
-          <button type="button" class="version-step" aria-label="Previous version" [disabled]="disabled() || !label.hasPrevious" (click)="step(-1)">‹</button>
+          <button
+            type="button"
+            class="version-step"
+            aria-label="Previous version"
+            [disabled]="disabled() || switching() || !label.hasPrevious"
+            (click)="step(-1)"
+          >
+            ‹
+          </button>
           <span class="version-count" data-testid="version-count">{{ label.text }}</span>
-          <button type="button" class="version-step" aria-label="Next version" [disabled]="disabled() || !label.hasNext" (click)="step(1)">›</button>
+          <button type="button" class="version-step" aria-label="Next version" [disabled]="disabled() || switching() || !label.hasNext" (click)="step(1)">
+            ›
+          </button>
         </span>
       }
       @if (own.kind === "question") {
@@ -38,6 +51,9 @@ import { BOARD } from "./task-board";
           {{ copied() === "copied" ? "Copied" : copied() === "failed" ? "Copy failed" : "Copy" }}
         </button>
         <button type="button" class="turn-action" [disabled]="disabled()" (click)="regenerate(own.questionId)">Regenerate</button>
+      }
+      @if (refused(); as reason) {
+        <span class="turn-error" data-testid="turn-error" role="alert">{{ reason }}</span>
       }
     </div>
   `,
@@ -51,14 +67,26 @@ export class TurnBarComponent {
 
   private readonly agent = injectAgent(BOARD);
   private readonly groupId = computed(() => groupMessageId(this.controls()));
-  private readonly branches = computed(() => this.agent.branches(this.groupId())());
+  /** The group's versions as a signal, made again only when the group does. */
+  private readonly branchesOfGroup = computed(() => this.agent.branches(this.groupId()));
+  private readonly branches = computed(() => this.branchesOfGroup()());
   protected readonly versions = computed(() => versionLabel(this.branches()));
   /** "Copied" holds for the text that was copied: a changed answer can be copied again. */
   protected readonly copied = linkedSignal<string, "copied" | "failed" | undefined>({ source: () => this.controls().text, computation: () => undefined });
 
+  protected readonly switching = signal(false);
+  protected readonly refused = signal<string | undefined>(undefined);
+
   protected step(by: number): void {
-    const branches = this.branches();
-    if (branches !== undefined) this.agent.selectBranch(this.groupId(), branches.index + by);
+    this.switching.set(true);
+    this.refused.set(undefined);
+    this.agent.selectBranch(this.groupId(), this.branches().index + by).then(
+      () => this.switching.set(false),
+      (error: unknown) => {
+        this.switching.set(false);
+        this.refused.set(ClientError.from(error).message);
+      },
+    );
   }
 
   protected regenerate(questionId: string): void {
