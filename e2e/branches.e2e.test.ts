@@ -93,11 +93,23 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     // One version each: no arrows yet.
     expect(await page.getByTestId("versions").count()).toBe(0);
 
-    // Edit the second question: a new answer from the board as it was before it, and "2 / 2".
+    // An edit cancelled changes nothing and runs nothing.
+    const runsBefore = agent.runs;
     await questionBar(page, 1).getByRole("button", { name: "Edit" }).click();
     const editor = page.getByRole("textbox", { name: "Edit message" });
+    await editor.fill("add something else");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await editor.waitFor({ state: "detached" });
+    await questions(page).nth(1).filter({ hasText: "add call mom" }).waitFor();
+    expect(agent.runs).toBe(runsBefore);
+
+    // Edit the second question: a new answer from the board as it was before it, and "2 / 2".
+    await questionBar(page, 1).getByRole("button", { name: "Edit" }).click();
     expect(await editor.inputValue()).toBe("add call mom");
+    expect(await editor.evaluate((box) => box === document.activeElement)).toBe(true); // the box has the focus
+    expect(await page.getByRole("button", { name: "Save" }).isDisabled()).toBe(true); // nothing changed yet
     await editor.fill("add walk the dog");
+    await chat.screenshot("editing");
     const edited = agent.started();
     await page.getByRole("button", { name: "Save" }).click();
     await edited;
