@@ -11,6 +11,7 @@ import {
   type RunningToolCall,
   type RunSnapshot,
   type RunStatus,
+  type BranchInfo,
   type Session,
   type Subagent,
 } from "../client";
@@ -55,6 +56,14 @@ export interface Agent<S> {
   send(message: string | UserMessage): void;
   /** Answers the pending interrupts and runs the agent again. */
   resume(answers: readonly ResumeEntry[]): void;
+  /** Where a message stands among its siblings (`session.branches`), refreshed after the path or its groups change; the value keeps its identity while it stays the same. */
+  branches(messageId: string): Signal<BranchInfo>;
+  /** Edits a user message (a sibling with new content) and runs from there (docs/client.md#branches). */
+  edit(messageId: string, content: UserMessage["content"]): void;
+  /** Another answer to the user message at or before `messageId` (the last one without it). */
+  regenerate(messageId?: string): void;
+  /** Shows another sibling (`session.selectBranch`); resolves once the new path is shown, rejects with the refusal. */
+  selectBranch(messageId: string, index: number): Promise<void>;
   /** Joins the thread on the server: its history, and a run in progress (call it when the page loads). */
   connect(): void;
   /** Cancels the active run: on the server when it keeps threads (the run ends `cancelled`), else by aborting the request. */
@@ -123,10 +132,26 @@ function agentOf<S>(session: Session<S>): Agent<S> {
     stopping: computed(() => run().stopping),
     reconnecting: computed(() => run().reconnecting),
     toolCalls,
+    branches: (messageId: string) =>
+      computed(
+        () => {
+          ticks();
+          return session.branches(messageId);
+        },
+        { equal: sameBranchInfo },
+      ),
+    edit: runs.edit,
+    regenerate: runs.regenerate,
+    selectBranch: (messageId: string, index: number) => session.selectBranch(messageId, index),
     send: runs.send,
     resume: runs.resume,
     connect: runs.connect,
     stop: runs.stop,
     detach: runs.detach,
   };
+}
+
+/** Whether two readings of a message's siblings say the same (a `computed`'s equality: a switcher is not told of a change that did not move it). */
+function sameBranchInfo(a: BranchInfo, b: BranchInfo): boolean {
+  return a.index === b.index && a.count === b.count && a.siblingIds.length === b.siblingIds.length && a.siblingIds.every((id, at) => id === b.siblingIds[at]);
 }

@@ -52,7 +52,10 @@ export function provideAgent<S>(create: () => Session<S>, options: ProvideAgentO
     useFactory: (): Session<S> => {
       const session = create();
       sessionTicks(session, options.frame); // fixes this session's frame before any view asks
-      inject(DestroyRef).onDestroy(() => RunController.of(session).detach());
+      inject(DestroyRef).onDestroy(() => {
+        RunController.of(session).detach();
+        session.close(); // stops following the thread's switches (docs/client.md#branches)
+      });
       return session;
     },
   };

@@ -1,5 +1,12 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
 import { defer, from, map, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
+import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
+import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
+import { PathFork } from "./branches/PathFork";
+import { ThreadFollower } from "./branches/ThreadFollower";
+import { untilShown } from "./branches/untilShown";
+import { withPostedInput } from "./branches/withPostedInput";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
@@ -25,10 +32,11 @@ import type { ConnectRequest, StopResult, Transport } from "./transports/Transpo
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { HistoryPage } from "../thread/threadList";
 import type { Subagent, Update } from "../thread/Update";
-import { takeBack, withdrawRefusedSend } from "./withdrawRefusedSend";
+import { takeBack, withdrawRefusedSend, type RefusedSendOptions } from "./withdrawRefusedSend";
 import { takeBackAnswers } from "./answeredElsewhere";
 
 export type { SessionSnapshot } from "./SessionViews";
+export type { BranchInfo } from "./branches/BranchGroups";
 export type { ConnectOptions, RunOptions, SessionOptions } from "./SessionOptions";
 import type { ConnectOptions } from "./SessionOptions";
 
@@ -83,7 +91,10 @@ import type { ConnectOptions } from "./SessionOptions";
 export class Session<S = unknown> {
   private readonly store: ClientState<S>;
   /** One run at a time: the active exchange or joined run, and its run id for `stop()`. */
-  private readonly slot = new RunSlot(() => this.notify("running"));
+  private readonly slot = new RunSlot(() => {
+    this.notify("running");
+    if (!this.slot.running) this.follower.idle();
+  });
   private readonly views = new SessionViews<S>(() => ({
     messages: this.messages,
     rawState: this.rawState,
@@ -92,7 +103,14 @@ export class Session<S = unknown> {
     subagents: this.subagents,
     running: this.running,
     runningToolCalls: this.runningToolCalls,
+    branches: this.branchGroups,
   }));
+  /** The sibling groups along the path (docs/client.md#branches). */
+  private readonly groups = new BranchGroups();
+  /** Hears other tabs switch this thread's branches, once connected (docs/client.md#branches). */
+  private readonly follower: ThreadFollower;
+  /** The session's own re-read of the thread (a switch), until it ends or the session is closed. */
+  private rereading: { readonly subscription: { unsubscribe(): void } } | undefined;
   private readonly toolCalls = new RunningToolCalls(() => this.notify("toolCalls"));
   /** The messages the server is known to store: a server that owns the history is posted only the rest. */
   private readonly known = new KnownHistory();
@@ -119,6 +137,12 @@ export class Session<S = unknown> {
     this.tools = this.toolCalls.resolve(options.tools ?? []);
     const refused = checkMaxToolRoundtrips(options.maxToolRoundtrips);
     if (refused !== undefined) throw refused;
+    this.follower = new ThreadFollower({
+      transport,
+      threadId: options.threadId,
+      running: () => this.running,
+      reread: () => void this.reread().catch(() => undefined),
+    });
   }
 
   /** The thread this session talks on. */
@@ -161,6 +185,24 @@ export class Session<S = unknown> {
     return this.window.hasOlder;
   }
 
+  /**
+   * The sibling groups along the path (docs/threads.md#the-tree): from the thread's connect prelude,
+   * changed live by a run that forks; empty without a server that owns the history. The same
+   * array until it changes; the selected sibling's id is filled in from the path.
+   */
+  get branchGroups(): readonly BranchGroup[] {
+    return this.groups.groups(this.messages);
+  }
+
+  /**
+   * Whether the session hears other tabs switch this thread's branches now (docs/client.md#branches):
+   * after a `connect()`, on a server that owns the history and follows one thread's events, once
+   * its stream answered; until `close()`.
+   */
+  get following(): boolean {
+    return this.follower.following;
+  }
+
   /** Whether a run is active. */
   get running(): boolean {
     return this.slot.running;
@@ -190,6 +232,21 @@ export class Session<S = unknown> {
   readonly running$: Obs<boolean> = this.views.view("running", () => this.running);
   /** The client tool calls executing now; replays the current value. */
   readonly runningToolCalls$: Obs<readonly RunningToolCall[]> = this.views.view("toolCalls", () => this.runningToolCalls);
+  /** The sibling groups along the path; replays the current value. */
+  readonly branchGroups$: Obs<readonly BranchGroup[]> = this.views.view(["branches", "messages"], () => this.branchGroups);
+
+  /**
+   * Where the path message `messageId` stands among its siblings (docs/client.md#branches): a user
+   * message among its edits, any other message among the answers to its question (`index` of
+   * `count`, `siblingIds` the siblings' first message ids). A message without siblings, or not on
+   * the path, is `{ index: 0, count: 1, siblingIds: [its group's head] }`.
+   *
+   * @example
+   * const { index, count, siblingIds } = session.branches("a2"); // "2 / 2"; session.selectBranch("a2", 0) shows the first
+   */
+  branches(messageId: string): BranchInfo {
+    return this.groups.info(this.messages, messageId);
+  }
 
   /**
    * Calls `listener` after every change; returns the unsubscribe function (`useSyncExternalStore`'s
@@ -208,6 +265,79 @@ export class Session<S = unknown> {
    */
   send(message: string | UserMessage, runOptions: RunOptions = {}): Observable<Update<S>> {
     return this.start(runOptions, undefined, message);
+  }
+
+  /**
+   * Edits the user message `messageId` of the path: a sibling of it with a new id and `content`,
+   * then a run from there, as `send` runs (docs/client.md#branches). The path is cut right before
+   * the edited message and the new message shown at once (a `messages` update first); pending
+   * interrupts go with the branch left behind. With a server that owns the history only the new
+   * message is posted, naming the fork point (`forwardedProps["agui-rx"].forkAfter`); the old
+   * message stays a sibling (`branches`, `selectBranch`). Without one the cut path is posted whole:
+   * the client's history is the history, and nothing of the old branch is kept. A run the server
+   * refused before recording anything puts the path back, as `send` takes its message back.
+   * Refused (`config`) for a message that is not a user message of the path, or while a run is active.
+   *
+   * @example
+   * session.edit("u2", "And in Paris?").subscribe(render);
+   */
+  edit(messageId: string, content: UserMessage["content"], runOptions: RunOptions = {}): Observable<Update<S>> {
+    return this.fork((path) => editPlan(path, messageId, content, this.newId()), runOptions);
+  }
+
+  /**
+   * Asks for another answer to the user message at or before `messageId` (the path's last user
+   * message without it), as `send` runs (docs/client.md#branches): the path is cut right after that
+   * message. With a server that owns the history no message is posted, only the fork point
+   * (`forkAfter`), and the agent starts from the state the question's run started from; the old
+   * answer stays a sibling. Without one the cut path is posted whole (with the session's state).
+   *
+   * @example
+   * session.regenerate().subscribe(render); // another answer to the last question
+   */
+  regenerate(messageId?: string, runOptions: RunOptions = {}): Observable<Update<S>> {
+    return this.fork((path) => regeneratePlan(path, messageId), runOptions);
+  }
+
+  /**
+   * Shows another sibling (docs/client.md#branches): asks the server to switch the path to the
+   * sibling `index` of the group of `messageId` (`transport.selectBranch`, `POST {url}/threads/{threadId}/path`),
+   * then reads the thread again as `connect()` does (with the session's `historyLimit`); resolves
+   * once the new path's messages, groups and state are shown (the views get `messages`, `state`
+   * and `branches` changes). Rejects with a `ClientError`: `config` while a run is active, for an
+   * index that is not a whole number of at least 0, or when the transport cannot select branches
+   * or join threads; the server's refusal (404 a message not on the path, 422 no such sibling, 409
+   * a run is live elsewhere).
+   *
+   * @example
+   * await session.selectBranch("a2", 0); // the first answer again
+   */
+  async selectBranch(messageId: string, index: number): Promise<void> {
+    const transport = this.transport;
+    if (!Number.isInteger(index) || index < 0)
+      throw new ClientError("config", `selectBranch: expected a sibling index of at least 0, but got ${String(index)}`);
+    if (this.running) throw new ClientError("config", "selectBranch: a run is active on this session; wait for its done update before switching branches");
+    if (transport.selectBranch === undefined || transport.connect === undefined)
+      throw new ClientError(
+        "config",
+        "this session's transport cannot select a branch (it needs selectBranch and connect): use HttpTransport against a server that owns the history",
+      );
+    await transport.selectBranch({ threadId: this.threadId, messageId, index });
+    return this.reread();
+  }
+
+  /**
+   * Stops what the session does in the background (docs/client.md#branches): following the
+   * thread's switches from other tabs, and a re-read in progress. Runs are untouched (unsubscribe
+   * them). A later `connect()` follows the thread again.
+   *
+   * @example
+   * useEffect(() => () => session.close(), [session]);
+   */
+  close(): void {
+    this.follower.stop();
+    this.rereading?.subscription.unsubscribe();
+    this.rereading = undefined;
   }
 
   /**
@@ -257,14 +387,18 @@ export class Session<S = unknown> {
       if (badLimit !== undefined) return refuse<S>(badLimit);
       const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId));
       const updates = this.loop(
-        this.follow(joined.events),
+        this.follow(joined.events, true),
         run,
         {},
         { tools: this.tools, max: this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS },
         true,
       );
       // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
-      return this.slot.observe(updates, run).pipe(takeWhile(() => !joined.unknown()));
+      // A joined thread is followed from then on: another tab's switch of its branch is read again (ThreadFollower).
+      return this.slot.observe(updates, run).pipe(
+        takeWhile(() => !joined.unknown()),
+        tap(() => this.follower.start()),
+      );
     });
   }
 
@@ -332,10 +466,63 @@ export class Session<S = unknown> {
         this.notify("messages");
         // the user message is the run's first update, so a view that only follows updates shows it too
         const first: Update<S> = { kind: "message", index, id: user.id, change: { kind: "started" }, message: user };
-        return concatFirst(first, this.exchange(runOptions, resume, loop, user));
+        return concatFirst(first, this.exchange(runOptions, resume, loop, { message: user, withdraw: () => this.withdraw(user) }));
       }
       return this.exchange(runOptions, resume, loop);
     });
+  }
+
+  /**
+   * An edit's or a regenerate's exchange: the plan made from the path at subscription, the path cut
+   * at once (a `messages` update first), then the run, whose input depends on the server
+   * (`forkInput`). A refusal before anything was recorded puts the path back (`PathFork.restore`).
+   */
+  private fork(planOf: (path: readonly Message[]) => ForkPlan | ClientError, runOptions: RunOptions): Observable<Update<S>> {
+    return defer(() => {
+      if (this.running)
+        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      const loop = this.loopOptions(runOptions);
+      if (loop instanceof ClientError) return refuse<S>(loop);
+      const plan = planOf(this.messages);
+      if (plan instanceof ClientError) return refuse<S>(plan);
+      const fork = new PathFork(this.store, this.groups, plan);
+      fork.cut();
+      this.notify("messages");
+      if (fork.droppedInterrupts) this.notify("interrupts");
+      const withdraw = () => {
+        const messages = fork.restore();
+        if (messages !== undefined) for (const channel of ["messages", "interrupts", "branches"] as const) this.notify(channel);
+        return messages;
+      };
+      const input = (owned: boolean) => this.forkInput(fork, owned, runOptions, loop.tools.wire);
+      const first: Update<S> = { kind: "messages", messages: this.messages };
+      return concatFirst(first, this.exchange(runOptions, undefined, loop, { message: plan.sent, withdraw }, input));
+    });
+  }
+
+  /**
+   * A fork's run input: to a server that owns the history only the edit's message (none for a
+   * regenerate) and the fork point (`forkForwardedProps`), the new sibling shown in its group at
+   * once; to any other the cut path, whole.
+   */
+  private forkInput(fork: PathFork, owned: boolean, runOptions: RunOptions, tools: readonly Tool[]): RunAgentInput {
+    const input = this.input(runOptions, undefined, tools, false);
+    if (!owned) return input;
+    if (fork.branched()) this.notify("branches");
+    const { sent, forkAfter } = fork.plan;
+    return {
+      ...input,
+      messages: sent === undefined ? [] : [sent],
+      forwardedProps: forkForwardedProps(forkAfter, runOptions.forwardedProps ?? this.options.forwardedProps),
+    };
+  }
+
+  /** Reads the thread again (a switch: ours, or another tab's): the session's one re-read, settled once the new path is shown (`untilShown`). */
+  private reread(): Promise<void> {
+    this.rereading?.subscription.unsubscribe();
+    const shown = untilShown(this.connect());
+    this.rereading = shown;
+    return shown.promise;
   }
 
   /** The exchange's tools and round-trip bound, or why the run cannot start (checked before anything is appended). */
@@ -358,20 +545,14 @@ export class Session<S = unknown> {
     runOptions: RunOptions,
     resume: readonly ResumeEntry[] | undefined,
     loop: { readonly tools: ResolvedTools; readonly max: number },
-    sent?: UserMessage,
+    taken?: Omit<RefusedSendOptions, "heard">,
+    firstInput?: (serverOwnsHistory: boolean) => RunAgentInput,
   ): Observable<Update<S>> {
     const run = this.slot.begin();
-    const updates = this.loop(
-      this.pipeline((owned) => this.input(runOptions, resume, loop.tools.wire, owned), run),
-      run,
-      runOptions,
-      loop,
-      false,
-    );
-    return this.slot.observe(
-      sent === undefined ? updates : updates.pipe(withdrawRefusedSend({ message: sent, heard: () => run.heard, withdraw: () => this.withdraw(sent) })),
-      run,
-    );
+    // a fork's first run must know whether the server owns the history, whatever it would leave out
+    const input = firstInput ?? ((owned: boolean) => this.input(runOptions, resume, loop.tools.wire, owned));
+    const updates = this.loop(this.pipeline(input, run, firstInput !== undefined), run, runOptions, loop, false);
+    return this.slot.observe(taken === undefined ? updates : updates.pipe(withdrawRefusedSend({ ...taken, heard: () => run.heard })), run);
   }
 
   /**
@@ -399,7 +580,7 @@ export class Session<S = unknown> {
     const rejoin = () =>
       defer(() => {
         run.runId = undefined; // the joined run's id comes with its RUN_STARTED
-        return this.follow(joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)).events);
+        return this.follow(joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)).events, true);
       });
     const withdraw = (answers: readonly ToolMessage[]) => {
       const messages = takeBackAnswers(this.store.messages, answers);
@@ -439,30 +620,42 @@ export class Session<S = unknown> {
       : { threadId: this.threadId, limit, onHasOlder: (hasOlder: boolean) => this.window.answered(hasOlder) };
   }
 
-  private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun): Observable<Update<S>> {
+  private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun, mustAsk = false): Observable<Update<S>> {
     // Nothing to leave out (a fresh session's first send): nothing to ask.
-    const asks = () => (this.known.saves(this.messages) ? ownsHistory(this.transport) : of(false));
+    const asks = () => (mustAsk || this.known.saves(this.messages) ? ownsHistory(this.transport) : of(false));
     return defer(asks).pipe(
       switchMap((owned) => {
         const made = input(owned);
         run.runId = made.runId;
         // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
         const items = defer(() => this.transport.run(made, { warnings: true, connection: true })).pipe(
+          map((item) => withPostedInput(item, made)),
           tap((item) => {
             if (run.heard || isDecodeWarning(item) || isConnectionNotice(item)) return;
             run.heard = true;
             this.known.heard(made.messages);
           }),
         );
-        return this.follow(items);
+        return this.follow(items, false);
       }),
     );
   }
 
-  /** A run's transport items through the checks and the reducer, across reconnects, notifying the views (`followRun`). */
-  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>): Observable<Update<S>> {
-    // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
-    const windowed = events.pipe(map((item) => ("type" in item && item.type === "MESSAGES_SNAPSHOT" ? this.window.widen(item, this.messages) : item)));
+  /**
+   * A run's transport items through the checks and the reducer, across reconnects, notifying the
+   * views (`followRun`); `joining`: a join's stream, whose prelude's snapshot names every group.
+   */
+  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, joining: boolean): Observable<Update<S>> {
+    const windowed = events.pipe(
+      map((item) => {
+        if (!("type" in item) || (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED")) return item;
+        // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
+        const event = item.type === "MESSAGES_SNAPSHOT" ? this.window.widen(item, this.messages) : item;
+        // the groups hear the event before the reducer cuts the path at a fork marker (BranchGroups.hear)
+        if (this.groups.hear(event, this.messages, joining)) this.notify("branches");
+        return event;
+      }),
+    );
     return followRun(windowed, this.store, {
       debug: this.options.debug,
       newId: this.newId,

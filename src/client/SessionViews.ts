@@ -5,6 +5,7 @@
  * client-tool loop) reads without the view plumbing.
  */
 import { distinctUntilChanged, Subject, type Observable } from "rxjs";
+import type { BranchGroup } from "../protocol/branchMeta";
 import type { Message } from "../protocol/messages";
 import type { Interrupt } from "../protocol/outcomes";
 import { operate, SourceObserver } from "../rx/operate";
@@ -21,10 +22,12 @@ export interface SessionSnapshot<S> {
   readonly running: boolean;
   /** The client tool calls executing now (`Session.runningToolCalls`). */
   readonly runningToolCalls: readonly RunningToolCall[];
+  /** The sibling groups along the path (`Session.branchGroups`, docs/client.md#branches). */
+  readonly branches: readonly BranchGroup[];
 }
 
 /** A part of the snapshot that changes on its own, and the views that follow it. */
-export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running" | "toolCalls";
+export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running" | "toolCalls" | "branches";
 
 /** Updates by the view they change. */
 const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
@@ -42,7 +45,7 @@ const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
  * values; it is called at most once per change (the snapshot is cached until the next `notify`).
  *
  * @example
- * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running, runningToolCalls }));
+ * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running, runningToolCalls, branches }));
  * const messages$ = views.view("messages", () => messages);
  * views.notifyUpdate(update); // after applying an update
  */
@@ -66,8 +69,9 @@ export class SessionViews<S> {
     if (channel !== undefined) this.notify(channel);
   }
 
-  /** A view of one value: replays `read()` on subscription and emits it again after each change on `channel`, when it differs. */
-  view<T>(channel: ViewChannel, read: () => T): Observable<T> {
+  /** A view of one value: replays `read()` on subscription and emits it again after each change on `channel` (or any of several), when it differs. */
+  view<T>(channel: ViewChannel | readonly ViewChannel[], read: () => T): Observable<T> {
+    const follows = (changed: ViewChannel) => (typeof channel === "string" ? changed === channel : channel.includes(changed));
     return this.changed.pipe(
       operate<ViewChannel, T>((changes, subscriber) => {
         subscriber.next(read());
@@ -75,7 +79,7 @@ export class SessionViews<S> {
         changes.subscribe(
           new SourceObserver(subscriber, {
             next: (changed) => {
-              if (changed === channel) subscriber.next(read());
+              if (follows(changed)) subscriber.next(read());
             },
           }),
         );

@@ -22,7 +22,19 @@ export type {
   SubagentStatus,
   SubagentChange,
 } from "../thread/Update";
-export type { Transport, TransportRunOptions, ConnectRequest, StopRequest, StopResult } from "./transports/Transport";
+export type {
+  Transport,
+  TransportRunOptions,
+  ConnectRequest,
+  StopRequest,
+  StopResult,
+  BranchSelectRequest,
+  BranchSelectResult,
+  ThreadNotice,
+} from "./transports/Transport";
+// Branches (docs/client.md#branches): where a message stands among its siblings, and the groups' wire shape.
+export type { BranchInfo } from "./branches/BranchGroups";
+export type { BranchGroup } from "../protocol/branchMeta";
 export { ConnectionNotice, isConnectionNotice } from "./transports/ConnectionNotice";
 export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from "./transports/reconnecting";
 export type { RetryConfig } from "./transports/retryUnanswered";

@@ -24,8 +24,8 @@ const NOTHING_RECORDED: ReadonlySet<number> = new Set([403, 409, 422, 429]);
  * const options: RefusedSendOptions = { message: user, heard: () => run.heard, withdraw: () => takeBack(list, user) };
  */
 export interface RefusedSendOptions {
-  /** The user message the send appended. */
-  readonly message: UserMessage;
+  /** The user message the send appended; none for a regenerate (its path is what is taken back). */
+  readonly message?: UserMessage;
   /** Whether any event of the exchange has arrived (from then on the server has recorded the message). */
   readonly heard: () => boolean;
   /** Takes the message back out of the session; the list after it, or `undefined` when it could not (it is no longer last). */
@@ -69,7 +69,13 @@ export function withdrawRefusedSend<S>(options: RefusedSendOptions): MonoTypeOpe
             }
           }
           if (update.kind === "done" && update.end.kind === "failed" && verdict !== undefined) {
-            const end = verdict.kind === "withdrawn" ? { ...update.end, unsent: options.message } : { ...update.end, message: verdict.error.message };
+            const { message } = options;
+            const end =
+              verdict.kind === "withdrawn"
+                ? message === undefined
+                  ? update.end
+                  : { ...update.end, unsent: message }
+                : { ...update.end, message: verdict.error.message };
             subscriber.next({ kind: "done", end });
             return;
           }
@@ -107,11 +113,12 @@ export function takeBack(list: MessageList, message: UserMessage): readonly Mess
 }
 
 /** A network failure before any event, saying that the message stays in the session because the server may have it. */
-function mayBeRecorded(error: ClientError, message: UserMessage): ClientError {
+function mayBeRecorded(error: ClientError, message: UserMessage | undefined): ClientError {
   const { code } = error;
+  const what = message === undefined ? "the request, so the session keeps its path" : `message "${message.id}", so the session keeps it`;
   return new ClientError(
     "transport",
-    `${error.message}; the server may have recorded message "${message.id}", so the session keeps it (connect() shows what the server has)`,
+    `${error.message}; the server may have recorded ${what} (connect() shows what the server has)`,
     code === undefined ? { cause: error } : { cause: error, code },
   );
 }

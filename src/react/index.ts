@@ -2,6 +2,7 @@
 export { useSession, type UseSessionOptions } from "./useSession";
 export { useMessages, useAgentState, useInterrupts, useSubagents } from "./sessionReads";
 export { useRun, type RunHandle } from "./useRun";
+export { useBranches } from "./useBranches";
 export { useObserved } from "./useObserved";
 // The framework-free view model lives in agui-rx/client (src/client/view); re-exported here so React
 // code that imported it from this entry keeps working.

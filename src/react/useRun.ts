@@ -12,6 +12,10 @@ export interface RunHandle extends RunSnapshot {
   readonly send: RunController["send"];
   /** Answers the pending interrupts and starts the resuming run. */
   readonly resume: RunController["resume"];
+  /** Edits a user message (a sibling with new content) and runs from there (docs/client.md#branches). */
+  readonly edit: RunController["edit"];
+  /** Another answer to the user message at or before a message (the last one without it). */
+  readonly regenerate: RunController["regenerate"];
   /** Joins the thread on the server: its history, and a run in progress (a page calls it on load). */
   readonly connect: () => void;
   /** Cancels the active run: on the server when it keeps threads (the run ends `cancelled`), else by aborting the request. */
@@ -22,8 +26,8 @@ export interface RunHandle extends RunSnapshot {
 
 /**
  * The session's run lifecycle: `status` (`idle`, `running`, `interrupted`, `failed`), the last
- * `error`, how the last run `end`ed, `stopping` and `reconnecting`, and `send`, `resume`,
- * `connect`, `stop`, `detach`. Every component that calls it on the same session sees the same run.
+ * `error`, how the last run `end`ed, `stopping` and `reconnecting`, and `send`, `resume`, `edit`,
+ * `regenerate`, `connect`, `stop`, `detach`. Every component that calls it on the same session sees the same run.
  *
  * @example
  * const { status, send, stop, connect } = useRun(session);
@@ -34,7 +38,16 @@ export function useRun(session: RunSource): RunHandle {
   const controller = RunController.of(session);
   const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot);
   return useMemo(
-    () => ({ ...snapshot, send: controller.send, resume: controller.resume, connect: controller.connect, stop: controller.stop, detach: controller.detach }),
+    () => ({
+      ...snapshot,
+      send: controller.send,
+      resume: controller.resume,
+      edit: controller.edit,
+      regenerate: controller.regenerate,
+      connect: controller.connect,
+      stop: controller.stop,
+      detach: controller.detach,
+    }),
     [snapshot, controller],
   );
 }

@@ -23,7 +23,8 @@ export interface UseSessionOptions<S> extends SessionOptions<S> {
  * A Session made once for the component's lifetime (later `transport`/`options` values are
  * ignored: give the component a new `key` to start over). Unmounting detaches from the run that
  * `useRun` started on it: its request is aborted, and a server that keeps threads goes on with the
- * run (a page that comes back joins it with `connect`), while one that does not stops it.
+ * run (a page that comes back joins it with `connect`), while one that does not stops it; and
+ * closes the session (`Session.close()`: it stops following the thread's switches).
  *
  * @example
  * const session = useSession(new HttpTransport("/agent"), { threadId: "board", state: boardSpec });
@@ -34,6 +35,12 @@ export function useSession<S>(transport: Transport, options: UseSessionOptions<S
     sessionTicks(made, options.frame); // fixes this session's frame before any hook asks
     return made;
   });
-  useEffect(() => () => RunController.of(session).detach(), [session]);
+  useEffect(
+    () => () => {
+      RunController.of(session).detach();
+      session.close(); // stops following the thread's switches; a later connect() follows again (docs/client.md#branches)
+    },
+    [session],
+  );
   return session;
 }

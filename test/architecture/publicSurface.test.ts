@@ -74,7 +74,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "systemClock", "tailFrames",
   ],
   "agui-rx/client": [
-    "type ChangeSource", "ClientError", "type ClientErrorDetails", "type ClientErrorKind", "type ClientTool",
+    "BranchGroup", "type BranchInfo", "type BranchSelectRequest", "type BranchSelectResult", "type ChangeSource", "ClientError", "type ClientErrorDetails", "type ClientErrorKind", "type ClientTool",
     "type ClientToolDefinition", "ClientToolError", "type ClientToolErrorCode", "type ConnectOptions",
     "type ConnectRequest", "ConnectionNotice", "type ConnectionUpdate", "type CutOff", "DEFAULT_RECONNECT_ATTEMPTS",
     "type DoneUpdate", "type ErrorUpdate", "FALLBACK_FRAME_MS", "type HeadersOption", "HistoryPage", "HistoryRequest",
@@ -87,7 +87,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type SessionSnapshot", "type StateSpec", "type StateUpdate", "type StopRequest", "type StopResult",
     "type Subagent", "type SubagentChange", "type SubagentStatus", "type SubagentUpdate", "ThreadChanged",
     "ThreadDeleted", "ThreadList", "ThreadListEvent", "type ThreadListOptions", "type ThreadListSnapshot",
-    "ThreadPage", "ThreadPatch", "type ThreadQuery", "type ThreadStreamItem", "type ThreadStreamOpened",
+    "type ThreadNotice", "ThreadPage", "ThreadPatch", "type ThreadQuery", "type ThreadStreamItem", "type ThreadStreamOpened",
     "ThreadSummary", "type ThreadsTransport", "type ToolCallContext", "type ToolSession", "type Transport",
     "type TransportRunOptions", "UnfinishedParts", "type Update", "applyEvents", "callsOf", "clientTool",
     "coalesceUpdates", "decodeEvents", "defaultRenderFrame", "isClientTool", "isConnectionNotice", "jsonSchemaOf",
@@ -100,7 +100,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type ChangeSource", "type CutOff", "NOTHING_CUT_OFF", "type RenderFrame", "RunController", "type RunHandle",
     "type RunSnapshot", "type RunSource", "type RunStatus", "type ThreadsHandle", "type ToolCallSource",
     "UnfinishedParts", "type UseSessionOptions", "defaultRenderFrame", "mergeCutOff", "sessionTicks", "useAgentState",
-    "useClientTool", "useInterrupts", "useMessages", "useObserved", "useRun", "useRunningToolCalls", "useSession",
+    "useBranches", "useClientTool", "useInterrupts", "useMessages", "useObserved", "useRun", "useRunningToolCalls", "useSession",
     "useSubagents", "useThreads",
   ],
   "agui-rx/angular": [

@@ -1,8 +1,8 @@
 /** `HttpTransport` plus the thread-list routes of a server that owns threads (docs/client.md#thread-list), in a module of its own so that a page without a thread list does not carry it. */
 import type { Observable } from "rxjs";
-import { ThreadPage, ThreadSummary, type ThreadPatch } from "../../thread/threadList";
+import { ThreadListEvent, ThreadPage, ThreadSummary, type ThreadPatch } from "../../thread/threadList";
 import { ClientError } from "../../thread/ClientError";
-import { threadInput } from "../transports/endpointRoutes";
+import { threadInput, threadsPath } from "../transports/endpointRoutes";
 import { HttpTransport } from "../transports/HttpTransport";
 import { decodeJson, sendJson } from "../transports/jsonRequest";
 import { serverRefusal } from "./serverRefusal";
@@ -88,27 +88,18 @@ export class HttpThreadsTransport extends HttpTransport implements ThreadsTransp
    * transport.threadEvents().subscribe((item) => console.log(item.type));
    */
   threadEvents(): Observable<ThreadStreamItem> {
-    const option = this.options.reconnect;
-    return threadEventStream({
-      url: this.threadsUrl("events"),
-      headers: () => this.listHeaders(),
-      fetch: this.fetch(),
-      maxFrameBytes: this.options.maxFrameBytes,
-      count: option === false ? 0 : typeof option === "number" ? option : option?.count,
-      scheduler: this.options.scheduler,
-    });
+    return threadEventStream(
+      this.eventsRequest(
+        this.threadsUrl("events"),
+        () => this.listHeaders(),
+        (data, what) => decodeJson(ThreadListEvent, data, what),
+      ),
+    );
   }
 
-  /**
-   * `{url}/threads`, or with `rest` (already percent-encoded) appended: `{url}/threads/{id}`,
-   * `{url}/threads/events`; before any query. A thread named `events` has the events route's
-   * path: the method tells them apart (only `GET` reads the events; a thread is patched or deleted).
-   */
+  /** `{url}/threads`, or with `rest` (already percent-encoded) appended (`threadsPath`). */
   private threadsUrl(rest?: string): string {
-    const parsed = new URL(this.url, globalThis.location?.href);
-    const base = `${parsed.pathname.replace(/\/+$/, "")}/threads`;
-    parsed.pathname = rest === undefined ? base : `${base}/${rest}`;
-    return parsed.href;
+    return threadsPath(this.url, rest);
   }
 
   private listHeaders(threadId = ""): Promise<Record<string, string>> {

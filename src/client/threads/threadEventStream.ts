@@ -4,25 +4,23 @@
  * or cut, with the reconnect's backoff, each new connection announced so that the list resyncs.
  */
 import { asyncScheduler, defer, Observable, repeat, retry, throwError, timer, type SchedulerLike, type Subscription } from "rxjs";
-import { ThreadListEvent } from "../../thread/threadList";
 import { ClientError } from "../../thread/ClientError";
 import { DecodeError } from "../../wire/DecodeError";
 import { decodeSseFrames } from "../../wire/decodeSseFrames";
 import { SseRetryField } from "../../wire/SseControl";
 import { responseBytes } from "../../wire/responseBytes";
-import { decodeJson } from "../transports/jsonRequest";
 import { serverRefusal } from "./serverRefusal";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "../transports/reconnecting";
 import { askedWait, describe, failedRequest, worthAnotherTry } from "../transports/requestFailure";
-import type { ThreadStreamItem } from "./ThreadsTransport";
+import type { ThreadStreamOpened } from "./ThreadsTransport";
 
 /**
- * How to open the events stream and how long to keep trying.
+ * How to open the events stream, how to read a frame, and how long to keep trying.
  *
  * @example
- * const request: ThreadEventsRequest = { url, headers: async () => ({}), fetch, maxFrameBytes: undefined, count: 5, scheduler: undefined };
+ * const request: ThreadEventsRequest<ThreadListEvent> = { url, headers: async () => ({}), fetch, maxFrameBytes: undefined, count: 5, scheduler: undefined, decode };
  */
-export interface ThreadEventsRequest {
+export interface ThreadEventsRequest<T> {
   readonly url: string;
   readonly headers: () => Promise<Record<string, string>>;
   readonly fetch: typeof fetch;
@@ -30,27 +28,32 @@ export interface ThreadEventsRequest {
   /** Attempts in a row without an answer before the stream fails (an answer resets the count). */
   readonly count: number | undefined;
   readonly scheduler: SchedulerLike | undefined;
+  /**
+   * One frame's data as an item, throwing a `ClientError` (`json`, `decode`) naming `what` when it
+   * is not one: the thread list decodes whole `ThreadListEvent`s, a Session following one thread
+   * only their `type` (so that the Session's bundle does not carry the list's codecs).
+   */
+  readonly decode: (data: string, what: string) => T;
 }
 
 /**
  * The caller's list changes, cold: each subscription opens `GET {url}/threads/events`, emits
  * `{ type: "opened", attempt }` when an answer (2xx `text/event-stream`) arrives, then every
- * frame's `ThreadListEvent`. When the server ends the stream, or it is cut, or a 503 or no answer
+ * frame's item (`decode`: a `ThreadListEvent` for the list). When the server ends the stream, or it is cut, or a 503 or no answer
  * comes, it connects again after `reconnectDelay` (from the server's `retry:`, never sooner than a
  * `Retry-After`); `count` attempts in a row without an answer end it with the last failure. Any
- * other refusal (401, 404: the list is off without `identify`) and a frame that is not a
- * `ThreadListEvent` (a `decode` error) end it at once. Unsubscribing aborts the request or the wait.
+ * other refusal (401, 404: the list is off without `identify`) and a frame `decode` refuses end it at once. Unsubscribing aborts the request or the wait.
  *
  * @example
  * threadEventStream(request).subscribe((item) => (item.type === "opened" ? resync() : apply(item)));
  */
-export function threadEventStream(request: ThreadEventsRequest): Observable<ThreadStreamItem> {
+export function threadEventStream<T>(request: ThreadEventsRequest<T>): Observable<T | ThreadStreamOpened> {
   const scheduler = request.scheduler ?? asyncScheduler;
   return defer(() => {
     // Per subscription: the server's last `retry:` and the connections made so far.
     let retryMs: number | undefined;
     let connections = 0;
-    const once = new Observable<ThreadStreamItem>((subscriber) => {
+    const once = new Observable<T | ThreadStreamOpened>((subscriber) => {
       const controller = new AbortController();
       let body: Subscription | undefined;
       const fail = (error: unknown): void => {
@@ -81,9 +84,9 @@ export function threadEventStream(request: ThreadEventsRequest): Observable<Thre
               if (item instanceof SseRetryField) retryMs = item.ms;
               else if ("data" in item) {
                 // a frame that is not a list event ends the stream with that error (a throw here would escape to RxJS's unhandled-error hook)
-                let event: ThreadStreamItem;
+                let event: T;
                 try {
-                  event = decodeJson(ThreadListEvent, item.data, `a frame of GET ${request.url}`);
+                  event = request.decode(item.data, `a frame of GET ${request.url}`);
                 } catch (error) {
                   return subscriber.error(error);
                 }

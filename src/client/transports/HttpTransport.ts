@@ -9,7 +9,7 @@ import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { ClientError } from "../../thread/ClientError";
 import { ConnectionNotice } from "./ConnectionNotice";
 import { fetchEventStream, StreamOpened, type StreamItem, type StreamRequest } from "./fetchEventStream";
-import { subPath, threadInput } from "./endpointRoutes";
+import { subPath, threadInput, threadsPath } from "./endpointRoutes";
 import { reconnecting, type ReconnectConfig } from "./reconnecting";
 import { failedRequest, provesNothingStarted, refusedAnswer, worthAnotherTry } from "./requestFailure";
 import { retryUnanswered, type RetryConfig } from "./retryUnanswered";
@@ -18,7 +18,18 @@ import * as t from "io-ts";
 import { list } from "../../protocol/codec";
 import { Message } from "../../protocol/messages";
 import type { HistoryPage, HistoryRequest } from "../../thread/threadList";
-import type { ConnectRequest, StopRequest, StopResult, Transport, TransportRunOptions } from "./Transport";
+import type {
+  BranchSelectRequest,
+  BranchSelectResult,
+  ConnectRequest,
+  StopRequest,
+  StopResult,
+  ThreadNotice,
+  Transport,
+  TransportRunOptions,
+} from "./Transport";
+import { serverRefusal } from "../threads/serverRefusal";
+import { threadEventStream, type ThreadEventsRequest } from "../threads/threadEventStream";
 
 /**
  * Which request a headers function is asked for: a run, a join, a stop, the capabilities, an
@@ -39,6 +50,12 @@ export type HeadersOption =
  * codec, whose module (every thread-list codec) would join the Session's bundle (docs/packaging.md#the-size-gate).
  */
 const HistoryAnswer: t.Decoder<unknown, HistoryPage> & { readonly name: string } = t.type({ messages: list(Message), hasOlder: t.boolean }, "HistoryPage");
+
+/** A `POST {url}/threads/{threadId}/path` answer. */
+const SelectAnswer: t.Decoder<unknown, { readonly result: BranchSelectResult }> & { readonly name: string } = t.type(
+  { result: t.keyof({ switched: null, unchanged: null }) },
+  "BranchSelectAnswer",
+);
 
 /**
  * How long the one capabilities question may take (ms): asked only when a request got no answer
@@ -178,6 +195,55 @@ export class HttpTransport implements Transport {
       const body = JSON.stringify({ threadId: request.threadId, before: request.before, limit: request.limit });
       return decodeJson(HistoryAnswer, await sendJson({ method: "POST", url, headers, body, fetch: this.fetch() }), `POST ${url}`);
     });
+  }
+
+  /**
+   * Shows another sibling of a thread (`POST {url}/threads/{threadId}/path` with `{ messageId, index }`,
+   * docs/threads.md#the-tree; headers asked with route `threads`): `switched`, or `unchanged` when it
+   * was already shown. Retried like `/stop` (selecting twice selects once). Rejects with a
+   * `ClientError`: `http` naming the status and the server's code and sentence (404 `not-found`:
+   * an unknown thread, or a message not on its path; 422 `invalid-input`: no such sibling; 409
+   * `run-active`: a run is live; 403 refused), `transport` when no answer came.
+   *
+   * @example
+   * await transport.selectBranch({ threadId: "t1", messageId: "a2", index: 0 }); // "switched"
+   */
+  selectBranch(request: BranchSelectRequest): Promise<BranchSelectResult> {
+    const url = threadsPath(this.url, `${encodeURIComponent(request.threadId)}/path`);
+    const body = JSON.stringify({ messageId: request.messageId, index: request.index });
+    return this.retried(`POST ${url}`, async () => {
+      const headers = await this.headers(threadInput(request.threadId), "threads");
+      const text = await sendJson({ method: "POST", url, headers, body, fetch: this.fetch() }, serverRefusal);
+      return decodeJson(SelectAnswer, text, `POST ${url}`).result;
+    });
+  }
+
+  /**
+   * One thread's changes, live (`GET {url}/threads/events?threadId=`, headers asked with route
+   * `threads`), read as `ThreadNotice`s by their `type` (`threadEventStream`: `opened` on every
+   * (re)connection, reconnected with backoff up to the `reconnect` count). Errors with the
+   * refusal on a 401 or a 404 (a server without `identify` has no such route).
+   *
+   * @example
+   * transport.followThread("t1").subscribe((notice) => notice.type === "path-selected" && reread());
+   */
+  followThread(threadId: string): Observable<ThreadNotice> {
+    const url = `${threadsPath(this.url, "events")}?threadId=${encodeURIComponent(threadId)}`;
+    return threadEventStream(this.eventsRequest(url, () => this.headers(threadInput(threadId), "threads"), noticeOf));
+  }
+
+  /** How `threadEventStream` opens `url` with this transport's fetch, frame limit, reconnect count and scheduler. */
+  protected eventsRequest<T>(url: string, headers: () => Promise<Record<string, string>>, decode: (data: string, what: string) => T): ThreadEventsRequest<T> {
+    const option = this.options.reconnect;
+    return {
+      url,
+      headers,
+      fetch: this.fetch(),
+      maxFrameBytes: this.options.maxFrameBytes,
+      count: option === false ? 0 : typeof option === "number" ? option : option?.count,
+      scheduler: this.options.scheduler,
+      decode,
+    };
   }
 
   /**
@@ -353,6 +419,13 @@ export class HttpTransport implements Transport {
     return this.options.fetch ?? globalThis.fetch;
   }
 }
+
+/** A followed thread's frame read by its `type` only (its row is the thread list's business). */
+function noticeOf(data: string, what: string): ThreadNotice {
+  return decodeJson(Notice, data, what);
+}
+
+const Notice: t.Decoder<unknown, ThreadNotice> & { readonly name: string } = t.type({ type: t.string }, "ThreadNotice");
 
 /** Tells `onHasOlder` the `AGUI-History-Older` header of each answer that carries one (docs/threads.md#in-the-client). */
 function tellHasOlder(onHasOlder: (hasOlder: boolean) => void): MonoTypeOperatorFunction<StreamItem> {

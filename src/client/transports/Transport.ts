@@ -61,6 +61,41 @@ export interface StopRequest {
 export type StopResult = "stopping" | "ended" | "unavailable" | "idle";
 
 /**
+ * Which sibling to show (docs/threads.md#the-tree): the group of the path message `messageId`
+ * (`groupAfter`: an edited question's edits, an answer's regenerations), and its sibling `index`.
+ *
+ * @example
+ * const request: BranchSelectRequest = { threadId: "board-1", messageId: "a2", index: 0 };
+ */
+export interface BranchSelectRequest {
+  readonly threadId: string;
+  readonly messageId: string;
+  readonly index: number;
+}
+
+/**
+ * What a switch did: `switched` (the thread's path now runs through that sibling), `unchanged` (it already did).
+ *
+ * @example
+ * if ((await transport.selectBranch(request)) === "switched") session.connect().subscribe();
+ */
+export type BranchSelectResult = "switched" | "unchanged";
+
+/**
+ * One item of a followed thread's events (`Transport.followThread`): `opened` (with `attempt`: 0
+ * first, then each reconnection) when the stream was (re)connected, else a change of the thread
+ * named by its `type` (`path-selected`: another sibling was selected, docs/threads.md#the-tree;
+ * the thread list's other changes: `renamed`, `run-started` …).
+ *
+ * @example
+ * if (notice.type === "path-selected") reread();
+ */
+export interface ThreadNotice {
+  readonly type: string;
+  readonly attempt?: number;
+}
+
+/**
  * Runs an agent for one input and streams its events: cold (nothing happens before subscription),
  * cancelled by unsubscribing. A failure below the event layer (HTTP status, network, bad bytes) is
  * the Observable's error, preferably a `ClientError`; the Session turns any error into an `error`
@@ -89,4 +124,16 @@ export interface Transport {
   serverOwnsHistory?(): Promise<boolean>;
   /** An older page of a thread's messages (`POST {url}/history`, docs/threads.md#in-the-client): what `Session.loadOlder` asks for. */
   history?(request: HistoryRequest): Promise<HistoryPage>;
+  /**
+   * Shows another sibling of a thread (`POST {url}/threads/{threadId}/path`, docs/threads.md#the-tree):
+   * what `Session.selectBranch` asks for. Rejects with a `ClientError` naming the refusal (404 an
+   * unknown thread or a message off its path, 422 no such sibling, 409 a run is live).
+   */
+  selectBranch?(request: BranchSelectRequest): Promise<BranchSelectResult>;
+  /**
+   * One thread's changes, live (`GET {url}/threads/events?threadId=`): how a Session hears that
+   * another tab switched its thread's branch. Cold; reconnects with backoff until unsubscribed, and
+   * errors (401, 404 on a server without `identify`, attempts used up) when it cannot go on.
+   */
+  followThread?(threadId: string): Observable<ThreadNotice>;
 }

@@ -15,6 +15,21 @@ export function subPath(url: string, segment: string): string {
 }
 
 /**
+ * `{url}/threads`, or with `rest` (already percent-encoded) appended: `{url}/threads/{id}`,
+ * `{url}/threads/events`, `{url}/threads/{id}/path`; before any query. A thread named `events`
+ * has the events route's path: the method tells them apart (only `GET` reads the events).
+ *
+ * @example
+ * threadsPath("http://h/agent", "t1/path") // "http://h/agent/threads/t1/path"
+ */
+export function threadsPath(url: string, rest?: string): string {
+  const parsed = new URL(url, globalThis.location?.href);
+  const base = `${parsed.pathname.replace(/\/+$/, "")}/threads`;
+  parsed.pathname = rest === undefined ? base : `${base}/${rest}`;
+  return parsed.href;
+}
+
+/**
  * The input the headers function sees for a request that is not a run: the thread (and run),
  * nothing else.
  *

@@ -48,6 +48,10 @@ export interface RunSnapshot {
 export interface RunSource {
   send(message: string | UserMessage): Observable<Update<unknown>>;
   resume(answers: ResumeEntry[]): Observable<Update<unknown>>;
+  /** Edits a user message and runs from there (`Session.edit`); a source without it cannot `edit`. */
+  edit?(messageId: string, content: UserMessage["content"]): Observable<Update<unknown>>;
+  /** Another answer to a user message (`Session.regenerate`); a source without it cannot `regenerate`. */
+  regenerate?(messageId?: string): Observable<Update<unknown>>;
   /** Joins the thread on the server (`Session.connect()`); a source without it cannot `connect`. */
   connect?(): Observable<Update<unknown>>;
   /** Cancels the active run on the server (`Session.stop()`); without it, or when `canStop` is false, `stop` unsubscribes. */
@@ -119,6 +123,24 @@ export class RunController {
   /** Answers the pending interrupts and runs the agent again. */
   readonly resume = (answers: readonly ResumeEntry[]): void => {
     this.start(this.session.resume([...answers]));
+  };
+
+  /**
+   * Edits the user message `messageId` (a sibling with `content`) and runs from there
+   * (`Session.edit`, docs/client.md#branches). Nothing happens for a source without `edit`.
+   */
+  readonly edit = (messageId: string, content: UserMessage["content"]): void => {
+    const source = this.session;
+    if (source.edit !== undefined) this.start(source.edit(messageId, content));
+  };
+
+  /**
+   * Asks for another answer to the user message at or before `messageId` (the last one without it;
+   * `Session.regenerate`, docs/client.md#branches). Nothing happens for a source without `regenerate`.
+   */
+  readonly regenerate = (messageId?: string): void => {
+    const source = this.session;
+    if (source.regenerate !== undefined) this.start(source.regenerate(messageId));
   };
 
   /**
