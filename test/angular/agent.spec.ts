@@ -224,3 +224,37 @@ describe("a component", () => {
     expect(transport.cancelled).toEqual([true]);
   });
 });
+
+describe("branches (docs/client.md#branches)", () => {
+  it("agent.branches(id) is a signal of where a message stands among its siblings; regenerate and edit start runs; selectBranch names what the transport lacks", async () => {
+    const { transport } = setup();
+    const agent = agentOfBoard();
+    agent.send("add milk");
+    transport.start();
+    transport.emit(ev.textMessageStart("m1"), ev.textMessageContent("m1", "Adding"), ev.textMessageEnd("m1"));
+    transport.finish();
+    const userId = agent.messages()[0]?.id ?? "";
+    const first = agent.branches("m1");
+    expect(first()).toEqual({ index: 0, count: 1, siblingIds: ["m1"] });
+
+    agent.regenerate();
+    expect(agent.status()).toBe("running");
+    expect(agent.messages().map((m) => m.id)).toEqual([userId]);
+    // a server that owns the history names the fork on RUN_STARTED (the wire form: metadata["agui-rx"].fork)
+    transport.emit(ev.runStarted("board", transport.input.runId, { metadata: { "agui-rx": { fork: { after: userId, siblingIds: ["m1"] } } } }));
+    transport.emit(ev.textMessageStart("m2"), ev.textMessageContent("m2", "Added"), ev.textMessageEnd("m2"));
+    transport.finish();
+    const second = agent.branches("m2");
+    expect(second()).toEqual({ index: 1, count: 2, siblingIds: ["m1", "m2"] });
+    const held = second();
+    agent.session.messages$.subscribe(); // any other change leaves the value as it was
+    expect(second()).toBe(held);
+
+    agent.edit(userId, "add oat milk");
+    expect(agent.status()).toBe("running");
+    expect(transport.input.messages.map((m) => m.content)).toEqual(["add oat milk"]);
+    transport.start();
+    transport.finish();
+    await expect(agent.selectBranch(userId, 0)).rejects.toThrow(/cannot select a branch \(it needs selectBranch and connect\)/);
+  });
+});
