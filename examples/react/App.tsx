@@ -3,7 +3,9 @@
  * which the agent edits through the shared state. The parts are components so later pages can add
  * to them: MessageList (and MessageView, ToolCard) for the conversation, Approvals for interrupts,
  * ConfirmDelete for the `confirm_delete` client tool's cards, Composer for input, BoardPanel for
- * the state. The session offers the page's client tools (examples/shared/pageTools.ts).
+ * the state. The session offers the page's client tools (examples/shared/pageTools.ts). Questions
+ * can be edited and answers regenerated or copied, with ‹ 2 / 3 › arrows through their versions
+ * (TurnBar, docs/threads.md#edit-and-regenerate); the board follows the version shown.
  */
 import { useEffect, useMemo } from "react";
 import { callsOf } from "../../src/client/tools/RunningToolCalls";
@@ -16,6 +18,7 @@ import { BoardPanel } from "./components/BoardPanel";
 import { Composer } from "./components/Composer";
 import { ConfirmDelete } from "./components/ConfirmDelete";
 import { MessageList } from "./components/MessageList";
+import type { TurnHandlers } from "./components/TurnBar";
 
 /** The page's inputs: where the agent is and which thread to talk on. */
 export interface AppProps {
@@ -47,6 +50,11 @@ export function App({ transport, threadId }: AppProps) {
   // Pending interrupts come from the session, not from the run status: a refused send after an
   // interrupt leaves the status `failed` while the approval still waits (issue 15).
   const canStart = !running && interrupts.length === 0;
+  const { edit, regenerate } = run;
+  const turns = useMemo<TurnHandlers>(
+    () => ({ session, disabled: running, onEdit: (messageId, text) => edit(messageId, text), onRegenerate: (questionId) => regenerate(questionId) }),
+    [session, running, edit, regenerate],
+  );
 
   return (
     <div className="app">
@@ -70,6 +78,7 @@ export function App({ transport, threadId }: AppProps) {
             cutOff={run.cutOff}
             waiting={waiting}
             onSuggestion={canStart ? run.send : undefined}
+            turns={turns}
           />
           <footer className="dock">
             {confirmations}

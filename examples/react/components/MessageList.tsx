@@ -1,12 +1,15 @@
 /** The scrolling message pane: the conversation's blocks, a typing indicator, and "jump to latest" once the user scrolled up. */
-import { useMemo } from "react";
+import { Fragment, useMemo, useState } from "react";
 import type { Subagent } from "../../../src/thread/Update";
 import type { Message } from "../../../src/protocol/messages";
 import type { CutOff } from "../../../src/react";
 import { groupMessages, toolResults } from "../../shared/groupMessages";
 import { SUGGESTIONS } from "../../shared/suggestions";
+import { turnControls } from "../../shared/turnControls";
 import { useFollowBottom } from "../useFollowBottom";
+import { EditQuestion } from "./EditQuestion";
 import { BlockView } from "./MessageView";
+import { TurnBar, type TurnHandlers } from "./TurnBar";
 
 /** What an empty conversation shows: a heading, a line on what the agent does, and commands to send. */
 export interface Welcome {
@@ -38,6 +41,8 @@ export interface MessageListProps {
   readonly typing?: boolean;
   /** The typing indicator's accessible name. */
   readonly workingLabel?: string;
+  /** Edit, Copy, Regenerate and the version arrows under questions and answers (docs/threads.md#edit-and-regenerate); none without. */
+  readonly turns?: TurnHandlers;
 }
 
 /**
@@ -58,10 +63,14 @@ export function MessageList({
   welcome = BOARD_WELCOME,
   typing = running,
   workingLabel = "The agent is working",
+  turns,
 }: MessageListProps) {
   const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>();
   const blocks = useMemo(() => groupMessages(messages), [messages]);
   const results = useMemo(() => toolResults(messages), [messages]);
+  const controls = useMemo(() => turnControls(messages), [messages]);
+  // One question is edited at a time; the editor closes on Save (the edit runs) or Cancel.
+  const [editing, setEditing] = useState<string | undefined>(undefined);
   return (
     <div className="pane-wrap">
       <div className="pane" ref={ref} data-testid="messages" data-pinned={pinned} tabIndex={0} aria-label="Messages">
@@ -79,9 +88,27 @@ export function MessageList({
               </div>
             </div>
           ) : (
-            blocks.map((block) => (
-              <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />
-            ))
+            blocks.map((block) => {
+              const view = (
+                <BlockView key={block.key} block={block} results={results} subagents={subagents} running={running} cutOff={cutOff} waiting={waiting} />
+              );
+              if (turns === undefined) return view;
+              const own = block.kind === "message" ? controls.get(block.message.id) : undefined;
+              if (own?.kind === "question" && editing === own.messageId) {
+                const edited = (text: string) => {
+                  setEditing(undefined);
+                  turns.onEdit(own.messageId, text);
+                };
+                return <EditQuestion key={block.key} text={own.text} disabled={turns.disabled} onSave={edited} onCancel={() => setEditing(undefined)} />;
+              }
+              // Always a fragment (with or without a bar), so a message that gains or loses its bar is not drawn anew.
+              return (
+                <Fragment key={block.key}>
+                  {view}
+                  {own === undefined ? null : <TurnBar controls={own} handlers={turns} onStartEdit={setEditing} />}
+                </Fragment>
+              );
+            })
           )}
           {typing ? (
             <div className="typing" data-testid="typing" aria-label={workingLabel}>

@@ -46,6 +46,7 @@ import { BOARD } from "./task-board";
             [waiting]="waiting()"
             [canSuggest]="canStart()"
             (suggestion)="agent.send($event)"
+            (edit)="agent.edit($event.messageId, $event.text)"
           />
           <footer class="dock">
             @for (call of confirmations(); track call.toolCallId) {

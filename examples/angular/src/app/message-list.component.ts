@@ -1,21 +1,26 @@
 /** The scrolling message pane: the conversation's blocks, a typing indicator, and "jump to latest" once the user scrolled up. */
-import { ChangeDetectionStrategy, Component, computed, input, output } from "@angular/core";
+import { ChangeDetectionStrategy, Component, computed, input, output, signal } from "@angular/core";
 import type { Message } from "agui-rx";
 import type { CutOff, Subagent } from "agui-rx/client";
 import { groupMessages, subagentHeading, toolResults } from "../../../shared/groupMessages";
 import { SUGGESTIONS } from "../../../shared/suggestions";
+import { turnControls } from "../../../shared/turnControls";
+import { EditQuestionComponent } from "./edit-question.component";
 import { FollowBottomDirective } from "./follow-bottom.directive";
 import { MessageViewComponent } from "./message-view.component";
+import { TurnBarComponent } from "./turn-bar.component";
 
 /**
- * The conversation in a pane that follows new content while the reader is at the bottom.
+ * The conversation in a pane that follows new content while the reader is at the bottom. Under
+ * each question and answer: Edit, or Copy and Regenerate, and the version arrows (app-turn-bar);
+ * Edit shows the question's editor in its place, whose Save is the `edit` output.
  *
  * @example
- * <app-message-list [messages]="messages()" [subagents]="subagents()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" [canSuggest]="true" (suggestion)="send($event)" />
+ * <app-message-list [messages]="messages()" [subagents]="subagents()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" [canSuggest]="true" (suggestion)="send($event)" (edit)="agent.edit($event.messageId, $event.text)" />
  */
 @Component({
   selector: "app-message-list",
-  imports: [FollowBottomDirective, MessageViewComponent],
+  imports: [EditQuestionComponent, FollowBottomDirective, MessageViewComponent, TurnBarComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: "pane-wrap" },
   template: `
@@ -23,7 +28,15 @@ import { MessageViewComponent } from "./message-view.component";
       <div class="thread-list">
         @for (block of blocks(); track block.key) {
           @if (block.kind === "message") {
-            <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
+            @let own = controls().get(block.message.id);
+            @if (own?.kind === "question" && editing() === block.message.id) {
+              <app-edit-question [text]="own!.text" [disabled]="running()" (save)="saveEdit(block.message.id, $event)" (cancel)="editing.set(undefined)" />
+            } @else {
+              <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
+              @if (own) {
+                <app-turn-bar [controls]="own" [disabled]="running()" (startEdit)="editing.set($event)" />
+              }
+            }
           } @else {
             @let heading = headingOf(block.subagentRunId, block.messages);
             <div class="subagent" data-testid="subagent-group" [attr.data-name]="heading.name">
@@ -71,10 +84,20 @@ export class MessageListComponent {
   readonly canSuggest = input.required<boolean>();
   /** An example command of the empty conversation was clicked. */
   readonly suggestion = output<string>();
+  /** A question's edit was saved: the page runs the agent on it, as a new version beside the old one. */
+  readonly edit = output<{ readonly messageId: string; readonly text: string }>();
 
   protected readonly suggestions = SUGGESTIONS;
   protected readonly blocks = computed(() => groupMessages(this.messages()));
   protected readonly results = computed(() => toolResults(this.messages()));
+  protected readonly controls = computed(() => turnControls(this.messages()));
+  /** The question whose editor is open (one at a time). */
+  protected readonly editing = signal<string | undefined>(undefined);
+
+  protected saveEdit(messageId: string, text: string): void {
+    this.editing.set(undefined);
+    this.edit.emit({ messageId, text });
+  }
 
   protected headingOf(subagentRunId: string, messages: readonly Message[]) {
     const cutOff = this.cutOff();
