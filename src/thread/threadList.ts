@@ -64,7 +64,10 @@ export const ThreadPatch: NamedStructCodec<ThreadPatch> = ThreadPatchCodec;
 
 const ThreadChangedCodec = struct(
   "ThreadChanged",
-  { type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null, "path-selected": null }), thread: ThreadSummary },
+  {
+    type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null, "path-selected": null }),
+    thread: ThreadSummary,
+  },
   {},
 );
 /**
