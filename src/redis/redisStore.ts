@@ -12,6 +12,7 @@ import type { StoreClock } from "../server/store/StoreClock";
 import { systemClock } from "../server/store/StoreClock";
 import { positiveOption } from "../server/store/positiveOption";
 import { StoreError } from "../server/store/StoreError";
+import { refuseSwitched } from "../server/store/refuseSwitched";
 import { ThreadFold } from "../thread/ThreadFold";
 import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import {
@@ -161,6 +162,7 @@ class RedisThreadStore implements RedisStore {
           ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last, base: loaded.base, selection: loaded.selection }
           : { fold: new ThreadFold(threadId), last: "", base: undefined, selection: "" };
       if (expectCursor !== undefined && expectCursor !== (last === "" ? null : last)) throw historyMoved(threadId, runId, expectCursor);
+      if (loaded.kind === "snapshot") refuseSwitched(fold.pathMark(), options.expectPath, threadId, runId);
       const fork = forkAfter === undefined ? undefined : fold.forkMarker(forkAfter); // docs/threads.md#the-tree: its RUN_STARTED forks every fold
       const metadata = fork === undefined ? {} : { metadata: forkMetadata(fork) };
       const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION, ...metadata });

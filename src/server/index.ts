@@ -58,6 +58,7 @@ export {
   type SnapshotRead,
   type StopAnswer,
   type SelectAnswer,
+  type PathMark,
   type StoreScope,
   type BeginOptions,
   type ReadOptions,

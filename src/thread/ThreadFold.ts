@@ -84,6 +84,12 @@ export class ThreadFold {
     return fold;
   }
 
+  /** Where the selected path ends (its message count and last message id), in O(1): what `BeginOptions.expectPath` compares. */
+  pathMark(): { readonly count: number; readonly lastId: string | null } {
+    const { messages } = this.client;
+    return { count: messages.length, lastId: messages.length === 0 ? null : messages.at(messages.length - 1).id };
+  }
+
   /** Whether a run has started and not yet ended. */
   get running(): boolean {
     return this.run?.status === "running";

@@ -61,7 +61,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type FairTurnsOptions", "type FetchHandler", "type Frame", "type HandlerOptions", "type HistoryMode", "type HistoryQuery", "type HttpErrorBody",
     "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type InterruptFields", "type InterruptOutcome", "type ListQuery",
     "MEMORY_STORE_DEFAULTS", "type MemoryStore", "type MemoryStoreOptions", "type MemoryStoreStats", "MessageHandle", "type MessageOptions",
-    "type OneThreadAccess", "OpenSpans", "PROTOCOL_ERROR_CODE", "RUN_TOO_LARGE_ERROR_CODE", "type ReadOptions", "type Ready", "ReasoningHandle",
+    "type OneThreadAccess", "OpenSpans", "PROTOCOL_ERROR_CODE", "type PathMark", "RUN_TOO_LARGE_ERROR_CODE", "type ReadOptions", "type Ready", "ReasoningHandle",
     "type RecordRunOptions", "type ResumeRead", "type Routed", "RunContext", "type RunContextHarness", "type RunFunction", "type RunOptions",
     "type RunOutcome", "type RunRequest", "type RunSource", "RunStatus", "RunSummary", "type RunWriter", "SERIALIZATION_ERROR_CODE",
     "SLOW_CONSUMER_CODE", "STREAM_ERROR_CODE", "type SelectAnswer", "SlowConsumerError", "type SnapshotRead", "SpanHandle", "StateAccess", "StateManager",

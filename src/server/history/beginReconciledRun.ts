@@ -53,7 +53,8 @@ export async function beginReconciledRun(
     const verdict = reconcileHistory(read?.snapshot, posted, randomIds);
     if ("error" in verdict) return errorResponse(refusalStatus(verdict), verdict, headers);
     const fork = verdict.forkAfter === undefined ? {} : { forkAfter: verdict.forkAfter };
-    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork });
+    const path = verdict.expectPath === undefined ? {} : { expectPath: verdict.expectPath };
+    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork, ...path });
     // Logged before the run's own events (recordRun appends after this resolves). Should it fail, the
     // store is failing: the answer says so, and the begun run ends ABANDONED when its lease runs out.
     if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);

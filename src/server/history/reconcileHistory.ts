@@ -1,5 +1,6 @@
 /** A posted RunAgentInput read against the stored thread (docs/threads.md#the-anchor-rule): the run's effective input, or why it is refused. */
 import type { RunAgentInput } from "../../protocol/input";
+import type { PathMark } from "../store/ThreadStore";
 import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
 import { checkNewMessages } from "./checkNewMessages";
 import { closeDangling } from "./closeDangling";
@@ -25,6 +26,8 @@ export interface AcceptedHistory {
   readonly kind: "accepted";
   readonly input: RunAgentInput;
   readonly expectCursor: string | null;
+  /** The path the post was read against (`BeginOptions.expectPath`); absent for a new thread. */
+  readonly expectPath?: PathMark;
   readonly recordState: boolean;
   /** Set when the run starts a new sibling after this message (`null`: the thread's start): `BeginOptions.forkAfter`. */
   readonly forkAfter?: string | null;
@@ -75,6 +78,7 @@ export function reconcileHistory(stored: ThreadSnapshot | undefined, input: RunA
     kind: "accepted",
     input: { ...input, messages: [...path, ...closing, ...anchored.after], ...stateMember(state) },
     expectCursor: stored.cursor,
+    expectPath: pathMarkOf(stored.messages),
     recordState: record,
   };
 }
@@ -102,6 +106,7 @@ function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan
     kind: "accepted",
     input: { ...rest, messages: [...path, ...fork.added], ...stateMember(state) },
     expectCursor: stored.cursor,
+    expectPath: pathMarkOf(stored.messages),
     recordState: !sameState(state, stored.state),
     forkAfter: fork.after,
   };
@@ -111,6 +116,11 @@ function acceptFork(stored: ThreadSnapshot, input: RunAgentInput, fork: ForkPlan
 function sameState(a: unknown, b: unknown): boolean {
   const none = (value: unknown) => value === undefined || value === null || (isJsonRecord(value) && Object.keys(value).length === 0);
   return (none(a) && none(b)) || jsonEqual(a ?? null, b ?? null);
+}
+
+/** Where `messages` ends. */
+function pathMarkOf(messages: ThreadSnapshot["messages"]): PathMark {
+  return { count: messages.length, lastId: messages.length === 0 ? null : messages[messages.length - 1].id };
 }
 
 /** The input's `state` member: absent for no state (the codec reads `null` as absent too). */

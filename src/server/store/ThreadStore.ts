@@ -180,6 +180,23 @@ export interface BeginOptions extends StoreScope {
    * continues the path. The message must be on the path (the handler checked it against the read).
    */
   readonly forkAfter?: string | null;
+  /**
+   * With `expectCursor`: the selected path the handler read (its message count and last message
+   * id). A switch logs no event, so the cursor alone misses one made between the read and the
+   * begin; a path that is no longer this one rejects with `history-moved` as a moved cursor does.
+   */
+  readonly expectPath?: PathMark;
+}
+
+/**
+ * Where a selected path ends: how many messages it holds, and its last message's id (`null` for none).
+ *
+ * @example
+ * const mark: PathMark = { count: 4, lastId: "a2" };
+ */
+export interface PathMark {
+  readonly count: number;
+  readonly lastId: string | null;
 }
 
 /**

@@ -3,6 +3,8 @@
  * every read shows after it. Called by `describeBranches` with the running test's store.
  */
 import type { ThreadStore } from "../../../src/server/store/ThreadStore";
+import { runAgentInput } from "../../../src/protocol/build";
+import { reconcileHistory } from "../../../src/server/history/reconcileHistory";
 import type { ManualClock } from "./manualClock";
 import { answer, answered, called, chat, current, ids, post, postForked, postWhole, type BranchThread } from "./branchesSupport";
 import { newOwner, newThreadId, nextValues, snapshotOf, turn, user } from "./ownedThreadsSupport";
@@ -180,6 +182,25 @@ export function describeBranchSwitches(ctx: () => BranchesContext): void {
       expect(read?.kind).toBe("snapshot");
       expect(snapshotOf(read).messages).toEqual(path);
       expect(snapshotOf(read).cursor).toBe(before); // a switch logs no event
+    });
+
+    test("a switch between the handler's read and its beginRun is history-moved, though the cursor did not move; nothing is logged", async () => {
+      const t = ctx().thread();
+      await chat(t);
+      await answer((await postForked(t, "u2")).writer, "a2b");
+      const read = await current(t);
+      const verdict = reconcileHistory(read, runAgentInput(t.threadId, "late", { messages: [user("u3", "next")] }), () => "closing");
+      if ("error" in verdict) throw new Error(`expected the post to be accepted, but ${verdict.message}`);
+      expect(verdict.expectPath).toEqual({ count: 4, lastId: "a2b" });
+      expect(await select(t, "a2b", 0)).toBe("switched");
+      await expect(
+        t.store.beginRun(verdict.input, { owner: t.owner, expectCursor: verdict.expectCursor, expectPath: verdict.expectPath }),
+      ).rejects.toMatchObject({
+        code: "history-moved",
+      });
+      const after = await current(t);
+      expect(after.cursor).toBe(read.cursor);
+      expect(ids(after.messages)).toEqual(["u1", "a1", "u2", "a2"]);
     });
   });
 }

@@ -6,6 +6,7 @@ import { forkMetadata } from "../../../protocol/branchMeta";
 import type { Event } from "../../../protocol/events";
 import type { RunAgentInput } from "../../../protocol/input";
 import { checkBatch } from "../checkBatch";
+import { refuseSwitched } from "../refuseSwitched";
 import { isTerminal } from "../../../thread/isTerminal";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
@@ -128,6 +129,7 @@ class MemoryThreadStore implements MemoryStore {
       );
     }
     refuseMoved(existing?.log.lastCursor ?? null, options.expectCursor, threadId, runId);
+    if (existing !== undefined) refuseSwitched(existing.fold.pathMark(), options.expectPath, threadId, runId);
     const fork = options.forkAfter === undefined ? undefined : existing?.fold.forkMarker(options.forkAfter);
     const started = ev.runStarted(threadId, runId, {
       parentRunId: input.parentRunId,
