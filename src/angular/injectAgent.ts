@@ -3,6 +3,7 @@ import { assertInInjectionContext, computed, DestroyRef, inject, signal, type In
 import {
   callsOf,
   RunController,
+  sameBranchInfo,
   sessionTicks,
   type ClientError,
   type ClientTool,
@@ -149,9 +150,4 @@ function agentOf<S>(session: Session<S>): Agent<S> {
     stop: runs.stop,
     detach: runs.detach,
   };
-}
-
-/** Whether two readings of a message's siblings say the same (a `computed`'s equality: a switcher is not told of a change that did not move it). */
-function sameBranchInfo(a: BranchInfo, b: BranchInfo): boolean {
-  return a.index === b.index && a.count === b.count && a.siblingIds.length === b.siblingIds.length && a.siblingIds.every((id, at) => id === b.siblingIds[at]);
 }

@@ -33,7 +33,7 @@ export type {
   ThreadNotice,
 } from "./transports/Transport";
 // Branches (docs/client.md#branches): where a message stands among its siblings, and the groups' wire shape.
-export type { BranchInfo } from "./branches/BranchGroups";
+export { sameBranchInfo, type BranchInfo } from "./branches/BranchGroups";
 export type { BranchGroup } from "../protocol/branchMeta";
 export { ConnectionNotice, isConnectionNotice } from "./transports/ConnectionNotice";
 export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from "./transports/reconnecting";

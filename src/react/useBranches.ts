@@ -2,6 +2,7 @@
 import { useMemo, useRef } from "react";
 import type { BranchInfo, Session } from "../client/Session";
 import { sessionTicks } from "../client/view/sessionTicks";
+import { sameBranchInfo } from "../client/branches/BranchGroups";
 import { useObserved } from "./useObserved";
 
 /**
@@ -22,12 +23,8 @@ export function useBranches<S>(session: Session<S>, messageId: string): BranchIn
   return useMemo(() => {
     void groups; // read again when the groups change (session.branches reads them)
     const info = session.branches(messageId);
-    const kept = last.current !== undefined && sameInfo(last.current, info) ? last.current : info;
+    const kept = last.current !== undefined && sameBranchInfo(last.current, info) ? last.current : info;
     last.current = kept;
     return kept;
   }, [session, messages, groups, messageId]);
-}
-
-function sameInfo(a: BranchInfo, b: BranchInfo): boolean {
-  return a.index === b.index && a.count === b.count && a.siblingIds.length === b.siblingIds.length && a.siblingIds.every((id, at) => id === b.siblingIds[at]);
 }

@@ -290,8 +290,7 @@ class RedisThreadStore implements RedisStore {
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
     this.ensureOpen(threadId);
-    const ref = threadRef(threadId, scope.owner);
-    return this.loader.history(ref, this.keysOf(threadId, scope.owner), query.before, query.limit);
+    return this.loader.history(threadRef(threadId, scope.owner), this.keysOf(threadId, scope.owner), query.before, query.limit);
   }
 
   listEvents(scope: StoreScope): Observable<ThreadListEvent> {

@@ -91,7 +91,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "ThreadSummary", "type ThreadsTransport", "type ToolCallContext", "type ToolSession", "type Transport",
     "type TransportRunOptions", "UnfinishedParts", "type Update", "applyEvents", "callsOf", "clientTool",
     "coalesceUpdates", "decodeEvents", "defaultRenderFrame", "isClientTool", "isConnectionNotice", "jsonSchemaOf",
-    "mergeCutOff", "reconnectDelay", "sessionTicks", "stateSpec", "threadList", "waitForResponse",
+    "mergeCutOff", "reconnectDelay", "sameBranchInfo", "sessionTicks", "stateSpec", "threadList", "waitForResponse",
   ],
   "agui-rx/node": [
     "type FetchHandler", "type NodeHandler", "type ServeOptions", "type Served", "serve", "toNodeHandler",

@@ -24,6 +24,17 @@ export interface BranchInfo {
   readonly siblingIds: readonly string[];
 }
 
+/**
+ * Whether two readings of a message's siblings say the same: what a view compares before it
+ * re-renders a switcher (React's `useBranches`, Angular's `agent.branches`).
+ *
+ * @example
+ * sameBranchInfo({ index: 0, count: 2, siblingIds: ["a1", "a2"] }, session.branches("a1")); // true while nothing moved
+ */
+export function sameBranchInfo(a: BranchInfo, b: BranchInfo): boolean {
+  return a.index === b.index && a.count === b.count && a.siblingIds.length === b.siblingIds.length && a.siblingIds.every((id, at) => id === b.siblingIds[at]);
+}
+
 const NO_GROUPS: readonly BranchGroup[] = Object.freeze([]);
 
 /**

@@ -5,10 +5,10 @@
  * and no other switch written since (the kept snapshot's `sel` count) — so a `beginRun` or another
  * instance's switch never interleaves with it. It logs no event: the cursor stays.
  */
-import { replyArray, replyString, unexpectedReply } from "../replies";
-import type { StoreScript } from "../commands/EVAL";
-import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { PRELUDE } from "./prelude";
+import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
+import type { StoreScript } from "../commands/EVAL";
+import { replyArray, replyString, unexpectedReply } from "../replies";
 
 /**
  * What a switch sends: the last cursor its fold includes, the kept snapshot's switch count as read
