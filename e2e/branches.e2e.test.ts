@@ -8,34 +8,16 @@
  * reload keeps the versions shown; a second tab on the same thread follows a switch made in the
  * first. Screenshots into test-artifacts/<page>-branches-<state>.png.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { buildAngularPage } from "../examples/angular/buildAngularPage";
-import { buildReactPage } from "../examples/react/buildPage";
 import { startWebServer } from "../examples/react/webServer";
 import type { Served } from "../src/node";
-import { launchChromium, type LaunchedBrowser } from "./browser";
 import { ChatPage } from "./chatPage";
+import { ARTIFACTS, suiteBrowser, TASK_BOARD_PAGES } from "./taskBoardPages";
 import { observedTaskBoard, type ObservedAgent } from "./observedTaskBoard";
 
-const ARTIFACTS = join(__dirname, "..", "test-artifacts");
+const browser = suiteBrowser();
 
-let browser: LaunchedBrowser;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const pages: readonly { name: string; build: () => Promise<string> }[] = [
-  { name: "react", build: () => buildReactPage() },
-  { name: "angular", build: () => buildAngularPage() },
-];
-
-describe.each(pages)("the $name page", ({ name, build }) => {
+describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
   let web: Served;
   let agent: ObservedAgent;
   const pageErrors: string[] = [];
@@ -43,7 +25,7 @@ describe.each(pages)("the $name page", ({ name, build }) => {
   beforeAll(async () => {
     agent = observedTaskBoard();
     web = await startWebServer({ root: await build(), agent: agent.handler });
-    await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.url });
+    await browser().context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.url });
   }, 300_000); // a production `ng build` alone takes 90–150 s on a busy two-core machine
   afterAll(async () => {
     await web?.close();
@@ -52,7 +34,7 @@ describe.each(pages)("the $name page", ({ name, build }) => {
 
   /** A tab of the shared profile on the page, with its errors collected (a new thread's 404 join is expected). */
   async function openTab(): Promise<{ page: Page; chat: ChatPage }> {
-    const page = await browser.context.newPage();
+    const page = await browser().context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
       const unknownThread = message.location().url.endsWith("/agent/connect") && /status of 404/.test(message.text());

@@ -10,34 +10,19 @@
  * a send the server refuses (409) that gives its text back to the composer,
  * and a long conversation in a pane that follows the bottom until the user scrolls up. Every state is screenshot into test-artifacts/<page>-<state>.png.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { buildAngularPage } from "../examples/angular/buildAngularPage";
-import { buildReactPage } from "../examples/react/buildPage";
 import { startWebServer } from "../examples/react/webServer";
 import type { Served } from "../src/node";
-import { BROWSER_LOCALE, BROWSER_TIME_ZONE, launchChromium, type LaunchedBrowser } from "./browser";
+import { BROWSER_LOCALE, BROWSER_TIME_ZONE } from "./browser";
 import { ChatPage } from "./chatPage";
+import { ARTIFACTS, suiteBrowser, TASK_BOARD_PAGES } from "./taskBoardPages";
 import { observedTaskBoard, type ObservedAgent } from "./observedTaskBoard";
 
-const ARTIFACTS = join(__dirname, "..", "test-artifacts");
+const browser = suiteBrowser();
 
-let browser: LaunchedBrowser;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const pages: readonly { name: string; build: () => Promise<string> }[] = [
-  { name: "react", build: () => buildReactPage() },
-  { name: "angular", build: () => buildAngularPage() },
-];
-
-describe.each(pages)("the $name page", ({ name, build }) => {
+describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
   let root: string;
   let web: Served;
   let agent: ObservedAgent;
@@ -52,7 +37,7 @@ describe.each(pages)("the $name page", ({ name, build }) => {
     root = await build();
     agent = observedTaskBoard();
     web = await startWebServer({ root, agent: agent.handler });
-    page = await browser.context.newPage();
+    page = await browser().context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
       consoleLines.push(`${message.type()}: ${message.text()}`);

@@ -17,17 +17,16 @@
  * the run's 200 and its RUN_FINISHED): a lane that built nothing throws and the bench exits non-zero.
  */
 import { of } from "rxjs";
-import { createClient } from "redis";
 import { forkForwardedProps } from "../../src/protocol/branchMeta";
 import { ev, runAgentInput } from "../../src/protocol/build";
 import type { Message } from "../../src/protocol/messages";
-import { redisStore, type RedisStore } from "../../src/redis/redisStore";
 import { createHandler } from "../../src/server/http/createHandler";
 import type { FetchHandler, RunFunction } from "../../src/server/http/HandlerOptions";
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import type { ThreadStore } from "../../src/server/store/ThreadStore";
-import { benchRedis } from "../../test/redis/support/redisServer";
-import { collectGarbage } from "../support/measure";
+import { withBenchRedisStore } from "../support/benchRedisStore";
+import { alternate, median, percentile } from "../support/pairs";
+import { okText, post } from "../support/inProcessRequests";
 import { fmt, printTable } from "../support/table";
 
 const OWNER = "bench-owner";
@@ -45,24 +44,6 @@ const answer: RunFunction = (input) =>
   );
 
 const user = (id: string, content: string): Message => ({ id, role: "user", content });
-
-function post(path: string, body: unknown): Request {
-  return new Request(`http://bench.local/agent${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-    body: JSON.stringify(body),
-  });
-}
-
-async function okText(response: Response, what: string): Promise<string> {
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${what}: expected 200, but got ${response.status}: ${text.slice(0, 300)}`);
-  return text;
-}
-
-const percentile = (values: readonly number[], p: number): number =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
-const median = (values: readonly number[]): number => percentile(values, 50);
 
 /**
  * A thread of `length` messages: a linear prefix logged by one run, then `groups` turns whose
@@ -109,28 +90,6 @@ function switcher(handler: FetchHandler, store: ThreadStore, threadId: string, s
     onOriginal = !onOriginal;
     return took;
   };
-}
-
-/** Runs `measure` from a collected heap: a request right after a collection pays for it, so each side of a pair starts alike. */
-async function afterGc(measure: () => Promise<number>): Promise<number> {
-  collectGarbage();
-  return measure();
-}
-
-/** Alternated pairs of `first` and `second` (each from a collected heap, their order swapped every sample): the medians and the median per-pair ratio. */
-async function alternate(
-  samples: number,
-  first: () => Promise<number>,
-  second: () => Promise<number>,
-): Promise<{ first: number; second: number; ratio: number }> {
-  const [ones, twos, ratios]: number[][] = [[], [], []];
-  for (let sample = 0; sample < samples; sample++) {
-    const [one, two] = sample % 2 === 0 ? [await afterGc(first), await afterGc(second)] : [...[await afterGc(second), await afterGc(first)].reverse()];
-    ones.push(one);
-    twos.push(two);
-    ratios.push(one / two);
-  }
-  return { first: median(ones), second: median(twos), ratio: median(ratios) };
 }
 
 /** A run that posts one new message, checked: its 200 and its RUN_FINISHED. */
@@ -181,20 +140,7 @@ async function lanes(name: string, store: ThreadStore): Promise<string[][]> {
 export default async function branches(): Promise<void> {
   const header = ["store", "lane", "measured", "target"];
   printTable("branches: memory", [header, ...(await lanes("memory", memoryStore({ maxBytes: 1024 * 1024 * 1024 })))]);
-  const redis = await benchRedis();
-  if ("skipped" in redis) {
-    console.log(`Redis lanes skipped: ${redis.skipped}`);
-  } else {
-    const client = createClient({ url: redis.url });
-    await client.connect();
-    let store: RedisStore | undefined;
-    try {
-      store = redisStore({ client, prefix: `bench-branches-${Date.now()}:` }); // a prefix of its own: never touches other keys
-      printTable("branches: redis", [header, ...(await lanes("redis", store))]);
-    } finally {
-      await store?.close();
-      await client.quit();
-      await redis.stop();
-    }
-  }
+  await withBenchRedisStore("branches", async (store) => {
+    printTable("branches: redis", [header, ...(await lanes("redis", store))]);
+  });
 }

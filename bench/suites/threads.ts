@@ -20,16 +20,15 @@
  * throws and the bench exits non-zero.
  */
 import { of } from "rxjs";
-import { createClient } from "redis";
 import { ev, runAgentInput } from "../../src/protocol/build";
 import type { Message } from "../../src/protocol/messages";
-import { redisStore, type RedisStore } from "../../src/redis/redisStore";
 import { createHandler } from "../../src/server/http/createHandler";
 import type { FetchHandler, RunFunction } from "../../src/server/http/HandlerOptions";
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import type { ThreadStore } from "../../src/server/store/ThreadStore";
-import { benchRedis } from "../../test/redis/support/redisServer";
-import { collectGarbage } from "../support/measure";
+import { withBenchRedisStore } from "../support/benchRedisStore";
+import { alternate, median, percentile } from "../support/pairs";
+import { okText, post } from "../support/inProcessRequests";
 import { fmt, printTable } from "../support/table";
 
 const OWNER = "bench-owner";
@@ -47,20 +46,6 @@ function handlerFor(store: ThreadStore, history: "server" | "client" = "server")
   return createHandler(answer, { store, identify: () => OWNER, history, maxPageSize: 1_000 });
 }
 
-function post(path: string, body: unknown): Request {
-  return new Request(`http://bench.local/agent${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-    body: JSON.stringify(body),
-  });
-}
-
-async function okText(response: Response, what: string): Promise<string> {
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${what}: expected 200, but got ${response.status}: ${text.slice(0, 300)}`);
-  return text;
-}
-
 /** The `data:` JSON of each SSE frame of a body. */
 function frames(body: string): Record<string, unknown>[] {
   return body
@@ -68,10 +53,6 @@ function frames(body: string): Record<string, unknown>[] {
     .flatMap((frame) => frame.split("\n").filter((line) => line.startsWith("data:")))
     .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>); // bench input: our own server's frames
 }
-
-const percentile = (values: readonly number[], p: number): number =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
-const median = (values: readonly number[]): number => percentile(values, 50);
 
 /** Stores `count` finished threads for the owner, `parallel` at a time (each: one user message, one run). */
 async function fillThreads(store: ThreadStore, count: number, parallel: number): Promise<void> {
@@ -134,36 +115,6 @@ async function connectOnce(handler: FetchHandler, threadId: string, length: numb
   if (ids.length !== LIMIT || ids[LIMIT - 1] !== `m${length - 1}`)
     throw new Error(`connect: expected the last ${LIMIT} messages, but got ${ids.length} ending ${String(ids.at(-1))}`);
   return took;
-}
-
-/** Runs `measure` from a collected heap: a request right after a collection pays for it, so each side of a pair starts alike. */
-async function afterGc(measure: () => Promise<number>): Promise<number> {
-  collectGarbage();
-  return measure();
-}
-
-/** Alternated pairs of `first` and `second` (each from a collected heap, their order swapped every sample): the medians and the median per-pair ratio. */
-async function alternate(
-  samples: number,
-  first: () => Promise<number>,
-  second: () => Promise<number>,
-): Promise<{ first: number; second: number; ratio: number }> {
-  const [ones, twos, ratios]: number[][] = [[], [], []];
-  for (let sample = 0; sample < samples; sample++) {
-    let one: number;
-    let two: number;
-    if (sample % 2 === 0) {
-      one = await afterGc(first);
-      two = await afterGc(second);
-    } else {
-      two = await afterGc(second);
-      one = await afterGc(first);
-    }
-    ones.push(one);
-    twos.push(two);
-    ratios.push(one / two);
-  }
-  return { first: median(ones), second: median(twos), ratio: median(ratios) };
 }
 
 async function connectLane(handler: FetchHandler): Promise<{ long: number; short: number; ratio: number }> {
@@ -316,21 +267,8 @@ async function lanes(name: string, store: ThreadStore, fillParallel: number): Pr
 export default async function threads(): Promise<void> {
   const rows: string[][] = [];
   rows.push(...(await lanes("memory", memoryStore({ maxThreads: 20_000, maxBytes: 2 * 1024 * 1024 * 1024 }), 1_000)));
-  const redis = await benchRedis();
-  if ("skipped" in redis) {
-    console.log(`Redis lanes skipped: ${redis.skipped}`);
-  } else {
-    const client = createClient({ url: redis.url });
-    await client.connect();
-    let store: RedisStore | undefined;
-    try {
-      store = redisStore({ client, prefix: `bench-threads-${Date.now()}:` }); // a prefix of its own: never touches other keys
-      rows.push(...(await lanes("redis", store, 200)));
-    } finally {
-      await store?.close();
-      await client.quit();
-      await redis.stop();
-    }
-  }
+  await withBenchRedisStore("threads", async (store) => {
+    rows.push(...(await lanes("redis", store, 200)));
+  });
   printTable("server-owned threads", [["store", "lane", "measured", "target"], ...rows]);
 }

@@ -1,25 +1,5 @@
 /** The owned-threads contract suite (owners, the list, deletion, history pages) against `redisStore()` on a real redis-server: the same suite memoryStore passes. */
-import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
-import type { ThreadStore } from "../../../src/server/store/ThreadStore";
 import { describeOwnedThreads } from "../../server/store/ownedThreadsContract";
-import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
+import { contractRedisStores } from "../support/contractStores";
 
-const clients = new Map<ThreadStore, { store: RedisStore; client: TestClient }>();
-const prefix = uniquePrefix("owned");
-
-describeOwnedThreads(
-  "redisStore",
-  async ({ clock, lease, maxRunsPerThread }) => {
-    const client = await connectClient("owned");
-    const store = redisStore({ client, prefix, clock, lease, maxRunsPerThread });
-    clients.set(store, { store, client });
-    return store;
-  },
-  async (store) => {
-    const entry = clients.get(store);
-    clients.delete(store);
-    if (entry === undefined) return;
-    await entry.store.close();
-    await closeClient(entry.client);
-  },
-);
+describeOwnedThreads("redisStore", ...contractRedisStores("owned"));

@@ -1,25 +1,5 @@
 /** The ThreadStore contract suite against `redisStore()` on a real redis-server (the same suite memoryStore passes). */
-import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
-import type { ThreadStore } from "../../../src/server/store/ThreadStore";
 import { describeThreadStore } from "../../server/store/threadStoreContract";
-import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
+import { contractRedisStores } from "../support/contractStores";
 
-const clients = new Map<ThreadStore, { store: RedisStore; client: TestClient }>();
-const prefix = uniquePrefix("contract");
-
-describeThreadStore(
-  "redisStore",
-  async ({ clock, lease, maxRunsPerThread }) => {
-    const client = await connectClient("contract");
-    const store = redisStore({ client, prefix, clock, lease, maxRunsPerThread });
-    clients.set(store, { store, client });
-    return store;
-  },
-  async (store) => {
-    const entry = clients.get(store);
-    clients.delete(store);
-    if (entry === undefined) return;
-    await entry.store.close();
-    await closeClient(entry.client);
-  },
-);
+describeThreadStore("redisStore", ...contractRedisStores("contract"));

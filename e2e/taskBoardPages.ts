@@ -1,0 +1,43 @@
+/** What the task-board page suites share (e2e/): where screenshots go, the two pages, and one Chromium per suite. */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { buildAngularPage } from "../examples/angular/buildAngularPage";
+import { buildReactPage } from "../examples/react/buildPage";
+import { launchChromium, type LaunchedBrowser } from "./browser";
+
+/** The folder the suites write screenshots and page reports into. */
+export const ARTIFACTS = join(__dirname, "..", "test-artifacts");
+
+/**
+ * The task board's two pages, each with how to build it (the Angular one is a production `ng build`: minutes on a busy machine).
+ *
+ * @example
+ * describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => { … });
+ */
+export const TASK_BOARD_PAGES: readonly { readonly name: string; readonly build: () => Promise<string> }[] = [
+  { name: "react", build: () => buildReactPage() },
+  { name: "angular", build: () => buildAngularPage() },
+];
+
+/**
+ * One Chromium for the calling suite: launched before its tests (the artifacts folder made), closed
+ * after them. Call at the top of a test file; read the browser through the returned function.
+ *
+ * @example
+ * const browser = suiteBrowser();
+ * test("…", async () => { const page = await browser().context.newPage(); });
+ */
+export function suiteBrowser(): () => LaunchedBrowser {
+  let browser: LaunchedBrowser | undefined;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error("expected the suite's Chromium to be launched (suiteBrowser's beforeAll)");
+    return browser;
+  };
+}
