@@ -69,6 +69,7 @@ export { ThreadSnapshot, RunSummary, RunStatus } from "../thread/ThreadSnapshot"
 export { StoreError, type StoreErrorCode, type StoreErrorDetails } from "./store/StoreError";
 export { systemClock, type StoreClock } from "./store/StoreClock";
 export { ThreadFold } from "../thread/ThreadFold";
+export type { BranchGroup, ForkMarker } from "../protocol/branchMeta";
 export { OpenSpans } from "../thread/OpenSpans";
 export { checkBatch } from "./store/checkBatch";
 export { isTerminal } from "../thread/isTerminal";

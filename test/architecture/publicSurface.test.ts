@@ -54,11 +54,11 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "textMessageRole", "verifyEvents", "verifyStep", "withDefault", "withSubagentRunId",
   ],
   "agui-rx/server": [
-    "ABANDONED_ERROR_CODE", "ActivityHandle", "type Agent", "AgentError", "type Authorize", "type BeginOptions", "type ConnectFrame",
+    "ABANDONED_ERROR_CODE", "ActivityHandle", "type Agent", "AgentError", "type Authorize", "type BeginOptions", "BranchGroup", "type ConnectFrame",
     "type ConnectOptions", "type ConnectPlan", "type ConnectStream", "type CorsOptions", "type Cursor", "DEFAULT_BODY_TIMEOUT_MS",
     "DEFAULT_ERROR_CODE", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_IDLE_WRITE_TIMEOUT_MS", "DEFAULT_LEASE_MS", "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_BUFFERED_BYTES", "DEFAULT_MAX_PAGE_SIZE", "DEFAULT_MAX_TAIL_BYTES", "DEFAULT_TURN_BUDGET_MS", "EGRESS_RULE", "type FairTurns",
-    "type FairTurnsOptions", "type FetchHandler", "type Frame", "type HandlerOptions", "type HistoryMode", "type HistoryQuery", "type HttpErrorBody",
+    "type FairTurnsOptions", "type FetchHandler", "ForkMarker", "type Frame", "type HandlerOptions", "type HistoryMode", "type HistoryQuery", "type HttpErrorBody",
     "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type InterruptFields", "type InterruptOutcome", "type ListQuery",
     "MEMORY_STORE_DEFAULTS", "type MemoryStore", "type MemoryStoreOptions", "type MemoryStoreStats", "MessageHandle", "type MessageOptions",
     "type OneThreadAccess", "OpenSpans", "PROTOCOL_ERROR_CODE", "type PathMark", "RUN_TOO_LARGE_ERROR_CODE", "type ReadOptions", "type Ready", "ReasoningHandle",
