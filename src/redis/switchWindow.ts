@@ -6,6 +6,7 @@
  */
 import type { Message } from "../protocol/messages";
 import type { ThreadFold } from "../thread/ThreadFold";
+import type { PathView } from "../thread/branches/groupAfter";
 import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import type { ThreadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
@@ -90,9 +91,9 @@ export async function readForSwitch(
 function windowed(loaded: Loaded & { readonly kind: "snapshot" }, offset: number, messageId: string): SwitchRead | undefined {
   const padded = [...placeholders(offset), ...loaded.snapshot.messages];
   const { fold } = foldAfter({ ...loaded.snapshot, messages: padded }, loaded.entries);
-  const path = (fold.snapshot()?.messages ?? padded).slice(offset);
-  const found = path.findIndex((message) => message.id === messageId);
-  if (found < 0 || !answersInWindow(path, found)) return undefined;
+  const path = fold.path; // read in place: no copy of the padded path
+  const found = path.indexOf(messageId);
+  if (found < offset || !answersInWindow(path, found, offset)) return undefined;
   const keptSeq = loaded.entries.length === 0 ? loaded.lastSeq : loaded.entries[0].seq - 1;
   return { loaded, window: { fold, offset, base: { seq: keptSeq, messages: padded } } };
 }
@@ -109,10 +110,10 @@ export function switchedSnapshot(folded: ThreadSnapshot, kept: ThreadSnapshot, o
   return named.branches === undefined ? folded : { ...folded, branches: named.branches };
 }
 
-/** Whether the window holds what the group of the message at `index` is found by: the message before a user message, or the user message before any other. */
-function answersInWindow(window: readonly Message[], index: number): boolean {
-  if (window[index].role === "user") return index > 0;
-  for (let i = index - 1; i >= 0; i--) if (window[i].role === "user") return true;
+/** Whether the window (the path from `offset` on) holds what the group of the message at `index` is found by: the message before a user message, or the user message before any other. */
+function answersInWindow(path: PathView, index: number, offset: number): boolean {
+  if (path.at(index).role === "user") return index > offset;
+  for (let i = index - 1; i >= offset; i--) if (path.at(i).role === "user") return true;
   return false;
 }
 

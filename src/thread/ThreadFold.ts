@@ -84,6 +84,11 @@ export class ThreadFold {
     return fold;
   }
 
+  /** The selected path read by position, in place (the fold's own list: no copy); it changes as the fold does. */
+  get path(): { readonly length: number; at(index: number): Message; indexOf(id: string): number } {
+    return this.client.messages;
+  }
+
   /** Where the selected path ends (its message count and last message id), in O(1): what `BeginOptions.expectPath` compares. */
   pathMark(): { readonly count: number; readonly lastId: string | null } {
     const { messages } = this.client;
