@@ -5,7 +5,8 @@
  * it, and the stop requests of any instance, heard on the signal channel and read back with every
  * append and renewal.
  */
-import type { Observable } from "rxjs";
+import { EMPTY, type Observable } from "rxjs";
+import type { QueuedRun } from "../server/store/QueuedRun";
 import type { Event } from "../protocol/events";
 import { checkBatch } from "../server/store/checkBatch";
 import { isTerminal } from "../thread/isTerminal";
@@ -49,6 +50,7 @@ interface Checkpoint {
  */
 export class RedisRunWriter implements RunWriter {
   readonly stopRequested: Observable<void>;
+  readonly steers: Observable<QueuedRun> = EMPTY; // #24 placeholder
   private live = true;
   private stopped = false;
   private failure: StoreError | undefined;

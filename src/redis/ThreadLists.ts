@@ -7,7 +7,7 @@
 import { Observable } from "rxjs";
 import { isLeft } from "fp-ts/Either";
 import type { ListQuery, StoreScope } from "../server/store/ThreadStore";
-import { ThreadListEvent, type ThreadPage, type ThreadSummary } from "../thread/threadList";
+import { ThreadListEvent, type ThreadChanged, type ThreadPage, type ThreadSummary } from "../thread/threadList";
 import { ownerKeys, threadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
@@ -50,7 +50,7 @@ export class ThreadLists {
    * After a thread's script changed its row: the owner's index follows (best effort: a write that
    * fails leaves the thread out of its index until its next write), and the change is announced.
    */
-  async changed(owner: string, type: Exclude<ThreadListEvent["type"], "deleted">, row: ThreadSummary): Promise<void> {
+  async changed(owner: string, type: ThreadChanged["type"], row: ThreadSummary): Promise<void> {
     await this.index(owner, row);
     this.announce(owner, { type, thread: row });
   }

@@ -4,7 +4,8 @@
  * run, every decision about a run taken inside one Lua script (so several instances sharing one
  * Redis agree), one blocking reader per instance for every tail, and stops through pub/sub.
  */
-import type { Observable } from "rxjs";
+import { EMPTY, type Observable } from "rxjs";
+import type { QueuedRun } from "../server/store/QueuedRun";
 import { ev } from "../protocol/build";
 import type { RunAgentInput } from "../protocol/input";
 import { PROTOCOL_VERSION } from "../protocol/version";
@@ -18,6 +19,11 @@ import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import {
   DEFAULT_LEASE_MS,
   type BeginOptions,
+  type CancelQueuedAnswer,
+  type EnqueueAnswer,
+  type EnqueueOptions,
+  type QueueChange,
+  type QueueEntryState,
   type Cursor,
   type HistoryQuery,
   type ListQuery,
@@ -291,6 +297,23 @@ class RedisThreadStore implements RedisStore {
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
     this.ensureOpen(threadId);
     return this.loader.history(threadRef(threadId, scope.owner), this.keysOf(threadId, scope.owner), query.before, query.limit);
+  }
+
+  // #24 placeholder: the stores helper replaces these four with the queue (docs/queue.md#in-the-store).
+  enqueue(_entry: QueuedRun, _options: EnqueueOptions): Promise<EnqueueAnswer> {
+    return Promise.reject(new Error("enqueue: not built yet"));
+  }
+
+  cancelQueued(_threadId: string, _id: string, _reason: string, _scope?: StoreScope): Promise<CancelQueuedAnswer> {
+    return Promise.reject(new Error("cancelQueued: not built yet"));
+  }
+
+  queueEntry(_threadId: string, _id: string, _scope?: StoreScope): Promise<QueueEntryState> {
+    return Promise.reject(new Error("queueEntry: not built yet"));
+  }
+
+  queueChanges(_threadId: string, _scope?: StoreScope): Observable<QueueChange> {
+    return EMPTY;
   }
 
   listEvents(scope: StoreScope): Observable<ThreadListEvent> {

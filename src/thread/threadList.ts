@@ -8,6 +8,7 @@
 import * as t from "io-ts";
 import { struct, taggedUnion } from "../protocol/codec";
 import { Message } from "../protocol/messages";
+import { QueuedMessage } from "../protocol/queueMeta";
 import type { NamedStructCodec } from "../protocol/namedCodec";
 
 const MessagePreviewCodec = struct("MessagePreview", { role: t.string, preview: t.string }, {});
@@ -92,6 +93,22 @@ const ThreadDeletedCodec = struct("ThreadDeleted", { type: t.literal("deleted"),
 export interface ThreadDeleted extends t.TypeOf<typeof ThreadDeletedCodec> {}
 export const ThreadDeleted: NamedStructCodec<ThreadDeleted> = ThreadDeletedCodec;
 
+const ThreadQueueChangedCodec = struct(
+  "ThreadQueueChanged",
+  { type: t.keyof({ "queue-enqueued": null, "queue-started": null, "queue-taken": null, "queue-cancelled": null }), threadId: t.string, queued: QueuedMessage },
+  {},
+);
+/**
+ * A thread's queue changed (docs/queue.md#on-the-wire): a message was sent while a run was live
+ * (`queue-enqueued`), its run started (`queue-started`), the live run's agent took a steer
+ * (`queue-taken`), or it was cancelled (`queue-cancelled`). `queued` is the entry as it was listed.
+ *
+ * @example
+ * const change: ThreadQueueChanged = { type: "queue-cancelled", threadId: "t1", queued };
+ */
+export interface ThreadQueueChanged extends t.TypeOf<typeof ThreadQueueChangedCodec> {}
+export const ThreadQueueChanged: NamedStructCodec<ThreadQueueChanged> = ThreadQueueChangedCodec;
+
 /**
  * One frame of `GET {url}/threads/events` (the SSE `data:`), for the caller's own threads only.
  * The stream has no cursor: a client that reconnects fetches the first page again and then
@@ -109,8 +126,22 @@ export const ThreadListEvent = taggedUnion("ThreadListEvent", "type", {
   "run-ended": ThreadChanged,
   "path-selected": ThreadChanged,
   deleted: ThreadDeleted,
+  "queue-enqueued": ThreadQueueChanged,
+  "queue-started": ThreadQueueChanged,
+  "queue-taken": ThreadQueueChanged,
+  "queue-cancelled": ThreadQueueChanged,
 });
-export type ThreadListEvent = ThreadChanged | ThreadDeleted;
+export type ThreadListEvent = ThreadChanged | ThreadDeleted | ThreadQueueChanged;
+
+/**
+ * The thread a list change is about.
+ *
+ * @example
+ * threadIdOfChange({ type: "deleted", threadId: "t1" }); // "t1"
+ */
+export function threadIdOfChange(change: ThreadListEvent): string {
+  return "thread" in change ? change.thread.threadId : change.threadId;
+}
 
 const HistoryPageCodec = struct("HistoryPage", { messages: t.readonlyArray(Message), hasOlder: t.boolean }, {});
 /**

@@ -34,6 +34,10 @@ function countingTails(store: MemoryStore): { store: ThreadStore; following: () 
       history: (threadId, query, scope) => store.history(threadId, query, scope),
       selectBranch: (threadId, messageId, index, scope) => store.selectBranch(threadId, messageId, index, scope),
       listEvents: (scope) => store.listEvents(scope),
+      enqueue: (entry, options) => store.enqueue(entry, options),
+      cancelQueued: (threadId, id, reason, scope) => store.cancelQueued(threadId, id, reason, scope),
+      queueEntry: (threadId, id, scope) => store.queueEntry(threadId, id, scope),
+      queueChanges: (threadId, scope) => store.queueChanges(threadId, scope),
       tail: (threadId, after, scope) =>
         new Observable<StoredEvent>((subscriber) => {
           startedAfter.push(after);

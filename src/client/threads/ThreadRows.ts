@@ -90,6 +90,11 @@ export function applyEvent(rows: ThreadRows, event: ThreadListEvent): ThreadRows
     case "run-ended":
     case "path-selected":
       return withThread(rows, event.thread);
+    case "queue-enqueued":
+    case "queue-started":
+    case "queue-taken":
+    case "queue-cancelled":
+      return rows; // a queue's change leaves the row as it is (a run that starts announces run-started)
     default:
       return unreachable(event);
   }

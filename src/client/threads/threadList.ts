@@ -1,6 +1,6 @@
 /** A principal's thread list, live (docs/client.md#thread-list): the first page, then the server's changes, with paging, edits, deletion and opening a thread as a Session. */
 import { defer, distinctUntilChanged, EMPTY, from, ignoreElements, map, mergeMap, Observable, share, startWith, Subject, tap, finalize } from "rxjs";
-import type { ThreadListEvent, ThreadPage, ThreadSummary } from "../../thread/threadList";
+import { threadIdOfChange, type ThreadListEvent, type ThreadPage, type ThreadSummary } from "../../thread/threadList";
 import { ClientError } from "../../thread/ClientError";
 import { Session, type SessionOptions } from "../Session";
 import type { Transport } from "../transports/Transport";
@@ -209,7 +209,7 @@ export class ThreadList {
 
   /** Applies one change the server announced. */
   private hear(event: ThreadListEvent): Observable<never> {
-    const threadId = event.type === "deleted" ? event.threadId : event.thread.threadId;
+    const threadId = threadIdOfChange(event);
     for (const since of this.pendingFirst) since.add(threadId);
     this.set(applyEvent(this.rows, event));
     return EMPTY;

@@ -14,7 +14,11 @@
  * `unauthenticated` (`identify` found no principal, 401), `history-conflict` (the posted history
  * leaves the stored path after its anchor, or another run moved the thread meanwhile, 409),
  * `history-forged` (the post adds a message a request may not add, 422), `thread-deleted` (a run
- * on a thread deleted less than a lease ago, 409).
+ * on a thread deleted less than a lease ago, 409); with messages sent while the agent works
+ * (docs/queue.md): `queue-pending` (a plain post while the thread's queue is not empty: the queue
+ * goes first, 409), `queue-full` (the thread's queue holds its maximum, 429), `queued-started` (a
+ * cancel for a message whose run started, or a steer its run took, 409), `steer-not-text` (a steer
+ * that carries anything but one user text message, 422).
  *
  * @example
  * const code: HttpErrorCode = "forbidden";
@@ -39,7 +43,11 @@ export type HttpErrorCode =
   | "unauthenticated"
   | "history-conflict"
   | "history-forged"
-  | "thread-deleted";
+  | "thread-deleted"
+  | "queue-pending"
+  | "queue-full"
+  | "queued-started"
+  | "steer-not-text";
 
 /** The body of every error answer: a code, a sentence saying what was expected and what arrived, and for `invalid-input` the JSON Pointer of the bad member. */
 export interface HttpErrorBody {

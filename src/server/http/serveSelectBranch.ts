@@ -65,6 +65,15 @@ export async function serveSelectBranch(request: Request, context: HandlerContex
           },
           headers,
         );
+      case "queue-pending":
+        return errorResponse(
+          409,
+          {
+            error: "queue-pending",
+            message: `expected no waiting messages on thread ${JSON.stringify(threadId)} to switch its branch, but some wait to run on this branch: switch once they ran or were cancelled`,
+          },
+          headers,
+        );
       default: {
         const unexpected: never = answer;
         return unexpected;

@@ -1,6 +1,6 @@
 /** `GET {url}/threads/events` (docs/threads.md#the-thread-list): the caller's thread-list changes as SSE, never another owner's. */
 import { EMPTY, catchError, filter, map } from "rxjs";
-import type { ThreadListEvent } from "../../thread/threadList";
+import { threadIdOfChange } from "../../thread/threadList";
 import { acceptsEventStream } from "./acceptsEventStream";
 import { admitToList } from "./admit";
 import { errorResponse } from "./errorResponse";
@@ -48,7 +48,7 @@ export async function serveThreadEvents(request: Request, context: HandlerContex
   if (caller instanceof Response) return caller;
   const only = new URL(request.url).searchParams.get("threadId");
   const changes = store.listEvents(caller.scope).pipe(
-    filter((change) => only === null || threadOf(change) === only),
+    filter((change) => only === null || threadIdOfChange(change) === only),
     map((change) => ({ data: JSON.stringify(change) })),
     // A failed feed ends the stream without a frame of its own: the client's reconnect resyncs it.
     catchError(() => EMPTY),
@@ -63,9 +63,4 @@ export async function serveThreadEvents(request: Request, context: HandlerContex
     signal: request.signal,
   });
   return eventStreamResponse(body, headers);
-}
-
-/** The thread a change is about. */
-function threadOf(change: ThreadListEvent): string {
-  return change.type === "deleted" ? change.threadId : change.thread.threadId;
 }

@@ -45,6 +45,10 @@ export function storeFailure(error: unknown, headers: Readonly<Record<string, st
         return errorResponse(409, { error: "history-conflict", message: error.message }, headers);
       case "deleted":
         return errorResponse(409, { error: "thread-deleted", message: error.message }, headers);
+      case "queue-pending":
+        return errorResponse(409, { error: "queue-pending", message: error.message }, headers);
+      case "queue-moved":
+        return errorResponse(409, { error: "history-conflict", message: error.message }, headers);
       case "run-ended":
       case "invalid-append":
       case "evicted":

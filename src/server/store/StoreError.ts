@@ -20,13 +20,27 @@ import { causeOption, copyDefined } from "../../protocol/errorDetails";
  * - `unavailable`: the backend failed (a Redis store's connection); the cause says how;
  * - `history-moved`: `beginRun` with an `expectCursor` the thread has moved past (another run
  *   changed it since the handler read it) → 409 `history-conflict`;
- * - `deleted`: `beginRun` on a thread deleted less than a lease ago (its tombstone) → 409.
+ * - `deleted`: `beginRun` on a thread deleted less than a lease ago (its tombstone) → 409;
+ * - `queue-pending`: `beginRun` of a plain run on a thread whose queue is not empty (the queue goes
+ *   first, docs/queue.md) → 409;
+ * - `queue-moved`: `beginRun` with `dequeue` naming an entry that is no longer the queue's head
+ *   (another instance started it, or it was cancelled) → the caller lets it be.
  *
  * @example
  * const status = error.code === "run-active" ? 409 : error.code === "capacity" ? 503 : 500;
  */
 export type StoreErrorCode =
-  "run-active" | "run-ended" | "invalid-append" | "run-too-large" | "capacity" | "evicted" | "unavailable" | "history-moved" | "deleted";
+  | "run-active"
+  | "run-ended"
+  | "invalid-append"
+  | "run-too-large"
+  | "capacity"
+  | "evicted"
+  | "unavailable"
+  | "history-moved"
+  | "deleted"
+  | "queue-pending"
+  | "queue-moved";
 
 /**
  * The context a StoreError carries.

@@ -9,6 +9,7 @@ import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
 import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../thread/threadList";
+import type { QueuedRun } from "./QueuedRun";
 
 /**
  * The RUN_ERROR code a store logs for a run it ends because the run's producer stopped renewing
@@ -79,6 +80,8 @@ export interface SnapshotRead {
   readonly snapshot: ThreadSnapshot;
   /** With `ReadOptions.limit`: whether the path holds messages older than those in `snapshot.messages`. */
   readonly hasOlder?: boolean;
+  /** The thread's waiting messages in the order they will run (docs/queue.md#in-the-store); absent when there are none. */
+  readonly queue?: readonly QueuedRun[];
 }
 
 /**
@@ -142,6 +145,16 @@ export interface RunWriter {
    * `run-ended` when the run is over.
    */
   setTitle(title: string): Promise<void>;
+  /**
+   * The steers sent into this run (docs/queue.md#steer): each entry of policy `steer` whose `target`
+   * is this run and that is still waiting, those already stored first, then each as it arrives (from
+   * any process sharing the store), each once; completes when the run ends. Cold: each
+   * subscription watches on its own. A steer is taken when the run appends the TEXT_MESSAGE_START
+   * (role `user`) of its message: that append removes it from the queue, atomically. One the run
+   * has not taken when it ends stays in the queue, ahead of plain queued messages, and starts a run
+   * of its own.
+   */
+  readonly steers: Observable<QueuedRun>;
 }
 
 /**
@@ -186,6 +199,84 @@ export interface BeginOptions extends StoreScope {
    * begin; a path that is no longer this one rejects with `history-moved` as a moved cursor does.
    */
   readonly expectPath?: PathMark;
+  /**
+   * Starts the thread's first waiting message (docs/queue.md#in-the-store): `dequeue` must be the id
+   * of the head of its queue, which this run then is (its input: the entry's, reconciled); the
+   * entry leaves the queue atomically with the RUN_STARTED, so exactly one caller starts it. Rejects
+   * with `StoreError` `queue-moved` when the head is another entry (or none): someone else
+   * started it, or it was cancelled.
+   */
+  readonly dequeue?: string;
+  /**
+   * The post answers what the thread waits on (its pending interrupts, or its client tool results):
+   * it starts ahead of a non-empty queue, which then waits for it. Without it (and without
+   * `dequeue`) a thread with waiting messages refuses a run with `StoreError` `queue-pending`: the
+   * queue goes first.
+   */
+  readonly passQueue?: boolean;
+}
+
+/**
+ * How `enqueue` stores a message: as `owner`, in a queue of at most `max` entries, at the back (a
+ * queued message) or, with `front`, ahead of every plain queued message and behind earlier front
+ * entries (an interrupting message, a steer).
+ *
+ * @example
+ * await store.enqueue(entry, { owner, max: 10, front: false });
+ */
+export interface EnqueueOptions extends StoreScope {
+  readonly max: number;
+  readonly front?: boolean;
+}
+
+/**
+ * What `enqueue` did: `queued` (stored; for a steer whose target run is no longer live too),
+ * `steering` (a steer stored while its `target` run is live: that run's `steers` carry it), or why
+ * not: `full` (the queue holds `max` entries: 429), `duplicate` (an entry, or a run, has this id
+ * already), `unknown` (no such thread, or another owner's), `deleted` (the thread was just deleted).
+ *
+ * @example
+ * const answer: EnqueueAnswer = await store.enqueue(entry, { max: 10 });
+ */
+export type EnqueueAnswer = "queued" | "steering" | "full" | "duplicate" | "unknown" | "deleted";
+
+/**
+ * What `cancelQueued` did: `cancelled` (the entry left the queue; its wait ends `cancelled`), or
+ * why not: `started` (its run started already), `taken` (a steer its run took), `unknown` (no such
+ * entry, thread, or owner).
+ *
+ * @example
+ * const answer: CancelQueuedAnswer = await store.cancelQueued("t1", "r3", { owner });
+ */
+export type CancelQueuedAnswer = "cancelled" | "started" | "taken" | "unknown";
+
+/**
+ * Where one queue entry is (`queueEntry`): still `waiting` (with the entry), or how it left the
+ * queue: `started` (its run began), `taken` (a steer, recorded in the run `runId`), `cancelled`
+ * (with the `reason` given), or `unknown` (no such entry; a store keeps what became of at least the
+ * last 64 entries of a thread).
+ *
+ * @example
+ * const where: QueueEntryState = await store.queueEntry("t1", "r3");
+ */
+export type QueueEntryState =
+  | { readonly state: "waiting"; readonly entry: QueuedRun }
+  | { readonly state: "started"; readonly runId: string }
+  | { readonly state: "taken"; readonly runId: string }
+  | { readonly state: "cancelled"; readonly reason: string }
+  | { readonly state: "unknown" };
+
+/**
+ * A change of one thread's queue or live run (`queueChanges`): an entry was `enqueued`, `started`,
+ * `taken` or `cancelled`, or the live run `ended` (a waiting message may start now). `id` is the
+ * entry's (for `ended`: the run's).
+ *
+ * @example
+ * store.queueChanges("t1").subscribe(({ kind, id }) => console.log(kind, id));
+ */
+export interface QueueChange {
+  readonly kind: "enqueued" | "started" | "taken" | "cancelled" | "ended";
+  readonly id: string;
 }
 
 /**
@@ -203,12 +294,13 @@ export interface PathMark {
  * What `selectBranch` did (docs/threads.md#the-tree): `switched` (the selected path changed),
  * `unchanged` (that sibling is already shown), or why not: `unknown` (no such thread, or another
  * owner's), `unknown-message` (the message is not on the selected path), `no-such-sibling`
- * (its group has no sibling at that index), `run-active` (a run is live: a switch waits for it).
+ * (its group has no sibling at that index), `run-active` (a run is live: a switch waits for it),
+ * `queue-pending` (messages wait in the thread's queue: they run on the branch they were sent on, docs/queue.md).
  *
  * @example
  * const answer: SelectAnswer = await store.selectBranch("t1", "a1", 0, { owner });
  */
-export type SelectAnswer = "switched" | "unchanged" | "unknown" | "unknown-message" | "no-such-sibling" | "run-active";
+export type SelectAnswer = "switched" | "unchanged" | "unknown" | "unknown-message" | "no-such-sibling" | "run-active" | "queue-pending";
 
 /**
  * How `read` reads: as `owner`, and with `limit`, only the last `limit` messages of the path in
@@ -322,4 +414,24 @@ export interface ThreadStore {
    * (hot from subscription on; nothing is replayed). Never carries another owner's thread.
    */
   listEvents(scope: StoreScope): Observable<ThreadListEvent>;
+  /**
+   * Stores a message to run once the live run ends (docs/queue.md#in-the-store), see
+   * `EnqueueOptions` and `EnqueueAnswer`. Announced to `listEvents` (`queue-enqueued`) and to
+   * `queueChanges`; a steer whose target is live reaches that run's `steers`.
+   */
+  enqueue(entry: QueuedRun, options: EnqueueOptions): Promise<EnqueueAnswer>;
+  /**
+   * Takes a waiting entry out of the thread's queue, remembering `reason` (see `CancelQueuedAnswer`).
+   * Announced to `listEvents` (`queue-cancelled`) and to `queueChanges`.
+   */
+  cancelQueued(threadId: string, id: string, reason: string, scope?: StoreScope): Promise<CancelQueuedAnswer>;
+  /** Where the entry `id` of the thread's queue is now (see `QueueEntryState`). */
+  queueEntry(threadId: string, id: string, scope?: StoreScope): Promise<QueueEntryState>;
+  /**
+   * The changes of one thread's queue and the ends of its runs, from every process sharing the
+   * store (hot from subscription on; nothing is replayed; a store whose announcements can be lost
+   * says so, and its waiters read `queueEntry` again once per lease). Never carries another
+   * owner's thread.
+   */
+  queueChanges(threadId: string, scope?: StoreScope): Observable<QueueChange>;
 }

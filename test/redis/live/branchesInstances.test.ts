@@ -77,7 +77,7 @@ test("A forks and B's tail and read show it; B switches: A reads the switched pa
   expect((await current(b)).branches?.groups).toEqual([{ after: "u2", selected: 1, siblingIds: ["a2", "a2b"] }]);
   const heard = firstValueFrom(a.store.listEvents({ owner: a.owner }).pipe(take(1), toArray()));
   expect(await select(b, "a2b", 0)).toBe("switched");
-  expect((await heard).map((event) => (event.type === "deleted" ? event.type : [event.type, event.thread.threadId]))).toEqual([["path-selected", a.threadId]]);
+  expect((await heard).map((event) => ("thread" in event ? [event.type, event.thread.threadId] : event.type))).toEqual([["path-selected", a.threadId]]);
   const onA = await current(a);
   expect(onA.messages).toEqual(path);
   expect(onA.state).toEqual({ n: 2 });

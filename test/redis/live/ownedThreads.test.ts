@@ -69,7 +69,7 @@ function next<T>(source: Observable<T>, count: number): Promise<T[]> {
   return firstValueFrom(source.pipe(take(count), toArray()));
 }
 
-const said = (event: ThreadListEvent): string => (event.type === "deleted" ? `deleted ${event.threadId}` : `${event.type} ${event.thread.threadId}`);
+const said = (event: ThreadListEvent): string => ("thread" in event ? `${event.type} ${event.thread.threadId}` : `${event.type} ${event.threadId}`);
 
 describe("the owner's index, written after the thread's script, repairs itself", () => {
   test("a crash before the index write: the thread is missing from its list until its next write puts it back", async () => {

@@ -135,7 +135,7 @@ export function describeBranchSwitches(ctx: () => BranchesContext): void {
       await turn(t.store, stranger, t.threadId, 1); // his own thread of the same id: the first change he hears
       const [heard] = await hers;
       expect(heard).toMatchObject({ type: "path-selected", thread: { threadId: t.threadId, updatedAt: 20, running: false } });
-      expect(heard.type !== "deleted" && heard.thread.lastMessage).toEqual({ role: "assistant", preview: "answer a2" });
+      expect("thread" in heard && heard.thread.lastMessage).toEqual({ role: "assistant", preview: "answer a2" });
       expect((await his).map((event) => event.type)).toEqual(["created"]);
       const rows = (await t.store.list({ owner: t.owner }, { limit: 10 })).threads;
       expect(rows.map((row) => [row.threadId, row.updatedAt])).toEqual([

@@ -21,9 +21,9 @@ async function rowOf(store: ThreadStore, owner: string, threadId: string): Promi
 
 /** What a list event says, in one line: its type and thread (and the title or running flag when they matter). */
 function said(event: ThreadListEvent): string {
-  return event.type === "deleted"
-    ? `deleted ${event.threadId}`
-    : `${event.type} ${event.thread.threadId} "${event.thread.title}" ${event.thread.running ? "running" : "idle"}`;
+  return "thread" in event
+    ? `${event.type} ${event.thread.threadId} "${event.thread.title}" ${event.thread.running ? "running" : "idle"}`
+    : `${event.type} ${event.threadId}`;
 }
 
 /** The thread-list sections, against the store `ctx()` gives the running test. */

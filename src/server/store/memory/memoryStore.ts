@@ -1,5 +1,6 @@
 /** The embedded `ThreadStore` (docs/durability.md#stores-and-routes, docs/durability.md §6): every thread in this process's memory, bounded, least-recently-used first out. */
-import { Observable } from "rxjs";
+import { EMPTY, Observable } from "rxjs";
+import type { QueuedRun } from "../QueuedRun";
 import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
 import { forkMetadata } from "../../../protocol/branchMeta";
@@ -14,6 +15,11 @@ import {
   ABANDONED_ERROR_CODE,
   DEFAULT_LEASE_MS,
   type BeginOptions,
+  type CancelQueuedAnswer,
+  type EnqueueAnswer,
+  type EnqueueOptions,
+  type QueueChange,
+  type QueueEntryState,
   type Cursor,
   type HistoryQuery,
   type ListQuery,
@@ -166,6 +172,7 @@ class MemoryThreadStore implements MemoryStore {
       renewLease: () => this.renew(thread, live),
       stopRequested: stopRequests(live, () => thread.live === live),
       setTitle: (title) => this.setTitle(thread, live, title),
+      steers: EMPTY, // #24 placeholder
     };
   }
 
@@ -239,6 +246,23 @@ class MemoryThreadStore implements MemoryStore {
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
     return this.owned.history(threadId, query, scope);
+  }
+
+  // #24 placeholder: the stores helper replaces these four with the queue (docs/queue.md#in-the-store).
+  enqueue(_entry: QueuedRun, _options: EnqueueOptions): Promise<EnqueueAnswer> {
+    return Promise.reject(new Error("enqueue: not built yet"));
+  }
+
+  cancelQueued(_threadId: string, _id: string, _reason: string, _scope?: StoreScope): Promise<CancelQueuedAnswer> {
+    return Promise.reject(new Error("cancelQueued: not built yet"));
+  }
+
+  queueEntry(_threadId: string, _id: string, _scope?: StoreScope): Promise<QueueEntryState> {
+    return Promise.reject(new Error("queueEntry: not built yet"));
+  }
+
+  queueChanges(_threadId: string, _scope?: StoreScope): Observable<QueueChange> {
+    return EMPTY;
   }
 
   listEvents(scope: StoreScope): Observable<ThreadListEvent> {
