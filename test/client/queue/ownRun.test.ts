@@ -37,3 +37,74 @@ test("queue while the session's own run is live: queued updates, then the run af
   expect(session.queued).toEqual([]);
   expect(session.running).toBe(false);
 });
+
+test("steer taken: the message appears once, where the live run's agent took it, and the steer ends with done success", async () => {
+  const { script, session: open } = await serveQueue();
+  const session = open();
+  const live = run(session.send("listen", { runId: "r1" }));
+  await script.reached("r1");
+  const steer = await run(session.send("also this", { whileRunning: "steer", runId: "r2" }));
+  expect(steer[steer.length - 1]).toEqual({ kind: "done", end: { kind: "success" } });
+  expect(
+    steer
+      .filter((update) => update.kind === "queued")
+      .map((update) => (update.kind === "queued" ? update.notice.status : ""))
+      .pop(),
+  ).toBe("taken");
+  await live;
+  expect(userTexts(session)).toEqual(["listen", "also this"]);
+  expect(session.messages[session.messages.length - 1]).toMatchObject({ role: "assistant", content: "heard also this" });
+  expect(session.queued).toEqual([]);
+});
+
+test("steer not taken: it becomes a queued run after the live one, followed in the same subscription", async () => {
+  const { script, session: open } = await serveQueue();
+  const session = open();
+  const live = run(session.send("hold", { runId: "r1" }));
+  await script.reached("r1");
+  const steer = run(session.send("also this", { whileRunning: "steer", runId: "r2" }));
+  await until(() => session.queued.length === 1, "the steer listed");
+  script.release("r1");
+  await live;
+  const updates = await steer;
+  expect(
+    updates
+      .filter((update) => update.kind === "queued")
+      .map((update) => (update.kind === "queued" ? update.notice.status : ""))
+      .pop(),
+  ).toBe("started");
+  expect(updates.filter((update) => update.kind === "done")).toEqual([{ kind: "done", end: { kind: "success" } }]);
+  expect(userTexts(session)).toEqual(["hold", "also this"]);
+  expect(session.messages[session.messages.length - 1]).toMatchObject({ content: "answer to also this" });
+});
+
+test("interrupt: the live run ends cancelled, then the message's run follows in its own subscription", async () => {
+  const { script, session: open } = await serveQueue();
+  const session = open();
+  const live = run(session.send("hold", { runId: "r1" }));
+  await script.reached("r1");
+  const updates = await run(session.send("stop that", { whileRunning: "interrupt", runId: "r2" }));
+  const first = await live;
+  expect(first[first.length - 1]).toEqual({ kind: "done", end: { kind: "cancelled" } });
+  expect(updates[updates.length - 1]).toEqual({ kind: "done", end: { kind: "success" } });
+  expect(userTexts(session)).toEqual(["hold", "stop that"]);
+  expect(session.messages[session.messages.length - 1]).toMatchObject({ content: "answer to stop that" });
+});
+
+test("an idle session's send with a policy runs at once, its message shown once", async () => {
+  const { session: open } = await serveQueue();
+  const session = open();
+  const updates = await run(session.send("hello", { whileRunning: "queue", runId: "r1" }));
+  expect(updates.some((update) => update.kind === "queued")).toBe(false);
+  expect(updates[updates.length - 1]).toEqual({ kind: "done", end: { kind: "success" } });
+  expect(userTexts(session)).toEqual(["hello"]);
+});
+
+test("regenerate and resume refuse a policy (config), sending nothing", async () => {
+  const { session: open } = await serveQueue();
+  const session = open();
+  const refused = await run(session.regenerate(undefined, { whileRunning: "queue" }));
+  expect(refused[0]).toMatchObject({ kind: "error", error: { kind: "config" } });
+  const resumed = await run(session.resume([], { whileRunning: "steer" }));
+  expect(resumed[0]).toMatchObject({ kind: "error", error: { kind: "config" } });
+});
