@@ -85,3 +85,37 @@ it("takes a message steered into the count where it stands, and says it heard it
   expect(said.filter((text) => text === "in French")).toHaveLength(1);
   expect(events.at(-1)?.type).toBe("RUN_FINISHED");
 });
+
+describe("over HTTP, while it counts (docs/queue.md#policies)", () => {
+  const userTexts = (session: Session<Board>) => session.messages.filter((message) => message.role === "user").map(messageText);
+
+  it("a steer is taken by the live run, once, with no run of its own", async () => {
+    const session = newSession();
+    const counting = lastValueFrom(session.send("count to 2").pipe(toArray()));
+    await steps.waiting();
+    await shows(session, "On it: I will count to 2. ");
+    const steered = lastValueFrom(session.send("in French", { whileRunning: "steer" }).pipe(toArray()));
+    await shows(session, 'Heard you mid-count: "in French".');
+    steps.release();
+    expect((await steered).at(-1)).toMatchObject({ kind: "done", end: { kind: "success" } });
+    expect((await counting).at(-1)).toMatchObject({ kind: "done", end: { kind: "success" } });
+    expect(userTexts(session)).toEqual(["count to 2", "in French"]);
+    expect(session.queued).toEqual([]);
+  });
+
+  it("a queued message waits in `queued`, then runs after the count, once", async () => {
+    const session = newSession();
+    void lastValueFrom(session.send("count to 2").pipe(toArray()));
+    await steps.waiting();
+    await shows(session, "On it: I will count to 2. ");
+    const queued = lastValueFrom(session.send("add buy milk", { whileRunning: "queue" }).pipe(toArray()));
+    await firstValueFrom(session.queued$.pipe(filter((list) => list.length === 1)));
+    expect(session.queued).toMatchObject([{ policy: "queue", status: "queued", message: { content: "add buy milk" } }]);
+    expect(userTexts(session)).toEqual(["count to 2"]);
+    steps.release();
+    expect((await queued).at(-1)).toMatchObject({ kind: "done", end: { kind: "success" } });
+    expect(userTexts(session)).toEqual(["count to 2", "add buy milk"]);
+    expect(session.state?.tasks.map((task) => task.title)).toEqual(["buy milk"]);
+    expect(session.queued).toEqual([]);
+  });
+});
