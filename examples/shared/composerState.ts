@@ -60,7 +60,8 @@ export function keyboardHint(state: ComposerState): string {
  * new message would be refused by the session (every pending interrupt must be answered first),
  * so the composer keeps what was typed and the approval card stays in view. While a run is live,
  * a page that queues (`queueing`) still sends (the message waits its turn) and offers Steer and
- * Interrupt & send (docs/queue.md#policies); any other page waits for the run to end. Stop is
+ * Interrupt & send (docs/queue.md#policies), except while a card waits for the user's answer;
+ * any other page waits for the run to end. Stop is
  * there only while a run is active, and until it was pressed.
  *
  * @example
@@ -73,11 +74,13 @@ export function composerState(input: ComposerInput): ComposerState {
   const queueing = input.queueing === true;
   const typed = input.draft.trim() !== "";
   const offersPolicies = queueing && running;
+  // A card waiting for the user's answer (a client tool call) comes first, as an approval does: the run goes on only once it is answered.
+  const answering = running && (input.pendingAnswers ?? 0) > 0;
   return {
-    canSend: (queueing || !running) && !waiting && typed,
+    canSend: (queueing || !running) && !waiting && !answering && typed,
     canStop: running && input.stopping !== true,
     offersPolicies,
-    canSteer: offersPolicies && !waiting && typed,
+    canSteer: offersPolicies && !waiting && !answering && typed,
     placeholder: waiting
       ? "Answer the approval above to go on"
       : running && (input.pendingAnswers ?? 0) > 0

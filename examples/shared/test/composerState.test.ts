@@ -51,6 +51,11 @@ describe("composerState", () => {
     const idle = composerState({ status: "idle", pendingApprovals: 0, draft: "add milk", queueing: true });
     expect(idle).toMatchObject({ canSend: true, offersPolicies: false, canSteer: false });
     expect(keyboardHint(idle)).toBe(KEYBOARD_HINT);
+    // A card waiting for the user's answer holds the draft back, as an approval does.
+    expect(composerState({ status: "running", pendingApprovals: 0, pendingAnswers: 1, draft: "add milk", queueing: true })).toMatchObject({
+      canSend: false,
+      canSteer: false,
+    });
     // An approval waiting still holds the draft back.
     expect(composerState({ status: "interrupted", pendingApprovals: 1, draft: "add milk", queueing: true }).canSend).toBe(false);
   });
