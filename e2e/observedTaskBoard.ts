@@ -2,6 +2,7 @@
 import { bearerIdentity, bearerThreadAccess } from "../examples/task-board/access";
 import { createTaskBoardAgent } from "../examples/task-board/agent";
 import type { Board } from "../examples/task-board/board";
+import { steppedPace, type SteppedPace } from "../examples/task-board/steppedPace";
 import type { Agent } from "../src/server/Agent";
 import { createHandler, type FetchHandler } from "../src/server/http/createHandler";
 import { memoryStore, type MemoryStore } from "../src/server/store/memory/memoryStore";
@@ -21,6 +22,8 @@ export interface ObservedAgent {
   nextAbort(): Promise<boolean>;
   /** Holds the next response at its first `eventType` event until released; call it before starting that run. */
   holdNext(eventType: string): Hold;
+  /** The pace of `count to <n>`: each number waits until the test releases the steps (held at first). */
+  readonly steps: SteppedPace;
 }
 
 /**
@@ -28,10 +31,12 @@ export interface ObservedAgent {
  * for the researcher, so a research run lasts long enough to reload the page or stop it), wrapped
  * so each run's `signal` is observed and the next response can be held at an event: nothing else
  * changes. Served as the web pages' server serves it: a memory store, and each thread belonging
- * to the tab's bearer token.
+ * to the tab's bearer token. `count to <n>` counts at the pace of {@link ObservedAgent.steps}, so
+ * a run stays live while the test types into the page (docs/queue.md#policies).
  */
 export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): ObservedAgent {
-  const agent = createTaskBoardAgent({ typingDelayMs, researchDelayMs });
+  const steps = steppedPace();
+  const agent = createTaskBoardAgent({ typingDelayMs, researchDelayMs, countPace: steps.pace });
   const store = memoryStore();
   let runs = 0;
   let onStart: (() => void) | undefined;
@@ -65,6 +70,7 @@ export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): Ob
   return {
     handler,
     store,
+    steps,
     get runs() {
       return runs;
     },

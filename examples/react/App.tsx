@@ -5,7 +5,10 @@
  * ConfirmDelete for the `confirm_delete` client tool's cards, Composer for input, BoardPanel for
  * the state. The session offers the page's client tools (examples/shared/pageTools.ts). Questions
  * can be edited and answers regenerated or copied, with ‹ 2 / 3 › arrows through their versions
- * (TurnBar, docs/threads.md#edit-and-regenerate); the board follows the version shown.
+ * (TurnBar, docs/threads.md#edit-and-regenerate); the board follows the version shown. While the
+ * agent works the composer stays open: Send queues, Steer hands the message to the live answer,
+ * Interrupt & send stops it and runs the message; the waiting messages are listed above the
+ * composer, each with a Cancel (WaitingMessages, docs/queue.md#in-the-client).
  */
 import { useEffect, useMemo } from "react";
 import { callsOf } from "../../src/client/tools/RunningToolCalls";
@@ -19,6 +22,8 @@ import { Composer } from "./components/Composer";
 import { ConfirmDelete } from "./components/ConfirmDelete";
 import { MessageList } from "./components/MessageList";
 import type { TurnHandlers } from "./components/TurnBar";
+import { WaitingMessages } from "./components/WaitingMessages";
+import type { ComposerPolicy } from "../shared/queuedMessages";
 
 /** The page's inputs: where the agent is and which thread to talk on. */
 export interface AppProps {
@@ -49,12 +54,17 @@ export function App({ transport, threadId }: AppProps) {
   useEffect(() => connect(), [connect]);
   // Pending interrupts come from the session, not from the run status: a refused send after an
   // interrupt leaves the status `failed` while the approval still waits (issue 15).
-  const canStart = !running && interrupts.length === 0;
-  const { edit, regenerate } = run;
+  const queued = run.queued;
+  const canStart = !running && interrupts.length === 0 && queued.length === 0;
+  const { edit, regenerate, send } = run;
+  // Versions switch, and edits start, only between runs with nothing waiting: a waiting message keeps its branch (docs/queue.md#policies).
+  const versionsLocked = running || queued.length > 0;
   const turns = useMemo<TurnHandlers>(
-    () => ({ session, disabled: running, onEdit: (messageId, text) => edit(messageId, text), onRegenerate: (questionId) => regenerate(questionId) }),
-    [session, running, edit, regenerate],
+    () => ({ session, disabled: versionsLocked, onEdit: (messageId, text) => edit(messageId, text), onRegenerate: (questionId) => regenerate(questionId) }),
+    [session, versionsLocked, edit, regenerate],
   );
+  // The page queues: a message sent while the agent works waits its turn unless Steer or Interrupt & send says otherwise.
+  const sendWith = useMemo(() => (text: string, policy: ComposerPolicy) => send(text, { whileRunning: policy }), [send]);
 
   return (
     <div className="app">
@@ -83,6 +93,7 @@ export function App({ transport, threadId }: AppProps) {
           <footer className="dock">
             {confirmations}
             <Approvals pending={interrupts} onAnswer={run.resume} disabled={running} />
+            <WaitingMessages queued={queued} onCancel={run.cancelQueued} />
             <Composer
               status={run.status}
               pendingApprovals={interrupts.length}
@@ -92,6 +103,7 @@ export function App({ transport, threadId }: AppProps) {
               stopping={run.stopping}
               reconnecting={run.reconnecting}
               onSend={run.send}
+              onSendWith={sendWith}
               onStop={run.stop}
             />
           </footer>

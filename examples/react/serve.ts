@@ -31,7 +31,9 @@ async function main(): Promise<void> {
     host: process.env.HOST ?? "127.0.0.1",
   });
   console.log(`task board (${angular ? "Angular" : "React"}) at ${web.url}`);
-  console.log('try: "add buy milk; add call mom", "research rxjs", "done 1", "clear"');
+  console.log(
+    'try: "add buy milk; add call mom", "research rxjs", "done 1", "clear", and "count to 10" (type while it counts: Send queues, Steer, Interrupt & send)',
+  );
   const stop = () => void web.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -14,6 +14,12 @@ export interface ComposerInput {
   readonly stopping?: boolean;
   /** Client tool calls waiting for the user's answer on a card (`confirm_delete`); the run is active meanwhile. */
   readonly pendingAnswers?: number;
+  /**
+   * The page sends with a policy (docs/queue.md#policies): while a run is live, Send queues and
+   * Steer and Interrupt & send are offered. Without it (a page whose server keeps no queue), Send
+   * waits for the run to end.
+   */
+  readonly queueing?: boolean;
 }
 
 /** What the composer allows. */
@@ -22,6 +28,10 @@ export interface ComposerState {
   readonly canSend: boolean;
   /** Stop is enabled. */
   readonly canStop: boolean;
+  /** Steer and Interrupt & send are shown (a run is live on a page that queues). */
+  readonly offersPolicies: boolean;
+  /** Steer and Interrupt & send are enabled (shown, and the draft is not blank). */
+  readonly canSteer: boolean;
   /** The input's placeholder, saying why Send is off when it is. */
   readonly placeholder: string;
 }
@@ -32,28 +42,54 @@ export const DEFAULT_PLACEHOLDER = 'Message the agent, e.g. "add buy milk; add c
 /** How the keyboard works in the composer, said under it. */
 export const KEYBOARD_HINT = "Enter to send · Shift+Enter for a new line";
 
+/** How the keyboard works while a run is live on a page that queues (Send then queues the message). */
+export const QUEUEING_KEYBOARD_HINT = "Enter queues it for after this answer · Shift+Enter for a new line";
+
 /**
- * Send needs a non-blank draft, no active run, and no approval waiting: while the agent waits on
- * an interrupt, a new message would be refused by the session (every pending interrupt must be
- * answered first), so the composer keeps what was typed and the approval card stays in view.
- * Stop is there only while a run is active, and until it was pressed.
+ * The hint under the composer: a page that queues says that Enter queues while a run is live.
+ *
+ * @example
+ * keyboardHint(composerState({ status: "running", pendingApprovals: 0, draft: "", queueing: true })); // QUEUEING_KEYBOARD_HINT
+ */
+export function keyboardHint(state: ComposerState): string {
+  return state.offersPolicies ? QUEUEING_KEYBOARD_HINT : KEYBOARD_HINT;
+}
+
+/**
+ * Send needs a non-blank draft and no approval waiting: while the agent waits on an interrupt, a
+ * new message would be refused by the session (every pending interrupt must be answered first),
+ * so the composer keeps what was typed and the approval card stays in view. While a run is live,
+ * a page that queues (`queueing`) still sends (the message waits its turn) and offers Steer and
+ * Interrupt & send (docs/queue.md#policies), except while a card waits for the user's answer;
+ * any other page waits for the run to end. Stop is
+ * there only while a run is active, and until it was pressed.
  *
  * @example
  * const { canSend } = composerState({ status: "interrupted", pendingApprovals: 1, draft: "add x" }); // false
+ * composerState({ status: "running", pendingApprovals: 0, draft: "add x", queueing: true }); // canSend, canSteer: true
  */
 export function composerState(input: ComposerInput): ComposerState {
   const waiting = input.pendingApprovals > 0;
   const running = input.status === "running";
+  const queueing = input.queueing === true;
+  const typed = input.draft.trim() !== "";
+  const offersPolicies = queueing && running;
+  // A card waiting for the user's answer (a client tool call) comes first, as an approval does: the run goes on only once it is answered.
+  const answering = running && (input.pendingAnswers ?? 0) > 0;
   return {
-    canSend: !running && !waiting && input.draft.trim() !== "",
+    canSend: (queueing || !running) && !waiting && !answering && typed,
     canStop: running && input.stopping !== true,
+    offersPolicies,
+    canSteer: offersPolicies && !waiting && !answering && typed,
     placeholder: waiting
       ? "Answer the approval above to go on"
       : running && (input.pendingAnswers ?? 0) > 0
         ? "Answer the card above to go on"
-        : running
-          ? "The agent is working…"
-          : DEFAULT_PLACEHOLDER,
+        : offersPolicies
+          ? "The agent is working: type to queue, steer or interrupt"
+          : running
+            ? "The agent is working…"
+            : DEFAULT_PLACEHOLDER,
   };
 }
 

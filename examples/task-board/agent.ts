@@ -22,6 +22,7 @@ import {
   LocalTime,
   type AnsweredCall,
 } from "./clientTools";
+import { countAloud, timerPace, type Pace } from "./counting";
 import { HELP, plan, type Command } from "./planner";
 
 /** Options of {@link createTaskBoardAgent}. */
@@ -36,6 +37,12 @@ export interface TaskBoardOptions {
    * it high, so that "research rxjs" streams long enough to reload the page or press Stop in it.
    */
   readonly researchDelayMs?: number;
+  /**
+   * What each step of `count to <n>` waits for (default: `typingDelayMs` × 25 on a timer, so 1 s
+   * a number at the demos' 40 ms; no wait at all when that is 0). The browser tests pass a pace
+   * they step, so a run stays live exactly as long as they need to type into it.
+   */
+  readonly countPace?: Pace;
 }
 
 /** The interrupt reason the agent uses before clearing the board. */
@@ -54,6 +61,8 @@ const CLEAR_PREFIX = "clear:";
  *    whose handle edits the board and publishes it while the call is open, so two additions send
  *    a STATE_SNAPSHOT and then a STATE_DELTA (docs/seeds.md#seed-000: once per change, not once per run);
  * 3. per `research`: a `research` step in which a `researcher` subagent streams its notes;
+ *    per `count to <n>`: one number per step of `countPace`, taking the messages steered into
+ *    the run meanwhile and saying it heard each (counting.ts, docs/queue.md#steer);
  * 4. per `clear` on a non-empty board: ends the run with an interrupt (reason `confirmation`);
  *    the next run, resumed with `{ approved: true }`, clears the board (anything else keeps it)
  *    and then carries on with the commands after `clear`;
@@ -73,6 +82,7 @@ const CLEAR_PREFIX = "clear:";
 export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Board> {
   const delay = options.typingDelayMs ?? 0;
   const researchDelay = options.researchDelayMs ?? delay;
+  const countPace = options.countPace ?? (delay > 0 ? timerPace(delay * 25) : () => Promise.resolve());
   const pauseOf = (ms: number) => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
   /** Writes `text` to `message` a word at a time (with `ms` in between, if any). */
@@ -154,6 +164,9 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
               await stream(researcher.assistantMessage(), notesOn(command.topic), researchDelay);
               researcher.finish({ topic: command.topic });
             });
+            break;
+          case "count":
+            await countAloud(ctx, command.to, countPace);
             break;
           case "clear":
             if (ctx.state.tasks.length === 0) {
@@ -244,6 +257,8 @@ function describe(commands: readonly Command[]): string {
         return "tell you what is due today";
       case "research":
         return `ask the researcher about ${command.topic}`;
+      case "count":
+        return `count to ${command.to}`;
       case "clear":
         return "clear the board (after you approve)";
       case "list":

@@ -7,6 +7,7 @@ export type Command =
   | { readonly kind: "delete"; readonly id: number }
   | { readonly kind: "today" }
   | { readonly kind: "research"; readonly topic: string }
+  | { readonly kind: "count"; readonly to: number }
   | { readonly kind: "clear" }
   | { readonly kind: "list" }
   | { readonly kind: "unknown"; readonly text: string };
@@ -14,7 +15,8 @@ export type Command =
 /**
  * Splits a message on `;` and line breaks and reads each part as a command:
  * `add <title>`, `done <id>` (also `complete <id>`), `delete <id>` (also `remove <id>`),
- * `research <topic>`, `clear`, `list`, and `today` (also "what's due today?").
+ * `research <topic>`, `count to <n>` (1 to 20, also `count <n>`), `clear`, `list`, and `today`
+ * (also "what's due today?").
  * Anything else is `unknown` (the agent answers with the help text). Empty parts are skipped.
  *
  * @example
@@ -36,6 +38,8 @@ export function plan(text: string): Command[] {
     else if ((verb === "done" || verb === "complete") && /^#?\d+$/.test(rest)) commands.push({ kind: "done", id: Number(rest.replace("#", "")) });
     else if ((verb === "delete" || verb === "remove") && /^#?\d+$/.test(rest)) commands.push({ kind: "delete", id: Number(rest.replace("#", "")) });
     else if (verb === "research" && rest !== "") commands.push({ kind: "research", topic: rest });
+    else if (verb === "count" && /^(to )?\d+$/i.test(rest) && countable(Number(rest.replace(/^to /i, ""))))
+      commands.push({ kind: "count", to: Number(rest.replace(/^to /i, "")) });
     else if (verb === "clear" && rest === "") commands.push({ kind: "clear" });
     else if (verb === "list" && rest === "") commands.push({ kind: "list" });
     else commands.push({ kind: "unknown", text: part });
@@ -43,5 +47,13 @@ export function plan(text: string): Command[] {
   return commands;
 }
 
+/** The most `count to <n>` counts: a slow command for typing during a run, not a way to hold a run for long. */
+export const MAX_COUNT = 20;
+
+function countable(to: number): boolean {
+  return Number.isInteger(to) && to >= 1 && to <= MAX_COUNT;
+}
+
 /** What the agent says when it does not understand. */
-export const HELP = 'I understand: "add <title>", "done <id>", "delete <id>", "research <topic>", "clear", "list" and "what\'s due today", separated by ";".';
+export const HELP =
+  'I understand: "add <title>", "done <id>", "delete <id>", "research <topic>", "count to <n>", "clear", "list" and "what\'s due today", separated by ";".';

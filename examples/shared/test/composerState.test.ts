@@ -1,11 +1,13 @@
 import { ClientError } from "../../../src/thread/ClientError";
-import { composerState, DEFAULT_PLACEHOLDER, statusLine } from "../composerState";
+import { composerState, DEFAULT_PLACEHOLDER, KEYBOARD_HINT, keyboardHint, QUEUEING_KEYBOARD_HINT, statusLine } from "../composerState";
 
 describe("composerState", () => {
   it("sends a non-blank draft when no run is active and nothing waits", () => {
     expect(composerState({ status: "idle", pendingApprovals: 0, draft: "add milk" })).toEqual({
       canSend: true,
       canStop: false,
+      offersPolicies: false,
+      canSteer: false,
       placeholder: DEFAULT_PLACEHOLDER,
     });
     expect(composerState({ status: "failed", pendingApprovals: 0, draft: "again" }).canSend).toBe(true);
@@ -28,8 +30,34 @@ describe("composerState", () => {
     expect(composerState({ status: "running", pendingApprovals: 0, draft: "", pendingAnswers: 1 })).toEqual({
       canSend: false,
       canStop: true,
+      offersPolicies: false,
+      canSteer: false,
       placeholder: "Answer the card above to go on",
     });
+  });
+
+  it("on a page that queues, sends while a run is live and offers Steer and Interrupt & send (docs/queue.md#policies)", () => {
+    const live = composerState({ status: "running", pendingApprovals: 0, draft: "add milk", queueing: true });
+    expect(live).toMatchObject({ canSend: true, canStop: true, offersPolicies: true, canSteer: true });
+    expect(live.placeholder).toContain("queue");
+    expect(keyboardHint(live)).toBe(QUEUEING_KEYBOARD_HINT);
+    // Shown with a blank draft, but not enabled.
+    expect(composerState({ status: "running", pendingApprovals: 0, draft: " ", queueing: true })).toMatchObject({
+      canSend: false,
+      offersPolicies: true,
+      canSteer: false,
+    });
+    // No run live: a plain Send, no policies to choose.
+    const idle = composerState({ status: "idle", pendingApprovals: 0, draft: "add milk", queueing: true });
+    expect(idle).toMatchObject({ canSend: true, offersPolicies: false, canSteer: false });
+    expect(keyboardHint(idle)).toBe(KEYBOARD_HINT);
+    // A card waiting for the user's answer holds the draft back, as an approval does.
+    expect(composerState({ status: "running", pendingApprovals: 0, pendingAnswers: 1, draft: "add milk", queueing: true })).toMatchObject({
+      canSend: false,
+      canSteer: false,
+    });
+    // An approval waiting still holds the draft back.
+    expect(composerState({ status: "interrupted", pendingApprovals: 1, draft: "add milk", queueing: true }).canSend).toBe(false);
   });
 });
 

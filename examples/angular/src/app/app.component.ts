@@ -4,7 +4,10 @@
  * the conversation as signals and the calls that drive it. The parts are components so
  * later pages can add to them: app-message-list (app-message, app-tool-card) for the
  * conversation, app-approvals for interrupts, app-confirm-delete for the `confirm_delete` client
- * tool's cards, app-composer for input, app-board-panel for the state.
+ * tool's cards, app-composer for input, app-board-panel for the state. While the agent works the
+ * composer stays open: Send queues, Steer hands the message to the live answer, Interrupt & send
+ * stops it and runs the message; app-waiting-messages lists what waits, each with a Cancel
+ * (docs/queue.md#in-the-client).
  */
 import { ChangeDetectionStrategy, Component, computed } from "@angular/core";
 import { injectAgent } from "agui-rx/angular";
@@ -14,6 +17,7 @@ import { ComposerComponent } from "./composer.component";
 import { ConfirmDeleteComponent } from "./confirm-delete.component";
 import { MessageListComponent } from "./message-list.component";
 import { ThreadSidebarComponent } from "./thread-sidebar.component";
+import { WaitingMessagesComponent } from "./waiting-messages.component";
 import { confirmDelete } from "./page-tools";
 import { BOARD } from "./task-board";
 
@@ -23,7 +27,15 @@ import { BOARD } from "./task-board";
  */
 @Component({
   selector: "app-root",
-  imports: [ApprovalsComponent, BoardPanelComponent, ComposerComponent, ConfirmDeleteComponent, MessageListComponent, ThreadSidebarComponent],
+  imports: [
+    ApprovalsComponent,
+    BoardPanelComponent,
+    ComposerComponent,
+    ConfirmDeleteComponent,
+    MessageListComponent,
+    ThreadSidebarComponent,
+    WaitingMessagesComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: "with-threads" },
   template: `
@@ -42,6 +54,7 @@ import { BOARD } from "./task-board";
             [messages]="agent.messages()"
             [subagents]="agent.subagents()"
             [running]="running()"
+            [versionsLocked]="versionsLocked()"
             [cutOff]="agent.cutOff()"
             [waiting]="waiting()"
             [canSuggest]="canStart()"
@@ -53,6 +66,7 @@ import { BOARD } from "./task-board";
               <app-confirm-delete [call]="call" />
             }
             <app-approvals [pending]="agent.interrupts()" [disabled]="running()" (answer)="agent.resume($event)" />
+            <app-waiting-messages [queued]="agent.queued()" [cancel]="cancelQueued" />
             <app-composer
               [status]="agent.status()"
               [pendingApprovals]="agent.interrupts().length"
@@ -61,7 +75,8 @@ import { BOARD } from "./task-board";
               [end]="agent.end()"
               [stopping]="agent.stopping()"
               [reconnecting]="agent.reconnecting()"
-              (send)="agent.send($event)"
+              [queueing]="true"
+              (sendWith)="agent.send($event.text, { whileRunning: $event.policy })"
               (stop)="agent.stop()"
             />
           </footer>
@@ -80,7 +95,11 @@ export class AppComponent {
   protected readonly running = computed(() => this.agent.status() === "running");
   // Pending interrupts come from the session, not from the run status: a refused send after an
   // interrupt leaves the status `failed` while the approval still waits (issue 15).
-  protected readonly canStart = computed(() => !this.running() && this.agent.interrupts().length === 0);
+  protected readonly canStart = computed(() => !this.running() && this.agent.interrupts().length === 0 && this.agent.queued().length === 0);
+  // Versions switch, and edits start, only between runs with nothing waiting: a waiting message keeps its branch (docs/queue.md#policies).
+  protected readonly versionsLocked = computed(() => this.running() || this.agent.queued().length > 0);
+  /** Cancels a waiting message (the list's Cancel). */
+  protected readonly cancelQueued = (id: string) => this.agent.cancelQueued(id);
   constructor() {
     // On load (a reload too): join the thread, its history and the live rest of a run in progress.
     this.agent.connect();

@@ -30,11 +30,11 @@ import { TurnBarComponent } from "./turn-bar.component";
           @if (block.kind === "message") {
             @let own = controls().get(block.message.id);
             @if (own?.kind === "question" && editing() === block.message.id) {
-              <app-edit-question [text]="own!.text" [disabled]="running()" (save)="saveEdit(block.message.id, $event)" (cancel)="editing.set(undefined)" />
+              <app-edit-question [text]="own!.text" [disabled]="turnsOff()" (save)="saveEdit(block.message.id, $event)" (cancel)="editing.set(undefined)" />
             } @else {
               <app-message [message]="block.message" [results]="results()" [running]="running()" [cutOff]="cutOff()" [waiting]="waiting()" />
               @if (own) {
-                <app-turn-bar [controls]="own" [disabled]="running()" (startEdit)="editing.set($event)" />
+                <app-turn-bar [controls]="own" [disabled]="turnsOff()" (startEdit)="editing.set($event)" />
               }
             }
           } @else {
@@ -77,6 +77,8 @@ export class MessageListComponent {
   readonly messages = input.required<readonly Message[]>();
   readonly subagents = input.required<readonly Subagent[]>();
   readonly running = input.required<boolean>();
+  /** Edit, Regenerate and the version arrows are off (default: while `running`; a page that queues also while messages wait, docs/queue.md#policies). */
+  readonly versionsLocked = input<boolean | undefined>(undefined);
   readonly cutOff = input.required<CutOff>();
   /** Client tool calls waiting for the user's answer on a card: their tool cards say so. */
   readonly waiting = input<ReadonlySet<string>>(new Set());
@@ -93,6 +95,7 @@ export class MessageListComponent {
   protected readonly controls = computed(() => turnControls(this.messages()));
   /** The question whose editor is open (one at a time). */
   protected readonly editing = signal<string | undefined>(undefined);
+  protected readonly turnsOff = computed(() => this.versionsLocked() ?? this.running());
 
   protected saveEdit(messageId: string, text: string): void {
     this.editing.set(undefined);
