@@ -122,6 +122,14 @@ export class ThreadFold {
   }
 
   /**
+   * Whether the thread waits on answers (docs/queue.md#policies): the pending interrupts, or the
+   * client tool calls its last run left. O(1), unlike a snapshot.
+   */
+  awaitsAnswers(): boolean {
+    return this.client.interrupts.length > 0 || this.pendingToolCallIds.length > 0;
+  }
+
+  /**
    * The compacted thread through the last folded event, or `undefined` before any. Its arrays
    * are the fold's own immutable snapshots (the message list's frozen copy, the interrupts).
    * With `lastMessages`, `messages` holds only the last that many, read one by one: no copy of

@@ -79,6 +79,14 @@ export class ByteLedger {
   }
 
   /**
+   * Admits a waiting message's `incoming` bytes on `thread` (docs/queue.md#in-the-store), making
+   * room for them as for a batch; `false` (nothing evicted) when no room can be made.
+   */
+  admitQueued(thread: MemoryThread, incoming: number): boolean {
+    return this.makeRoom(incoming, thread) === undefined;
+  }
+
+  /**
    * Admits `incoming` bytes of `live`'s next batch, making room for them, or answers the refusal
    * (`run-too-large`: past the run's limit, or no room can be made; then nothing was evicted).
    */

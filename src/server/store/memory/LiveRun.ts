@@ -1,12 +1,13 @@
 /** A memory store thread's live run (docs/durability.md §1, §6): its lease, its stop request and who watches them, and its bytes. */
 import type { Observable } from "rxjs";
+import type { QueuedRun } from "../QueuedRun";
 import { watchStop, type StopWatcher } from "../watchStop";
 
 /**
  * The live run: its lease, its stop request, who watches for either, and its bytes.
  *
  * @example
- * const live: LiveRun = { runId: "r1", loggedBytes: 0, foldBytes: 0, limit: 1024, deadline: 30_000, cancelTimer: () => undefined, stopRequested: false, watchers: new Set() };
+ * const live: LiveRun = { runId: "r1", loggedBytes: 0, foldBytes: 0, limit: 1024, deadline: 30_000, cancelTimer: () => undefined, stopRequested: false, watchers: new Set(), steerWatchers: new Set() };
  */
 export interface LiveRun {
   readonly runId: string;
@@ -26,6 +27,8 @@ export interface LiveRun {
   stopRequested: boolean;
   /** Called with `true` on a stop request, `false` when the run ends. */
   readonly watchers: Set<StopWatcher>;
+  /** Called with each steer stored for this run while it is live (`RunWriter.steers`, see liveSteers.ts). */
+  readonly steerWatchers: Set<(entry: QueuedRun) => void>;
 }
 
 /**

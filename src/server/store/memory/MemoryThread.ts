@@ -11,6 +11,7 @@ import type { ThreadSnapshot } from "../../../thread/ThreadSnapshot";
 import type { Cursor, ResumeRead, StoredEvent } from "../ThreadStore";
 import type { LiveRun } from "./LiveRun";
 import { ThreadLog } from "./ThreadLog";
+import { ThreadQueue } from "./ThreadQueue";
 import { threadKey } from "./threadKey";
 import type { ThreadMeta } from "./threadRows";
 
@@ -48,6 +49,8 @@ export class MemoryThread {
   readonly messages: Pick<MessageList, "length" | "at" | "indexOf">;
   readonly runs: RunEntry[] = [];
   live: LiveRun | undefined;
+  /** Its waiting messages and what became of the last ones (docs/queue.md#in-the-store); they leave the store with the thread. */
+  readonly queue = new ThreadQueue();
   /** The compacted state's JSON size (messages and state), measured when a run ends; a live run's growth is its `foldBytes`. */
   snapshotBytes = 0;
   private readonly tails = new Set<TailListener>();
@@ -66,9 +69,9 @@ export class MemoryThread {
     this.fold = new ThreadFold(id, client);
   }
 
-  /** The bytes this thread holds against the store's bound: its retained events, its compacted state, and its live run's growth of it. */
+  /** The bytes this thread holds against the store's bound: its retained events, its compacted state, its live run's growth of it, and its waiting messages. */
   get bytes(): number {
-    return this.log.bytes + this.snapshotBytes + (this.live?.foldBytes ?? 0);
+    return this.log.bytes + this.snapshotBytes + (this.live?.foldBytes ?? 0) + this.queue.bytes;
   }
 
   /** The bytes of its ended runs' retained events: what dropping run logs can free here. */

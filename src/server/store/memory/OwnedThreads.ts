@@ -3,7 +3,7 @@ import type { Observable } from "rxjs";
 import type { StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
 import type { HistoryQuery, ListQuery, StoreScope } from "../ThreadStore";
-import type { HistoryPage, ThreadChanged, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../../thread/threadList";
+import type { HistoryPage, ThreadChanged, ThreadListEvent, ThreadPage, ThreadPatch, ThreadQueueChanged, ThreadSummary } from "../../../thread/threadList";
 import { checkPageLimit, decodeListCursor, encodeListCursor } from "../pageQueries";
 import { ListChanges } from "./ListChanges";
 import type { MemoryThread } from "./MemoryThread";
@@ -28,12 +28,17 @@ export class OwnedThreads {
   private readonly tombstones: Tombstones;
   private readonly changes = new ListChanges();
 
+  /** `forgotten` hears of every thread that leaves the store (deleted or evicted), after its owner's list heard it `deleted`. */
   constructor(
     private readonly clock: StoreClock,
     private readonly lease: number,
+    forgotten: (thread: MemoryThread) => void = () => undefined,
   ) {
     // Deleted or evicted, a thread leaves its owner's list: say so to those watching it.
-    this.table = new ThreadTable((thread) => this.changes.announce(thread.meta.owner, () => ({ type: "deleted", threadId: thread.id })));
+    this.table = new ThreadTable((thread) => {
+      this.changes.announce(thread.meta.owner, () => ({ type: "deleted", threadId: thread.id }));
+      forgotten(thread);
+    });
     this.tombstones = new Tombstones(clock, 2 * lease);
   }
 
@@ -44,9 +49,19 @@ export class OwnedThreads {
 
   /** Refuses a run on a thread deleted less than two leases ago (`deleted`). */
   refuseDeleted(owner: string | undefined, threadId: string, runId: string): void {
-    if (!this.tombstones.has(threadKey(owner, threadId))) return;
+    if (!this.isDeleted(owner, threadId)) return;
     const message = `expected thread "${threadId}" to be open for run "${runId}", but it was deleted less than two leases (${2 * this.lease} ms) ago, and nothing may write it again until then`;
     throw new StoreError("deleted", message, { threadId, runId });
+  }
+
+  /** Whether `owner`'s thread `threadId` was deleted less than two leases ago (its tombstone). */
+  isDeleted(owner: string | undefined, threadId: string): boolean {
+    return this.tombstones.has(threadKey(owner, threadId));
+  }
+
+  /** Tells the thread's owner's listeners of a change of its queue (`change` is built only when someone listens); nothing about the row moves. */
+  announceQueue(thread: MemoryThread, change: () => ThreadQueueChanged): void {
+    this.changes.announce(thread.meta.owner, change);
   }
 
   /** A run of `thread` started or ended now: its `updatedAt` moves, its default title is looked for, its owner hears `change`. */

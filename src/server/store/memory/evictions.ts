@@ -50,19 +50,23 @@ export function freeBytes(threads: ThreadTable, need: number, keep: MemoryThread
 }
 
 /**
- * Evicts the least recently used thread that has no live run and is not `keep`: its tails error
- * with `evicted`, and the store forgets it (its owner's list too, docs/threads.md#in-the-store). Returns the bytes freed, or `undefined` when no thread
- * may go.
+ * Evicts the least recently used thread that has no live run and is not `keep`, one without
+ * waiting messages if there is any: its tails error with `evicted`, and the store forgets it (its
+ * owner's list too, docs/threads.md#in-the-store; its queue with it). Returns the bytes freed, or
+ * `undefined` when no thread may go.
  *
  * @example
  * const freed = evictIdleThread(threads, undefined, counts); // undefined: all busy
  */
 export function evictIdleThread(threads: ThreadTable, keep: MemoryThread | undefined, counts: EvictionCounts): number | undefined {
-  for (const thread of threads.values()) {
-    if (thread.live !== undefined || thread === keep) continue;
-    threads.forget(thread);
-    counts.threads++;
-    return thread.bytes;
+  // Threads with waiting messages go last: evicting one drops what its senders wait for (docs/queue.md#in-the-store).
+  for (const spareQueues of [true, false]) {
+    for (const thread of threads.values()) {
+      if (thread.live !== undefined || thread === keep || (spareQueues && thread.queue.size > 0)) continue;
+      threads.forget(thread);
+      counts.threads++;
+      return thread.bytes;
+    }
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 /** The embedded `ThreadStore` (docs/durability.md#stores-and-routes, docs/durability.md §6): every thread in this process's memory, bounded, least-recently-used first out. */
-import { EMPTY, Observable } from "rxjs";
+import { Observable } from "rxjs";
 import type { QueuedRun } from "../QueuedRun";
 import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
@@ -39,6 +39,7 @@ import { MemoryThread } from "./MemoryThread";
 import { OwnedThreads } from "./OwnedThreads";
 import type { ThreadTable } from "./ThreadTable";
 import { newMeta } from "./threadRows";
+import { StoreQueues } from "./StoreQueues";
 import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
 import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
@@ -103,6 +104,8 @@ class MemoryThreadStore implements MemoryStore {
   private readonly ledger: ByteLedger;
   private readonly lease: number;
   private readonly clock: StoreClock;
+  /** The threads' queues of waiting messages (docs/queue.md#in-the-store). */
+  private readonly queues: StoreQueues;
   /** Names this store instance in its cursors, so another process's (or a restarted one's) read as unknown. */
   private readonly instance = globalThis.crypto.randomUUID().slice(0, 8);
   private incarnations = 0;
@@ -113,9 +116,10 @@ class MemoryThreadStore implements MemoryStore {
     this.maxRunsPerThread = maxRunsPerThread;
     this.lease = positive("lease", options.lease ?? DEFAULT_LEASE_MS);
     this.clock = options.clock ?? systemClock;
-    this.owned = new OwnedThreads(this.clock, this.lease);
+    this.owned = new OwnedThreads(this.clock, this.lease, (thread) => this.queues.dropped(thread));
     this.threads = this.owned.table;
     this.ledger = new ByteLedger(this.threads, maxBytes, maxRunBytes);
+    this.queues = new StoreQueues(this.owned, this.ledger, (thread) => this.expireIfDue(thread));
   }
 
   stats(): MemoryStoreStats {
@@ -134,6 +138,7 @@ class MemoryThreadStore implements MemoryStore {
         { threadId, runId: existing.live.runId },
       );
     }
+    const dequeued = this.queues.admitRun(existing, threadId, runId, options); // the queue goes first; a dequeue leaves it only if the run begins
     refuseMoved(existing?.log.lastCursor ?? null, options.expectCursor, threadId, runId);
     if (existing !== undefined) refuseSwitched(existing.fold.pathMark(), options.expectPath, threadId, runId);
     const fork = options.forkAfter === undefined ? undefined : existing?.fold.forkMarker(options.forkAfter);
@@ -158,12 +163,14 @@ class MemoryThreadStore implements MemoryStore {
       cancelTimer: () => undefined,
       stopRequested: false,
       watchers: new Set(),
+      steerWatchers: new Set(),
     };
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
     const [stored] = this.write(thread, [started], [startedBytes], foldBytes, { ...started, input });
     this.owned.ranNow(thread, existing === undefined ? "created" : "run-started");
+    if (dequeued !== undefined) this.queues.started(thread, dequeued);
     return {
       threadId,
       runId,
@@ -172,7 +179,7 @@ class MemoryThreadStore implements MemoryStore {
       renewLease: () => this.renew(thread, live),
       stopRequested: stopRequests(live, () => thread.live === live),
       setTitle: (title) => this.setTitle(thread, live, title),
-      steers: EMPTY, // #24 placeholder
+      steers: this.queues.steers(thread, live),
     };
   }
 
@@ -184,8 +191,8 @@ class MemoryThreadStore implements MemoryStore {
     this.threads.touch(thread);
     const resume = after === undefined ? undefined : thread.resumeFrom(after);
     if (resume !== undefined) return resume;
-    if (limit === undefined) return { kind: "snapshot", snapshot: thread.snapshot() };
-    return { kind: "snapshot", snapshot: thread.snapshot(limit), hasOlder: thread.messages.length > limit };
+    if (limit === undefined) return { kind: "snapshot", snapshot: thread.snapshot(), ...this.queues.readField(thread) };
+    return { kind: "snapshot", snapshot: thread.snapshot(limit), hasOlder: thread.messages.length > limit, ...this.queues.readField(thread) };
   }
 
   tail(threadId: string, after: Cursor, scope: StoreScope = {}): Observable<StoredEvent> {
@@ -226,7 +233,8 @@ class MemoryThreadStore implements MemoryStore {
       live.cancelTimer();
       for (const watcher of [...live.watchers]) watcher(false);
     }
-    this.owned.delete(thread);
+    this.owned.delete(thread); // its queue goes with it
+    if (live !== undefined) this.queues.ended(thread, live.runId);
     return true;
   }
 
@@ -236,6 +244,7 @@ class MemoryThreadStore implements MemoryStore {
     this.expireIfDue(thread);
     this.threads.touch(thread);
     if (thread.live !== undefined) return "run-active";
+    if (thread.queue.size > 0) return "queue-pending";
     const result = thread.fold.select(messageId, index);
     if (result !== "switched") return result;
     // Not measured again: a switch moves messages and states between the path and the tree, so the
@@ -248,21 +257,20 @@ class MemoryThreadStore implements MemoryStore {
     return this.owned.history(threadId, query, scope);
   }
 
-  // #24 placeholder: the stores helper replaces these four with the queue (docs/queue.md#in-the-store).
-  enqueue(_entry: QueuedRun, _options: EnqueueOptions): Promise<EnqueueAnswer> {
-    return Promise.reject(new Error("enqueue: not built yet"));
+  async enqueue(entry: QueuedRun, options: EnqueueOptions): Promise<EnqueueAnswer> {
+    return this.queues.enqueue(entry, options);
   }
 
-  cancelQueued(_threadId: string, _id: string, _reason: string, _scope?: StoreScope): Promise<CancelQueuedAnswer> {
-    return Promise.reject(new Error("cancelQueued: not built yet"));
+  async cancelQueued(threadId: string, id: string, reason: string, scope: StoreScope = {}): Promise<CancelQueuedAnswer> {
+    return this.queues.cancel(threadId, id, reason, scope);
   }
 
-  queueEntry(_threadId: string, _id: string, _scope?: StoreScope): Promise<QueueEntryState> {
-    return Promise.reject(new Error("queueEntry: not built yet"));
+  async queueEntry(threadId: string, id: string, scope: StoreScope = {}): Promise<QueueEntryState> {
+    return this.queues.entry(threadId, id, scope);
   }
 
-  queueChanges(_threadId: string, _scope?: StoreScope): Observable<QueueChange> {
-    return EMPTY;
+  queueChanges(threadId: string, scope: StoreScope = {}): Observable<QueueChange> {
+    return this.queues.listen(threadId, scope);
   }
 
   listEvents(scope: StoreScope): Observable<ThreadListEvent> {
@@ -284,6 +292,7 @@ class MemoryThreadStore implements MemoryStore {
     const logged = sum(sizes);
     const tooLarge = this.ledger.refuseBatch(thread, live, 2 * logged); // its log entries, and what they may add to the compacted state
     if (tooLarge !== undefined) return Promise.reject(this.endTooLarge(thread, tooLarge));
+    this.queues.takeSteers(thread, live, events); // atomically with the write: nothing can fail between them
     const cursors = this.write(thread, events, sizes, logged).map((stored) => stored.cursor);
     live.deadline = this.clock.now() + this.lease; // an append is a heartbeat
     return Promise.resolve(cursors);
@@ -348,6 +357,7 @@ class MemoryThreadStore implements MemoryStore {
     live.cancelTimer();
     for (const watcher of [...live.watchers]) watcher(false);
     this.owned.ranNow(thread, "run-ended");
+    this.queues.ended(thread, live.runId);
   }
 
   private onLeaseTimer(thread: MemoryThread, live: LiveRun): void {

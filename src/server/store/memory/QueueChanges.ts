@@ -1,0 +1,45 @@
+/** `ThreadStore.queueChanges` in process (docs/queue.md#in-the-store): each thread's queue changes and run ends, heard only by that thread's listeners. */
+import { Observable } from "rxjs";
+import type { QueueChange } from "../ThreadStore";
+
+type Listener = (change: QueueChange) => void;
+
+/**
+ * The queue changes of each thread, by its key (`threadKey(owner, threadId)`, so another owner's
+ * thread of the same id is another key), delivered synchronously to that thread's listeners.
+ * Hot: a subscriber hears what happens from its subscription on, also of a thread created or
+ * deleted meanwhile. Only listened keys are held, so memory follows the subscribers.
+ *
+ * @example
+ * const changes = new QueueChanges();
+ * changes.listen(threadKey("alice", "t1")).subscribe(console.log);
+ * changes.announce(threadKey("alice", "t1"), { kind: "enqueued", id: "r3" }); // logged
+ */
+export class QueueChanges {
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  /** The changes of the thread `key` from now on. */
+  listen(key: string): Observable<QueueChange> {
+    return new Observable<QueueChange>((subscriber) => {
+      const listener: Listener = (change) => subscriber.next(change);
+      let heard = this.listeners.get(key);
+      if (heard === undefined) {
+        heard = new Set();
+        this.listeners.set(key, heard);
+      }
+      heard.add(listener);
+      const mine = heard;
+      return () => {
+        mine.delete(listener);
+        if (mine.size === 0 && this.listeners.get(key) === mine) this.listeners.delete(key);
+      };
+    });
+  }
+
+  /** Tells the thread `key`'s listeners of `change`. */
+  announce(key: string, change: QueueChange): void {
+    const heard = this.listeners.get(key);
+    if (heard === undefined) return;
+    for (const listener of [...heard]) listener(change);
+  }
+}
