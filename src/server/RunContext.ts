@@ -4,10 +4,13 @@
  * its port (`RunPort.ts`), not on it; the subagent context is `SubagentRunContext.ts`, which this
  * file reaches only through the factory each context is made with.
  */
+import type { Observable } from "rxjs";
 import { ev } from "../protocol/build";
 import type { Event } from "../protocol/events";
 import type { TokenUsage } from "../protocol/common";
+import type { UserMessage } from "../protocol/messages";
 import type { Interrupt, SubagentFinishedOutcome } from "../protocol/outcomes";
+import type { IncomingOffer } from "./IncomingOffer";
 import { interrupt, type InterruptFields } from "./interrupt";
 import { ActivityHandle } from "./handles/ActivityHandle";
 import { MessageHandle, type MessageOptions } from "./handles/MessageHandle";
@@ -106,6 +109,45 @@ export class RunContext<S = unknown> extends RunReaders<S> {
   setThreadTitle(title: string): Promise<void> {
     if (typeof title !== "string") throw new TypeError(`expected a string title for the thread, but got ${typeof title}`);
     return this.core.setThreadTitle(title);
+  }
+
+  // ---- steered messages (docs/queue.md#steer) --------------------------------------------------
+
+  /**
+   * The user messages steered into this run while it works, each taken as it is handed to a
+   * subscriber: at that moment it is recorded in the run's events (TEXT_MESSAGE_START with role
+   * `user` and the message's id, TEXT_MESSAGE_CONTENT with its text, TEXT_MESSAGE_END), where the
+   * run is then, also in the middle of an open assistant message, tool call or reasoning (both the
+   * strict verifier and `@ag-ui/client`'s accept it there), and then handed over. Messages sent
+   * before the agent subscribed wait for it and come first, in order. Every subscriber receives
+   * every message taken while it is subscribed, recorded once. Completes when the run ends (nothing
+   * is taken after its terminal: a steer never taken stays in the store's queue and runs as a
+   * queued message of its own), or at once when the run has no source (`RunOptions.incoming`,
+   * which `createHandler` with a store passes). The content is text only: a string, or text parts.
+   *
+   * A subagent's context (`ctx.subagent()`) completes at once: steers are sent to the run's own
+   * agent, which decides what its subagents hear.
+   *
+   * @example
+   * const correction = await firstValueFrom(ctx.incoming$.pipe(timeout({ first: 30_000 })), { defaultValue: undefined });
+   * if (correction !== undefined) ctx.say(`Noted: ${correction.content as string}`);
+   */
+  get incoming$(): Observable<UserMessage> {
+    return this.core.incoming.incoming$;
+  }
+
+  /**
+   * The lower level of `incoming$`, for adapters that decide when a message is taken (`aiAgent`
+   * takes one when the model step that received it starts): each message not taken yet as an
+   * `IncomingOffer`, offered once to each subscriber (those sent before it subscribed first, in
+   * order). Nothing is recorded until `offer.take()`. Completes as `incoming$` does; a subagent's
+   * context completes at once.
+   *
+   * @example
+   * ctx.offers$.subscribe((offer) => steering.steer(textOf(offer.message), { id: offer.message.id }));
+   */
+  get offers$(): Observable<IncomingOffer> {
+    return this.core.incoming.offers$;
   }
 
   // ---- writers -------------------------------------------------------------------------------

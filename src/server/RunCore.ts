@@ -18,7 +18,10 @@ import { stateEncodingStep } from "../operators/selectStateEncoding";
 import { checkEgress } from "./checkEgress";
 import { StateManager } from "../operators/StateManager";
 import type { IdSource } from "./ids";
+import { IncomingMessages } from "./IncomingMessages";
 import { isTerminal } from "../thread/isTerminal";
+import type { UserMessage } from "../protocol/messages";
+import type { Observable } from "rxjs";
 
 /**
  * Something the driver closes if the agent leaves it open: a message, tool call, reasoning, step or subagent.
@@ -69,6 +72,8 @@ export interface RunCoreOptions {
   readonly maxJsonDepth?: number;
   /** Where `ctx.setThreadTitle` sends a title (`RunOptions.setThreadTitle`); none: it does nothing. */
   readonly setThreadTitle?: (title: string) => Promise<void>;
+  /** The messages steered into the run (`RunOptions.incoming`); none: `ctx.incoming$` completes at once. */
+  readonly incoming?: Observable<UserMessage>;
 }
 
 /**
@@ -102,6 +107,8 @@ export class RunCore<S> {
   readonly setThreadTitle: (title: string) => Promise<void>;
   /** The nesting limit of every event sent (`RunOptions.maxJsonDepth`). */
   private readonly maxJsonDepth: number;
+  /** The steered messages (docs/queue.md#steer): started by the driver before the agent runs, closed before the terminal. */
+  readonly incoming: IncomingMessages;
 
   constructor(
     readonly spec: StateSpec<S> | undefined,
@@ -114,6 +121,7 @@ export class RunCore<S> {
     this.ready = options.ready ?? (() => Promise.resolve());
     this.setThreadTitle = options.setThreadTitle ?? (() => Promise.resolve());
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    this.incoming = new IncomingMessages(options.incoming, (event) => this.write(event), this.controller.signal);
     this.checked = initialCheckedState({ mode: "strict", newId: this.newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits
     // must never reach, and `state` must not follow `stateMut` edits before a publish.

@@ -66,6 +66,7 @@ export class RunDriver<S> {
     options.stop?.addEventListener("abort", this.stopped, { once: true });
 
     const ctx = rootContext(core);
+    core.incoming.start();
     let running: Promise<RunOutcome | void>;
     try {
       running = Promise.resolve(agent.run(ctx));
@@ -77,6 +78,7 @@ export class RunDriver<S> {
 
   /** Unsubscription: before the terminal event it cancels the agent; after it (or while it is written) the run is simply over. */
   teardown(): void {
+    this.core.incoming.close();
     this.options.signal?.removeEventListener("abort", this.cancel);
     this.options.stop?.removeEventListener("abort", this.stopped);
     switch (this.phase.kind) {
@@ -104,6 +106,7 @@ export class RunDriver<S> {
     const { core, input, subscriber } = this;
     if (this.phase.kind === "ended" || core.controller.signal.aborted) return;
     this.phase = ENDED;
+    core.incoming.close(); // nothing is taken once the run ends (docs/queue.md#steer)
     const reason: unknown = this.options.stop?.reason;
     try {
       core.pendingInterrupts = [];
@@ -129,6 +132,7 @@ export class RunDriver<S> {
   /** The agent threw or rejected (or its outcome was refused): RUN_ERROR, then complete. */
   private readonly fail = (error: unknown): void => {
     if (this.phase.kind === "ended" || this.core.controller.signal.aborted) return;
+    this.core.incoming.close();
     try {
       this.phase = TERMINATING;
       this.core.write(this.core.withUsage(runError(error, this.options)));
@@ -145,6 +149,7 @@ export class RunDriver<S> {
   private readonly finish = (outcome: RunOutcome | void): void => {
     const { core, options } = this;
     if (this.phase.kind === "ended" || core.controller.signal.aborted) return;
+    core.incoming.close();
     const malformed = describeMalformedOutcome(outcome);
     if (malformed !== undefined) return this.fail(new AgentError(malformed));
     try {

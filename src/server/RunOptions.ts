@@ -1,4 +1,6 @@
 /** The options of `run()` (docs/seeds.md#seed-002): ids, stacks, pacing, JSON depth, and the two ways to end a run from outside. */
+import type { Observable } from "rxjs";
+import type { UserMessage } from "../protocol/messages";
 import type { IdSource } from "./ids";
 
 /**
@@ -46,4 +48,13 @@ export interface RunOptions {
    * nowhere and `ctx.setThreadTitle` resolves at once.
    */
   readonly setThreadTitle?: (title: string) => Promise<void>;
+  /**
+   * The messages steered into this run (docs/queue.md#steer), each once, as they arrive: the agent
+   * takes them from `ctx.incoming$` (or `ctx.offers$`), and each is recorded in the run's events
+   * when taken. Subscribed when the agent is called, unsubscribed when the run ends; what arrives
+   * before the agent subscribes waits for it. A message whose content is not text only is skipped.
+   * `createHandler` with a store passes the run's `RunWriter.steers` (their user messages); without
+   * it `ctx.incoming$` completes at once.
+   */
+  readonly incoming?: Observable<UserMessage>;
 }

@@ -1,7 +1,10 @@
 /** The context of one subagent invocation (docs/server.md#run-and-context, docs/rules.md#subagents): the implementation of `SubagentContext`. */
+import { EMPTY, type Observable } from "rxjs";
 import { ev } from "../protocol/build";
+import type { UserMessage } from "../protocol/messages";
 import type { SubagentFinishedOutcome } from "../protocol/outcomes";
 import { RunContext, type SubagentContext, type SubagentFactory } from "./RunContext";
+import type { IncomingOffer } from "./IncomingOffer";
 import type { Closable, RunCore, Scope } from "./RunCore";
 
 /**
@@ -28,6 +31,16 @@ export class SubagentRunContext<S = unknown> extends RunContext<S> implements Su
     private readonly releaseFromParent: (span: Closable) => void,
   ) {
     super(core, scope, id, makeSubagent);
+  }
+
+  /** Completes at once: steers go to the run's own agent, which decides what its subagents hear (docs/queue.md#steer). */
+  override get incoming$(): Observable<UserMessage> {
+    return EMPTY;
+  }
+
+  /** Completes at once, as `incoming$` does. */
+  override get offers$(): Observable<IncomingOffer> {
+    return EMPTY;
   }
 
   /** Whether neither `finish` nor `fail` has been sent yet. */

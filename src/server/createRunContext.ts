@@ -1,8 +1,10 @@
 /** A run context without a driver, for unit tests of agent code (the seed's `RunContext::new`). */
 import * as E from "fp-ts/Either";
+import type { Observable } from "rxjs";
 import { ev } from "../protocol/build";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput } from "../protocol/input";
+import type { UserMessage } from "../protocol/messages";
 import type { StateSpec } from "../protocol/stateSpec";
 import { decodeState } from "./decodeState";
 import { randomIds, type IdSource } from "./ids";
@@ -36,12 +38,17 @@ export interface RunContextHarness<S> {
  * const { ctx, events } = createRunContext(docSpec, runAgentInput("t", "r"));
  * ctx.updateState((doc) => { doc.step = 1; });
  * events.map((e) => e.type); // ["STATE_SNAPSHOT"]
- * // options.setThreadTitle receives what ctx.setThreadTitle sets (none: it does nothing)
+ * // options.setThreadTitle receives what ctx.setThreadTitle sets (none: it does nothing);
+ * // options.incoming is what ctx.incoming$ takes from (none: it completes at once), and abort() ends taking
  */
 export function createRunContext<S>(
   spec: StateSpec<S> | undefined,
   input: RunAgentInput,
-  options: { readonly ids?: IdSource; readonly setThreadTitle?: (title: string) => Promise<void> } = {},
+  options: {
+    readonly ids?: IdSource;
+    readonly setThreadTitle?: (title: string) => Promise<void>;
+    readonly incoming?: Observable<UserMessage>;
+  } = {},
 ): RunContextHarness<S> {
   const decoded = decodeState(spec, input.state);
   if (E.isLeft(decoded)) throw decoded.left;
@@ -49,8 +56,10 @@ export function createRunContext<S>(
   const core = new RunCore<S>(spec, input, (event) => events.push(event), decoded.right, {
     newId: options.ids ?? randomIds,
     setThreadTitle: options.setThreadTitle,
+    incoming: options.incoming,
   });
   core.prime(ev.runStarted(input.threadId, input.runId));
+  core.incoming.start();
   return {
     ctx: rootContext(core),
     events,

@@ -9,6 +9,8 @@ export { success, interrupted, type Agent, type RunOutcome, type SuccessOutcome,
 export { interrupt, type InterruptFields } from "./interrupt";
 export { AgentError, DEFAULT_ERROR_CODE, PROTOCOL_ERROR_CODE, SERIALIZATION_ERROR_CODE } from "./AgentError";
 export { RunContext, type SubagentContext, type SubagentOptions } from "./RunContext";
+export type { IncomingOffer } from "./IncomingOffer";
+export { steerText } from "../protocol/steerText";
 export { createRunContext, type RunContextHarness } from "./createRunContext";
 export { randomIds, sequentialIds, type IdSource } from "./ids";
 export { SpanHandle } from "./handles/SpanHandle";

@@ -81,6 +81,7 @@ function startCore<S>(agent: Agent<S>, input: RunAgentInput, options: RunOptions
     ready: options.ready,
     maxJsonDepth: options.maxJsonDepth,
     setThreadTitle: options.setThreadTitle,
+    incoming: options.incoming,
   };
   const decoded = decodeState(agent.state, input.state, { maxJsonDepth: options.maxJsonDepth });
   let problem: AgentError;

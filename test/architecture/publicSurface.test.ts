@@ -59,7 +59,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "DEFAULT_ERROR_CODE", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_IDLE_WRITE_TIMEOUT_MS", "DEFAULT_LEASE_MS", "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_BUFFERED_BYTES", "DEFAULT_MAX_PAGE_SIZE", "DEFAULT_MAX_TAIL_BYTES", "DEFAULT_TURN_BUDGET_MS", "EGRESS_RULE", "type FairTurns",
     "type FairTurnsOptions", "type FetchHandler", "ForkMarker", "type Frame", "type HandlerOptions", "type HistoryMode", "type HistoryQuery", "type HttpErrorBody",
-    "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type InterruptFields", "type InterruptOutcome", "type ListQuery",
+    "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type IncomingOffer", "type InterruptFields", "type InterruptOutcome", "type ListQuery",
     "MEMORY_STORE_DEFAULTS", "type MemoryStore", "type MemoryStoreOptions", "type MemoryStoreStats", "MessageHandle", "type MessageOptions",
     "type OneThreadAccess", "OpenSpans", "PROTOCOL_ERROR_CODE", "type PathMark", "RUN_TOO_LARGE_ERROR_CODE", "type ReadOptions", "type Ready", "ReasoningHandle",
     "type RecordRunOptions", "type ResumeRead", "type Routed", "RunContext", "type RunContextHarness", "type RunFunction", "type RunOptions",
@@ -70,7 +70,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type SuccessOutcome", "TRUNCATED_ERROR_CODE", "type TailFrames", "type ThreadAccess", "ThreadFold", "type ThreadListAccess", "type ThreadRead",
     "ThreadSnapshot", "type ThreadStore", "ToolCallHandle", "type ToolCallOptions", "type ToolResultOptions", "checkBatch", "checkEgress",
     "connectPrelude", "createHandler", "createRunContext", "fairTurns", "inProcessTransport", "interrupt", "interrupted", "isTerminal", "memoryStore",
-    "openConnect", "planConnect", "randomIds", "recordRun", "run", "sequentialIds", "sharedTailFrames", "sharedTurns", "stateSpec", "success",
+    "openConnect", "planConnect", "randomIds", "recordRun", "run", "sequentialIds", "sharedTailFrames", "sharedTurns", "stateSpec", "steerText", "success",
     "systemClock", "tailFrames",
   ],
   "agui-rx/client": [
