@@ -3,7 +3,7 @@
  * joined run is active, its run id once known (for `stop()`), and its end at its `done` or at
  * unsubscription, whichever comes first.
  */
-import type { Observable } from "rxjs";
+import { Observable, Subject } from "rxjs";
 import { operate, SourceObserver } from "../rx/operate";
 
 /**
@@ -33,6 +33,7 @@ export interface ActiveRun {
  */
 export class RunSlot {
   #active: ActiveRun | undefined;
+  readonly #freed = new Subject<void>();
 
   constructor(private readonly changed: () => void) {}
 
@@ -44,6 +45,28 @@ export class RunSlot {
   /** The id of the active run in flight, or `undefined` when idle or not known yet. */
   get runId(): string | undefined {
     return this.#active?.runId;
+  }
+
+  /**
+   * Emits once the slot is free (at once when it is), then completes: a queued message's run that
+   * started waits for the session's run before it (docs/queue.md#in-the-client). The taker calls
+   * `begin()` right there, before anyone else hears the slot is free.
+   */
+  whenFree(): Observable<void> {
+    return new Observable<void>((subscriber) => {
+      const emit = (): void => {
+        subscriber.next();
+        subscriber.complete();
+      };
+      if (this.#active === undefined) return emit();
+      const waiting = this.#freed.subscribe(() => {
+        if (this.#active === undefined && !subscriber.closed) {
+          waiting.unsubscribe();
+          emit();
+        }
+      });
+      return waiting;
+    });
   }
 
   /** Takes the slot for a new run and returns its token (the caller has checked that none is active). */
@@ -75,6 +98,7 @@ export class RunSlot {
   private end(run: ActiveRun): void {
     if (this.#active !== run) return;
     this.#active = undefined;
+    this.#freed.next();
     this.changed();
   }
 }

@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, from, map, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, filter, from, map, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
 import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
 import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
 import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
@@ -28,12 +28,17 @@ import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from ".
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
 import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
+import { isQueueNoticeItem } from "./transports/QueueNoticeItem";
 import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { HistoryPage } from "../thread/threadList";
 import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend, type RefusedSendOptions } from "./withdrawRefusedSend";
 import { takeBackAnswers } from "./answeredElsewhere";
+import type { QueuedMessage } from "../protocol/queueMeta";
+import { QueueList } from "./queue/QueueList";
+import { policyRefusal, SessionQueue } from "./queue/SessionQueue";
+import type { CancelQueuedResult } from "./transports/Transport";
 
 export type { SessionSnapshot } from "./SessionViews";
 export type { BranchInfo } from "./branches/BranchGroups";
@@ -104,7 +109,10 @@ export class Session<S = unknown> {
     running: this.running,
     runningToolCalls: this.runningToolCalls,
     branches: this.branchGroups,
+    queued: this.queued,
   }));
+  /** The thread's waiting messages (docs/queue.md#in-the-client). */
+  private readonly queue = new QueueList();
   /** The sibling groups along the path (docs/client.md#branches). */
   private readonly groups = new BranchGroups();
   /** Hears other tabs switch this thread's branches, once connected (docs/client.md#branches). */
@@ -123,6 +131,8 @@ export class Session<S = unknown> {
   private readonly tools: ResolvedTools;
   private readonly newId: () => string;
   private readonly now: () => number;
+  /** Sends with a policy, the queue list's inputs and cancels (docs/queue.md#in-the-client). */
+  private readonly sending: SessionQueue<S>;
 
   /** The options minus the StateSpec (kept apart so that `Session<S>` stays covariant in S). */
   private readonly options: Omit<SessionOptions<S>, "state">;
@@ -139,11 +149,23 @@ export class Session<S = unknown> {
     this.tools = this.toolCalls.resolve(options.tools ?? []);
     const refused = checkMaxToolRoundtrips(options.maxToolRoundtrips);
     if (refused !== undefined) throw refused;
+    this.sending = new SessionQueue<S>({
+      transport,
+      threadId: options.threadId,
+      queue: this.queue,
+      slot: this.slot,
+      known: this.known,
+      messages: () => this.messages,
+      owned: () => ownsHistory(transport),
+      now: this.now,
+      notify: () => this.notify("queue"),
+    });
     this.follower = new ThreadFollower({
       transport,
       threadId: options.threadId,
       running: () => this.running,
       reread: () => void this.reread().catch(() => undefined),
+      heard: (notice) => this.sending.heard(notice),
     });
   }
 
@@ -205,6 +227,16 @@ export class Session<S = unknown> {
     return this.follower.following;
   }
 
+  /**
+   * The thread's waiting messages, in the order they will run (docs/queue.md#in-the-client): this
+   * session's sends with a policy and other tabs' (from the connect prelude and the thread's
+   * events). A message leaves the list when its run starts, its steer is taken or it is cancelled;
+   * it is shown here, not in `messages`, until its recorded events arrive. The same frozen array until it changes.
+   */
+  get queued(): readonly QueuedMessage[] {
+    return this.queue.list;
+  }
+
   /** Whether a run is active. */
   get running(): boolean {
     return this.slot.running;
@@ -234,6 +266,8 @@ export class Session<S = unknown> {
   readonly running$: Obs<boolean> = this.views.view("running", () => this.running);
   /** The client tool calls executing now; replays the current value. */
   readonly runningToolCalls$: Obs<readonly RunningToolCall[]> = this.views.view("toolCalls", () => this.runningToolCalls);
+  /** The thread's waiting messages; replays the current value. */
+  readonly queued$: Obs<readonly QueuedMessage[]> = this.views.view("queue", () => this.queued);
   /** The sibling groups along the path; replays the current value. */
   readonly branchGroups$: Obs<readonly BranchGroup[]> = this.views.view(["branches", "messages"], () => this.branchGroups);
 
@@ -262,11 +296,45 @@ export class Session<S = unknown> {
   /**
    * Sends a user message (text, or a whole `UserMessage`) and runs the agent once; cold.
    *
+   * With `whileRunning` other than `refuse` (docs/queue.md#in-the-client) it is posted even while
+   * a run is live (this session's or another tab's) and does not take the session's run slot: the
+   * message is not appended to `messages` but listed in `queued` while it waits; `queued` updates
+   * tell each of its statuses, then its run follows in the same subscription once it started and
+   * the session's run before it is done (its message arrives with the run's RUN_STARTED), ending
+   * with one `done`; `cancelled` ends with `done` cancelled, a taken steer with `done` success.
+   * Unsubscribing only detaches; `cancelQueued` cancels.
+   *
    * @example
    * session.send("What is on the board?").subscribe(render);
+   * session.send("And the done column?", { whileRunning: "queue" }).subscribe(render);
    */
   send(message: string | UserMessage, runOptions: RunOptions = {}): Observable<Update<S>> {
-    return this.start(runOptions, undefined, message);
+    const policy = runOptions.whileRunning ?? "refuse";
+    if (policy === "refuse") return this.start(runOptions, undefined, message);
+    return defer(() => {
+      const loop = this.loopOptions(runOptions);
+      if (loop instanceof ClientError) return refuse<S>(loop);
+      const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
+      const id = runOptions.runId ?? this.newId();
+      // follow-up runs of the tool loop answer the thread's client tool calls: plain posts, which pass the queue
+      const plain: RunOptions = { ...runOptions, runId: id, whileRunning: "refuse" };
+      const input = (owned: boolean) => this.input(plain, undefined, loop.tools.wire, owned);
+      return this.sending.send({ user, id, policy, input, run: (items, run) => this.loop(this.follow(items, false), run, plain, loop, false) });
+    });
+  }
+
+  /**
+   * Cancels a waiting message of the thread (`transport.cancelQueued`, `POST {url}/cancel`,
+   * docs/queue.md#cancel), this session's or another tab's: `cancelled` (it leaves `queued`; its
+   * sender's stream ends with `done` cancelled), `started` or `taken` (too late), `unknown` (no
+   * such waiting message). Rejects with a `ClientError`: `config` when the transport cannot cancel,
+   * else the request's failure.
+   *
+   * @example
+   * await session.cancelQueued(session.queued[0].id); // "cancelled"
+   */
+  cancelQueued(id: string): Promise<CancelQueuedResult> {
+    return this.sending.cancel(id);
   }
 
   /**
@@ -456,6 +524,8 @@ export class Session<S = unknown> {
 
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
+      const policy = policyRefusal(runOptions, "a resume");
+      if (policy !== undefined) return refuse<S>(policy);
       if (this.running)
         return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
@@ -481,6 +551,8 @@ export class Session<S = unknown> {
    */
   private fork(planOf: (path: readonly Message[]) => ForkPlan | ClientError, runOptions: RunOptions): Observable<Update<S>> {
     return defer(() => {
+      const policy = policyRefusal(runOptions, "an edit or a regenerate");
+      if (policy !== undefined) return refuse<S>(policy);
       if (this.running)
         return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
       const loop = this.loopOptions(runOptions);
@@ -644,6 +716,7 @@ export class Session<S = unknown> {
         run.runId = made.runId;
         // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
         const items = defer(() => this.transport.run(made, { warnings: true, connection: true })).pipe(
+          filter((item): item is Event | DecodeWarning | ConnectionNotice => !isQueueNoticeItem(item)),
           map((item) => withPostedInput(item, made)),
           tap((item) => {
             if (run.heard || isDecodeWarning(item) || isConnectionNotice(item)) return;
@@ -663,6 +736,7 @@ export class Session<S = unknown> {
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, joining: boolean): Observable<Update<S>> {
     const windowed = events.pipe(
       map((item) => {
+        if ("type" in item) this.sending.event(item, joining);
         if (!("type" in item) || (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED")) return item;
         // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
         if (item.type === "MESSAGES_SNAPSHOT" && this.rereadingPath) this.leavePath();

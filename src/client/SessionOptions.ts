@@ -1,6 +1,7 @@
 /** What a Session is built with, and what one run may override (docs/client.md#session-and-updates). */
 import type { Context, Tool } from "../protocol/input";
 import type { StateSpec } from "../protocol/stateSpec";
+import type { WhileRunning } from "../protocol/queueMeta";
 import type { DebugOption } from "../operators/logEvents";
 import type { Hydration } from "./hydrate";
 import type { ClientTool } from "./tools/clientTool";
@@ -60,4 +61,13 @@ export interface RunOptions {
   readonly forwardedProps?: unknown;
   /** The first run's id; a new one by default (follow-up runs always get new ones). */
   readonly runId?: string;
+  /**
+   * What `send` asks for while a run is live (docs/queue.md#policies): `refuse` (the default: a
+   * plain post, refused while this session runs and answered 409 while the thread does), `queue`,
+   * `steer` or `interrupt` (the message waits in `session.queued` and its updates say how, see
+   * docs/client.md#sending-while-the-agent-works). Only `send` takes a policy: an edit, a regenerate
+   * or a resume with another one is refused (`config`). Follow-up runs of the tool loop are always
+   * plain posts.
+   */
+  readonly whileRunning?: WhileRunning;
 }

@@ -8,6 +8,7 @@ import { distinctUntilChanged, Subject, type Observable } from "rxjs";
 import type { BranchGroup } from "../protocol/branchMeta";
 import type { Message } from "../protocol/messages";
 import type { Interrupt } from "../protocol/outcomes";
+import type { QueuedMessage } from "../protocol/queueMeta";
 import { operate, SourceObserver } from "../rx/operate";
 import type { RunningToolCall } from "./tools/RunningToolCalls";
 import type { Subagent, Update } from "../thread/Update";
@@ -24,10 +25,12 @@ export interface SessionSnapshot<S> {
   readonly runningToolCalls: readonly RunningToolCall[];
   /** The sibling groups along the path (`Session.branchGroups`, docs/client.md#branches). */
   readonly branches: readonly BranchGroup[];
+  /** The thread's waiting messages (`Session.queued`, docs/queue.md#in-the-client). */
+  readonly queued: readonly QueuedMessage[];
 }
 
 /** A part of the snapshot that changes on its own, and the views that follow it. */
-export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running" | "toolCalls" | "branches";
+export type ViewChannel = "messages" | "state" | "interrupts" | "subagents" | "running" | "toolCalls" | "branches" | "queue";
 
 /** Updates by the view they change. */
 const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
@@ -45,7 +48,7 @@ const CHANNEL_OF: Partial<Record<Update["kind"], ViewChannel>> = {
  * values; it is called at most once per change (the snapshot is cached until the next `notify`).
  *
  * @example
- * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running, runningToolCalls, branches }));
+ * const views = new SessionViews(() => ({ messages, rawState, state, interrupts, subagents, running, runningToolCalls, branches, queued }));
  * const messages$ = views.view("messages", () => messages);
  * views.notifyUpdate(update); // after applying an update
  */

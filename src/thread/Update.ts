@@ -2,6 +2,7 @@
 import type { Interrupt } from "../protocol/outcomes";
 import type { Message, ReasoningMessage, UserMessage } from "../protocol/messages";
 import type { ClientError } from "./ClientError";
+import type { QueueNotice } from "../protocol/queueMeta";
 
 /** How a message changed (docs/rules.md#A23). One event, one change. */
 export type MessageChange =
@@ -160,6 +161,18 @@ export interface RunUpdate {
   readonly toolCallIds: readonly string[];
 }
 
+/**
+ * A message sent while the agent works (docs/queue.md#in-the-client) changed status: it waits
+ * (`queued`, `waiting`, `steering`: it is listed in `session.queued`, not in `messages`), or its
+ * wait ended: `started` (its run's updates follow in the same subscription, once the session's
+ * run before it is done), `taken` (the live run's agent took the steer: the message arrives with
+ * that run's events; `done` success follows), `cancelled` (`done` cancelled follows).
+ */
+export interface QueuedUpdate {
+  readonly kind: "queued";
+  readonly notice: QueueNotice;
+}
+
 /** The run is over: always the last update, exactly once per `send`/`resume` subscription (which may span several runs, see RunUpdate). */
 export interface DoneUpdate {
   readonly kind: "done";
@@ -189,4 +202,5 @@ export type Update<S = unknown> =
   | ErrorUpdate
   | ConnectionUpdate
   | RunUpdate
+  | QueuedUpdate
   | DoneUpdate;

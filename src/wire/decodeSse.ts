@@ -5,6 +5,7 @@ import type { Stripped } from "../protocol/unrecognised";
 import { DecodeError } from "./DecodeError";
 import { DecodeWarning } from "./DecodeWarning";
 import type { SseControl } from "./SseControl";
+import { SseNamedFrame } from "./SseNamedFrame";
 import { decodeEventValue, Dropped, type EventDecoding } from "./decodeEvent";
 import { frameLimitOf, readSseFrames, type DecodeSseOptions, type SseControlsOption, type SseFrame } from "./decodeSseFrames";
 
@@ -25,6 +26,12 @@ export interface DecodeSseEventOptions extends DecodeSseOptions {
    * warning. `false` (the default): stripping is silent and dropped events are skipped.
    */
   readonly warnings?: boolean;
+  /**
+   * `event:` names whose frames are handed on as `SseNamedFrame`s, undecoded (the caller reads
+   * them: a queued message's `agui-rx-queue` notices, docs/queue.md#on-the-wire). Frames of any
+   * other name, or none, are events as always.
+   */
+  readonly named?: readonly string[];
 }
 
 /**
@@ -50,6 +57,9 @@ export interface DecodeSseEventOptions extends DecodeSseOptions {
  * // emits DecodeWarning("unknown-property", "event 0 (RUN_STARTED): removed unknown property /vendor …"), then the event without it
  */
 export function decodeSse(
+  options: DecodeSseEventOptions & SseControlsOption & { readonly named: readonly string[] },
+): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl | SseNamedFrame>;
+export function decodeSse(
   options: DecodeSseEventOptions & SseControlsOption & { readonly warnings: true },
 ): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
 export function decodeSse(options: DecodeSseEventOptions & SseControlsOption): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
@@ -58,7 +68,7 @@ export function decodeSse(options?: DecodeSseEventOptions & { readonly warnings?
 export function decodeSse(options?: DecodeSseEventOptions): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
 export function decodeSse(
   options: DecodeSseEventOptions & Partial<SseControlsOption> = {},
-): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl> {
+): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl | SseNamedFrame> {
   frameLimitOf(options); // a bad limit is refused here, when the operator is made
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
   if (!(maxDepth >= 1)) throw new RangeError(`decodeSse: expected maxDepth to be at least 1, got ${String(maxDepth)}`);
@@ -66,18 +76,23 @@ export function decodeSse(
   // 2 × maxDepth characters cannot exceed the limit: the depth walk runs only on longer frames.
   const shallow = 2 * maxDepth;
   const warnings = options.warnings === true;
+  const named = options.named === undefined || options.named.length === 0 ? undefined : new Set(options.named);
   return (source) =>
     defer(() => {
       // Per subscription: the frame index (the warnings' "where") and the output the warnings go to.
       let index = 0;
-      let out: Subscriber<Event | DecodeWarning | SseControl> | undefined;
+      let out: Subscriber<Event | DecodeWarning | SseControl | SseNamedFrame> | undefined;
       const onStripped = warnings ? (stripped: Stripped, type: string) => out?.next(DecodeWarning.of(stripped, type, index)) : undefined;
       const deep: EventDecoding = { maxDepth, checkDepth: true, onStripped };
       const flat: EventDecoding = { maxDepth, checkDepth: false, onStripped };
-      const decode = readSseFrames<Event | DecodeWarning | SseControl>(
+      const decode = readSseFrames<Event | DecodeWarning | SseControl | SseNamedFrame>(
         options,
         (frame, subscriber) => {
           out = subscriber;
+          if (named !== undefined && frame.event !== undefined && named.has(frame.event)) {
+            subscriber.next(new SseNamedFrame(frame.event, frame.data));
+            return;
+          }
           const result = decodeFrame(frame, frame.data.length > shallow ? deep : flat);
           if (result instanceof DecodeError) subscriber.error(result);
           else if (result instanceof Dropped) {

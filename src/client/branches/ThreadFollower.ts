@@ -4,7 +4,7 @@
  */
 import { catchError, EMPTY, switchMap, type Subscription } from "rxjs";
 import { ownsHistory } from "../ownsHistory";
-import type { Transport } from "../transports/Transport";
+import type { ThreadNotice, Transport } from "../transports/Transport";
 
 /**
  * What a follower needs of its session.
@@ -19,12 +19,18 @@ export interface FollowerOptions {
   readonly running: () => boolean;
   /** Reads the thread again (the session's `connect()`), while idle. */
   readonly reread: () => void;
+  /**
+   * Hears every notice first; answers whether it calls for a re-read too (a run the server started
+   * from the thread's queue, which the session joins: docs/queue.md#in-the-client).
+   */
+  readonly heard?: (notice: ThreadNotice) => boolean;
 }
 
 /**
  * Follows one thread's events (`transport.followThread`) while started, and only on a server that
- * owns the history: on `path-selected` (another tab switched a branch), and on a reconnection
- * (a switch may have been missed meanwhile), it re-reads the thread, at once when the session is
+ * owns the history: on `path-selected` (another tab switched a branch), on a reconnection
+ * (a switch may have been missed meanwhile), and when `heard` asks (a run started from the
+ * queue, docs/queue.md#in-the-client), it re-reads the thread, at once when the session is
  * idle, else once it is (`idle()`). A refusal (401, 404: a handler without `identify` has no such
  * route) or a stream that cannot be reconnected stops it for good: no retry storm. `stop()`
  * unsubscribes (the request is aborted); a later `start()` follows again.
@@ -67,7 +73,8 @@ export class ThreadFollower {
       )
       .subscribe((notice) => {
         if (notice.type === "opened") this.opened = true;
-        if (notice.type === "path-selected" || (notice.type === "opened" && (notice.attempt ?? 0) > 0)) this.changed();
+        const joins = this.options.heard?.(notice) === true;
+        if (joins || notice.type === "path-selected" || (notice.type === "opened" && (notice.attempt ?? 0) > 0)) this.changed();
       });
   }
 

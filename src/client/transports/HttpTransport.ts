@@ -8,6 +8,8 @@ import type { RunAgentInput } from "../../protocol/input";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { ClientError } from "../../thread/ClientError";
 import { ConnectionNotice } from "./ConnectionNotice";
+import type { QueueNoticeItem } from "./QueueNoticeItem";
+import { QueuedMessage } from "../../protocol/queueMeta";
 import { fetchEventStream, StreamOpened, type StreamItem, type StreamRequest } from "./fetchEventStream";
 import { subPath, threadInput, threadsPath } from "./endpointRoutes";
 import { reconnecting, type ReconnectConfig } from "./reconnecting";
@@ -21,6 +23,8 @@ import type { HistoryPage, HistoryRequest } from "../../thread/threadList";
 import type {
   BranchSelectRequest,
   BranchSelectResult,
+  CancelQueuedRequest,
+  CancelQueuedResult,
   ConnectRequest,
   StopRequest,
   StopResult,
@@ -32,10 +36,10 @@ import { serverRefusal } from "../threads/serverRefusal";
 import { threadEventStream, type ThreadEventsRequest } from "../threads/threadEventStream";
 
 /**
- * Which request a headers function is asked for: a run, a join, a stop, the capabilities, an
- * older page of history, or a request of the thread list (`HttpThreadsTransport`).
+ * Which request a headers function is asked for: a run, a join, a stop, a waiting message's
+ * cancel, the capabilities, an older page of history, or a request of the thread list (`HttpThreadsTransport`).
  */
-export type HttpRoute = "run" | "connect" | "stop" | "capabilities" | "history" | "threads";
+export type HttpRoute = "run" | "connect" | "stop" | "cancel" | "capabilities" | "history" | "threads";
 
 /**
  * Request headers, or a function giving them per request (e.g. a fresh token). The function gets
@@ -135,9 +139,13 @@ export class HttpTransport implements Transport {
   ) {}
 
   run(input: RunAgentInput): Observable<Event>;
+  run(
+    input: RunAgentInput,
+    options: TransportRunOptions & { readonly connection: true; readonly queue: true },
+  ): Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem>;
   run(input: RunAgentInput, options: TransportRunOptions & { readonly connection: true }): Observable<Event | DecodeWarning | ConnectionNotice>;
   run(input: RunAgentInput, options: TransportRunOptions): Observable<Event | DecodeWarning>;
-  run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
+  run(input: RunAgentInput, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem> {
     return this.follow(
       () =>
         fetchEventStream(this.request(this.url, input, "run", JSON.stringify(input), runOptions)).pipe(
@@ -160,7 +168,7 @@ export class HttpTransport implements Transport {
   connect(request: ConnectRequest): Observable<Event>;
   connect(request: ConnectRequest, options: TransportRunOptions & { readonly connection: true }): Observable<Event | DecodeWarning | ConnectionNotice>;
   connect(request: ConnectRequest, options: TransportRunOptions): Observable<Event | DecodeWarning>;
-  connect(request: ConnectRequest, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice> {
+  connect(request: ConnectRequest, runOptions: TransportRunOptions = {}): Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem> {
     const { threadId, limit, onHasOlder } = request;
     const body = JSON.stringify(limit === undefined ? { threadId } : { threadId, limit });
     const url = subPath(this.url, "connect");
@@ -278,6 +286,40 @@ export class HttpTransport implements Transport {
   }
 
   /**
+   * Cancels a message waiting on a thread (`POST {url}/cancel` with `{ threadId, id }`,
+   * docs/queue.md#cancel; headers asked with route `cancel`): `cancelled` (200), `unknown` (404: no
+   * such waiting message, thread or owner), `started` or `taken` (409 `queued-started`: too late;
+   * `taken` when the server's sentence says the steer was taken). Retried like `/stop` (a second
+   * cancel of a cancelled message answers 404). Rejects with a `ClientError` naming any other
+   * refusal (401, 403, 400) or the failed request.
+   *
+   * @example
+   * await transport.cancelQueued({ threadId: "board-1", id: "run-9" }); // "cancelled"
+   */
+  cancelQueued(request: CancelQueuedRequest): Promise<CancelQueuedResult> {
+    const url = subPath(this.url, "cancel");
+    return this.retried(`POST ${url}`, async () => {
+      const extra = await this.headers(threadInput(request.threadId, request.id), "cancel");
+      let response: Response;
+      try {
+        response = await this.fetch()(url, {
+          method: "POST",
+          headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
+          body: JSON.stringify({ threadId: request.threadId, id: request.id }),
+        });
+      } catch (cause) {
+        throw failedRequest("POST", url, cause);
+      }
+      const text = await response.text().catch(() => "");
+      if (response.ok) return "cancelled";
+      if (response.status === 404) return "unknown";
+      const refusal = serverRefusal("POST", url, response, text);
+      if (response.status === 409 && refusal.code === "queued-started") return /\btaken\b/i.test(text) ? "taken" : "started";
+      throw refusal;
+    });
+  }
+
+  /**
    * What the agent says it can do (`GET {url}/capabilities`), decoded as `AgentCapabilities`;
    * `signal` aborts the request.
    * Rejects with a `ClientError` (`http` for a non-2xx, `json`/`decode` for a body that is not
@@ -335,12 +377,17 @@ export class HttpTransport implements Transport {
     runId: string | undefined,
     runOptions: TransportRunOptions,
     window?: { readonly limit: number; readonly onHasOlder: ((hasOlder: boolean) => void) | undefined },
-  ): Observable<Event | DecodeWarning | ConnectionNotice> {
+  ): Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem> {
     const option = this.options.reconnect;
     const config: ReconnectConfig = option === false ? { count: 0 } : typeof option === "number" ? { count: option } : (option ?? {});
     return reconnecting({
       first,
       again: (position) => {
+        if (position.queued !== undefined) {
+          // a queued message cut before its run passed anything: its own stream again, from its current status (docs/queue.md#on-the-wire)
+          const queuedBody = JSON.stringify({ threadId, queued: position.queued });
+          return fetchEventStream(this.request(subPath(this.url, "connect"), threadInput(threadId, position.queued), "connect", queuedBody, runOptions));
+        }
         // A join with a limit keeps it on its reconnects: a snapshot answer then carries the same window, not the whole thread.
         const body = JSON.stringify({ threadId, ...(position.runId === undefined ? {} : { runId: position.runId }), ...(window && { limit: window.limit }) });
         const answer = fetchEventStream(
@@ -359,6 +406,7 @@ export class HttpTransport implements Transport {
       runId,
       config,
       notices: runOptions.connection === true,
+      queue: runOptions.queue === true,
       scheduler: this.options.scheduler,
     });
   }
@@ -420,12 +468,18 @@ export class HttpTransport implements Transport {
   }
 }
 
-/** A followed thread's frame read by its `type` only (its row is the thread list's business). */
+/**
+ * A followed thread's frame read by its `type` only (its row is the thread list's business), with
+ * the entry of a queue change (docs/queue.md#on-the-wire) when it carries a well-formed one.
+ */
 function noticeOf(data: string, what: string): ThreadNotice {
-  return decodeJson(Notice, data, what);
+  const notice = decodeJson(Notice, data, what);
+  if (!notice.type.startsWith("queue-")) return { type: notice.type };
+  const queued: unknown = Reflect.get(notice, "queued");
+  return QueuedMessage.is(queued) ? { type: notice.type, queued } : { type: notice.type };
 }
 
-const Notice: t.Decoder<unknown, ThreadNotice> & { readonly name: string } = t.type({ type: t.string }, "ThreadNotice");
+const Notice: t.Decoder<unknown, { readonly type: string }> & { readonly name: string } = t.type({ type: t.string }, "ThreadNotice");
 
 /** Tells `onHasOlder` the `AGUI-History-Older` header of each answer that carries one (docs/threads.md#in-the-client). */
 function tellHasOlder(onHasOlder: (hasOlder: boolean) => void): MonoTypeOperatorFunction<StreamItem> {

@@ -27,7 +27,8 @@ export interface ReconnectConfig {
 
 /**
  * Where a reconnect resumes: after `lastEventId` (the last `id:` of a frame received whole), on run
- * `runId` (the one being followed, once known).
+ * `runId` (the one being followed, once known); for a queued message's stream whose run passed no
+ * event yet, `queued`: the message's id (`POST {url}/connect` with `{ threadId, queued }`, docs/queue.md#on-the-wire).
  *
  * @example
  * const position: ResumePosition = { lastEventId: "c17", runId: "run-2", attempt: 1 };
@@ -36,6 +37,7 @@ export interface ResumePosition {
   readonly lastEventId: string | undefined;
   readonly runId: string | undefined;
   readonly attempt: number;
+  readonly queued?: string;
 }
 
 /**
@@ -58,6 +60,8 @@ export interface ReconnectPlan {
   readonly config: ReconnectConfig;
   /** Emit `ConnectionNotice`s (and restart notices); without them, a cut that only a snapshot can continue fails the run. */
   readonly notices: boolean;
+  /** Emit the queue notices of a queued message's stream (`QueueNoticeItem`s); without it they are read (a `cancelled` ends the stream) and dropped. */
+  readonly queue?: boolean;
   /** Where the waits are timed (default `asyncScheduler`; a test passes a virtual one). */
   readonly scheduler?: SchedulerLike;
 }

@@ -5,8 +5,9 @@ import type { Event } from "../../protocol/events";
 import { isDecodeWarning, type DecodeWarning } from "../../wire/DecodeWarning";
 import { isSseControl } from "../../wire/SseControl";
 import { ConnectionNotice, isConnectionNotice } from "./ConnectionNotice";
+import { isQueueNoticeItem, type QueueNoticeItem } from "./QueueNoticeItem";
 import { StreamOpened, type StreamItem } from "./fetchEventStream";
-import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay, type ReconnectPlan } from "./ReconnectPlan";
+import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay, type ReconnectPlan, type ResumePosition } from "./ReconnectPlan";
 import { askedWait } from "./requestFailure";
 import { exhausted, isCut, missed, refusesResume, unrestartable, type Cut } from "./resumeFailures";
 import { isTerminal } from "../../thread/isTerminal";
@@ -51,10 +52,14 @@ export class RunFollower {
   private attempt = 0;
   /** An event of the run was passed on. */
   private passed = false;
+  /** The answer was a queued message's stream (docs/queue.md#on-the-wire): that message's id. */
+  private queued: string | undefined;
+  /** The last queue notice's status: a reconnect's answer repeats the status it resumes from, passed on once. */
+  private queueStatus: string | undefined;
 
   constructor(
     private readonly plan: ReconnectPlan,
-    private readonly subscriber: Subscriber<Event | DecodeWarning | ConnectionNotice>,
+    private readonly subscriber: Subscriber<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem>,
   ) {
     this.count = plan.config.count ?? DEFAULT_RECONNECT_ATTEMPTS;
     this.resetOnSuccess = plan.config.resetOnSuccess ?? true;
@@ -111,6 +116,7 @@ export class RunFollower {
       return;
     }
     if (isDecodeWarning(item)) return subscriber.next(item);
+    if (isQueueNoticeItem(item)) return this.noticed(link, item);
     if (link.phase.kind !== "streaming" && !this.firstEvent(link, link.phase.continuity, item)) return;
     if (item.type === "RUN_STARTED") this.runId ??= item.runId;
     if (isTerminal(item) && this.phase.kind === "following") this.phase = { kind: "ending", link };
@@ -122,10 +128,36 @@ export class RunFollower {
   private answered(link: FollowedLink, opened: StreamOpened): void {
     link.phase = link.phase.kind === "streaming" ? { kind: "streaming", answered: true } : { kind: "answered", continuity: link.phase.continuity };
     if (opened.resumable) this.learn();
+    if (opened.queued !== undefined) this.queued ??= opened.queued;
     if (opened.mode === undefined || link.phase.kind !== "answered" || link.phase.continuity !== "pending") return;
     const snapshot = opened.mode === "snapshot";
     link.phase = { kind: "answered", continuity: snapshot ? "snapshot" : "continues" };
     this.announce(snapshot);
+  }
+
+  /**
+   * A queue notice (docs/queue.md#on-the-wire): as a connection's first item it ends a reconnect's
+   * streak (the wait goes on where it was); `started` names the run that follows, `cancelled` and
+   * `taken` end the stream (its end then completes the output). A status repeated by a reconnect's
+   * answer is passed on once.
+   */
+  private noticed(link: FollowedLink, item: QueueNoticeItem): void {
+    if (link.phase.kind !== "streaming") {
+      const pending = link.phase.continuity === "pending";
+      link.phase = { kind: "streaming", answered: link.answered };
+      if (link.reconnect) {
+        if (pending && !this.announce(false)) return;
+        if (this.resetOnSuccess) this.attempt = 0;
+        if (this.phase.kind === "following") this.phase = { kind: "following", link, streak: undefined };
+      }
+    }
+    const { notice } = item;
+    this.queued ??= notice.id;
+    if (notice.status === "started") this.runId ??= notice.id;
+    if ((notice.status === "cancelled" || notice.status === "taken") && this.phase.kind === "following") this.phase = { kind: "ending", link };
+    if (notice.status === this.queueStatus) return;
+    this.queueStatus = notice.status;
+    if (this.plan.queue === true) this.subscriber.next(item);
   }
 
   /** A connection's first event; on a reconnect it ends the streak. Returns whether it is passed on. */
@@ -224,13 +256,19 @@ export class RunFollower {
     this.phase = { kind: "waiting", timer: waiting };
     waiting.add(
       notifier.pipe(take(1)).subscribe({
-        next: () => this.open(plan.again({ lastEventId: this.lastEventId, runId: this.runId, attempt: this.attempt }), true, streak),
+        next: () => this.open(plan.again(this.position()), true, streak),
         error: (error: unknown) => this.subscriber.error(error),
         complete: () => {
           if (this.phase.kind === "waiting") this.give(streak); // the notifier gave up
         },
       }),
     );
+  }
+
+  /** Where a reconnect resumes: a queued message whose run passed nothing yet is asked for by its id, anything else after the last `id:`. */
+  private position(): ResumePosition {
+    const { lastEventId, runId, attempt, queued } = this;
+    return queued !== undefined && !this.passed ? { lastEventId: undefined, runId, attempt, queued } : { lastEventId, runId, attempt };
   }
 
   private give(cut: Cut): void {

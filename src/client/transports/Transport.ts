@@ -5,19 +5,46 @@ import type { RunAgentInput } from "../../protocol/input";
 import type { HistoryPage, HistoryRequest } from "../../thread/threadList";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { ConnectionNotice } from "./ConnectionNotice";
+import type { QueuedMessage } from "../../protocol/queueMeta";
+import type { QueueNoticeItem } from "./QueueNoticeItem";
 
 /**
  * How the Session asks a transport to run: with `warnings`, a transport that decodes interleaves
  * its `DecodeWarning`s (material it stripped, AG-UI 1.1) right before the event they concern; with
- * `connection`, a transport that reconnects interleaves its `ConnectionNotice`s (docs/durability.md#stores-and-routes).
+ * `connection`, a transport that reconnects interleaves its `ConnectionNotice`s (docs/durability.md#stores-and-routes);
+ * with `queue`, a run sent with a policy (docs/queue.md#policies) that the server queued yields its
+ * `QueueNoticeItem`s, then, once started, the run's items (without it the notices are dropped).
  *
  * @example
- * transport.run(input, { warnings: true, connection: true })
+ * transport.run(input, { warnings: true, connection: true, queue: true })
  */
 export interface TransportRunOptions {
   readonly warnings?: boolean;
   readonly connection?: boolean;
+  readonly queue?: boolean;
 }
+
+/**
+ * Which waiting message to cancel (docs/queue.md#cancel): the thread and the message's id (the run
+ * id it was posted with).
+ *
+ * @example
+ * const request: CancelQueuedRequest = { threadId: "board-1", id: "run-9" };
+ */
+export interface CancelQueuedRequest {
+  readonly threadId: string;
+  readonly id: string;
+}
+
+/**
+ * What cancelling a waiting message found (docs/queue.md#cancel): `cancelled` (it will not run; its
+ * sender's stream ends `cancelled`), `started` (too late: its run started), `taken` (too late: the
+ * live run's agent took the steer), `unknown` (no such waiting message on a thread of the caller).
+ *
+ * @example
+ * if ((await session.cancelQueued(id)) === "started") console.log("already running");
+ */
+export type CancelQueuedResult = "cancelled" | "started" | "taken" | "unknown";
 
 /**
  * What joining a thread needs: its id, and for a client that was following a run, the last `id:`
@@ -85,7 +112,9 @@ export type BranchSelectResult = "switched" | "unchanged";
  * One item of a followed thread's events (`Transport.followThread`): `opened` (with `attempt`: 0
  * first, then each reconnection) when the stream was (re)connected, else a change of the thread
  * named by its `type` (`path-selected`: another sibling was selected, docs/threads.md#the-tree;
- * the thread list's other changes: `renamed`, `run-started` …).
+ * the thread list's other changes: `renamed`, `run-started` …). The queue's changes
+ * (`queue-enqueued`, `queue-started`, `queue-taken`, `queue-cancelled`, docs/queue.md#on-the-wire)
+ * carry the entry as `queued`.
  *
  * @example
  * if (notice.type === "path-selected") reread();
@@ -93,6 +122,7 @@ export type BranchSelectResult = "switched" | "unchanged";
 export interface ThreadNotice {
   readonly type: string;
   readonly attempt?: number;
+  readonly queued?: QueuedMessage;
 }
 
 /**
@@ -114,7 +144,7 @@ export interface ThreadNotice {
  * const transport: Transport = { run: (input) => of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId)) };
  */
 export interface Transport {
-  run(input: RunAgentInput, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice>;
+  run(input: RunAgentInput, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem>;
   connect?(request: ConnectRequest, options?: TransportRunOptions): Observable<Event | DecodeWarning | ConnectionNotice>;
   stop?(request: StopRequest): Promise<StopResult>;
   /**
@@ -136,4 +166,10 @@ export interface Transport {
    * errors (401, 404 on a server without `identify`, attempts used up) when it cannot go on.
    */
   followThread?(threadId: string): Observable<ThreadNotice>;
+  /**
+   * Cancels a message waiting on a thread (`POST {url}/cancel`, docs/queue.md#cancel): what
+   * `Session.cancelQueued` asks for. Rejects with a `ClientError` for any refusal other than those
+   * the result names (401, 403, a failed request).
+   */
+  cancelQueued?(request: CancelQueuedRequest): Promise<CancelQueuedResult>;
 }

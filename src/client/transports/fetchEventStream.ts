@@ -7,13 +7,19 @@ import { responseBytes } from "../../wire/responseBytes";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { SseControl } from "../../wire/SseControl";
 import { ClientError } from "../../thread/ClientError";
+import { QUEUE_NOTICE_EVENT, QUEUED_HEADER, QueueNotice } from "../../protocol/queueMeta";
+import { SseNamedFrame } from "../../wire/SseNamedFrame";
+import { decodeJson } from "./jsonRequest";
+import { QueueNoticeItem } from "./QueueNoticeItem";
 import { describe, failedRequest, refusedAnswer } from "./requestFailure";
 
 /**
  * The answer arrived (a 2xx `text/event-stream`): emitted once, before the body's items. `mode`
  * is the `AGUI-Connect-Mode` header's value when the server sent one (`/connect` answers do);
  * `resumable` whether it said `AGUI-Resumable: true` (a server that keeps threads does);
- * `hasOlder` the `AGUI-History-Older` header of a join with a message limit (`undefined` without one).
+ * `hasOlder` the `AGUI-History-Older` header of a join with a message limit (`undefined` without one);
+ * `queued` the `AGUI-Queued` header: the answer is a queued message's stream, that message's id
+ * (docs/queue.md#on-the-wire).
  *
  * @example
  * if (item instanceof StreamOpened && item.mode === "snapshot") restart();
@@ -23,17 +29,18 @@ export class StreamOpened {
     readonly mode: ConnectMode | undefined,
     readonly resumable: boolean,
     readonly hasOlder?: boolean,
+    readonly queued?: string,
   ) {}
 }
 
 /**
- * What one connection yields, in order: `StreamOpened`, then the body's events, decode warnings
- * and stream controls.
+ * What one connection yields, in order: `StreamOpened`, then the body's events, decode warnings,
+ * stream controls and (on a queued message's stream) queue notices.
  *
  * @example
  * const item: StreamItem = new StreamOpened("resume");
  */
-export type StreamItem = Event | DecodeWarning | SseControl | StreamOpened;
+export type StreamItem = Event | DecodeWarning | SseControl | StreamOpened | QueueNoticeItem;
 
 /**
  * How to make the request and read its body.
@@ -58,7 +65,8 @@ export interface StreamRequest {
  * `refused` when no connection was made (`failedRequest`); after it: a cut), `http` for a non-2xx
  * status (with `status`, the start of the body and `retryAfterMs`: `refusedAnswer`), `decode`
  * for an answer that is not `text/event-stream`; bad frames error with `decodeSse`'s `DecodeError`
- * (`truncated` for a body cut inside a frame).
+ * (`truncated` for a body cut inside a frame). Frames named `agui-rx-queue` are decoded as
+ * `QueueNoticeItem`s (one that is not a `QueueNotice` errors with `decode`, naming what was wrong).
  *
  * @example
  * fetchEventStream({ url, headers: async () => ({}), body, fetch, maxFrameBytes: undefined, maxDepth: undefined, warnings: false }).subscribe(console.log);
@@ -106,9 +114,27 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
       const mode = response.headers.get(CONNECT_MODE_HEADER);
       const older = response.headers.get(HISTORY_OLDER_HEADER);
       const resumable = response.headers.get(RESUMABLE_HEADER) === "true";
-      subscriber.next(new StreamOpened(mode === "resume" || mode === "snapshot" ? mode : undefined, resumable, older === null ? undefined : older === "true"));
-      const decoding = { maxFrameBytes: request.maxFrameBytes, maxDepth: request.maxDepth, warnings: request.warnings, controls: true as const };
-      inner = readBody(response, url).pipe(decodeSse(decoding)).subscribe(subscriber);
+      const queued = response.headers.get(QUEUED_HEADER) ?? undefined;
+      subscriber.next(
+        new StreamOpened(mode === "resume" || mode === "snapshot" ? mode : undefined, resumable, older === null ? undefined : older === "true", queued),
+      );
+      const decoding = { maxFrameBytes: request.maxFrameBytes, maxDepth: request.maxDepth, warnings: request.warnings, controls: true as const, named: NAMED };
+      inner = readBody(response, url)
+        .pipe(decodeSse(decoding))
+        .subscribe({
+          next: (item) => {
+            if (!(item instanceof SseNamedFrame)) return subscriber.next(item);
+            let notice: QueueNotice;
+            try {
+              notice = decodeJson(QueueNotice, item.data, `an ${QUEUE_NOTICE_EVENT} frame of POST ${url}`);
+            } catch (error) {
+              return subscriber.error(error); // a throw here would escape to RxJS's unhandled-error hook
+            }
+            subscriber.next(new QueueNoticeItem(notice));
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        });
     };
     start().catch((cause: unknown) => fail(new ClientError("transport", `POST ${url} failed: ${describe(cause)}`, { cause })));
     return () => {
@@ -117,6 +143,9 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
     };
   });
 }
+
+/** The frame names read as something other than AG-UI events: a queued message's notices (docs/queue.md#on-the-wire). */
+const NAMED: readonly string[] = [QUEUE_NOTICE_EVENT];
 
 /** The response body as byte chunks; a read failure is a `transport` error (code `body`); unsubscribing cancels the reader. */
 function readBody(response: Response, url: string): Observable<Uint8Array> {

@@ -8,6 +8,7 @@ import { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { ConnectionNotice } from "./ConnectionNotice";
+import type { QueueNoticeItem } from "./QueueNoticeItem";
 import type { ReconnectPlan } from "./ReconnectPlan";
 import { RunFollower } from "./RunFollower";
 
@@ -19,7 +20,9 @@ export { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay, type ReconnectConfig, type 
  * no answer) another connection made by `plan.again` after the last `id:` seen, until the run's
  * terminal event. Events are passed on exactly once and in order: a resumed answer continues
  * after the cursor; a snapshot answer (the cursor was not kept) is announced with a restart
- * notice when events of the run were already passed on.
+ * notice when events of the run were already passed on. A queued message's stream (docs/queue.md#on-the-wire)
+ * cut before its run passed an event is asked for again by the message's id; its `cancelled` and
+ * `taken` notices end it.
  *
  * Resumes only a server that can: one whose answer said `AGUI-Resumable: true` or carried an
  * `id:`; when a request got no answer at all, one that `plan.resumable()` says is (what earlier
@@ -32,8 +35,8 @@ export { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay, type ReconnectConfig, type 
  * @example
  * reconnecting(plan).subscribe((item) => (isConnectionNotice(item) ? showStatus(item) : apply(item)));
  */
-export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarning | ConnectionNotice> {
-  return new Observable<Event | DecodeWarning | ConnectionNotice>((subscriber) => {
+export function reconnecting(plan: ReconnectPlan): Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem> {
+  return new Observable<Event | DecodeWarning | ConnectionNotice | QueueNoticeItem>((subscriber) => {
     const follower = new RunFollower(plan, subscriber);
     follower.start();
     return () => follower.teardown();

@@ -2,7 +2,7 @@
 import { ev } from "../../protocol/build";
 import type { RunAgentInput } from "../../protocol/input";
 import { randomIds } from "../ids";
-import type { RunWriter, StoreScope, ThreadStore } from "../store/ThreadStore";
+import type { RunWriter, StoreScope, ThreadRead, ThreadStore } from "../store/ThreadStore";
 import { errorResponse } from "../http/errorResponse";
 import { storeFailure } from "../http/streamResponse";
 import type { HistoryMode } from "./HistoryMode";
@@ -21,8 +21,25 @@ export interface BegunRun {
 }
 
 /**
+ * How `beginReconciledRun` begins: who owns the history, as whom, the headers of a refusal; the
+ * thread as the caller read it already (`read`: the read's answer, `undefined` inside for a new
+ * thread), so that it is not read twice; and `passQueue` for a post that answers what the thread
+ * waits on (docs/queue.md#policies: it starts ahead of the thread's queue).
+ *
+ * @example
+ * const options: BeginReconciledOptions = { history: "server", scope: { owner }, headers: {}, passQueue: true };
+ */
+export interface BeginReconciledOptions {
+  readonly history: HistoryMode;
+  readonly scope: StoreScope;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly read?: { readonly read: ThreadRead | undefined };
+  readonly passQueue?: boolean;
+}
+
+/**
  * Begins the run of `posted` on `store`, or answers why not. With `history: "server"` the thread
- * is read once (`store.read(threadId, undefined, scope)`), the post is reconciled with it
+ * is read once (`store.read(threadId, undefined, scope)`, unless `read` holds that answer), the post is reconciled with it
  * (`reconcileHistory`: 409 `history-conflict` or 422 `history-forged`, nothing recorded, the
  * agent never called), and `beginRun` gets the effective input with `expectCursor` set to the
  * cursor read (a run that moved the thread meanwhile: 409 `history-conflict`). A starting state
@@ -34,15 +51,12 @@ export interface BegunRun {
  * const begun = await beginReconciledRun(store, input, { history: "server", scope: {}, headers: {} });
  * if (begun instanceof Response) return begun;
  */
-export async function beginReconciledRun(
-  store: ThreadStore,
-  posted: RunAgentInput,
-  options: { readonly history: HistoryMode; readonly scope: StoreScope; readonly headers: Readonly<Record<string, string>> },
-): Promise<BegunRun | Response> {
+export async function beginReconciledRun(store: ThreadStore, posted: RunAgentInput, options: BeginReconciledOptions): Promise<BegunRun | Response> {
   const { scope, headers } = options;
+  const passQueue = options.passQueue === true ? { passQueue: true } : {};
   try {
-    if (options.history === "client") return { writer: await store.beginRun(posted, scope), input: posted };
-    const read = await store.read(posted.threadId, undefined, scope);
+    if (options.history === "client") return { writer: await store.beginRun(posted, { ...scope, ...passQueue }), input: posted };
+    const read = options.read === undefined ? await store.read(posted.threadId, undefined, scope) : options.read.read;
     if (read !== undefined && read.kind !== "snapshot") {
       return errorResponse(
         500,
@@ -54,7 +68,7 @@ export async function beginReconciledRun(
     if ("error" in verdict) return errorResponse(refusalStatus(verdict), verdict, headers);
     const fork = verdict.forkAfter === undefined ? {} : { forkAfter: verdict.forkAfter };
     const path = verdict.expectPath === undefined ? {} : { expectPath: verdict.expectPath };
-    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork, ...path });
+    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork, ...path, ...passQueue });
     // Logged before the run's own events (recordRun appends after this resolves). Should it fail, the
     // store is failing: the answer says so, and the begun run ends ABANDONED when its lease runs out.
     if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);

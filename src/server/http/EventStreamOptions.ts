@@ -27,13 +27,18 @@ export interface CursorFrame {
 
 /**
  * A frame that is not an AG-UI event: its `data:` line as it is, one line of our own JSON (a
- * thread-list change, docs/threads.md#the-thread-list). Never a terminal event, never with `id:`.
+ * thread-list change, docs/threads.md#the-thread-list; a queue notice, docs/queue.md#on-the-wire),
+ * preceded by `event: <name>` when it has a `name` (so that a reader of AG-UI events, which reads
+ * unnamed frames only, passes it by). Never a terminal event, never with `id:`.
  *
  * @example
  * const frame: DataFrame = { data: JSON.stringify({ type: "deleted", threadId: "t1" }) };
+ * const notice: DataFrame = { name: "agui-rx-queue", data: JSON.stringify({ id: "r3", status: "queued" }) };
  */
 export interface DataFrame {
   readonly data: string;
+  /** The SSE event name (one line: no CR, LF or NUL); absent for an unnamed frame. */
+  readonly name?: string;
 }
 
 /**

@@ -184,7 +184,7 @@ export class EventStreamPump {
     else if ("event" in item) ({ event, cursor } = item);
     let frame: Frame;
     try {
-      if (event === undefined) frame = { bytes: encodeDataFrame((item as DataFrame).data) };
+      if (event === undefined) frame = { bytes: encodeDataFrame(item as DataFrame) };
       else frame = options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : options.frames.take(event, cursor);
     } catch (error) {
       return this.fail(error);
@@ -274,9 +274,11 @@ export class EventStreamPump {
   }
 }
 
-/** A `DataFrame` as SSE bytes: its one line, then the blank line. */
-function encodeDataFrame(data: string): Uint8Array {
-  return utf8.encode(`data: ${data}\n\n`);
+/** A `DataFrame` as SSE bytes: its `event:` line when it has a name, its one `data:` line, then the blank line. */
+function encodeDataFrame({ data, name }: DataFrame): Uint8Array {
+  if (name === undefined) return utf8.encode(`data: ${data}\n\n`);
+  if (/[\r\n\0]/.test(name)) throw new Error(`expected an SSE event name without CR, LF or NUL, but got ${JSON.stringify(name)}`);
+  return utf8.encode(`event: ${name}\ndata: ${data}\n\n`);
 }
 
 const utf8 = new TextEncoder();

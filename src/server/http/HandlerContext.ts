@@ -2,6 +2,7 @@
 import type { Observable } from "rxjs";
 import type { AgentCapabilities } from "../../protocol/capabilities";
 import type { Event } from "../../protocol/events";
+import type { UserMessage } from "../../protocol/messages";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DebugOption } from "../../operators/logEvents";
 import type { ThreadStore } from "../store/ThreadStore";
@@ -31,7 +32,13 @@ export interface HandlerContext {
   readonly driver:
     | ((
         input: RunAgentInput,
-        pace: { readonly ready: Ready; readonly stop: AbortSignal; readonly setThreadTitle: (title: string) => Promise<void> },
+        pace: {
+          readonly ready: Ready;
+          readonly stop: AbortSignal;
+          readonly setThreadTitle: (title: string) => Promise<void>;
+          /** The steers taken from the thread's queue for this run (docs/queue.md#steer), handed to the agent as `ctx.incoming$`. */
+          readonly incoming?: Observable<UserMessage>;
+        },
       ) => Observable<Event>)
     | undefined;
   readonly store: ThreadStore | undefined;
@@ -45,4 +52,6 @@ export interface HandlerContext {
   readonly debug: DebugOption | undefined;
   readonly capabilities: AgentCapabilities;
   readonly onRunError: (error: unknown, run: { readonly threadId: string; readonly runId: string }) => void;
+  /** The queue's bounds and pace (docs/queue.md): `HandlerOptions.maxQueuedMessages` and `queueRecheckMs`, resolved. */
+  readonly queue: { readonly maxMessages: number; readonly recheckMs: number };
 }

@@ -122,7 +122,7 @@ export interface HandlerOptions {
    * store. Without it, a socket that never reads holds its queue until the connection dies.
    */
   readonly idleWriteTimeoutMs?: number;
-  /** The clock of the handler's timers (default `systemClock`): the idle-write timeout. Tests pass a manual one. */
+  /** The clock of the handler's timers (default `systemClock`): the idle-write timeout, the queue's rechecks. Tests pass a manual one. */
   readonly clock?: StoreClock;
   /** Extra headers on every answer, errors included (for example CORS headers). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -193,4 +193,15 @@ export interface HandlerOptions {
    * operator. Default: `console.error` with the thread, the run and the error.
    */
   readonly onRunError?: (error: unknown, run: { readonly threadId: string; readonly runId: string }) => void;
+  /**
+   * The most messages one thread's queue holds (docs/queue.md#policies, default 16): a send with a
+   * policy past it is answered 429 `queue-full`.
+   */
+  readonly maxQueuedMessages?: number;
+  /**
+   * How often a waiting message's stream reads its entry and tries to start the thread's queue
+   * again, in ms on `clock` (docs/queue.md#who-starts-a-waiting-message, default 10 000), so that a
+   * run ended `ABANDONED` by a dead instance, or an announcement a store lost, is noticed.
+   */
+  readonly queueRecheckMs?: number;
 }

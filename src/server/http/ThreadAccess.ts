@@ -4,7 +4,8 @@ import type { ThreadPatch } from "../../thread/threadList";
 /**
  * What a request wants to do with one thread, as `authorize` is asked (docs/threads.md#owners):
  * start a run on it (`run`, with the run's id), read it (`connect`, with the run the client
- * follows if it names one), stop one of its runs (`stop`), rename or (un)archive it (`update`,
+ * follows if it names one), stop one of its runs (`stop`), cancel one of its waiting messages
+ * (`cancel`, with the message's `id`, docs/queue.md#cancel), rename or (un)archive it (`update`,
  * with the patch), delete it (`delete`), read an older page of it (`history`), or show another
  * sibling of one of its messages (`select`, docs/threads.md#the-tree). `principal` is
  * what `identify` returned (absent without `identify`).
@@ -14,6 +15,7 @@ import type { ThreadPatch } from "../../thread/threadList";
  */
 export type OneThreadAccess =
   | { readonly action: "run" | "stop"; readonly principal?: string; readonly threadId: string; readonly runId: string }
+  | { readonly action: "cancel"; readonly principal?: string; readonly threadId: string; readonly id: string }
   | { readonly action: "connect"; readonly principal?: string; readonly threadId: string; readonly runId?: string }
   | { readonly action: "update"; readonly principal?: string; readonly threadId: string; readonly patch: ThreadPatch }
   | { readonly action: "delete" | "history"; readonly principal?: string; readonly threadId: string }

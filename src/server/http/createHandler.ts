@@ -1,6 +1,7 @@
 /** Serves one agent (or several) over HTTP as a fetch-style handler: `Request` in, SSE `Response` out (docs/server.md#run-and-context, docs/durability.md#stores-and-routes). */
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonDepth";
 import { systemClock } from "../store/StoreClock";
+import type { Agent } from "../Agent";
 import { run } from "../run";
 import { corsPolicy } from "./cors";
 import { errorResponse } from "./errorResponse";
@@ -13,6 +14,7 @@ import { serveConnect } from "./serveConnect";
 import { serveHistory } from "./serveHistory";
 import { serveRun } from "./serveRun";
 import { serveStop } from "./serveStop";
+import { serveCancelQueued } from "./serveCancelQueued";
 import { serveSelectBranch } from "./serveSelectBranch";
 import { serveThreadDelete, serveThreadUpdate } from "./serveThread";
 import { serveThreadEvents } from "./serveThreadEvents";
@@ -34,6 +36,12 @@ export type {
   ThreadAccess,
   ThreadListAccess,
 } from "./HandlerOptions";
+
+/** The default `maxQueuedMessages`: 16 waiting messages per thread (docs/queue.md#policies). */
+const DEFAULT_MAX_QUEUED_MESSAGES = 16;
+
+/** The default `queueRecheckMs`: a waiting message's stream looks again every 10 s (docs/queue.md#who-starts-a-waiting-message). */
+const DEFAULT_QUEUE_RECHECK_MS = 10_000;
 
 /** The default request body limit: 10 MiB, the size the official client's SSE parser accepts per event. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -102,8 +110,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     },
     headers: options.headers ?? {},
     runDefault,
-    driver:
-      typeof source === "function" ? undefined : (input, { ready, stop, setThreadTitle }) => run(source, input, { ready, stop, maxJsonDepth, setThreadTitle }),
+    driver: typeof source === "function" ? undefined : agentDriver(source, maxJsonDepth),
     store: options.store,
     identify: options.identify,
     history: options.history ?? "server",
@@ -113,6 +120,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     debug: options.debug,
     capabilities: capabilitiesOf(options.capabilities, options.store !== undefined, options.history ?? "server"),
     onRunError: options.onRunError ?? reportRunError,
+    queue: { maxMessages: options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES, recheckMs: options.queueRecheckMs ?? DEFAULT_QUEUE_RECHECK_MS },
   };
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
@@ -158,6 +166,8 @@ function dispatch(request: Request, context: HandlerContext): Promise<Response> 
       return serveConnect(request, context);
     case "stop":
       return serveStop(request, context);
+    case "cancel":
+      return serveCancelQueued(request, context);
     case "history":
       return serveHistory(request, context);
     case "capabilities":
@@ -177,6 +187,19 @@ function dispatch(request: Request, context: HandlerContext): Promise<Response> 
       return unexpected;
     }
   }
+}
+
+/**
+ * The stored-run driver of an `Agent` source: `run()` with the stop, the pace, the title and the
+ * steers the run takes from the thread's queue (`incoming`, docs/queue.md#steer: `ctx.incoming$`).
+ */
+function agentDriver<S>(agent: Agent<S>, maxJsonDepth: number): NonNullable<HandlerContext["driver"]> {
+  return (input, { ready, stop, setThreadTitle, incoming }) => {
+    // Built apart from the call: `incoming` is `RunOptions.incoming` (the agent side of steering);
+    // a runtime without it ignores the member and the steers stay queued, as for an agent that never subscribes.
+    const runOptions = { ready, stop, maxJsonDepth, setThreadTitle, incoming };
+    return run(agent, input, runOptions);
+  };
 }
 
 /** A finite timeout, or `undefined` for none (`Infinity` turns a timeout off; a timer would fire at once). */

@@ -1,7 +1,8 @@
 /** Which of the handler's routes a request names, by its path and method (docs/threads.md#routes): one router, so that no thread id can be mistaken for a route. */
 
 /**
- * A route of the handler: `run` (`POST {url}`), `connect`, `stop`, `history` (`POST {url}/…`),
+ * A route of the handler: `run` (`POST {url}`), `connect`, `stop`, `cancel` (a waiting message,
+ * docs/queue.md#cancel), `history` (`POST {url}/…`),
  * `capabilities` (`GET {url}/capabilities`), `list` (`GET {url}/threads`), `events` (`GET
  * {url}/threads/events`), and, for one thread, `update` (`PATCH {url}/threads/{threadId}`) and
  * `delete` (`DELETE {url}/threads/{threadId}`), and `select` (`POST {url}/threads/{threadId}/path`,
@@ -11,7 +12,7 @@
  * const route: HandlerRoute = { name: "update", threadId: "a/b" };
  */
 export type HandlerRoute =
-  | { readonly name: "run" | "connect" | "stop" | "history" | "capabilities" | "list" | "events" }
+  | { readonly name: "run" | "connect" | "stop" | "cancel" | "history" | "capabilities" | "list" | "events" }
   | { readonly name: "update" | "delete" | "select"; readonly threadId: string };
 
 /**
@@ -49,7 +50,7 @@ export type RouteMatch =
  *    `…/threads/{segment}`: one thread (`PATCH`, `DELETE`), whatever the segment says, even
  *    `connect` or `threads`; the segment `events` is also `GET` the list's events (a thread has no
  *    `GET`, so the method decides, never the id);
- * 2. `…/threads`, `…/connect`, `…/stop`, `…/history`, `…/capabilities`: those routes;
+ * 2. `…/threads`, `…/connect`, `…/stop`, `…/cancel`, `…/history`, `…/capabilities`: those routes;
  * 3. anything else: the run endpoint (the handler answers on every path below its mount point).
  *
  * So a run endpoint's own path must not end in one of those names, nor in `threads/<anything>`.
@@ -85,6 +86,7 @@ function subPath(last: string): Resource {
   switch (last) {
     case "connect":
     case "stop":
+    case "cancel":
     case "history":
       return { kind: "resource", methods: { POST: { name: last } } };
     case "capabilities":

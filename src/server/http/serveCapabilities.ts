@@ -11,13 +11,16 @@ import type { HandlerContext } from "./HandlerContext";
  * answer is SSE) and `transport.resumable` set to whether a store is configured, whatever the
  * configuration said about those two; and with a store, under `custom["agui-rx"]`, who owns the
  * history (`history: "server"` or `"client"`, docs/threads.md#the-anchor-rule): a client reads it
- * to post only what is new.
+ * to post only what is new; with `history: "server"` also the policies a post may ask for while a
+ * run is live (`whileRunning`, docs/queue.md#policies).
  *
  * @example
- * capabilitiesOf({ identity: { name: "task-board" } }, true, "server").custom; // { "agui-rx": { history: "server" } }
+ * capabilitiesOf({ identity: { name: "task-board" } }, true, "server").custom; // { "agui-rx": { history: "server", whileRunning: ["refuse", "queue", "steer", "interrupt"] } }
  */
 export function capabilitiesOf(configured: AgentCapabilities | undefined, resumable: boolean, history: HistoryMode = "server"): AgentCapabilities {
-  const own = resumable ? { custom: { ...configured?.custom, [CAPABILITIES_KEY]: { history } } } : {};
+  // docs/queue.md#policies: the policies a post may ask for while a run is live need the store to own the history.
+  const policies = history === "server" ? { whileRunning: ["refuse", "queue", "steer", "interrupt"] } : {};
+  const own = resumable ? { custom: { ...configured?.custom, [CAPABILITIES_KEY]: { history, ...policies } } } : {};
   return { ...configured, transport: { ...configured?.transport, streaming: true, resumable }, ...own };
 }
 

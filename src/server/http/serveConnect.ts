@@ -2,6 +2,9 @@
 import * as t from "io-ts";
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { openConnect, type ConnectStream } from "../store/openConnect";
+import type { QueueEntryState, ThreadStore } from "../store/ThreadStore";
+import { drainQueue } from "./drainQueue";
+import { queuedResponse, type QueuedWait } from "./queuedStream";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
 import { cutOnStoreFailure } from "./cutOnStoreFailure";
 import { errorResponse } from "./errorResponse";
@@ -17,9 +20,10 @@ import { toEventStream } from "./toEventStream";
 /**
  * The body of a connect request: a `RunAgentInput`, of which only `threadId` is needed; a
  * `runId` says the client follows that run (it reconnects), as a `Last-Event-ID` does; a `limit`
- * asks for only the last `limit` messages of the thread in the prelude (docs/threads.md#paginated-history).
+ * asks for only the last `limit` messages of the thread in the prelude (docs/threads.md#paginated-history);
+ * `queued` asks for a waiting message's own stream instead (docs/queue.md#on-the-wire).
  */
-const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial({ runId: t.string, limit: t.number })], "ConnectRequest");
+const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial({ runId: t.string, limit: t.number, queued: t.string })], "ConnectRequest");
 
 /**
  * Reads the body (a `limit` outside 1 to `maxPageSize` → 400), asks `identify` and `authorize`
@@ -32,7 +36,8 @@ const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial
  * `authorize` and before the store. A tail the store can no longer follow (evicted, unavailable)
  * ends the body without a terminal event, so the client reconnects; a reader too slow for the
  * send-buffer cap is cut the same way, and one that took nothing for `idleWriteTimeoutMs` is cut
- * off (the body errors). Without a store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
+ * off (the body errors). With `queued` in the body: that waiting message's stream (see
+ * `connectQueued`). Without a store: 404 `not-resumable`. A method other than POST → 405; an `Accept` without SSE → 406.
  *
  * @example
  * if (route.name === "connect") return serveConnect(request, context);
@@ -44,7 +49,7 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   if (store === undefined) return notResumable("connect", headers);
   const body = await readJsonRequest(request, ConnectRequest, "connect request", context.limits, headers);
   if (body instanceof Response) return body;
-  const { threadId, runId, limit } = body;
+  const { threadId, runId, limit, queued } = body;
   const badLimit = limit === undefined ? undefined : refuseLimit(limit, context.maxPageSize, "/limit", headers);
   if (badLimit) return badLimit;
   const caller = await admit(context, request, runId === undefined ? { action: "connect", threadId } : { action: "connect", threadId, runId });
@@ -52,6 +57,7 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   const { owner } = caller.scope;
   const overBudget = refuseOverBudget(context.tails, headers);
   if (overBudget) return overBudget;
+  if (queued !== undefined) return connectQueued(request, context, store, { threadId, id: queued, scope: caller.scope });
   const lastEventId = request.headers.get("last-event-id") || undefined; // an empty header is no cursor
   let stream: ConnectStream | undefined;
   try {
@@ -71,6 +77,27 @@ export async function serveConnect(request: Request, context: HandlerContext): P
     resumeAfter: (cursor) => store.tail(threadId, cursor, { owner }).pipe(cutOnStoreFailure()),
   });
   return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true", ...pageHeaders(stream.page) });
+}
+
+/**
+ * A waiting message's stream, picked up again (docs/queue.md#on-the-wire): 404 `not-found` when the
+ * store knows no such message on the thread (or the thread is another owner's); else the stream
+ * from the message's current status (`queuedResponse`). The queue is offered the turn first, so a
+ * thread whose producer died is drained by the client that comes back to it.
+ */
+async function connectQueued(request: Request, context: HandlerContext, store: ThreadStore, wait: QueuedWait): Promise<Response> {
+  let where: QueueEntryState;
+  try {
+    where = await store.queueEntry(wait.threadId, wait.id, wait.scope);
+  } catch (error) {
+    return storeFailure(error, context.headers);
+  }
+  if (where.state === "unknown") {
+    const message = `expected a waiting message ${JSON.stringify(wait.id)} on thread ${JSON.stringify(wait.threadId)}, but the store knows none`;
+    return errorResponse(404, { error: "not-found", message }, context.headers);
+  }
+  if (where.state === "waiting") void drainQueue(store, wait.threadId, wait.scope, context);
+  return queuedResponse(request, context, store, wait);
 }
 
 /** The history headers of a snapshot-path answer (none on the resume path, which sends no messages). */

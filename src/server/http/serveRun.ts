@@ -1,27 +1,17 @@
 /** `POST {url}` (docs/server.md#run-and-context, docs/durability.md#stores-and-routes): one run, streamed as SSE; with a store, recorded and outliving its response. */
-import { concat, of } from "rxjs";
-import { RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { excerpt } from "../../protocol/describeFailure";
+import { CAPABILITIES_KEY } from "../../protocol/historyCapability";
 import { RunAgentInput } from "../../protocol/input";
+import { whileRunningOf, type WhileRunning } from "../../protocol/queueMeta";
 import { debugEvents } from "../../operators/logEvents";
-import { normalizeChunks } from "../../operators/normalizeChunks";
-import { verifyEvents } from "../../operators/verifyEvents";
-import { recordRun } from "../store/recordRun";
-import type { ThreadStore } from "../store/ThreadStore";
-import { beginReconciledRun } from "../history/beginReconciledRun";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
-import { cutOnStoreFailure } from "./cutOnStoreFailure";
-import { endOnStop } from "./endOnStop";
 import { errorResponse } from "./errorResponse";
-import { admit, type Caller } from "./admit";
+import { admit } from "./admit";
 import type { HandlerContext } from "./HandlerContext";
-import type { RunFunction, Routed } from "./HandlerOptions";
+import type { Routed } from "./HandlerOptions";
+import { serveStoredPost } from "./serveStoredPost";
 import { readJsonRequest } from "./readJsonRequest";
-import { RecordingBacklog } from "./RecordingBacklog";
-import { RunPace } from "./RunPace";
-import { sharedTurns } from "./fairTurns";
 import { eventStreamResponse } from "./streamResponse";
-import { tailStreamOptions } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
 
 /**
@@ -32,7 +22,9 @@ import { toEventStream } from "./toEventStream";
  *
  * - without a store, the run is the response: the client going away (or reading too slowly for
  *   the send-buffer cap) stops it, as it always did;
- * - with a store, see `serveStoredRun`.
+ * - with a store, see `serveStoredPost` (a post sent with a policy while the thread is busy waits
+ *   in its queue, docs/queue.md#policies; a malformed policy, or one on a handler with `history:
+ *   "client"`, is 400 `invalid-input`) and `serveStoredRun`.
  *
  * @example
  * if (route.name === "run") return serveRun(request, context);
@@ -43,6 +35,8 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
   if (shape) return shape;
   const input = await readJsonRequest(request, RunAgentInput, "RunAgentInput", context.limits, headers);
   if (input instanceof Response) return input;
+  const policy = context.store === undefined ? "refuse" : policyOf(input, context);
+  if (policy instanceof Response) return policy;
   const caller = await admit(context, request, { action: "run", threadId: input.threadId, runId: input.runId });
   if (caller instanceof Response) return caller;
 
@@ -54,7 +48,7 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
     return errorResponse(500, { error: "internal", message: `route failed before the run started: ${message}` }, headers);
   }
   if (chosen instanceof Response) return chosen;
-  if (context.store !== undefined) return serveStoredRun(request, input, chosen, context, context.store, caller);
+  if (context.store !== undefined) return serveStoredPost(request, input, chosen, context, context.store, caller, policy);
 
   const runSource = chosen ?? context.runDefault;
   const body = toEventStream(
@@ -68,77 +62,22 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
 }
 
 /**
- * A run kept in `store` (docs/durability.md#stores-and-routes): `beginRun` as the caller (docs/threads.md#owners), then the run is subscribed on its own, apart
- * from the response, through `recordRun` (so every event is logged, and the run goes on when its
- * client goes away: a disconnect only detaches); the response is the run as logged, its
- * RUN_STARTED then `store.tail` from there, every frame with `id: <cursor>`, under the header
- * `AGUI-Resumable: true` (a client cut even before the first frame may reconnect). A stop
- * (`RunWriter.stopRequested`, from `/stop` on any instance) reaches the run as the driver's `stop`
- * (an `Agent`: it closes what is open and ends RUN_FINISHED cancelled), or for a run function as
- * its `signal` plus `endOnStop`. A run function's events are normalized and strictly verified
- * before they are logged. The producer's `ready` follows the response while one reads it
- * (`RunPace`), and waits while the store is far behind (`RecordingBacklog`: Redis restarting). A
- * recording that fails after the response started aborts the agent as a stop does (`ctx.signal` /
- * `signal`, with a reason that says why) and is reported to `onRunError`; its clients see the
- * log's end (a RUN_ERROR `ABANDONED` or `RUN_TOO_LARGE`) or a body cut short (a store down).
+ * The policy the post asks for while a run is live (docs/queue.md#policies), or the 400 for one
+ * that is not a policy, or for a policy on a handler whose clients own the history (their
+ * history cannot be queued).
  */
-async function serveStoredRun(
-  request: Request,
-  posted: RunAgentInput,
-  chosen: RunFunction | undefined,
-  context: HandlerContext,
-  store: ThreadStore,
-  caller: Caller,
-): Promise<Response> {
-  // docs/threads.md#the-anchor-rule: the run gets the stored history, filled in, or the post is refused
-  const begun = await beginReconciledRun(store, posted, { history: context.history, scope: caller.scope, headers: context.headers });
-  if (begun instanceof Response) return begun;
-  const { writer, input } = begun;
-  const { threadId, runId } = input;
-  const stop = new AbortController();
-  const stopWatch = writer.stopRequested.subscribe(() =>
-    stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")),
-  );
-  const pace = new RunPace(context.stream.turns ?? sharedTurns);
-  const backlog = new RecordingBacklog(input); // the producer waits while the store is far behind (RECORDING_BACKLOG)
-  const ready = backlog.pace(pace.ready);
-  const setThreadTitle = (title: string): Promise<void> => writer.setTitle(title); // docs/threads.md#the-thread-list
-  const events =
-    chosen === undefined && context.driver !== undefined
-      ? context.driver(input, { ready, stop: stop.signal, setThreadTitle })
-      : (chosen ?? context.runDefault)(input, { request, ready, signal: stop.signal, setThreadTitle }).pipe(
-          normalizeChunks(),
-          verifyEvents(),
-          endOnStop(stop.signal, threadId, runId),
-        );
-  const over = (): void => {
-    stopWatch.unsubscribe();
-    pace.end();
-  };
-  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer), backlog.logged()).subscribe({
-    error: (error: unknown) => {
-      // Nothing more of this run can be logged (its clients read the log): the agent stops rather
-      // than generate into nothing. recordRun errors before it lets the source go, so the reason
-      // (for RUN_TOO_LARGE, naming the limit) reaches `ctx.signal` and a run function's `signal`.
-      stop.abort(
-        new DOMException(
-          `run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`,
-          "AbortError",
-        ),
-      );
-      over();
-      context.onRunError(error, { threadId, runId });
-    },
-    complete: over,
-  });
-  const body = toEventStream(
-    (ready, gone) => {
-      pace.attach(ready, gone);
-      return concat(of(writer.started), store.tail(threadId, writer.started.cursor, caller.scope)).pipe(cutOnStoreFailure());
-    },
-    { ...context.stream, ...tailStreamOptions(context.tails), gatherWrites: false, signal: request.signal, slowConsumer: "end" },
-  );
-  return eventStreamResponse(body, context.headers, { [RESUMABLE_HEADER]: "true" });
+function policyOf(input: RunAgentInput, context: HandlerContext): WhileRunning | Response {
+  const policy = whileRunningOf(input.forwardedProps);
+  const path = `/forwardedProps/${CAPABILITIES_KEY}/whileRunning`;
+  if (policy === "malformed") {
+    const message = 'expected whileRunning to be one of "refuse", "queue", "steer", "interrupt"';
+    return errorResponse(400, { error: "invalid-input", message, path }, context.headers);
+  }
+  if (policy !== "refuse" && context.history === "client") {
+    const message = `expected no whileRunning policy on a handler with history: "client" (the client's history cannot be queued), but got ${JSON.stringify(policy)}`;
+    return errorResponse(400, { error: "invalid-input", message, path }, context.headers);
+  }
+  return policy;
 }
 
 /** A run without a store has no thread list: its title goes nowhere (docs/threads.md#the-thread-list). */

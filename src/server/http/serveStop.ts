@@ -61,13 +61,13 @@ export async function serveStop(request: Request, context: HandlerContext): Prom
 }
 
 /**
- * The answer of `/connect` and `/stop` on a handler without a store: 404, the same status a server
+ * The answer of `/connect`, `/stop` and `/cancel` on a handler without a store: 404, the same status a server
  * that has no such route gives, so a client treats both alike (no resuming, no stopping).
  *
  * @example
  * if (store === undefined) return notResumable("connect", extra);
  */
-export function notResumable(route: "connect" | "stop", headers: Readonly<Record<string, string>>): Response {
+export function notResumable(route: "connect" | "stop" | "cancel", headers: Readonly<Record<string, string>>): Response {
   const message = `POST {url}/${route} needs a thread store, and this endpoint has none (createHandler(source, { store }))`;
   return errorResponse(404, { error: "not-resumable", message }, headers);
 }

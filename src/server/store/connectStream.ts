@@ -6,11 +6,13 @@
  * state.
  */
 import { branchesMetadata } from "../../protocol/branchMeta";
+import { queueMetadata, type QueuedMessage } from "../../protocol/queueMeta";
 import { ev, outcome } from "../../protocol/build";
 import { PROTOCOL_VERSION } from "../../protocol/version";
 import type { Event } from "../../protocol/events";
 import type { RunFinishedOutcome } from "../../protocol/outcomes";
 import { isTerminal } from "../../thread/isTerminal";
+import { listedQueue } from "./queueStatus";
 import type { Cursor, ThreadRead } from "./ThreadStore";
 import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
 
@@ -80,7 +82,7 @@ export function planConnect(read: ThreadRead, options: ConnectOptions = {}): Con
     }
     case "snapshot": {
       const { snapshot } = read;
-      const events = connectPrelude(snapshot, options);
+      const events = connectPrelude(snapshot, options, listedQueue(read.queue ?? [], snapshot));
       const frames: ConnectFrame[] = events.map((event, index) => (index === events.length - 1 ? { event, cursor: snapshot.cursor } : { event }));
       return { mode: "snapshot", frames, tailAfter: snapshot.run.status === "running" ? snapshot.cursor : undefined };
     }
@@ -94,7 +96,9 @@ export function planConnect(read: ThreadRead, options: ConnectOptions = {}): Con
 /**
  * The compacted prelude of a thread: RUN_STARTED (the last run's ids, without the input echo: the
  * messages snapshot holds it all), MESSAGES_SNAPSHOT (with the path's sibling groups under
- * `metadata["agui-rx"].branches` when it has any, docs/threads.md#branches-on-the-wire), STATE_SNAPSHOT, then
+ * `metadata["agui-rx"].branches` when it has any, docs/threads.md#branches-on-the-wire, and the
+ * thread's waiting messages `queue` under `metadata["agui-rx"].queue` when there are any,
+ * docs/queue.md#what-every-tab-sees), STATE_SNAPSHOT, then
  *
  * - while the last run is running: `snapshot.run.reopen`, the events that re-open what it has
  *   open (text messages, tool calls, reasoning blocks and messages, steps) and replay its
@@ -115,11 +119,11 @@ export function planConnect(read: ThreadRead, options: ConnectOptions = {}): Con
  * connectPrelude(snapshot).map((event) => event.type);
  * // ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]
  */
-export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions = {}): Event[] {
+export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions = {}, queue: readonly QueuedMessage[] = []): Event[] {
   const { threadId, run } = snapshot;
   const events: Event[] = [
     ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),
-    ev.messagesSnapshot(snapshot.messages.slice(), branchGroups(snapshot)),
+    ev.messagesSnapshot(snapshot.messages.slice(), snapshotMetadata(snapshot, queue)),
     ev.stateSnapshot(snapshot.state),
   ];
   if (run.status === "running") {
@@ -139,10 +143,12 @@ export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions
   return events;
 }
 
-/** The MESSAGES_SNAPSHOT's options: the path's sibling groups, when it has any. */
-function branchGroups(snapshot: ThreadSnapshot): { metadata?: Record<string, unknown> } {
+/** The MESSAGES_SNAPSHOT's options: the path's sibling groups, when it has any, and the thread's waiting messages, when it has any (docs/queue.md#what-every-tab-sees). */
+function snapshotMetadata(snapshot: ThreadSnapshot, queue: readonly QueuedMessage[]): { metadata?: Record<string, unknown> } {
   const groups = snapshot.branches?.groups ?? [];
-  return groups.length === 0 ? {} : { metadata: branchesMetadata(groups) };
+  const branches = groups.length === 0 ? undefined : branchesMetadata(groups);
+  if (queue.length === 0) return branches === undefined ? {} : { metadata: branches };
+  return { metadata: queueMetadata(queue, branches) };
 }
 
 /**

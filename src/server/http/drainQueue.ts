@@ -1,0 +1,96 @@
+/** Starting a thread's first waiting message (docs/queue.md#who-starts-a-waiting-message): any instance may try; exactly one starts it. */
+import { ev } from "../../protocol/build";
+import { excerpt } from "../../protocol/describeFailure";
+import { randomIds } from "../ids";
+import { reconcileHistory } from "../history/reconcileHistory";
+import type { QueuedRun } from "../store/QueuedRun";
+import { awaitsAnswers } from "../store/queueStatus";
+import { StoreError } from "../store/StoreError";
+import type { StoreScope, ThreadStore } from "../store/ThreadStore";
+import type { HandlerContext } from "./HandlerContext";
+import type { RunFunction } from "./HandlerOptions";
+import { startStoredRun } from "./startStoredRun";
+
+/** How often a drain reads the thread again after `history-moved` (an `ABANDONED` end moves the cursor between the read and the begin). */
+const HISTORY_MOVED_RETRIES = 3;
+
+/**
+ * Tries to start the thread's first waiting message: reads the thread (as `scope`); does nothing
+ * when it is unknown, a run is live, it waits on answers (pending interrupts or client tool
+ * results) or its queue is empty. Otherwise reconciles the head's input with the thread as it is
+ * now (the anchor rule, as a post is; a refusal cancels the entry with the refusal's message as
+ * its `reason`, and the next entry is tried), asks the handler's `route` with a request rebuilt
+ * from the entry's URL and input (`POST`, its JSON body, no other header; a `Response` or a throw
+ * cancels the entry saying so), then `beginRun` with `dequeue`, as the entry's owner (its
+ * decision stands, docs/queue.md#policies), and runs it with no response attached
+ * (`startStoredRun`; its end drains again). Losing the race (`queue-moved`, `run-active`) is
+ * quiet: someone else started something; `history-moved` is read again a few times. Never
+ * rejects: a store failure is reported to `onRunError` and the next trigger tries again.
+ *
+ * @example
+ * void drainQueue(store, threadId, caller.scope, context);
+ */
+export async function drainQueue(store: ThreadStore, threadId: string, scope: StoreScope, context: HandlerContext): Promise<void> {
+  let moved = 0;
+  // Each refused head leaves the queue, which holds at most `maxMessages`; the bound only guards a store that keeps a cancelled head.
+  for (let turn = 0; turn <= context.queue.maxMessages + HISTORY_MOVED_RETRIES; turn++) {
+    const next = await tryHead(store, threadId, scope, context);
+    if (next === "done") return;
+    if (next === "moved" && ++moved > HISTORY_MOVED_RETRIES) return;
+  }
+}
+
+/** One attempt: `done` (started, nothing to start, or someone else's), `next` (the head was cancelled: try the next), `moved` (read again). */
+async function tryHead(store: ThreadStore, threadId: string, scope: StoreScope, context: HandlerContext): Promise<"done" | "next" | "moved"> {
+  let head: QueuedRun | undefined;
+  try {
+    const read = await store.read(threadId, undefined, scope);
+    if (read === undefined || read.kind !== "snapshot") return "done";
+    head = read.queue?.[0];
+    const { snapshot } = read;
+    if (head === undefined || snapshot.run.status === "running" || awaitsAnswers(snapshot)) return "done";
+    const verdict = reconcileHistory(snapshot, head.input, randomIds);
+    if ("error" in verdict) {
+      await store.cancelQueued(threadId, head.id, `refused when its turn came: ${verdict.message}`, { owner: head.owner });
+      return "next";
+    }
+    const request = rebuiltRequest(head);
+    const chosen = await routed(request, head, context);
+    if (typeof chosen === "string") {
+      await store.cancelQueued(threadId, head.id, chosen, { owner: head.owner });
+      return "next";
+    }
+    const path = verdict.expectPath === undefined ? {} : { expectPath: verdict.expectPath };
+    const writer = await store.beginRun(verdict.input, { owner: head.owner, expectCursor: verdict.expectCursor, ...path, dequeue: head.id });
+    if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);
+    startStoredRun(writer, verdict.input, chosen, context, { request, onEnd: () => void drainQueue(store, threadId, scope, context) });
+    return "done";
+  } catch (error) {
+    if (StoreError.isInstance(error)) {
+      if (error.code === "history-moved") return "moved";
+      if (error.code === "queue-moved" || error.code === "run-active" || error.code === "deleted") return "done";
+    }
+    context.onRunError(error, { threadId, runId: head?.id ?? "(the thread's queue)" });
+    return "done";
+  }
+}
+
+/** The request `route` is asked with when a waiting message starts: its URL and input, no headers (docs/queue.md#policies). */
+function rebuiltRequest(entry: QueuedRun): Request {
+  return new Request(entry.url ?? "http://localhost/", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(entry.input),
+  });
+}
+
+/** What `route` chose for the entry, or why the entry cannot start (a sentence for its `reason`). */
+async function routed(request: Request, entry: QueuedRun, context: HandlerContext): Promise<RunFunction | undefined | string> {
+  if (context.route === undefined) return undefined;
+  try {
+    const chosen = await context.route(request, entry.input);
+    return chosen instanceof Response ? `refused when its turn came: route answered ${chosen.status}` : chosen;
+  } catch (error) {
+    return `refused when its turn came: route failed: ${error instanceof Error ? error.message : excerpt(error)}`;
+  }
+}

@@ -1,0 +1,83 @@
+/** The recording half of a stored run (docs/durability.md#stores-and-routes): the run subscribed on its own, apart from any response, every event logged. */
+import { map } from "rxjs";
+import { excerpt } from "../../protocol/describeFailure";
+import type { RunAgentInput } from "../../protocol/input";
+import { debugEvents } from "../../operators/logEvents";
+import { normalizeChunks } from "../../operators/normalizeChunks";
+import { verifyEvents } from "../../operators/verifyEvents";
+import { queuedMessageOf } from "../store/QueuedRun";
+import { recordRun } from "../store/recordRun";
+import type { RunWriter } from "../store/ThreadStore";
+import { endOnStop } from "./endOnStop";
+import { sharedTurns } from "./fairTurns";
+import type { HandlerContext } from "./HandlerContext";
+import type { RunFunction } from "./HandlerOptions";
+import { RecordingBacklog } from "./RecordingBacklog";
+import { RunPace } from "./RunPace";
+
+/**
+ * Runs a begun stored run: `input` through `chosen` (a routed run function) or the source's
+ * driver, subscribed apart from any response through `recordRun` (so every event is logged, and
+ * the run goes on whoever reads it). A stop (`RunWriter.stopRequested`, from `/stop` on any
+ * instance) reaches the run as the driver's `stop` (an `Agent`: it closes what is open and ends
+ * RUN_FINISHED cancelled), or for a run function as its `signal` plus `endOnStop`. A run
+ * function's events are normalized and strictly verified before they are logged. An `Agent` gets
+ * the steers sent into the run (`writer.steers`) as its `incoming` user messages
+ * (docs/queue.md#steer); a run function has no way to take them, so they stay queued and run after
+ * it. The producer's `ready` follows the `RunPace` returned (a response attaches to it), and waits
+ * while the store is far behind (`RecordingBacklog`). A recording that fails aborts the agent as a
+ * stop does (with a reason that says why) and is reported to `onRunError`. When the recording ends,
+ * however it ends, the thread's queue is offered the turn (`onEnd`: the handler drains it,
+ * docs/queue.md#who-starts-a-waiting-message).
+ *
+ * @example
+ * const pace = startStoredRun(writer, input, chosen, context, { request, onEnd: () => drain() });
+ * pace.attach(ready, gone); // while a response reads the run
+ */
+export function startStoredRun(
+  writer: RunWriter,
+  input: RunAgentInput,
+  chosen: RunFunction | undefined,
+  context: HandlerContext,
+  how: { readonly request: Request; readonly onEnd: () => void },
+): RunPace {
+  const { threadId, runId } = input;
+  const stop = new AbortController();
+  const stopWatch = writer.stopRequested.subscribe(() =>
+    stop.abort(new DOMException(`run ${JSON.stringify(runId)} was stopped (POST {url}/stop)`, "AbortError")),
+  );
+  const pace = new RunPace(context.stream.turns ?? sharedTurns);
+  const backlog = new RecordingBacklog(input); // the producer waits while the store is far behind (RECORDING_BACKLOG)
+  const ready = backlog.pace(pace.ready);
+  const setThreadTitle = (title: string): Promise<void> => writer.setTitle(title); // docs/threads.md#the-thread-list
+  const events =
+    chosen === undefined && context.driver !== undefined
+      ? context.driver(input, { ready, stop: stop.signal, setThreadTitle, incoming: writer.steers.pipe(map(queuedMessageOf)) })
+      : (chosen ?? context.runDefault)(input, { request: how.request, ready, signal: stop.signal, setThreadTitle }).pipe(
+          normalizeChunks(),
+          verifyEvents(),
+          endOnStop(stop.signal, threadId, runId),
+        );
+  const over = (): void => {
+    stopWatch.unsubscribe();
+    pace.end();
+    how.onEnd();
+  };
+  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer), backlog.logged()).subscribe({
+    error: (error: unknown) => {
+      // Nothing more of this run can be logged (its clients read the log): the agent stops rather
+      // than generate into nothing. recordRun errors before it lets the source go, so the reason
+      // (for RUN_TOO_LARGE, naming the limit) reaches `ctx.signal` and a run function's `signal`.
+      stop.abort(
+        new DOMException(
+          `run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`,
+          "AbortError",
+        ),
+      );
+      context.onRunError(error, { threadId, runId });
+      over();
+    },
+    complete: over,
+  });
+  return pace;
+}
