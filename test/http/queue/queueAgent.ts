@@ -119,6 +119,7 @@ export class SteppedAgent {
  */
 export class AnsweredTools {
   private readonly pending = new Map<string, (() => void)[]>();
+  private readonly answered = new Set<string>();
   /** Each execution: the call and the Session (by index) that ran it. */
   readonly executions: { readonly toolCallId: string; readonly session: number }[] = [];
 
@@ -130,6 +131,7 @@ export class AnsweredTools {
       parameters: t.type({ run: t.string }),
       execute: (_args, { toolCallId }) => {
         this.executions.push({ toolCallId, session });
+        if (this.answered.has(toolCallId)) return `answered ${toolCallId}`; // a late second execution (another tab's) gets the same answer at once
         return new Promise<string>((resolve) =>
           this.pending.set(toolCallId, [...(this.pending.get(toolCallId) ?? []), () => resolve(`answered ${toolCallId}`)]),
         );
@@ -147,6 +149,7 @@ export class AnsweredTools {
     const waiters = this.pending.get(toolCallId);
     if (waiters === undefined) throw new Error(`expected a Session to execute client tool call ${toolCallId}, but none does`);
     this.pending.delete(toolCallId);
+    this.answered.add(toolCallId);
     for (const resolve of waiters) resolve();
   }
 }
