@@ -7,6 +7,7 @@ import type { RunContext } from "../server/RunContext";
 import { clientTools } from "./clientTools";
 import type { ProviderOptions } from "./contentParts";
 import type { ErrorDescriber } from "./describeError";
+import { RunSteering } from "./RunSteering";
 import { streamToRun } from "./streamToRun";
 import { toModelPrompt } from "./toModelPrompt";
 import { providerName } from "./toTokenUsage";
@@ -62,6 +63,10 @@ export const DEFAULT_MAX_STEPS = 20;
  * - `messages`: the rest of the thread (`toModelPrompt`);
  * - `tools`: the client's tools without `execute` (`clientTools(ctx.tools)`) and the server `tools`;
  * - `stopWhen`: `stepCountIs(maxSteps)` unless given; `providerOptions`; `abortSignal: ctx.signal`;
+ * - `experimental_steering`: a steering object fed with the run's steered messages
+ *   (`ctx.offers$`, docs/ai.md#steering): each reaches the model at the next step boundary and is
+ *   recorded there (before that step's output) when the stream reports its `steering-message`;
+ *   one the generation never delivers is left for a queued run;
  * then `prepare` may change the call, and `streamToRun` maps the stream onto the run. The run
  * ends with success, carrying `pendingToolCallIds` when the model called client tools; with
  * RUN_ERROR (the provider's message, code `MODEL_ERROR`) when the model fails; and the usage of
@@ -81,23 +86,41 @@ export function aiAgent<S = unknown>(options: AiAgentOptions<S>): Agent<S> {
   return {
     state: options.state,
     async run(ctx: RunContext<S>): Promise<SuccessOutcome> {
-      const prompt = toModelPrompt(ctx.messages);
-      const instructions = [...systemOf(options.system), ...contextOf(ctx.context), ...prompt.instructions];
-      const built: AiCall = {
-        model: options.model,
-        ...(instructions.length > 0 ? { instructions } : {}),
-        messages: prompt.messages,
-        tools: { ...clientTools(ctx.tools), ...options.tools },
-        stopWhen: options.stopWhen ?? stepCountIs(maxSteps),
-        ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
-        abortSignal: ctx.signal,
-        onError: reportedThroughTheStream,
-      };
-      const call = options.prepare === undefined ? built : await options.prepare(ctx, built);
-      const result = streamText({ ...call, abortSignal: withRunSignal(ctx.signal, call.abortSignal) });
-      return streamToRun(ctx, result, { onError: options.onError, steps: options.steps, provider: providerName(call.model) });
+      const steered = new RunSteering(ctx.offers$);
+      try {
+        return await generate(ctx, options, maxSteps, steered);
+      } finally {
+        steered.stop();
+      }
     },
   };
+}
+
+/** One run's `streamText` call, mapped onto the run; steers reach it through `steered`. */
+async function generate<S>(ctx: RunContext<S>, options: AiAgentOptions<S>, maxSteps: number, steered: RunSteering): Promise<SuccessOutcome> {
+  const prompt = toModelPrompt(ctx.messages);
+  const instructions = [...systemOf(options.system), ...contextOf(ctx.context), ...prompt.instructions];
+  const built: AiCall = {
+    model: options.model,
+    ...(instructions.length > 0 ? { instructions } : {}),
+    messages: prompt.messages,
+    tools: { ...clientTools(ctx.tools), ...options.tools },
+    stopWhen: options.stopWhen ?? stepCountIs(maxSteps),
+    ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
+    abortSignal: ctx.signal,
+    onError: reportedThroughTheStream,
+    experimental_steering: steered.steering,
+  };
+  // Started before the call, so messages steered before it reach its first step.
+  steered.start();
+  const call = options.prepare === undefined ? built : await options.prepare(ctx, built);
+  const result = streamText({ ...call, abortSignal: withRunSignal(ctx.signal, call.abortSignal) });
+  return streamToRun(ctx, result, {
+    onError: options.onError,
+    steps: options.steps,
+    provider: providerName(call.model),
+    steered: (id) => steered.delivered(id),
+  });
 }
 
 function systemOf(system: string | undefined): SystemModelMessage[] {

@@ -22,6 +22,8 @@ export interface PartMapping {
   readonly onError: ErrorDescriber;
   readonly steps: boolean;
   readonly provider: string | undefined;
+  /** For a `steering-message` part: `true` when the run recorded it itself (an offer of `ctx.offers$` it took); otherwise this step records it. */
+  readonly steered?: (id: string) => boolean;
 }
 
 /**
@@ -158,7 +160,7 @@ export function applyPart<S>(part: StreamPart, spans: OpenSpans<S>, ctx: RunCont
       ctx.emit(ev.custom("ai.custom", { kind: part.kind, ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }) }));
       return undefined;
     case "steering-message":
-      userMessage(part.id, part.message.content, ctx);
+      if (mapping.steered?.(part.id) !== true) userMessage(part.id, part.message.content, ctx);
       return undefined;
     case "raw":
       ctx.emit(ev.raw(part.rawValue, { source: mapping.provider }));

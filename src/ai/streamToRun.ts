@@ -20,6 +20,12 @@ export interface StreamToRunOptions {
   readonly steps?: boolean;
   /** The provider name on usage entries and RAW events (`providerName(model)` gives it); the model name comes from each step's response. */
   readonly provider?: string;
+  /**
+   * Called for each `steering-message` part with its id: return `true` when it is a message of the
+   * run's own (`ctx.offers$`) that you took (`offer.take()` records it), `false` to have the part
+   * recorded as a user message here. `aiAgent` passes its `RunSteering`'s (docs/ai.md#steering).
+   */
+  readonly steered?: (id: string) => boolean;
 }
 
 /**
@@ -65,7 +71,12 @@ export async function streamToRun<S, TOOLS extends ToolSet = ToolSet>(
   result: FullStreamSource<TOOLS>,
   options: StreamToRunOptions = {},
 ): Promise<SuccessOutcome> {
-  const mapping: PartMapping = { onError: options.onError ?? describeError, steps: options.steps ?? true, provider: options.provider };
+  const mapping: PartMapping = {
+    onError: options.onError ?? describeError,
+    steps: options.steps ?? true,
+    provider: options.provider,
+    steered: options.steered,
+  };
   const spans = openSpans<S>();
   // Whether an error comes from reading the stream (a model failure) or from writing a part (ours).
   let reading = true;

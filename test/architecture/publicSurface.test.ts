@@ -111,7 +111,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type AiAgentOptions", "type AiCall", "DEFAULT_MAX_STEPS", "type ErrorDescriber", "type ErrorReport",
     "type ErrorSource", "type FullStreamSource", "INVALID_MESSAGES_CODE", "MAX_ERROR_MESSAGE_LENGTH",
     "MODEL_ABORTED_CODE", "MODEL_ERROR_CODE", "type ModelPrompt", "type ProviderOptions",
-    "type StreamToRunOptions", "aiAgent", "clientTools", "describeError", "providerName", "streamToRun",
+    "RunSteering", "type StreamToRunOptions", "aiAgent", "clientTools", "describeError", "providerName", "streamToRun",
     "toModelPrompt", "toTokenUsage",
   ],
   "agui-rx/redis": [

@@ -194,12 +194,7 @@ function dispatch(request: Request, context: HandlerContext): Promise<Response> 
  * steers the run takes from the thread's queue (`incoming`, docs/queue.md#steer: `ctx.incoming$`).
  */
 function agentDriver<S>(agent: Agent<S>, maxJsonDepth: number): NonNullable<HandlerContext["driver"]> {
-  return (input, { ready, stop, setThreadTitle, incoming }) => {
-    // Built apart from the call: `incoming` is `RunOptions.incoming` (the agent side of steering);
-    // a runtime without it ignores the member and the steers stay queued, as for an agent that never subscribes.
-    const runOptions = { ready, stop, maxJsonDepth, setThreadTitle, incoming };
-    return run(agent, input, runOptions);
-  };
+  return (input, { ready, stop, setThreadTitle, incoming }) => run(agent, input, { ready, stop, maxJsonDepth, setThreadTitle, incoming });
 }
 
 /** A finite timeout, or `undefined` for none (`Infinity` turns a timeout off; a timer would fire at once). */

@@ -23,7 +23,11 @@ export interface SteerSource {
  * being delivered.
  *
  * @example
- * const steers = liveSteers(live, { waiting: () => queue.steersFor(live.runId), stillWaits: (id) => queue.find(id) !== undefined, isLive: () => thread.live === live });
+ * const steers = liveSteers(live, {
+ *   waiting: () => thread.queue.entries().filter((entry) => entry.policy === "steer" && entry.target === live.runId),
+ *   stillWaits: (id) => thread.queue.find(id) !== undefined,
+ *   isLive: () => thread.live === live,
+ * });
  */
 export function liveSteers(live: LiveRun, source: SteerSource): Observable<QueuedRun> {
   return new Observable<QueuedRun>((subscriber) => {
@@ -31,7 +35,6 @@ export function liveSteers(live: LiveRun, source: SteerSource): Observable<Queue
       subscriber.complete();
       return undefined;
     }
-    const offered = new Set<string>();
     const pending: QueuedRun[] = [...source.waiting()];
     let delivering = false;
     const deliver = (): void => {
@@ -39,8 +42,7 @@ export function liveSteers(live: LiveRun, source: SteerSource): Observable<Queue
       delivering = true;
       try {
         for (let next = pending.shift(); next !== undefined && !subscriber.closed; next = pending.shift()) {
-          if (offered.has(next.id) || !source.stillWaits(next.id)) continue;
-          offered.add(next.id);
+          if (!source.stillWaits(next.id)) continue;
           subscriber.next(next);
         }
       } finally {
