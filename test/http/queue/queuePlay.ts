@@ -97,20 +97,23 @@ export class QueuePlay {
   /** The commands played so far, as failures name them. */
   readonly played: string[] = [];
   private next = 0;
+  /** How many times a tab had to be reloaded to show the path (see `upToDate`). */
+  reloads = 0;
 
   constructor(
     private readonly server: QueueServer,
     sessionCount: number,
   ) {
-    this.sessions = Array.from(
-      { length: sessionCount },
-      (_, index) =>
-        new Session(new HttpTransport(server.url, { headers: as(USER), reconnect: { delay: 0 } }), {
-          threadId: THREAD,
-          newId: counter(`s${index}`),
-          tools: [this.tools.tool(index)],
-        }),
-    );
+    this.sessions = Array.from({ length: sessionCount }, (_, index) => this.newSession(index, `s${index}`));
+  }
+
+  /** A Session as tab `index` makes it, its ids minted with `prefix`. */
+  private newSession(index: number, prefix: string): Session {
+    return new Session(new HttpTransport(this.server.url, { headers: as(USER), reconnect: { delay: 0 } }), {
+      threadId: THREAD,
+      newId: counter(prefix),
+      tools: [this.tools.tool(index)],
+    });
   }
 
   /** Makes the thread with a first message (answered), then every session joins it and follows it. */
@@ -135,9 +138,9 @@ export class QueuePlay {
       case "send": {
         if (command.policy === "refuse" && !model.plainSendApplies()) return;
         const index = command.session % this.sessions.length;
-        const session = this.sessions[index];
         // On an idle thread the user sends once the page shows the last run ended (the Session's exchange is over).
         if (model.live === undefined && model.awaiting === undefined) await this.upToDate(index);
+        const session = this.sessions[index]; // after `upToDate`, which may have reloaded the tab
         const k = this.next++;
         const [messageId, runId] = [`m${k}`, `r${k}`];
         this.played.push(`${what} (${messageId} as ${runId})`);
@@ -168,7 +171,8 @@ export class QueuePlay {
         let answer = "idle";
         await this.eventually(`session ${live.session} to stop ${live.runId}`, async () => {
           answer = await session.stop();
-          return answer === "idle" ? "it has no run to stop yet" : undefined;
+          // `ended`: the run the session still holds is over (an interrupted one whose end it has not read yet); it holds the live one next
+          return answer === "idle" || answer === "ended" ? `it answers ${answer}` : undefined;
         });
         expect({ stop: live.runId, answer }).toEqual({ stop: live.runId, answer: "stopping" });
         model.endLive();
@@ -340,6 +344,17 @@ export class QueuePlay {
     if (JSON.stringify(pathOf(session.messages)) === JSON.stringify(this.model.path)) return;
     const joined = this.watch(session.connect(), `session ${index} catches up`);
     await this.eventually(`session ${index} to catch up`, () => (joined.completed ? undefined : "joining"));
+    if (JSON.stringify(pathOf(session.messages)) === JSON.stringify(this.model.path)) return;
+    // A join merges its snapshot into the local order (docs/rules.md#A10): a tab that missed another tab's run before its own queued
+    // one keeps them out of order and its next send would be refused (reported on #24). The page is reloaded instead.
+    this.reloads++;
+    session.close();
+    const reloaded = this.newSession(index, `s${index}r${this.reloads}`);
+    this.sessions[index] = reloaded;
+    const rejoined = this.watch(reloaded.connect(), `session ${index} reloads`);
+    await this.eventually(`session ${index} to reload`, () =>
+      rejoined.completed && reloaded.following ? undefined : rejoined.completed ? "not following yet" : "joining",
+    );
   }
 
   /** What the send still lacks to show the fate the model gave it, if anything. */

@@ -14,7 +14,8 @@ import { queueCommand, type QueueCommand } from "./queueCommands";
 import { QueuePlay } from "./queuePlay";
 import { serveQueue, storeView } from "./queueServer";
 
-jest.setTimeout(60_000);
+/** Each case plays over loopback on this 2-core machine: `npm test`'s cases take well under a minute, `npm run fuzz`'s many more get ten. */
+const FUZZ_TIMEOUT_MS = process.env.FUZZ_RUNS === undefined ? 60_000 : 600_000;
 
 beforeEach(() => {
   jest.spyOn(console, "warn").mockImplementation(() => undefined); // the official verifier's warnings are not under test
@@ -39,14 +40,18 @@ async function play(sessions: number, commands: readonly QueueCommand[]): Promis
   }
 }
 
-test("property: any interleaving of sends, steps, stops, answers, cancels, cuts and lease expiries keeps the queue's contract", async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.constantFrom(1, 2), fc.array(queueCommand, { minLength: 1, maxLength: 12 }), async (sessions, commands) => {
-      await play(sessions, commands);
-    }),
-    fuzzParameters(60),
-  );
-});
+test(
+  "property: any interleaving of sends, steps, stops, answers, cancels, cuts and lease expiries keeps the queue's contract",
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(1, 2), fc.array(queueCommand, { minLength: 1, maxLength: 12 }), async (sessions, commands) => {
+        await play(sessions, commands);
+      }),
+      fuzzParameters(60),
+    );
+  },
+  FUZZ_TIMEOUT_MS,
+);
 
 test("queued messages run in the order sent, an interrupting one ahead of them, and a steer the agent never took runs on its own", async () => {
   const commands: QueueCommand[] = [
@@ -58,4 +63,4 @@ test("queued messages run in the order sent, an interrupting one ahead of them, 
   ];
   // m0 answered by r0 makes the thread; m1 runs now; m5 stops it; the untaken steer m3 (sent before m5) runs first
   expect(await play(1, commands)).toEqual(["m0", "m1", "m3", "m5", "m2", "m4"]);
-});
+}, 60_000);
