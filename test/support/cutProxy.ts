@@ -14,6 +14,8 @@ export interface CutProxy {
   url(path: string): string;
   /** Cuts the next connections the proxy accepts, the first after `offsets[0]` bytes of the server's answer, the next after `offsets[1]`, … */
   cutNext(...offsets: number[]): void;
+  /** Cuts every connection open now (both of its sockets destroyed, mid-answer or idle); returns how many it cut. */
+  cutOpen(): number;
   /** Connections accepted so far, and how many were cut. */
   readonly stats: { readonly connections: number; readonly cuts: number };
   /** Bytes the server sent on each connection so far, in order (for measuring an uncut answer). */
@@ -33,6 +35,8 @@ export async function startCutProxy(targetPort: number): Promise<CutProxy> {
   const armed: number[] = [];
   const served: number[] = [];
   const sockets = new Set<Socket>();
+  /** The open connections' drops, each until its client socket closes. */
+  const open = new Set<() => void>();
   let connections = 0;
   let cuts = 0;
   const server: Server = createServer((client) => {
@@ -47,7 +51,9 @@ export async function startCutProxy(targetPort: number): Promise<CutProxy> {
       client.destroy();
       upstream.destroy();
     };
+    open.add(drop);
     client.on("close", () => {
+      open.delete(drop);
       sockets.delete(client);
       upstream.destroy();
     });
@@ -82,6 +88,12 @@ export async function startCutProxy(targetPort: number): Promise<CutProxy> {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     cutNext: (...offsets) => {
       armed.push(...offsets);
+    },
+    cutOpen: () => {
+      const drops = [...open];
+      for (const drop of drops) drop();
+      cuts += drops.length;
+      return drops.length;
     },
     get stats() {
       return { connections, cuts };
