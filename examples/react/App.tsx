@@ -23,7 +23,7 @@ import { ConfirmDelete } from "./components/ConfirmDelete";
 import { MessageList } from "./components/MessageList";
 import type { TurnHandlers } from "./components/TurnBar";
 import { WaitingMessages } from "./components/WaitingMessages";
-import type { ComposerPolicy } from "../shared/queuedMessages";
+import { sendPolicy, type ComposerPolicy } from "../shared/queuedMessages";
 
 /** The page's inputs: where the agent is and which thread to talk on. */
 export interface AppProps {
@@ -64,7 +64,10 @@ export function App({ transport, threadId }: AppProps) {
     [session, versionsLocked, edit, regenerate],
   );
   // The page queues: a message sent while the agent works waits its turn unless Steer or Interrupt & send says otherwise.
-  const sendWith = useMemo(() => (text: string, policy: ComposerPolicy) => send(text, { whileRunning: policy }), [send]);
+  const sendWith = useMemo(
+    () => (text: string, policy: ComposerPolicy) => send(text, { whileRunning: sendPolicy(policy, versionsLocked) }),
+    [send, versionsLocked],
+  );
 
   return (
     <div className="app">

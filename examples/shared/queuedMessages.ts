@@ -16,6 +16,18 @@ import { messageText } from "./messageText";
 export type ComposerPolicy = "queue" | "steer" | "interrupt";
 
 /**
+ * The policy a composer's button sends with now: its own while the agent works or messages wait
+ * (`busy`), else none, so that a send to an idle thread is a plain post whose refusal hands the
+ * text back to the box as it always did (the pages' refused-send behaviour).
+ *
+ * @example
+ * session.send(text, { whileRunning: sendPolicy("queue", running || queued.length > 0) });
+ */
+export function sendPolicy(policy: ComposerPolicy, busy: boolean): ComposerPolicy | "refuse" {
+  return busy ? policy : "refuse";
+}
+
+/**
  * A waiting message as the session lists it (`session.queued`, `QueuedMessage`): only the fields a
  * row reads, so the Angular page's entries (from the packed library) fit as well as src's.
  */

@@ -19,6 +19,7 @@ import { MessageListComponent } from "./message-list.component";
 import { ThreadSidebarComponent } from "./thread-sidebar.component";
 import { WaitingMessagesComponent } from "./waiting-messages.component";
 import { confirmDelete } from "./page-tools";
+import { sendPolicy, type ComposerPolicy } from "../../../shared/queuedMessages";
 import { BOARD } from "./task-board";
 
 /**
@@ -76,7 +77,7 @@ import { BOARD } from "./task-board";
               [stopping]="agent.stopping()"
               [reconnecting]="agent.reconnecting()"
               [queueing]="true"
-              (sendWith)="agent.send($event.text, { whileRunning: $event.policy })"
+              (sendWith)="sendWith($event.text, $event.policy)"
               (stop)="agent.stop()"
             />
           </footer>
@@ -100,6 +101,10 @@ export class AppComponent {
   protected readonly versionsLocked = computed(() => this.running() || this.agent.queued().length > 0);
   /** Cancels a waiting message (the list's Cancel). */
   protected readonly cancelQueued = (id: string) => this.agent.cancelQueued(id);
+  /** Sends the composer's message: with its button's policy while the agent works or messages wait, else plainly (`sendPolicy`). */
+  protected sendWith(text: string, policy: ComposerPolicy): void {
+    this.agent.send(text, { whileRunning: sendPolicy(policy, this.versionsLocked()) });
+  }
   constructor() {
     // On load (a reload too): join the thread, its history and the live rest of a run in progress.
     this.agent.connect();
