@@ -53,7 +53,8 @@ export type ReadReply =
 export const readScript: StoreScript = {
   name: "read",
   source: `${PRELUDE}
-local after, count, limit, with_queue = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
+local after, count, limit = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
+local with_queue = ARGV[8] == '1'
 if redis.call('EXISTS', META) == 0 then return {'unknown'} end
 abandon_if_due()
 local live = redis.call('HGET', META, 'live') or ''
