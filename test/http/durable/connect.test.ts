@@ -168,7 +168,7 @@ test("GET {url}/capabilities: AgentCapabilities as @ag-ui/core 1.0.0 types it, r
   expect(body).toEqual({
     identity: { name: "echo" },
     transport: { websocket: false, streaming: true, resumable: true },
-    custom: { "agui-rx": { history: "server" } },
+    custom: { "agui-rx": { history: "server", whileRunning: ["refuse", "queue", "steer", "interrupt"] } },
   });
   expect(AgentCapabilitiesSchema.safeParse(body).success).toBe(true);
   expect((await fetch(`${url}/capabilities`, { method: "POST" })).status).toBe(405);
