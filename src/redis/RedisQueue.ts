@@ -26,15 +26,16 @@ import {
   queueEntryScript,
 } from "./scripts/queueScripts";
 import type { ThreadLists } from "./ThreadLists";
+import type { ThreadLoader } from "./ThreadLoader";
 import { threadRef } from "./threadRefs";
 
 /**
  * What the queue needs of its store: the connection and its calls, the key prefix, the script
- * context of a thread reference, the owners' lists, this instance's change feed, and whether a
- * thread without a live run waits on interrupts or client tool results (its fold says).
+ * context of a thread reference, the owners' lists, this instance's change feed, and its thread
+ * reader (whether a thread without a live run waits on answers is its fold's to say).
  *
  * @example
- * new RedisQueue({ port, calls, prefix: "agui:", context, lists, feed, waits: async () => false });
+ * new RedisQueue({ port, calls, prefix: "agui:", context, lists, feed, loader });
  */
 export interface QueueEnvironment {
   readonly port: RedisConnection;
@@ -43,7 +44,7 @@ export interface QueueEnvironment {
   readonly context: (ref: string) => ScriptContext;
   readonly lists: ThreadLists;
   readonly feed: QueueFeed;
-  readonly waits: (ref: string, keys: ThreadKeys) => Promise<boolean>;
+  readonly loader: ThreadLoader;
 }
 
 /** How an entry left the queue, as its list event and queue change name it. */
@@ -138,7 +139,16 @@ export class RedisQueue {
   private async statusOf(entry: QueuedRun, live: string | undefined, ref: string, keys: ThreadKeys): Promise<QueuedStatus> {
     if (entry.policy === "steer" && live !== undefined && entry.target === live) return "steering";
     if (live !== undefined) return "queued";
-    return (await this.env.waits(ref, keys).catch(() => false)) ? "waiting" : "queued";
+    return (await this.waits(ref, keys).catch(() => false)) ? "waiting" : "queued";
+  }
+
+  /** Whether the thread `ref` waits on interrupts or client tool results: its fold now, read from its last message on. */
+  private async waits(ref: string, keys: ThreadKeys): Promise<boolean> {
+    const loaded = await this.env.loader.load(ref, keys, undefined, 1);
+    if (loaded.kind !== "snapshot") return false;
+    const before = loaded.messageCount - loaded.snapshot.messages.length;
+    const snapshot = await this.env.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base, before);
+    return snapshot.interrupts.length > 0 || (snapshot.pendingToolCallIds?.length ?? 0) > 0;
   }
 
   private announce(owner: string, event: ThreadQueueChanged): void {

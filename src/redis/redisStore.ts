@@ -64,6 +64,7 @@ import { ThreadLoader } from "./ThreadLoader";
 import { QueueFeed } from "./QueueFeed";
 import { decodeQueued } from "./queuedEntries";
 import { RedisQueue } from "./RedisQueue";
+import { historyMoved, refuseQueue, runActive } from "./beginRefusals";
 
 export { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreSettings, type RedisStoreStats } from "./RedisStoreOptions";
 
@@ -147,7 +148,7 @@ class RedisThreadStore implements RedisStore {
       context: (ref) => this.context(ref),
       lists: this.lists,
       feed: this.feed,
-      waits: (ref, keys) => this.waits(ref, keys),
+      loader: this.loader,
     });
     this.reader = new TailReader({
       port: this.port,
@@ -400,15 +401,6 @@ class RedisThreadStore implements RedisStore {
     return writer;
   }
 
-  /** Whether the thread `ref` (without a live run) waits on interrupts or client tool results: its fold now, from its last message on. */
-  private async waits(ref: string, keys: ThreadKeys): Promise<boolean> {
-    const loaded = await this.loader.load(ref, keys, undefined, 1);
-    if (loaded.kind !== "snapshot") return false;
-    const before = loaded.messageCount - loaded.snapshot.messages.length;
-    const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base, before);
-    return snapshot.interrupts.length > 0 || (snapshot.pendingToolCallIds?.length ?? 0) > 0;
-  }
-
   /** The script context of the thread `ref` names (its reference travels in the signals; the lease clock's now). */
   private context(ref: string): ScriptContext {
     return { now: this.clock === undefined ? "" : String(Math.floor(this.clock.now())), channel: signalChannel(this.prefix), threadId: ref, ttl: this.ttl };
@@ -427,55 +419,11 @@ function stored(entry: LoggedEntry): StoredEvent {
   return { cursor: entry.cursor, event: entry.event };
 }
 
-function historyMoved(threadId: string, runId: string, expected: Cursor | null | undefined): StoreError {
-  const at = expected === null || expected === undefined ? "to be new" : `to be at cursor "${expected}"`;
-  return new StoreError("history-moved", `expected thread "${threadId}" ${at} to start run "${runId}", but another run moved it since it was read`, {
-    threadId,
-    runId,
-  });
-}
-
 /** The list change a patch makes: archiving, unarchiving (an update), else a rename. */
 function changeOf(patch: ThreadPatch): "archived" | "updated" | "renamed" {
   if (patch.archived === true) return "archived";
   if (patch.archived === false) return "updated";
   return "renamed";
-}
-
-/** `beginRun`'s queue rule on the thread as read: `dequeue` must name the head (`queue-moved`), else a waiting message refuses a run that does not pass the queue (`queue-pending`). */
-function refuseQueue(
-  queue: { readonly queueLength: number; readonly queueHead: string | undefined },
-  threadId: string,
-  runId: string,
-  options: BeginOptions,
-): void {
-  const { dequeue, passQueue } = options;
-  if (dequeue !== undefined) {
-    if (queue.queueHead === dequeue) return;
-    const found = queue.queueHead === undefined ? "its queue is empty" : `its head is "${queue.queueHead}"`;
-    throw new StoreError(
-      "queue-moved",
-      `expected "${dequeue}" at the head of thread "${threadId}"'s queue to start it, but ${found}: it started elsewhere, or was cancelled`,
-      {
-        threadId,
-        runId,
-      },
-    );
-  }
-  if (queue.queueLength === 0 || passQueue === true) return;
-  throw new StoreError(
-    "queue-pending",
-    `expected no waiting messages on thread "${threadId}" to start run "${runId}", but ${queue.queueLength} wait (the queue goes first, docs/queue.md#policies)`,
-    { threadId, runId },
-  );
-}
-
-function runActive(threadId: string, runId: string, liveRunId: string): StoreError {
-  return new StoreError(
-    "run-active",
-    `expected no live run on thread "${threadId}" to start run "${runId}", but run "${liveRunId}" is still live (one run per thread at a time)`,
-    { threadId, runId: liveRunId },
-  );
 }
 
 function positive(name: string, value: number): number {
