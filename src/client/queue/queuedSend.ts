@@ -5,7 +5,6 @@
  */
 import { Observable, type Subscriber, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
-import type { RunAgentInput } from "../../protocol/input";
 import type { UserMessage } from "../../protocol/messages";
 import type { QueuedPolicy, QueueNotice } from "../../protocol/queueMeta";
 import { ClientError } from "../../thread/ClientError";
