@@ -27,6 +27,7 @@ export {
 export { encodeSse } from "./wire/encodeSse";
 export { decodeSseFrames, DEFAULT_MAX_FRAME_BYTES, type SseFrame, type DecodeSseOptions, type SseControlsOption } from "./wire/decodeSseFrames";
 export { SseIdField, SseRetryField, isSseControl, type SseControl } from "./wire/SseControl";
+export { SseNamedFrame, isSseNamedFrame } from "./wire/SseNamedFrame";
 export { AgentCapabilitiesCodec, type AgentCapabilities } from "./protocol/capabilities";
 export { CONNECT_MODE_HEADER, RESUMABLE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, type ConnectMode } from "./protocol/connectMode";
 export { decodeSse, type DecodeSseEventOptions } from "./wire/decodeSse";

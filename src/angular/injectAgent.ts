@@ -13,6 +13,9 @@ import {
   type RunSnapshot,
   type RunStatus,
   type BranchInfo,
+  type CancelQueuedResult,
+  type QueuedMessage,
+  type SendOptions,
   type Session,
   type Subagent,
 } from "../client";
@@ -53,8 +56,16 @@ export interface Agent<S> {
   /** The running calls of one client tool (by the tool object the session was given, typed by it, or by name). */
   toolCalls<A, R>(tool: ClientTool<A, R>): Signal<readonly RunningToolCall<A, R>[]>;
   toolCalls(name: string): Signal<readonly RunningToolCall[]>;
-  /** Sends a user message and runs the agent (detaching from an active run first: the latest wins). */
-  send(message: string | UserMessage): void;
+  /**
+   * Sends a user message and runs the agent (detaching from an active run first: the latest wins);
+   * with `{ whileRunning }` other than `refuse` (docs/queue.md#in-the-client) the active run goes
+   * on and the message waits in `queued` until its run starts.
+   */
+  send(message: string | UserMessage, options?: SendOptions): void;
+  /** The thread's waiting messages, this tab's and others' (`session.queued`, docs/queue.md#in-the-client). */
+  readonly queued: Signal<readonly QueuedMessage[]>;
+  /** Cancels a waiting message (`session.cancelQueued`): `cancelled`, `started`, `taken` or `unknown`. */
+  cancelQueued(id: string): Promise<CancelQueuedResult>;
   /** Answers the pending interrupts and runs the agent again. */
   resume(answers: readonly ResumeEntry[]): void;
   /** Where a message stands among its siblings (`session.branches`), refreshed after the path or its groups change; the value keeps its identity while it stays the same. */
@@ -125,6 +136,8 @@ function agentOf<S>(session: Session<S>): Agent<S> {
     interrupts: read(() => session.interrupts),
     subagents: read(() => session.subagents),
     runningToolCalls,
+    queued: read(() => session.queued),
+    cancelQueued: runs.cancelQueued,
     run: run.asReadonly(),
     status: computed(() => run().status),
     error: computed(() => run().error),

@@ -15,6 +15,7 @@ export type {
   ErrorUpdate,
   ConnectionUpdate,
   RunUpdate,
+  QueuedUpdate,
   DoneUpdate,
   MessageChange,
   RunEnd,
@@ -31,7 +32,12 @@ export type {
   BranchSelectRequest,
   BranchSelectResult,
   ThreadNotice,
+  CancelQueuedRequest,
+  CancelQueuedResult,
 } from "./transports/Transport";
+// Sending while the agent works (docs/queue.md#in-the-client): the queue notices a transport yields, and the wire's shapes.
+export { QueueNoticeItem, isQueueNoticeItem } from "./transports/QueueNoticeItem";
+export type { WhileRunning, QueuedPolicy, QueuedStatus, QueuedMessage, QueueNotice, QueueNoticeStatus } from "../protocol/queueMeta";
 // Branches (docs/client.md#branches): where a message stands among its siblings, and the groups' wire shape.
 export { sameBranchInfo, type BranchInfo } from "./branches/BranchGroups";
 export type { BranchGroup } from "../protocol/branchMeta";
@@ -57,7 +63,7 @@ export { waitForResponse } from "./tools/waitForResponse";
 export { callsOf, type RunningToolCall } from "./tools/RunningToolCalls";
 // The framework-free view model the React and Angular entries are built on (docs/ui.md): a session's
 // run lifecycle, what a stop cut off, and its change ticks coalesced to the display's frame.
-export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "./view/RunController";
+export { RunController, type RunStatus, type RunSnapshot, type RunSource, type SendOptions } from "./view/RunController";
 export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "./view/UnfinishedParts";
 export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "./view/sessionTicks";
 // The thread list of a server that owns threads (docs/threads.md#in-the-client): its own modules, so

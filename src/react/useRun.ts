@@ -1,5 +1,12 @@
 import { useMemo, useSyncExternalStore } from "react";
+import { NEVER } from "rxjs";
+import type { QueuedMessage } from "../protocol/queueMeta";
 import { RunController, type RunSnapshot, type RunSource } from "../client/view/RunController";
+import { sessionTicks, type ChangeSource } from "../client/view/sessionTicks";
+import { useObserved } from "./useObserved";
+
+/** Nothing waits (a source without a queue). */
+const NO_QUEUE: readonly QueuedMessage[] = Object.freeze([]);
 
 /**
  * What `useRun` returns: the run lifecycle plus the three ways to drive it.
@@ -8,8 +15,15 @@ import { RunController, type RunSnapshot, type RunSource } from "../client/view/
  * const { status, send }: RunHandle = useRun(session);
  */
 export interface RunHandle extends RunSnapshot {
-  /** Sends a user message and starts a run (detaching from an active one first). */
+  /**
+   * Sends a user message and starts a run (detaching from an active one first); with `{ whileRunning }`
+   * other than `refuse` (docs/queue.md#in-the-client) the active run goes on and the message waits in `queued`.
+   */
   readonly send: RunController["send"];
+  /** The thread's waiting messages, this tab's and others' (`Session.queued`), re-read after each change of the session. */
+  readonly queued: readonly QueuedMessage[];
+  /** Cancels a waiting message (`Session.cancelQueued`): `cancelled`, `started`, `taken` or `unknown`. */
+  readonly cancelQueued: RunController["cancelQueued"];
   /** Answers the pending interrupts and starts the resuming run. */
   readonly resume: RunController["resume"];
   /** Edits a user message (a sibling with new content) and runs from there (docs/client.md#branches). */
@@ -27,7 +41,8 @@ export interface RunHandle extends RunSnapshot {
 /**
  * The session's run lifecycle: `status` (`idle`, `running`, `interrupted`, `failed`), the last
  * `error`, how the last run `end`ed, `stopping` and `reconnecting`, and `send`, `resume`, `edit`,
- * `regenerate`, `connect`, `stop`, `detach`. Every component that calls it on the same session sees the same run.
+ * `regenerate`, `connect`, `stop`, `detach`; the thread's `queued` messages and `cancelQueued`
+ * (docs/queue.md#in-the-client). Every component that calls it on the same session sees the same run.
  *
  * @example
  * const { status, send, stop, connect } = useRun(session);
@@ -37,9 +52,14 @@ export interface RunHandle extends RunSnapshot {
 export function useRun(session: RunSource): RunHandle {
   const controller = RunController.of(session);
   const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot);
+  // the session's own tick stream (one per session, shared with the other hooks), when it tells its changes
+  const changes = useMemo(() => (hasChanges(session) ? sessionTicks(session) : NEVER), [session]);
+  const queued = useObserved(changes, () => session.queued ?? NO_QUEUE);
   return useMemo(
     () => ({
       ...snapshot,
+      queued,
+      cancelQueued: controller.cancelQueued,
       send: controller.send,
       resume: controller.resume,
       edit: controller.edit,
@@ -48,6 +68,11 @@ export function useRun(session: RunSource): RunHandle {
       stop: controller.stop,
       detach: controller.detach,
     }),
-    [snapshot, controller],
+    [snapshot, queued, controller],
   );
+}
+
+/** Whether a run source tells its changes (a Session does): then `queued` is re-read after each. */
+function hasChanges(session: RunSource): session is RunSource & ChangeSource {
+  return typeof session.subscribe === "function";
 }

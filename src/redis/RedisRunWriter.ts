@@ -3,9 +3,11 @@
  * batch, the compacted thread folded beside it with the store's `ThreadFold` and checkpointed into
  * Redis every so many events and at the run's end, a lease timer that notices the run ended under
  * it, and the stop requests of any instance, heard on the signal channel and read back with every
- * append and renewal.
+ * append and renewal; and the steers sent into the run (docs/queue.md#redis-keys), read from the
+ * thread's queue when the signal channel says one came, and again when a renewal finds the queue's
+ * version moved (a lost signal), so that a steer reaches its run within one heartbeat at worst.
  */
-import { EMPTY, type Observable } from "rxjs";
+import { Observable } from "rxjs";
 import type { QueuedRun } from "../server/store/QueuedRun";
 import type { Event } from "../protocol/events";
 import { checkBatch } from "../server/store/checkBatch";
@@ -25,6 +27,15 @@ import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewS
 import { untilAnswered, type RetryLimits } from "./untilAnswered";
 import type { WriterEnvironment } from "./WriterEnvironment";
 import { misplacedBatch, runEnded } from "./writerErrors";
+import { decodeQueued, userMessageIds } from "./queuedEntries";
+import { parseWaitingReply, waitingScript } from "./scripts/queueScripts";
+
+/** One subscription to `steers`: the queue version its last read saw, how to make it read again, how to end it. */
+interface SteerWatcher {
+  version: string | undefined;
+  readonly poke: () => void;
+  readonly complete: () => void;
+}
 
 /** A checkpoint to send and the snapshot it keeps (what the next one builds on once it is kept). */
 interface Checkpoint {
@@ -50,7 +61,7 @@ interface Checkpoint {
  */
 export class RedisRunWriter implements RunWriter {
   readonly stopRequested: Observable<void>;
-  readonly steers: Observable<QueuedRun> = EMPTY; // #24 placeholder
+  readonly steers: Observable<QueuedRun>;
   private live = true;
   private stopped = false;
   private failure: StoreError | undefined;
@@ -63,6 +74,7 @@ export class RedisRunWriter implements RunWriter {
   private deadline: number;
   private cancelTimer: () => void;
   private readonly watchers = new Set<StopWatcher>();
+  private readonly steerWatchers = new Set<SteerWatcher>();
   private readonly unwatch: () => void;
   /** The last append called, settled: the next one starts after it. */
   private appending: Promise<unknown> = Promise.resolve();
@@ -85,7 +97,45 @@ export class RedisRunWriter implements RunWriter {
     this.base = env.base;
     this.deadline = env.timers.now() + env.lease;
     this.cancelTimer = env.timers.setTimer(env.lease, () => this.onLeaseTimer());
-    this.unwatch = env.watchSignals((kind) => (kind === "stop" ? this.requestStop() : this.end()));
+    this.unwatch = env.watchSignals((kind) => {
+      if (kind === "stop") this.requestStop();
+      else if (kind === "steer") this.pokeSteers(undefined);
+      else this.end();
+    });
+    this.steers = new Observable<QueuedRun>((subscriber) => {
+      if (!this.live) {
+        subscriber.complete();
+        return undefined;
+      }
+      const sent = new Set<string>();
+      let reading = false;
+      let again = false;
+      const watcher: SteerWatcher = {
+        version: undefined,
+        poke: () => {
+          if (reading) {
+            again = true;
+            return;
+          }
+          reading = true;
+          this.readSteers(watcher, sent, (steer) => subscriber.next(steer))
+            .catch(() => undefined) // Redis did not answer: the next signal or renewal reads again
+            .finally(() => {
+              reading = false;
+              if (again && !subscriber.closed) {
+                again = false;
+                watcher.poke();
+              }
+            });
+        },
+        complete: () => subscriber.complete(),
+      };
+      this.steerWatchers.add(watcher);
+      watcher.poke();
+      return () => {
+        this.steerWatchers.delete(watcher);
+      };
+    });
     this.stopRequested = watchStop(
       () => this.stopped,
       () => this.live,
@@ -115,6 +165,7 @@ export class RedisRunWriter implements RunWriter {
     if (checkpoint !== undefined) this.base = undefined; // until Redis says it was kept
     const firstSeq = this.lastSeq + 1;
     const args = appendArguments({
+      userMessageIds: userMessageIds(events),
       runId: this.runId,
       lease: this.env.lease,
       leaseTtl: this.env.leaseTtl,
@@ -143,8 +194,10 @@ export class RedisRunWriter implements RunWriter {
     this.lastSeq = reply.firstSeq + events.length - 1;
     if (reply.stopRequested) this.requestStop();
     this.deadline = this.env.timers.now() + this.env.lease;
+    if (reply.taken.length > 0) await this.env.steersTaken(reply.taken);
     if (terminal) {
       this.end();
+      this.env.runEnded();
       // The run's end, compacted: from now on a read needs nothing of the stream. The batch is
       // logged whatever happens here: if this write fails, the next read folds the run and keeps it.
       await this.keepEnd();
@@ -171,7 +224,32 @@ export class RedisRunWriter implements RunWriter {
     }
     if (reply.stopRequested) this.requestStop();
     this.deadline = this.env.timers.now() + this.env.lease;
+    this.pokeSteers(reply.queueVersion);
     return true;
+  }
+
+  /**
+   * Makes each steer watcher read the queue again: all of them (a steer signal), or those whose
+   * last read saw another queue version than `version` (a renewal's: a signal may have been lost).
+   */
+  private pokeSteers(version: string | undefined): void {
+    for (const watcher of [...this.steerWatchers]) if (version === undefined || watcher.version !== version) watcher.poke();
+  }
+
+  /** One read of the queue for a steer watcher: the steers into this run it has not had yet, in queue order. */
+  private async readSteers(watcher: SteerWatcher, sent: Set<string>, next: (steer: QueuedRun) => void): Promise<void> {
+    const waiting = parseWaitingReply(await this.script(waitingScript, []));
+    watcher.version = waiting.version;
+    if (!this.live) return;
+    const steers = waiting.entries.map((json) => decodeQueued(json, this.threadId)).filter((entry) => entry.policy === "steer" && entry.target === this.runId);
+    const present = new Set(steers.map((steer) => steer.id));
+    // an entry that left the queue never comes back (ids are unique in a thread): forget it, so `sent` stays as small as the queue
+    for (const id of [...sent]) if (!present.has(id)) sent.delete(id);
+    for (const steer of steers) {
+      if (sent.has(steer.id) || !this.steerWatchers.has(watcher)) continue;
+      sent.add(steer.id);
+      next(steer);
+    }
   }
 
   /** Forgets the run here (the store closes): timers and signals stop, later calls reject. */
@@ -248,6 +326,8 @@ export class RedisRunWriter implements RunWriter {
     this.cancelTimer();
     this.unwatch();
     for (const watcher of [...this.watchers]) watcher(false);
+    for (const watcher of [...this.steerWatchers]) watcher.complete();
+    this.steerWatchers.clear();
     this.env.released();
   }
 

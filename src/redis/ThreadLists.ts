@@ -7,7 +7,7 @@
 import { Observable } from "rxjs";
 import { isLeft } from "fp-ts/Either";
 import type { ListQuery, StoreScope } from "../server/store/ThreadStore";
-import { ThreadListEvent, type ThreadChanged, type ThreadPage, type ThreadSummary } from "../thread/threadList";
+import { ThreadListEvent, type ThreadChanged, type ThreadPage, type ThreadQueueChanged, type ThreadSummary } from "../thread/threadList";
 import { ownerKeys, threadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
@@ -53,6 +53,11 @@ export class ThreadLists {
   async changed(owner: string, type: ThreadChanged["type"], row: ThreadSummary): Promise<void> {
     await this.index(owner, row);
     this.announce(owner, { type, thread: row });
+  }
+
+  /** After a thread's queue changed (docs/queue.md#on-the-wire): announced; the row and the index stay as they are. */
+  queueChanged(owner: string, event: ThreadQueueChanged): void {
+    this.announce(owner, event);
   }
 
   /** After a thread was deleted: out of the index, kept out until `until` (the tombstone's end), announced. */

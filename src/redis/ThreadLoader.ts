@@ -36,7 +36,8 @@ const WINDOW_MARGIN = 16;
  * messages when all were read from their list (what a write may build on), and `messageCount`
  * the number of messages it holds (more than `snapshot.messages` when a limit read only the last:
  * then the entries fold into those as into all, `windowFolds`), `lastSeq` the sequence number of
- * `last`, and `selection` the kept snapshot's switch count (what a write over it expects).
+ * `last`, and `selection` the kept snapshot's switch count (what a write over it expects);
+ * `queueLength` the number of waiting messages, `queueHead` the first one's id, and `queue` their JSON when the load asked for them.
  *
  * @example
  * if (loaded.kind === "snapshot" && loaded.live !== undefined) console.log(`run ${loaded.live} is live`);
@@ -54,6 +55,9 @@ export type Loaded =
       readonly selection: string;
       readonly base: KeptMessages | undefined;
       readonly messageCount: number;
+      readonly queueLength: number;
+      readonly queue: readonly string[];
+      readonly queueHead: string | undefined;
     };
 
 /**
@@ -76,9 +80,10 @@ export class ThreadLoader {
    * One read script call, then whatever pages it did not bring. With `limit`, the kept snapshot's
    * last `limit` (and `WINDOW_MARGIN`) messages only, when the entries after it can be folded into
    * those (`outsideWindow`, and the ids it names proven absent before them); else all, read again.
+   * With `withQueue`, the snapshot path brings the waiting messages too (in the same script).
    */
-  async load(threadId: string, keys: ThreadKeys, after: Cursor | undefined, limit?: number): Promise<Loaded> {
-    const args = readArguments(after, this.page, limit === undefined ? undefined : Math.max(1, limit) + WINDOW_MARGIN);
+  async load(threadId: string, keys: ThreadKeys, after: Cursor | undefined, limit?: number, withQueue = false): Promise<Loaded> {
+    const args = readArguments(after, this.page, limit === undefined ? undefined : Math.max(1, limit) + WINDOW_MARGIN, withQueue);
     const reply = parseReadReply(await this.calls.script(this.port, readScript, keys, this.context(threadId), args));
     switch (reply.kind) {
       case "unknown":
@@ -86,7 +91,7 @@ export class ThreadLoader {
       case "resume": {
         const at = decodeEntry(reply.at, threadId);
         const events = await this.throughTerminal(threadId, keys, at, decodeEntries(reply.entries, threadId));
-        return events === undefined ? this.load(threadId, keys, undefined, limit) : { kind: "resume", after: at.cursor, events };
+        return events === undefined ? this.load(threadId, keys, undefined, limit, withQueue) : { kind: "resume", after: at.cursor, events };
       }
       case "snapshot": {
         const snapshot = decodeSnapshot(reply, threadId);
@@ -97,7 +102,7 @@ export class ThreadLoader {
         const whole = reply.messageCount !== undefined && reply.messages.length === reply.messageCount;
         const windowed = reply.messageCount !== undefined && !whole;
         if (windowed && entries.length > 0 && !(await this.windowFolds(threadId, keys, reply.seq, snapshot.messages, entries))) {
-          return this.load(threadId, keys, after);
+          return this.load(threadId, keys, after, undefined, withQueue);
         }
         return {
           kind: "snapshot",
@@ -109,6 +114,9 @@ export class ThreadLoader {
           selection: reply.selection,
           base: whole ? keptOf(reply.seq, snapshot) : undefined,
           messageCount: reply.messageCount ?? snapshot.messages.length,
+          queueLength: reply.queueLength,
+          queue: reply.queue,
+          queueHead: reply.queueHead,
         };
       }
       default: {

@@ -12,7 +12,7 @@ import type { LocalFeed } from "./tailState";
  * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
  *
  * @example
- * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released, base, listChanged });
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released, base, listChanged, steersTaken, runEnded });
  */
 export interface WriterEnvironment {
   readonly connection: RedisConnection;
@@ -25,7 +25,7 @@ export interface WriterEnvironment {
   readonly maxEvents: number;
   readonly snapshotEvery: number;
   readonly timers: StoreClock;
-  readonly watchSignals: (listener: (kind: "stop" | "end") => void) => () => void;
+  readonly watchSignals: (listener: (kind: "stop" | "end" | "steer") => void) => () => void;
   /** Where each logged batch goes for this instance's tails of the thread (released when the run is no longer live here). */
   readonly feed: LocalFeed;
   /** Called once when the run is no longer live here (the store stops tracking the writer). */
@@ -34,4 +34,8 @@ export interface WriterEnvironment {
   readonly base: KeptMessages | undefined;
   /** After the run's end or a title it set: the thread's row (raw, from the script), for its owner's list. */
   readonly listChanged: (type: "run-ended" | "renamed", row: unknown) => Promise<void>;
+  /** After an append took steers out of the queue (their JSON): announce them (docs/queue.md#redis-keys). */
+  readonly steersTaken: (entries: readonly string[]) => Promise<void>;
+  /** After the run's terminal was logged: this instance's `queueChanges` of the thread hear `ended` now. */
+  readonly runEnded: () => void;
 }

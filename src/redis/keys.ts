@@ -8,7 +8,7 @@
  */
 
 /**
- * The keys of one thread, in the order every store script receives them (`KEYS[1]` … `KEYS[8]`).
+ * The keys of one thread, in the order every store script receives them (`KEYS[1]` … `KEYS[11]`).
  *
  * - `events`: the stream of the thread's events, one entry per event, the entry id its cursor;
  * - `meta`: a hash: the live run, the last run, the event count, the last cursor, the stop request;
@@ -18,7 +18,10 @@
  * - `runs`: a list of the retained runs, `"<start cursor> <runId>"`, oldest first;
  * - `messages`: a list: the compacted thread's messages, one JSON each, in path order (so the last N read alone);
  * - `ids`: a hash: message id → its index in `messages` (where a history page starts);
- * - `tombstone`: a string while the thread is deleted: the time until which nothing may recreate it.
+ * - `tombstone`: a string while the thread is deleted: the time until which nothing may recreate it;
+ * - `queue`: a sorted set: the ids of the thread's waiting messages, scored in the order they will run (docs/queue.md#redis-keys);
+ * - `queueEntries`: a hash: waiting message id → its `QueuedRun` JSON;
+ * - `queueOutcomes`: a list, newest first, capped: what became of the last entries that left the queue (`[id, state, detail]` JSON).
  *
  * @example
  * threadKeys("agui:", "t1").events; // "agui:{t1}:events"
@@ -32,6 +35,9 @@ export interface ThreadKeys {
   readonly messages: string;
   readonly ids: string;
   readonly tombstone: string;
+  readonly queue: string;
+  readonly queueEntries: string;
+  readonly queueOutcomes: string;
 }
 
 /**
@@ -65,6 +71,9 @@ export function threadKeys(prefix: string, threadId: string, owner?: string): Th
     messages: `${base}messages`,
     ids: `${base}ids`,
     tombstone: `${base}tombstone`,
+    queue: `${base}queue`,
+    queueEntries: `${base}queue-entries`,
+    queueOutcomes: `${base}queue-outcomes`,
   };
 }
 
@@ -75,7 +84,19 @@ export function threadKeys(prefix: string, threadId: string, owner?: string): Th
  * scriptKeys(threadKeys("agui:", "t1")); // ["agui:{t1}:events", "agui:{t1}:meta", …]
  */
 export function scriptKeys(keys: ThreadKeys): readonly string[] {
-  return [keys.events, keys.meta, keys.lease, keys.snapshot, keys.runs, keys.messages, keys.ids, keys.tombstone];
+  return [
+    keys.events,
+    keys.meta,
+    keys.lease,
+    keys.snapshot,
+    keys.runs,
+    keys.messages,
+    keys.ids,
+    keys.tombstone,
+    keys.queue,
+    keys.queueEntries,
+    keys.queueOutcomes,
+  ];
 }
 
 /**

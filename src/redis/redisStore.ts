@@ -4,7 +4,7 @@
  * run, every decision about a run taken inside one Lua script (so several instances sharing one
  * Redis agree), one blocking reader per instance for every tail, and stops through pub/sub.
  */
-import { EMPTY, type Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import type { QueuedRun } from "../server/store/QueuedRun";
 import { ev } from "../protocol/build";
 import type { RunAgentInput } from "../protocol/input";
@@ -54,13 +54,16 @@ import type { ScriptContext } from "./scripts/prelude";
 import { parseStopReply, stopScript } from "./scripts/stopRun";
 import { foldAfter } from "./snapshots";
 import { keptOf, snapshotWrite } from "./snapshotWrites";
-import { parseRowReply, removeScript, updateScript } from "./scripts/threadScripts";
+import { parseRemoveReply, parseRowReply, removeScript, updateScript } from "./scripts/threadScripts";
 import { ThreadLists } from "./ThreadLists";
 import { threadRow } from "./threadRows";
 import { threadRef } from "./threadRefs";
 import { isStreamId } from "./streamIds";
 import { TailReader } from "./TailReader";
 import { ThreadLoader } from "./ThreadLoader";
+import { QueueFeed } from "./QueueFeed";
+import { decodeQueued } from "./queuedEntries";
+import { RedisQueue } from "./RedisQueue";
 
 export { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreSettings, type RedisStoreStats } from "./RedisStoreOptions";
 
@@ -107,6 +110,8 @@ class RedisThreadStore implements RedisStore {
   private readonly reader: TailReader;
   private readonly loader: ThreadLoader;
   private readonly lists: ThreadLists;
+  private readonly feed: QueueFeed;
+  private readonly queue: RedisQueue;
   private readonly writers = new Set<RedisRunWriter>();
   private closed = false;
 
@@ -134,6 +139,16 @@ class RedisThreadStore implements RedisStore {
       channel: signalChannel(this.prefix),
       context: (threadId) => this.context(threadId),
     });
+    this.feed = new QueueFeed(this.signals);
+    this.queue = new RedisQueue({
+      port: this.port,
+      calls: this.calls,
+      prefix: this.prefix,
+      context: (ref) => this.context(ref),
+      lists: this.lists,
+      feed: this.feed,
+      waits: (ref, keys) => this.waits(ref, keys),
+    });
     this.reader = new TailReader({
       port: this.port,
       calls: this.calls,
@@ -154,7 +169,7 @@ class RedisThreadStore implements RedisStore {
 
   async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
-    const { owner, expectCursor, forkAfter } = options;
+    const { owner, expectCursor, forkAfter, dequeue, passQueue } = options;
     this.ensureOpen(threadId);
     const ref = threadRef(threadId, owner);
     const keys = this.keysOf(threadId, owner);
@@ -163,6 +178,8 @@ class RedisThreadStore implements RedisStore {
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
       const loaded = await this.loader.load(ref, keys, undefined);
       if (loaded.kind === "snapshot" && loaded.live !== undefined) throw runActive(threadId, runId, loaded.live);
+      // the queue goes first (the begin script checks again, atomically)
+      refuseQueue(loaded.kind === "snapshot" ? loaded : { queueLength: 0, queueHead: undefined }, threadId, runId, options);
       const { fold, last, base, selection } =
         loaded.kind === "snapshot"
           ? { fold: foldAfter(loaded.snapshot, loaded.entries).fold, last: loaded.last, base: loaded.base, selection: loaded.selection }
@@ -189,6 +206,8 @@ class RedisThreadStore implements RedisStore {
         leaseTtl: this.leaseTtl,
         maxRuns: this.maxRuns,
         selection,
+        dequeue,
+        passQueue,
       };
       const reply = parseBeginReply(await this.calls.script(this.port, beginScript, keys, this.context(ref), beginArguments(request), { runId }));
       switch (reply.kind) {
@@ -198,11 +217,15 @@ class RedisThreadStore implements RedisStore {
           throw historyMoved(threadId, runId, expectCursor);
         case "deleted":
           throw new StoreError("deleted", `expected thread "${threadId}" to take run "${runId}", but it was deleted moments ago`, { threadId, runId });
+        case "queue-pending":
+        case "queue-moved":
+          continue; // the queue changed since the read: read again, and refuse for the queue as it is then
         case "retry":
           continue; // something was logged since the read (a run's end, an ABANDONED): read and fold again
         case "started": {
           const writer = this.writer(ref, threadId, runId, { cursor: reply.cursor, event: started }, reply.seq, fold, keys, snapshot, owner);
           if (owner !== undefined) await this.lists.changed(owner, reply.created ? "created" : "run-started", threadRow(threadId, reply.row));
+          if (reply.dequeued !== undefined) this.queue.left(threadId, owner, "started", decodeQueued(reply.dequeued, threadId), "queued");
           return writer;
         }
         default: {
@@ -224,7 +247,7 @@ class RedisThreadStore implements RedisStore {
     const ref = threadRef(threadId, options.owner);
     const keys = this.keysOf(threadId, options.owner);
     const { limit } = options;
-    const loaded = await this.loader.load(ref, keys, after !== undefined && isStreamId(after) ? after : undefined, limit);
+    const loaded = await this.loader.load(ref, keys, after !== undefined && isStreamId(after) ? after : undefined, limit, true);
     switch (loaded.kind) {
       case "unknown":
         return undefined;
@@ -234,11 +257,13 @@ class RedisThreadStore implements RedisStore {
         // A window read folded the entries into the kept snapshot's last messages: the ones before stand as kept.
         const before = loaded.messageCount - loaded.snapshot.messages.length;
         const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base, before);
-        if (limit === undefined) return { kind: "snapshot", snapshot };
+        // docs/queue.md#in-the-store: read in the same script as the snapshot
+        const queue = loaded.queue.length === 0 ? {} : { queue: loaded.queue.map((json) => decodeQueued(json, threadId)) };
+        if (limit === undefined) return { kind: "snapshot", snapshot, ...queue };
         const total = before + snapshot.messages.length;
         const shown = Math.max(0, Math.min(Math.floor(limit), snapshot.messages.length));
         const messages = snapshot.messages.slice(snapshot.messages.length - shown);
-        return { kind: "snapshot", snapshot: { ...snapshot, messages }, hasOlder: total > messages.length };
+        return { kind: "snapshot", snapshot: { ...snapshot, messages }, hasOlder: total > messages.length, ...queue };
       }
       default: {
         const unexpected: never = loaded;
@@ -278,11 +303,12 @@ class RedisThreadStore implements RedisStore {
     const ref = threadRef(threadId, scope.owner);
     // Two leases: a producer that began just before the delete renews or ends within one.
     const standing = 2 * this.lease;
-    const answer = await this.calls.script(this.port, removeScript, this.keysOf(threadId, scope.owner), this.context(ref), [
-      String(standing),
-      String(2 * this.leaseTtl),
-    ]);
-    if (answer !== "1") return false;
+    const removed = parseRemoveReply(
+      await this.calls.script(this.port, removeScript, this.keysOf(threadId, scope.owner), this.context(ref), [String(standing), String(2 * this.leaseTtl)]),
+    );
+    if (removed === undefined) return false;
+    if (removed.live !== undefined) this.feed.local(ref, { kind: "ended", id: removed.live });
+    for (const id of removed.waiting) this.feed.local(ref, { kind: "cancelled", id });
     if (scope.owner !== undefined) await this.lists.deleted(scope.owner, threadId, this.timers.now() + standing);
     return true;
   }
@@ -299,21 +325,23 @@ class RedisThreadStore implements RedisStore {
     return this.loader.history(threadRef(threadId, scope.owner), this.keysOf(threadId, scope.owner), query.before, query.limit);
   }
 
-  // #24 placeholder: the stores helper replaces these four with the queue (docs/queue.md#in-the-store).
-  enqueue(_entry: QueuedRun, _options: EnqueueOptions): Promise<EnqueueAnswer> {
-    return Promise.reject(new Error("enqueue: not built yet"));
+  async enqueue(entry: QueuedRun, options: EnqueueOptions): Promise<EnqueueAnswer> {
+    this.ensureOpen(entry.input.threadId);
+    return this.queue.enqueue(entry, options);
   }
 
-  cancelQueued(_threadId: string, _id: string, _reason: string, _scope?: StoreScope): Promise<CancelQueuedAnswer> {
-    return Promise.reject(new Error("cancelQueued: not built yet"));
+  async cancelQueued(threadId: string, id: string, reason: string, scope: StoreScope = {}): Promise<CancelQueuedAnswer> {
+    this.ensureOpen(threadId);
+    return this.queue.cancelQueued(threadId, id, reason, scope);
   }
 
-  queueEntry(_threadId: string, _id: string, _scope?: StoreScope): Promise<QueueEntryState> {
-    return Promise.reject(new Error("queueEntry: not built yet"));
+  async queueEntry(threadId: string, id: string, scope: StoreScope = {}): Promise<QueueEntryState> {
+    this.ensureOpen(threadId);
+    return this.queue.queueEntry(threadId, id, scope);
   }
 
-  queueChanges(_threadId: string, _scope?: StoreScope): Observable<QueueChange> {
-    return EMPTY;
+  queueChanges(threadId: string, scope: StoreScope = {}): Observable<QueueChange> {
+    return this.queue.changes(threadId, scope);
   }
 
   listEvents(scope: StoreScope): Observable<ThreadListEvent> {
@@ -362,9 +390,23 @@ class RedisThreadStore implements RedisStore {
       listChanged: async (type, row) => {
         if (owner !== undefined) await this.lists.changed(owner, type, threadRow(threadId, row));
       },
+      steersTaken: (entries) => {
+        for (const json of entries) this.queue.left(threadId, owner, "taken", decodeQueued(json, threadId), "steering");
+        return Promise.resolve();
+      },
+      runEnded: () => this.feed.local(ref, { kind: "ended", id: runId }),
     });
     this.writers.add(writer);
     return writer;
+  }
+
+  /** Whether the thread `ref` (without a live run) waits on interrupts or client tool results: its fold now, from its last message on. */
+  private async waits(ref: string, keys: ThreadKeys): Promise<boolean> {
+    const loaded = await this.loader.load(ref, keys, undefined, 1);
+    if (loaded.kind !== "snapshot") return false;
+    const before = loaded.messageCount - loaded.snapshot.messages.length;
+    const snapshot = await this.loader.current(ref, keys, loaded.snapshot, loaded.entries, loaded.base, before);
+    return snapshot.interrupts.length > 0 || (snapshot.pendingToolCallIds?.length ?? 0) > 0;
   }
 
   /** The script context of the thread `ref` names (its reference travels in the signals; the lease clock's now). */
@@ -398,6 +440,34 @@ function changeOf(patch: ThreadPatch): "archived" | "updated" | "renamed" {
   if (patch.archived === true) return "archived";
   if (patch.archived === false) return "updated";
   return "renamed";
+}
+
+/** `beginRun`'s queue rule on the thread as read: `dequeue` must name the head (`queue-moved`), else a waiting message refuses a run that does not pass the queue (`queue-pending`). */
+function refuseQueue(
+  queue: { readonly queueLength: number; readonly queueHead: string | undefined },
+  threadId: string,
+  runId: string,
+  options: BeginOptions,
+): void {
+  const { dequeue, passQueue } = options;
+  if (dequeue !== undefined) {
+    if (queue.queueHead === dequeue) return;
+    const found = queue.queueHead === undefined ? "its queue is empty" : `its head is "${queue.queueHead}"`;
+    throw new StoreError(
+      "queue-moved",
+      `expected "${dequeue}" at the head of thread "${threadId}"'s queue to start it, but ${found}: it started elsewhere, or was cancelled`,
+      {
+        threadId,
+        runId,
+      },
+    );
+  }
+  if (queue.queueLength === 0 || passQueue === true) return;
+  throw new StoreError(
+    "queue-pending",
+    `expected no waiting messages on thread "${threadId}" to start run "${runId}", but ${queue.queueLength} wait (the queue goes first, docs/queue.md#policies)`,
+    { threadId, runId },
+  );
 }
 
 function runActive(threadId: string, runId: string, liveRunId: string): StoreError {

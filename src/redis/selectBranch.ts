@@ -39,7 +39,8 @@ export interface BranchSwitchEnvironment {
  * The thread `threadId` (named `ref` in the store, with `keys`, scoped by owner already) with
  * sibling `index` of the group of its path's message `messageId` shown: the `SelectAnswer`. A
  * thread changed between the read and the write is read again, up to `SELECT_ATTEMPTS` times
- * (then StoreError `unavailable`); a run that started meanwhile answers `run-active`.
+ * (then StoreError `unavailable`); a run that started meanwhile answers `run-active`, a message
+ * enqueued meanwhile `queue-pending`.
  *
  * @example
  * await switchBranch(env, { threadId: "t1", ref: "t1", keys: threadKeys("agui:", "t1") }, "a1", 0); // "switched"
@@ -55,6 +56,7 @@ export async function switchBranch(
     const { loaded, window } = await readForSwitch(env.loader, env.port, env.calls, thread, messageId);
     if (loaded.kind !== "snapshot") return "unknown"; // without a cursor a known thread always reads as a snapshot
     if (loaded.live !== undefined) return "run-active";
+    if (loaded.queueLength > 0) return "queue-pending"; // docs/queue.md: a waiting message runs on the branch it was sent on
     const fold = window?.fold ?? foldAfter(loaded.snapshot, loaded.entries).fold;
     const result = fold.select(messageId, index);
     if (result !== "switched") return result;
@@ -74,6 +76,8 @@ export async function switchBranch(
         return "unknown"; // deleted since the read
       case "active":
         return "run-active";
+      case "queue-pending":
+        return "queue-pending";
       case "retry":
         continue;
       default: {

@@ -20,6 +20,9 @@ test("the layout: prefix, the thread's hash tag, the key's role", () => {
     messages: "agui:{thread-1}:messages",
     ids: "agui:{thread-1}:ids",
     tombstone: "agui:{thread-1}:tombstone",
+    queue: "agui:{thread-1}:queue",
+    queueEntries: "agui:{thread-1}:queue-entries",
+    queueOutcomes: "agui:{thread-1}:queue-outcomes",
   });
   expect(scriptKeys(threadKeys("p:", "t"))).toEqual([
     "p:{t}:events",
@@ -30,6 +33,9 @@ test("the layout: prefix, the thread's hash tag, the key's role", () => {
     "p:{t}:messages",
     "p:{t}:ids",
     "p:{t}:tombstone",
+    "p:{t}:queue",
+    "p:{t}:queue-entries",
+    "p:{t}:queue-outcomes",
   ]);
   expect(signalChannel("p:")).toBe("p:signals");
   expect(wakeKey("p:", "abc")).toBe("p:reader:abc:wake");

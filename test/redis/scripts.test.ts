@@ -61,14 +61,51 @@ test("begin: arguments in ARGV order, the snapshot write last; started, active, 
     maxRuns: 3,
     selection: "2",
   };
-  expect(beginArguments(request)).toEqual(["r1", "{s}", "5-0", "1000", "2000", "3", "-", "ann", "Hi", "2", "3", "4-0", "4", "{c}", "2", "1", "=", "m2", "{m}"]);
+  expect(beginArguments(request)).toEqual([
+    "r1",
+    "{s}",
+    "5-0",
+    "1000",
+    "2000",
+    "3",
+    "-",
+    "ann",
+    "Hi",
+    "2",
+    "",
+    "0",
+    "3",
+    "4-0",
+    "4",
+    "{c}",
+    "2",
+    "1",
+    "=",
+    "m2",
+    "{m}",
+  ]);
+  expect(beginArguments({ ...request, dequeue: "q1", passQueue: true }).slice(10, 12)).toEqual(["q1", "1"]);
   expect(beginArguments({ ...request, expectCursor: undefined, owner: undefined }).slice(6, 8)).toEqual(["", ""]);
   expect(beginArguments({ ...request, expectCursor: "5-0" })[6]).toBe("5-0");
-  expect(parseBeginReply(["ok", "6-0", "12", "1", ["row"]])).toEqual({ kind: "started", cursor: "6-0", seq: 12, created: true, row: ["row"] });
+  expect(parseBeginReply(["ok", "6-0", "12", "1", ["row"], ""])).toEqual({
+    kind: "started",
+    cursor: "6-0",
+    seq: 12,
+    created: true,
+    row: ["row"],
+    dequeued: undefined,
+  });
+  expect(parseBeginReply(["ok", "6-0", "12", "0", ["row"], "{q}"])).toMatchObject({ kind: "started", dequeued: "{q}" });
   expect(parseBeginReply(["active", "r0"])).toEqual({ kind: "active", liveRunId: "r0" });
-  expect(["retry", "moved", "deleted"].map((status) => parseBeginReply([status]))).toEqual([{ kind: "retry" }, { kind: "moved" }, { kind: "deleted" }]);
+  expect(["retry", "moved", "deleted", "queue-pending", "queue-moved"].map((status) => parseBeginReply([status]))).toEqual([
+    { kind: "retry" },
+    { kind: "moved" },
+    { kind: "deleted" },
+    { kind: "queue-pending" },
+    { kind: "queue-moved" },
+  ]);
   expect(refusal(() => parseBeginReply(["maybe"]))).toBe(
-    'unavailable: expected one of "ok", "active", "retry", "moved", "deleted" as the begin script\'s status, but Redis answered "maybe"',
+    'unavailable: expected one of "ok", "active", "retry", "moved", "deleted", "queue-pending", "queue-moved" as the begin script\'s status, but Redis answered "maybe"',
   );
 });
 
@@ -85,6 +122,7 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
     "50",
     "3",
     "2",
+    "",
     "STEP_STARTED",
     "{a}",
     "STEP_FINISHED",
@@ -98,6 +136,7 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
     "9",
     "5",
     "0",
+    "",
     "3",
     "4-0",
     "4",
@@ -108,6 +147,9 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
     "m2",
     "{m}",
   ]);
+  expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 1, terminal: false, maxEvents: 9, firstSeq: 5, events: [], userMessageIds: ["u9"] })[7]).toBe(
+    '["u9"]',
+  );
   expect(parseAppendReply(["ok", "1", "7", ["9-0", "9-1"], "kept", []])).toEqual({
     kind: "logged",
     stopRequested: true,
@@ -115,7 +157,9 @@ test("append: the bound, the first sequence number, the batch size, type/JSON pa
     cursors: ["9-0", "9-1"],
     checkpoint: "kept",
     row: [],
+    taken: [],
   });
+  expect(parseAppendReply(["ok", "1", "7", ["9-0"], "none", [], ["{q}"]])).toMatchObject({ taken: ["{q}"] });
   expect(parseAppendReply(["ok", "0", "0", [], "none", []])).toMatchObject({
     kind: "logged",
     stopRequested: false,
@@ -151,17 +195,22 @@ test("select: the expected last cursor and switch count, then the snapshot write
     "tc:call1",
   ]);
   expect(parseSelectReply(["ok", ["row"]])).toEqual({ kind: "switched", row: ["row"] });
-  expect(["unknown", "active", "retry"].map((status) => parseSelectReply([status]))).toEqual([{ kind: "unknown" }, { kind: "active" }, { kind: "retry" }]);
+  expect(["unknown", "active", "queue-pending", "retry"].map((status) => parseSelectReply([status]))).toEqual([
+    { kind: "unknown" },
+    { kind: "active" },
+    { kind: "queue-pending" },
+    { kind: "retry" },
+  ]);
   expect(refusal(() => parseSelectReply(["moved"]))).toBe(
-    'unavailable: expected one of "ok", "unknown", "active", "retry" as the select script\'s status, but Redis answered "moved"',
+    'unavailable: expected one of "ok", "unknown", "active", "queue-pending", "retry" as the select script\'s status, but Redis answered "moved"',
   );
 });
 
 test("renew and notice", () => {
   expect(renewArguments("r1", 1000, 5000)).toEqual(["r1", "1000", "5000"]);
-  expect(parseRenewReply(["1", "0"])).toEqual({ live: true, stopRequested: false });
-  expect(parseRenewReply(["1", "1"])).toEqual({ live: true, stopRequested: true });
-  expect(parseRenewReply(["0", "0"])).toEqual({ live: false, stopRequested: false });
+  expect(parseRenewReply(["1", "0", "4"])).toEqual({ live: true, stopRequested: false, queueVersion: "4" });
+  expect(parseRenewReply(["1", "1"])).toEqual({ live: true, stopRequested: true, queueVersion: "0" });
+  expect(parseRenewReply(["0", "0"])).toEqual({ live: false, stopRequested: false, queueVersion: "0" });
   expect(parseNoticeReply(["unknown"])).toEqual({ kind: "unknown" });
   expect(parseNoticeReply(["idle"])).toEqual({ kind: "idle" });
   expect(parseNoticeReply(["abandoned"])).toEqual({ kind: "abandoned" });
@@ -170,8 +219,8 @@ test("renew and notice", () => {
 });
 
 test("read: the cursor or empty; unknown, resume, snapshot", () => {
-  expect(readArguments(undefined, 1000)).toEqual(["", "1000", ""]);
-  expect(readArguments("3-0", 10, 50)).toEqual(["3-0", "10", "50"]);
+  expect(readArguments(undefined, 1000)).toEqual(["", "1000", "", "0"]);
+  expect(readArguments("3-0", 10, 50, true)).toEqual(["3-0", "10", "50", "1"]);
   expect(parseReadReply(["unknown"])).toEqual({ kind: "unknown" });
   expect(parseReadReply(["resume", "", ["3-0", []], []])).toEqual({ kind: "resume", live: undefined, at: ["3-0", []], entries: [] });
   expect(parseReadReply(["snapshot", "r2", "4-0", "4", "{j}", [], "", []])).toEqual({
@@ -185,8 +234,14 @@ test("read: the cursor or empty; unknown, resume, snapshot", () => {
     messages: [],
     selection: "",
     tree: "",
+    queueLength: 0,
+    queue: [],
   });
   expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"], "3"])).toMatchObject({ selection: "3" });
+  expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"], "", "", "2", ["{q1}", "{q2}"]])).toMatchObject({
+    queueLength: 2,
+    queue: ["{q1}", "{q2}"],
+  });
   expect(parseReadReply(["snapshot", "", "4-0", "4", "{j}", [], "9", ["{m}"]])).toMatchObject({ messageCount: 9, messages: ["{m}"] });
   expect(refusal(() => parseReadReply(["snapshot", "", null, "4", "{j}", []]))).toContain(
     "expected a string as the snapshot's cursor, but Redis answered null",

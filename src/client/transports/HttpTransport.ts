@@ -290,7 +290,7 @@ export class HttpTransport implements Transport {
    * docs/queue.md#cancel; headers asked with route `cancel`): `cancelled` (200), `unknown` (404: no
    * such waiting message, thread or owner), `started` or `taken` (409 `queued-started`: too late;
    * `taken` when the server's sentence says the steer was taken). Retried like `/stop` (a second
-   * cancel of a cancelled message answers 404). Rejects with a `ClientError` naming any other
+   * cancel of a cancelled message answers `cancelled` again). Rejects with a `ClientError` naming any other
    * refusal (401, 403, 400) or the failed request.
    *
    * @example

@@ -1,7 +1,8 @@
 /** One session's run lifecycle as an external store: what React's `useRun` and Angular's `injectAgent` read and drive. */
-import type { Observable, Subscription } from "rxjs";
+import { Observable, type Subscriber, type Subscription } from "rxjs";
 import { ClientError } from "../../thread/ClientError";
-import type { StopResult } from "../transports/Transport";
+import type { CancelQueuedResult, StopResult } from "../transports/Transport";
+import type { QueuedMessage, WhileRunning } from "../../protocol/queueMeta";
 import type { RunEnd, Update } from "../../thread/Update";
 import type { ResumeEntry } from "../../protocol/outcomes";
 import type { UserMessage } from "../../protocol/messages";
@@ -46,7 +47,7 @@ export interface RunSnapshot {
  * const source: RunSource = session;
  */
 export interface RunSource {
-  send(message: string | UserMessage): Observable<Update<unknown>>;
+  send(message: string | UserMessage, options?: SendOptions): Observable<Update<unknown>>;
   resume(answers: ResumeEntry[]): Observable<Update<unknown>>;
   /** Edits a user message and runs from there (`Session.edit`); a source without it cannot `edit`. */
   edit?(messageId: string, content: UserMessage["content"]): Observable<Update<unknown>>;
@@ -58,6 +59,23 @@ export interface RunSource {
   stop?(): Promise<StopResult>;
   /** Whether `stop()` can ask the server at all (`Session.canStop`). */
   readonly canStop?: boolean;
+  /** The thread's waiting messages (`Session.queued`, docs/queue.md#in-the-client). */
+  readonly queued?: readonly QueuedMessage[];
+  /** Cancels a waiting message (`Session.cancelQueued`); a source without it answers `unknown`. */
+  cancelQueued?(id: string): Promise<CancelQueuedResult>;
+  /** Hears every change of the source (`Session.subscribe`): how a view re-reads `queued`. */
+  subscribe?(listener: () => void): () => void;
+}
+
+/**
+ * How a view sends: with `whileRunning` (docs/queue.md#policies) a message may be sent while a run
+ * is live; it waits in `queued` and does not replace the active run.
+ *
+ * @example
+ * runs.send("and then?", { whileRunning: "queue" });
+ */
+export interface SendOptions {
+  readonly whileRunning?: WhileRunning;
 }
 
 /**
@@ -115,9 +133,21 @@ export class RunController {
     return () => this.listeners.delete(listener);
   };
 
-  /** Sends a user message and runs the agent. */
-  readonly send = (message: string | UserMessage): void => {
-    this.start(this.session.send(message));
+  /**
+   * Sends a user message and runs the agent. With `whileRunning` other than `refuse`
+   * (docs/queue.md#in-the-client) the active run is left alone: the message waits (the source's
+   * `queued`), and its run becomes the active one when it starts.
+   */
+  readonly send = (message: string | UserMessage, options: SendOptions = {}): void => {
+    const policy = options.whileRunning ?? "refuse";
+    if (policy === "refuse") this.start(this.session.send(message));
+    else this.startQueued(this.session.send(message, { whileRunning: policy }));
+  };
+
+  /** Cancels a waiting message of the thread (`Session.cancelQueued`); `unknown` for a source that cannot. */
+  readonly cancelQueued = (id: string): Promise<CancelQueuedResult> => {
+    const source = this.session;
+    return source.cancelQueued === undefined ? Promise.resolve("unknown") : source.cancelQueued(id);
   };
 
   /** Answers the pending interrupts and runs the agent again. */
@@ -191,6 +221,35 @@ export class RunController {
     active.subscription.unsubscribe();
     const cutOff = mergeCutOff(this.snapshot.cutOff, active.stopping ?? active.parts.cutOff());
     this.set({ status: "idle", error: undefined, end: undefined, cutOff, stopping: false, reconnecting: undefined });
+  }
+
+  /**
+   * A send with a policy: its `queued` updates change nothing here (the source lists the message);
+   * from its run's first other update on, it is followed as `start` follows a run, replacing the
+   * active one (which is over by then: the session runs one at a time). Ended before its run
+   * (cancelled, a steer taken, refused) it leaves the snapshot as it was, a refusal's error aside.
+   */
+  private startQueued(updates$: Observable<Update<unknown>>): void {
+    let handed: Subscriber<Update<unknown>> | undefined;
+    let begun = false;
+    const waiting = updates$.subscribe({
+      next: (update) => {
+        if (begun) return handed?.next(update);
+        if (update.kind === "queued") return;
+        if (update.kind === "error") return this.set({ ...this.snapshot, error: update.error });
+        if (update.kind === "done") return;
+        begun = true;
+        this.start(
+          new Observable<Update<unknown>>((subscriber) => {
+            handed = subscriber;
+            subscriber.next(update);
+            return () => waiting.unsubscribe();
+          }),
+        );
+      },
+      error: (error: unknown) => (begun ? handed?.error(error) : this.set({ ...this.snapshot, error: ClientError.from(error) })),
+      complete: () => handed?.complete(),
+    });
   }
 
   private start(run$: Observable<Update<unknown>>): void {

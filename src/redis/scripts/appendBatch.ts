@@ -6,6 +6,9 @@
  * cursors and whether a stop was asked for. Idempotent: each batch names the sequence number of
  * its first event, so a batch sent again after its reply was lost (the connection dropped with it
  * in flight) is answered with the cursors it was first given instead of being logged twice.
+ * A batch that records a steer the run's agent took (the TEXT_MESSAGE_START, role `user`, of a
+ * waiting steer's message) takes that entry out of the queue in the same script
+ * (docs/queue.md#redis-keys), so it is recorded once and never also started as a run of its own.
  */
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
@@ -33,6 +36,8 @@ export interface AppendRequest {
   /** The sequence number in the thread the batch's first event gets: one more than the last the producer was answered. */
   readonly firstSeq: number;
   readonly events: readonly EncodedEvent[];
+  /** The ids of the user messages the batch starts (TEXT_MESSAGE_START role `user`): a waiting steer of this run with one of them is taken. */
+  readonly userMessageIds?: readonly string[];
 }
 
 /**
@@ -55,13 +60,15 @@ export type AppendReply =
       readonly checkpoint: CheckpointResult;
       /** At a terminal: the thread's row after it (`row` of the prelude, raw), for its owner's list. */
       readonly row: unknown;
+      /** The JSON of each steer entry the batch took out of the queue. */
+      readonly taken: readonly string[];
     }
   | { readonly kind: "ended"; readonly abandoned: boolean; readonly deleted: boolean }
   | { readonly kind: "misplaced"; readonly next: number };
 
 /**
  * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, maxEvents, the batch's first
- * sequence number, the batch's size, then its type/JSON pairs, then the checkpoint, if any: a
+ * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`), then its type/JSON pairs, then the checkpoint, if any: a
  * snapshot write, `snapshotWriteArguments`).
  *
  * The last batch logged is remembered in `meta.batch` as `"<first seq> <count> <first id> <last
@@ -81,7 +88,8 @@ export const appendScript: StoreScript = {
   source: `${PRELUDE}
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
 local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
-local after_events = 12 + 2 * count
+local user_ids = ARGV[12]
+local after_events = 13 + 2 * count
 local function stop_flag()
   if redis.call('HGET', META, 'stop') == run_id then return '1' end
   return '0'
@@ -94,13 +102,13 @@ if last then
     local entries = redis.call('XRANGE', EVENTS, b_from, b_to)
     local ids = {}
     for i, entry in ipairs(entries) do
-      if entry[2][2] ~= ARGV[10 + 2 * i] then return {'misplaced', redis.call('HGET', META, 'seq')} end
+      if entry[2][2] ~= ARGV[11 + 2 * i] then return {'misplaced', redis.call('HGET', META, 'seq')} end
       ids[i] = entry[1]
     end
     if #ids ~= count then return {'misplaced', redis.call('HGET', META, 'seq')} end
     local again = {}
     if terminal then again = row() end
-    return {'ok', stop_flag(), tostring(first), ids, 'none', again}
+    return {'ok', stop_flag(), tostring(first), ids, 'none', again, {}}
   end
 end
 if redis.call('HGET', META, 'live') ~= run_id then
@@ -111,7 +119,7 @@ end
 local next_seq = redis.call('HGET', META, 'seq') or '0'
 if tonumber(next_seq) ~= first then return {'misplaced', next_seq} end
 local events = {}
-for i = 12, after_events - 1, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
+for i = 13, after_events - 1, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
 local ids = log(events)
 redis.call('HSET', META, 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[#ids] .. ' ' .. run_id)
 if terminal then
@@ -119,6 +127,23 @@ if terminal then
   redis.call('HSET', META, 'updated', tostring(NOW))
 else
   redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl)
+end
+-- the steers of this run whose user message the batch starts: taken, out of the queue
+local taken = {}
+if user_ids ~= '' then
+  local wanted = {}
+  for _, message_id in ipairs(cjson.decode(user_ids)) do wanted[message_id] = true end
+  for _, entry_id in ipairs(redis.call('ZRANGE', QUEUE, 0, -1)) do
+    local json = redis.call('HGET', QENTRIES, entry_id)
+    if json and string.find(json, '"steer"', 1, true) then
+      local entry = cjson.decode(json)
+      local messages = entry.input.messages
+      local message = messages[#messages]
+      if entry.policy == 'steer' and entry.target == run_id and type(message) == 'table' and wanted[message.id] then
+        taken[#taken + 1] = leave_queue(entry_id, 'taken', run_id)
+      end
+    end
+  end
 end
 local kept = 'none'
 if #ARGV >= after_events + 1 then kept = checkpoint(after_events) end
@@ -129,7 +154,7 @@ end
 touch()
 local changed = {}
 if terminal then changed = row() end
-return {'ok', stop_flag(), next_seq, ids, kept, changed}
+return {'ok', stop_flag(), next_seq, ids, kept, changed, taken}
 `,
 };
 
@@ -149,6 +174,7 @@ export function appendArguments(request: AppendRequest): string[] {
     String(request.maxEvents),
     String(request.firstSeq),
     String(request.events.length),
+    request.userMessageIds === undefined || request.userMessageIds.length === 0 ? "" : JSON.stringify(request.userMessageIds),
     ...batchArguments(request.events),
     ...(checkpoint === undefined ? [] : snapshotWriteArguments(checkpoint)),
   ];
@@ -174,5 +200,6 @@ export function parseAppendReply(reply: unknown): AppendReply {
     cursors,
     checkpoint: parseCheckpointReply(parts[4]),
     row: parts[5],
+    taken: replyArray(parts[6] ?? [], "the steers the batch took").map((json) => replyString(json, "a taken steer's JSON")),
   };
 }

@@ -7,7 +7,9 @@
  * another run moved since the handler read it; it keeps the thread's owner, creation and update
  * times and default title for its owner's list (docs/threads.md#redis-keys). A switch of branches
  * since the read (the kept snapshot's `sel`, docs/threads.md#the-tree) is a change too: the fold
- * would start from the path it left.
+ * would start from the path it left. The queue goes first (docs/queue.md#redis-keys): a run on a
+ * thread with waiting messages is refused unless it passes the queue or starts its head, which
+ * then leaves the queue in this same script, with its RUN_STARTED.
  */
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
@@ -36,28 +38,43 @@ export interface BeginRequest {
   readonly leaseTtl: number;
   readonly maxRuns: number;
   readonly selection: string;
+  /** The id of the queue's head this run starts (`BeginOptions.dequeue`), if any. */
+  readonly dequeue?: string;
+  /** The run answers what the thread waits on: it starts ahead of a non-empty queue (`BeginOptions.passQueue`). */
+  readonly passQueue?: boolean;
 }
 
 /**
  * How the script answered: `started` (with the RUN_STARTED's cursor and sequence number, whether
- * the thread is new, and its row), `active` (another run is live: its id), `retry` (the thread
+ * the thread is new, its row, and the JSON of the queue entry it started, if it dequeued one),
+ * `active` (another run is live: its id), `retry` (the thread
  * changed since it was read: read again, fold again, try again), `moved` (it is not at the
- * cursor the handler expected), or `deleted` (its tombstone stands).
+ * cursor the handler expected), `deleted` (its tombstone stands), `queue-pending` (messages wait
+ * and the run neither passes nor dequeues), or `queue-moved` (the head is not the entry to dequeue).
  *
  * @example
- * parseBeginReply(["ok", "1718000000000-0", "0", "1", []]); // { kind: "started", cursor: "1718000000000-0", seq: 0, created: true, row: [] }
+ * parseBeginReply(["ok", "1718000000000-0", "0", "1", [], ""]); // { kind: "started", cursor: "1718000000000-0", seq: 0, created: true, row: [], dequeued: undefined }
  */
 export type BeginReply =
-  | { readonly kind: "started"; readonly cursor: string; readonly seq: number; readonly created: boolean; readonly row: unknown }
+  | {
+      readonly kind: "started";
+      readonly cursor: string;
+      readonly seq: number;
+      readonly created: boolean;
+      readonly row: unknown;
+      readonly dequeued: string | undefined;
+    }
   | { readonly kind: "active"; readonly liveRunId: string }
   | { readonly kind: "retry" }
   | { readonly kind: "moved" }
-  | { readonly kind: "deleted" };
+  | { readonly kind: "deleted" }
+  | { readonly kind: "queue-pending" }
+  | { readonly kind: "queue-moved" };
 
 /**
  * The Lua of `beginRun` (ARGV[5…]: runId, startedJson, expectLast, lease, leaseTtl, maxRuns, the
  * expected cursor (`""` none, `"-"` a new thread), owner, default title, the switch count read,
- * then the snapshot write).
+ * the entry to dequeue (`""` none), `"1"` to pass the queue, then the snapshot write).
  *
  * @example
  * parseBeginReply(await calls.script(port, beginScript, keys, context, beginArguments(request)));
@@ -68,11 +85,19 @@ export const beginScript: StoreScript = {
 local run_id, started, expect_last = ARGV[5], ARGV[6], ARGV[7]
 local lease, lease_ttl, max_runs = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local expect, owner, default_title, selection = ARGV[11], ARGV[12], ARGV[13], ARGV[14]
-local base, body, message_count, from, tree = ARGV[15], ARGV[18], ARGV[19], tonumber(ARGV[20]), ARGV[21]
+local dequeue, pass_queue = ARGV[15], ARGV[16] == '1'
+local base, body, message_count, from, tree = ARGV[17], ARGV[20], ARGV[21], tonumber(ARGV[22]), ARGV[23]
 if deleted() then return {'deleted'} end
 if abandon_if_due() then return {'retry'} end
 local live = redis.call('HGET', META, 'live')
 if live then return {'active', live} end
+-- the queue goes first (checked before the cursor, as every store does)
+if dequeue ~= '' then
+  local head = redis.call('ZRANGE', QUEUE, 0, 0)
+  if head[1] ~= dequeue then return {'queue-moved'} end
+elseif not pass_queue and redis.call('ZCARD', QUEUE) > 0 then
+  return {'queue-pending'}
+end
 local last = redis.call('HGET', META, 'last') or ''
 if expect == '-' then
   if last ~= '' then return {'moved'} end
@@ -84,7 +109,9 @@ if (redis.call('HGET', SNAPSHOT, 'sel') or '') ~= selection then return {'retry'
 if snapshot_fits(base, redis.call('HGET', META, 'seq') or '0', from, tree) ~= 'fits' then return {'retry'} end
 local id = log({{'RUN_STARTED', started}})[1]
 local seq = tostring(tonumber(redis.call('HGET', META, 'seq')) - 1)
-write_snapshot(id, seq, body, message_count, from, tree, 22)
+write_snapshot(id, seq, body, message_count, from, tree, 24)
+local dequeued = ''
+if dequeue ~= '' then dequeued = leave_queue(dequeue, 'started', run_id) end
 local created = '0'
 if last == '' then
   created = '1'
@@ -101,7 +128,7 @@ if count > max_runs then
   redis.call('XTRIM', EVENTS, 'MINID', string.match(oldest, '^(%S+) '))
 end
 touch()
-return {'ok', id, seq, created, row()}
+return {'ok', id, seq, created, row(), dequeued}
 `,
 };
 
@@ -123,6 +150,8 @@ export function beginArguments(request: BeginRequest): string[] {
     request.owner ?? "",
     request.defaultTitle,
     request.selection,
+    request.dequeue ?? "",
+    request.passQueue === true ? "1" : "0",
     ...snapshotWriteArguments(request.snapshot),
   ];
 }
@@ -143,8 +172,9 @@ export function parseBeginReply(reply: unknown): BeginReply {
       seq: Number(replyString(parts[2], "the RUN_STARTED's sequence number")),
       created: parts[3] === "1",
       row: parts[4],
+      dequeued: typeof parts[5] === "string" && parts[5] !== "" ? parts[5] : undefined,
     };
   if (status === "active") return { kind: "active", liveRunId: replyString(parts[1], "the live run's id") };
-  if (status === "retry" || status === "moved" || status === "deleted") return { kind: status };
-  throw unexpectedReply(status, 'one of "ok", "active", "retry", "moved", "deleted" as the begin script\'s status');
+  if (status === "retry" || status === "moved" || status === "deleted" || status === "queue-pending" || status === "queue-moved") return { kind: status };
+  throw unexpectedReply(status, 'one of "ok", "active", "retry", "moved", "deleted", "queue-pending", "queue-moved" as the begin script\'s status');
 }

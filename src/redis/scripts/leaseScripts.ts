@@ -8,14 +8,17 @@ import type { StoreScript } from "../commands/EVAL";
 import { PRELUDE } from "./prelude";
 
 /**
- * How a renewal went: `live` false once the run is over; `stopRequested` when a stop of it was asked for.
+ * How a renewal went: `live` false once the run is over; `stopRequested` when a stop of it was
+ * asked for; `queueVersion` how many entries were ever enqueued on the thread (a change means a
+ * steer may wait that the signal channel lost: docs/queue.md#redis-keys).
  *
  * @example
- * parseRenewReply(["1", "0"]); // { live: true, stopRequested: false }
+ * parseRenewReply(["1", "0", "3"]); // { live: true, stopRequested: false, queueVersion: "3" }
  */
 export interface RenewReply {
   readonly live: boolean;
   readonly stopRequested: boolean;
+  readonly queueVersion: string;
 }
 
 /**
@@ -36,7 +39,7 @@ redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl)
 touch()
 local stop = '0'
 if redis.call('HGET', META, 'stop') == run_id then stop = '1' end
-return {'1', stop}
+return {'1', stop, redis.call('HGET', META, 'qseq') or '0'}
 `,
 };
 
@@ -54,11 +57,15 @@ export function renewArguments(runId: string, lease: number, leaseTtl: number): 
  * The renewal's reply.
  *
  * @example
- * parseRenewReply(["0", "0"]); // { live: false, stopRequested: false }
+ * parseRenewReply(["0", "0"]); // { live: false, stopRequested: false, queueVersion: "0" }
  */
 export function parseRenewReply(reply: unknown): RenewReply {
   const parts = replyArray(reply, "the renew script");
-  return { live: replyString(parts[0], "the renewal's answer") === "1", stopRequested: parts[1] === "1" };
+  return {
+    live: replyString(parts[0], "the renewal's answer") === "1",
+    stopRequested: parts[1] === "1",
+    queueVersion: parts[2] === undefined ? "0" : replyString(parts[2], "the thread's queue version"),
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * ending a run ABANDONED once its lease ran out. Everything that decides a lease happens inside one
  * script, so whichever instance notices an expired lease first logs the RUN_ERROR, exactly once.
  *
- * Every script takes the same eight keys (`scriptKeys`) and starts its arguments with the same four
+ * Every script takes the same eleven keys (`scriptKeys`) and starts its arguments with the same four
  * (`ScriptContext`): `now` (milliseconds on the store's clock, or `""` for Redis's own `TIME`), the
  * signal channel, the thread id and the thread's key TTL in milliseconds.
  */
@@ -35,6 +35,15 @@ export function contextArguments(context: ScriptContext): string[] {
 }
 
 /**
+ * How many outcomes of entries that left a thread's queue it remembers (docs/queue.md#in-the-store:
+ * at least 64), so that a waiter that missed an announcement still learns what became of its entry.
+ *
+ * @example
+ * QUEUE_OUTCOMES_KEPT; // 64
+ */
+export const QUEUE_OUTCOMES_KEPT = 64;
+
+/**
  * The Lua lines a script starts its clock with: \`NOW\` in ms, from \`ARGV[1]\` when the store
  * has an injected clock (tests), else from Redis's own \`TIME\`, so that every instance agrees.
  *
@@ -52,7 +61,8 @@ end
 
 /**
  * The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`,
- * `deleted`, `snapshot_fits`, `write_snapshot`, `checkpoint`, `row`.
+ * `deleted`, `snapshot_fits`, `write_snapshot`, `checkpoint`, `row`, and the queue's
+ * `queue_signal`, `queue_entries` and `leave_queue` (docs/queue.md#redis-keys).
  *
  * @example
  * const source = `${PRELUDE}\nreturn abandon_if_due() and 1 or 0`;
@@ -60,6 +70,7 @@ end
 export const PRELUDE = `
 local EVENTS, META, LEASE, SNAPSHOT, RUNS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local MESSAGES, IDS, TOMBSTONE = KEYS[6], KEYS[7], KEYS[8]
+local QUEUE, QENTRIES, QOUTCOMES = KEYS[9], KEYS[10], KEYS[11]
 local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])
 ${CLOCK_LUA}
 -- Every key of the thread lives TTL ms after its last write (the lease key has its own TTL).
@@ -70,6 +81,9 @@ local function touch()
   redis.call('PEXPIRE', RUNS, TTL)
   redis.call('PEXPIRE', MESSAGES, TTL)
   redis.call('PEXPIRE', IDS, TTL)
+  redis.call('PEXPIRE', QUEUE, TTL)
+  redis.call('PEXPIRE', QENTRIES, TTL)
+  redis.call('PEXPIRE', QOUTCOMES, TTL)
 end
 
 -- Logs events ({type, json} pairs) with the next sequence numbers; returns their entry ids.
@@ -85,6 +99,35 @@ end
 
 local function signal(kind, run_id)
   redis.call('PUBLISH', CHANNEL, cjson.encode({kind, THREAD, run_id}))
+end
+
+-- A change of the thread's queue, for every instance's queueChanges: ["queue", thread, kind, entry id].
+local function queue_signal(kind, id)
+  redis.call('PUBLISH', CHANNEL, cjson.encode({'queue', THREAD, kind, id}))
+end
+
+-- The waiting entries' JSON, in the order they will run.
+local function queue_entries()
+  local entries = {}
+  for _, id in ipairs(redis.call('ZRANGE', QUEUE, 0, -1)) do
+    local json = redis.call('HGET', QENTRIES, id)
+    if json then entries[#entries + 1] = json end
+  end
+  return entries
+end
+
+-- Takes the waiting entry id out of the queue as state ('started', 'taken', 'cancelled') with
+-- detail (the run id, or the reason), remembered among the last ${QUEUE_OUTCOMES_KEPT} outcomes, and announces it;
+-- returns the entry's JSON, or false when it is not waiting.
+local function leave_queue(id, state, detail)
+  local json = redis.call('HGET', QENTRIES, id)
+  if not json then return false end
+  redis.call('ZREM', QUEUE, id)
+  redis.call('HDEL', QENTRIES, id)
+  redis.call('LPUSH', QOUTCOMES, cjson.encode({id, state, detail}))
+  redis.call('LTRIM', QOUTCOMES, 0, ${QUEUE_OUTCOMES_KEPT - 1})
+  queue_signal(state, id)
+  return json
 end
 
 -- The live run is over: free the thread's slot, drop its lease, tell the instances.

@@ -17,7 +17,8 @@ import { PRELUDE } from "./prelude";
  * messages and `messages` their JSON, all of them or the last `limit`, or `undefined` for a
  * snapshot kept before messages had a list of their own: its JSON holds them; `selection` how many
  * branch switches rewrote it, `""` for none: what a write that builds on it expects to find;
- * `tree` the JSON of its tree's forks, kept apart from its body, `""` for none).
+ * `tree` the JSON of its tree's forks, kept apart from its body, `""` for none; `queueLength`
+ * the number of waiting messages, `queueHead` the id of the first, and, when asked for, `queue` their JSON in the order they will run).
  * `live` is the live run's id, if any.
  *
  * @example
@@ -37,10 +38,14 @@ export type ReadReply =
       readonly messages: readonly string[];
       readonly selection: string;
       readonly tree: string;
+      readonly queueLength: number;
+      readonly queue: readonly string[];
+      readonly queueHead: string | undefined;
     };
 
 /**
- * The Lua of a read (ARGV[5…]: the cursor or "", the page size, the message limit or "").
+ * The Lua of a read (ARGV[5…]: the cursor or "", the page size, the message limit or "", "1" to
+ * read the waiting messages too).
  *
  * @example
  * parseReadReply(await calls.script(port, readScript, keys, context, readArguments(cursor, 1000)));
@@ -48,7 +53,7 @@ export type ReadReply =
 export const readScript: StoreScript = {
   name: "read",
   source: `${PRELUDE}
-local after, count, limit = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
+local after, count, limit, with_queue = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
 if redis.call('EXISTS', META) == 0 then return {'unknown'} end
 abandon_if_due()
 local live = redis.call('HGET', META, 'live') or ''
@@ -76,18 +81,21 @@ if kept[4] then
     messages = redis.call('LRANGE', MESSAGES, 0, -1)
   end
 end
-return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages, kept[5] or '', kept[6] or ''}
+local queue = {}
+if with_queue then queue = queue_entries() end
+return {'snapshot', live, kept[1], kept[2], kept[3], entries, kept[4] or '', messages, kept[5] or '', kept[6] or '', tostring(redis.call('ZCARD', QUEUE)), queue, redis.call('ZRANGE', QUEUE, 0, 0)[1] or ''}
 `,
 };
 
 /**
- * The read's own arguments, from ARGV[5]: the cursor (already checked to be an entry id) or "", the page size, and the message limit if any.
+ * The read's own arguments, from ARGV[5]: the cursor (already checked to be an entry id) or "", the
+ * page size, the message limit if any, and whether to read the waiting messages.
  *
  * @example
- * readArguments(undefined, 1000); // ["", "1000", ""]
+ * readArguments(undefined, 1000); // ["", "1000", "", "0"]
  */
-export function readArguments(after: string | undefined, count: number, limit?: number): string[] {
-  return [after ?? "", String(count), limit === undefined ? "" : String(limit)];
+export function readArguments(after: string | undefined, count: number, limit?: number, withQueue = false): string[] {
+  return [after ?? "", String(count), limit === undefined ? "" : String(limit), withQueue ? "1" : "0"];
 }
 
 /**
@@ -114,6 +122,9 @@ export function parseReadReply(reply: unknown): ReadReply {
       messages: replyArray(parts[7] ?? [], "the snapshot's messages").map((message) => replyString(message, "a message's JSON")),
       selection: parts[8] === undefined ? "" : replyString(parts[8], "the snapshot's switch count"),
       tree: parts[9] === undefined ? "" : replyString(parts[9], "the snapshot's tree"),
+      queueLength: parts[10] === undefined ? 0 : replyNumber(parts[10], "the queue's length"),
+      queue: replyArray(parts[11] ?? [], "the waiting messages").map((entry) => replyString(entry, "a waiting message's JSON")),
+      queueHead: optionalString(parts[12], "the queue's head") || undefined,
     };
   }
   throw unexpectedReply(status, 'one of "unknown", "resume", "snapshot" as the read script\'s status');

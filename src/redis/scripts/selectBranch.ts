@@ -2,8 +2,9 @@
  * The script of a branch switch (docs/threads.md#the-tree, #redis-keys): keeps the compacted thread
  * with another sibling shown, only if the thread is still as the switch read it — no run live (one
  * whose lease ran out is ended ABANDONED first, and the switch reads again), nothing logged since,
- * and no other switch written since (the kept snapshot's `sel` count) — so a `beginRun` or another
- * instance's switch never interleaves with it. It logs no event: the cursor stays.
+ * and no other switch written since (the kept snapshot's `sel` count), and no message waiting in the
+ * thread's queue (docs/queue.md: it runs on the branch it was sent on) — so a `beginRun`, an
+ * `enqueue` or another instance's switch never interleaves with it. It logs no event: the cursor stays.
  */
 import { PRELUDE } from "./prelude";
 import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
@@ -25,14 +26,18 @@ export interface SelectRequest {
 
 /**
  * How the script answered: `switched` (kept; the thread's row for its owner's list), `unknown` (no
- * such thread), `active` (a run is live), or `retry` (the thread changed since it was read: read,
+ * such thread), `active` (a run is live), `queue-pending` (messages wait in its queue), or `retry` (the thread changed since it was read: read,
  * fold and switch again).
  *
  * @example
  * parseSelectReply(["active"]); // { kind: "active" }
  */
 export type SelectReply =
-  { readonly kind: "switched"; readonly row: unknown } | { readonly kind: "unknown" } | { readonly kind: "active" } | { readonly kind: "retry" };
+  | { readonly kind: "switched"; readonly row: unknown }
+  | { readonly kind: "unknown" }
+  | { readonly kind: "active" }
+  | { readonly kind: "queue-pending" }
+  | { readonly kind: "retry" };
 
 /**
  * The Lua of a switch (ARGV[5…]: the expected last cursor, the expected switch count, then the
@@ -48,6 +53,7 @@ export const selectScript: StoreScript = {
 if redis.call('EXISTS', META) == 0 then return {'unknown'} end
 if abandon_if_due() then return {'retry'} end
 if redis.call('HGET', META, 'live') then return {'active'} end
+if redis.call('ZCARD', QUEUE) > 0 then return {'queue-pending'} end
 if (redis.call('HGET', META, 'last') or '') ~= ARGV[5] then return {'retry'} end
 local kept = redis.call('HMGET', SNAPSHOT, 'seq', 'count', 'sel')
 if (kept[3] or '') ~= ARGV[6] then return {'retry'} end
@@ -81,6 +87,6 @@ export function parseSelectReply(reply: unknown): SelectReply {
   const parts = replyArray(reply, "the select script");
   const status = replyString(parts[0], "the select script's status");
   if (status === "ok") return { kind: "switched", row: parts[1] };
-  if (status === "unknown" || status === "active" || status === "retry") return { kind: status };
-  throw unexpectedReply(status, 'one of "ok", "unknown", "active", "retry" as the select script\'s status');
+  if (status === "unknown" || status === "active" || status === "queue-pending" || status === "retry") return { kind: status };
+  throw unexpectedReply(status, 'one of "ok", "unknown", "active", "queue-pending", "retry" as the select script\'s status');
 }

@@ -77,9 +77,11 @@ export function parseRowReply(reply: unknown): unknown {
 /**
  * The Lua of a deletion (ARGV[5]: how long the tombstone stands, ms on the lease clock; ARGV[6]:
  * the tombstone key's TTL). A live run is asked to stop (its producer hears it at once; its next
- * append finds the run over), every key of the thread is deleted, and the tombstone keeps every
- * late write out (each script that writes checks it or finds no meta). Answers "1" when it
- * deleted a thread, "0" for an unknown one.
+ * append finds the run over), every key of the thread is deleted (its queue and the outcomes it remembers too), and the tombstone keeps every
+ * late write out (each script that writes checks it or finds no meta). The live run's end and
+ * each waiting message's cancellation are announced to the thread's `queueChanges`. Answers
+ * `{'1', live run id or "", waiting ids}` when it deleted a thread, `{'0'}` for an unknown one
+ * (`parseRemoveReply`).
  *
  * @example
  * await calls.script(port, removeScript, keys, context, ["60000", "60000"]);
@@ -87,12 +89,18 @@ export function parseRowReply(reply: unknown): unknown {
 export const removeScript: StoreScript = {
   name: "remove",
   source: `${PRELUDE}
-if redis.call('EXISTS', META) == 0 then return '0' end
+if redis.call('EXISTS', META) == 0 then return {'0'} end
 local live = redis.call('HGET', META, 'live')
-if live then signal('stop', live) end
-redis.call('DEL', EVENTS, META, LEASE, SNAPSHOT, RUNS, MESSAGES, IDS)
+if live then
+  signal('stop', live)
+  queue_signal('ended', live) -- for the thread's queueChanges: its live run is over
+end
+-- the waiting messages go with the thread: their waiters hear them cancelled
+local waiting = redis.call('ZRANGE', QUEUE, 0, -1)
+for _, id in ipairs(waiting) do queue_signal('cancelled', id) end
+redis.call('DEL', EVENTS, META, LEASE, SNAPSHOT, RUNS, MESSAGES, IDS, QUEUE, QENTRIES, QOUTCOMES)
 redis.call('SET', TOMBSTONE, tostring(NOW + tonumber(ARGV[5])), 'PX', ARGV[6])
-return '1'
+return {'1', live or '', waiting}
 `,
 };
 
@@ -148,4 +156,23 @@ export function parseHistoryReply(reply: unknown): HistoryReply {
   if (status !== "page") throw unexpectedReply(status, 'one of "page", "unknown", "missing" as the history script\'s status');
   const messages = replyArray(parts[1], "the page's messages").map((message) => replyString(message, "a message's JSON"));
   return { kind: "page", messages, hasOlder: parts[2] === "1" };
+}
+
+/**
+ * What a deletion removed: `undefined` for an unknown thread, else its live run's id (if any) and
+ * the ids of the messages that waited in its queue.
+ *
+ * @example
+ * parseRemoveReply(["1", "r2", ["q1"]]); // { live: "r2", waiting: ["q1"] }
+ */
+export function parseRemoveReply(reply: unknown): { readonly live: string | undefined; readonly waiting: readonly string[] } | undefined {
+  const parts = replyArray(reply, "the remove script");
+  const status = replyString(parts[0], "the remove script's status");
+  if (status === "0") return undefined;
+  if (status !== "1") throw unexpectedReply(status, 'one of "1", "0" as the remove script\'s status');
+  const live = replyString(parts[1], "the deleted thread's live run");
+  return {
+    live: live === "" ? undefined : live,
+    waiting: replyArray(parts[2], "the deleted thread's waiting messages").map((id) => replyString(id, "a waiting message's id")),
+  };
 }

@@ -241,7 +241,8 @@ export interface EnqueueOptions extends StoreScope {
 export type EnqueueAnswer = "queued" | "steering" | "full" | "duplicate" | "unknown" | "deleted";
 
 /**
- * What `cancelQueued` did: `cancelled` (the entry left the queue; its wait ends `cancelled`), or
+ * What `cancelQueued` did: `cancelled` (the entry left the queue; its wait ends `cancelled`; also
+ * for an entry cancelled before, whose first reason stands and which is not announced again), or
  * why not: `started` (its run started already), `taken` (a steer its run took), `unknown` (no such
  * entry, thread, or owner).
  *
@@ -269,7 +270,8 @@ export type QueueEntryState =
 /**
  * A change of one thread's queue or live run (`queueChanges`): an entry was `enqueued`, `started`,
  * `taken` or `cancelled`, or the live run `ended` (a waiting message may start now). `id` is the
- * entry's (for `ended`: the run's).
+ * entry's (for `ended`: the run's). A deleted thread's live run `ended`, and each of its waiting
+ * entries is `cancelled` (their `queueEntry` is `unknown` from then on: the outcomes go with it).
  *
  * @example
  * store.queueChanges("t1").subscribe(({ kind, id }) => console.log(kind, id));

@@ -13,6 +13,7 @@ import { idsAbsentScript } from "../../../src/redis/scripts/idsAbsent";
 import { readScript } from "../../../src/redis/scripts/readThread";
 import { stopScript } from "../../../src/redis/scripts/stopRun";
 import { selectScript } from "../../../src/redis/scripts/selectBranch";
+import { cancelQueuedScript, enqueueScript, queueEntryScript, waitingScript } from "../../../src/redis/scripts/queueScripts";
 import type { RedisPort } from "../../../src/redis/RedisPort";
 
 /** A port that records the commands sent on the caller's connection (not the reader's). */
@@ -24,10 +25,21 @@ export interface RecordingPort extends RedisPort {
 
 /** Every store script, by its SHA-1 digest (as EVALSHA names it). */
 const SCRIPTS_BY_DIGEST = new Map(
-  [appendScript, beginScript, checkpointScript, renewScript, noticeScript, readScript, stopScript, idsAbsentScript, selectScript].map((script) => [
-    createHash("sha1").update(script.source).digest("hex"),
-    script.source,
-  ]),
+  [
+    appendScript,
+    beginScript,
+    checkpointScript,
+    renewScript,
+    noticeScript,
+    readScript,
+    stopScript,
+    idsAbsentScript,
+    selectScript,
+    enqueueScript,
+    cancelQueuedScript,
+    queueEntryScript,
+    waitingScript,
+  ].map((script) => [createHash("sha1").update(script.source).digest("hex"), script.source]),
 );
 
 /** The Lua a script call sends (EVAL) or names (EVALSHA), or `undefined` for any other command. */

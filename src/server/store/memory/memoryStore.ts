@@ -8,6 +8,7 @@ import type { Event } from "../../../protocol/events";
 import type { RunAgentInput } from "../../../protocol/input";
 import { checkBatch } from "../checkBatch";
 import { refuseSwitched } from "../refuseSwitched";
+import { refuseMoved } from "./refuseMoved";
 import { isTerminal } from "../../../thread/isTerminal";
 import { systemClock, type StoreClock } from "../StoreClock";
 import { StoreError } from "../StoreError";
@@ -52,18 +53,20 @@ export { RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
  * from before read as unknown: the snapshot path of an unknown thread, 404). Runs of one process
  * stop each other in process (`stop` → `stopRequested`).
  *
- * **The byte rule** (every clause tested in test/server/store/memoryBounds.test.ts). Bytes are
- * JSON text lengths. The store counts a thread's retained events, its compacted messages and state
- * (measured when a run ends), and a live run's bytes as they are appended: its events, plus as much
- * again for what they may add to the compacted state (its RUN_STARTED: the input's new messages).
+ * **The byte rule** (every clause tested in test/server/store/memoryBounds.test.ts, the queue's in
+ * memoryQueue.test.ts). Bytes are JSON text lengths. The store counts a thread's retained events,
+ * its compacted messages and state (measured when a run ends), its waiting messages
+ * (docs/queue.md#in-the-store: a message that finds no room is answered `full`), and a live run's
+ * bytes as they are appended: its events, plus as much again for what they may add to the
+ * compacted state (its RUN_STARTED: the input's new messages).
  * - **a run** holds at most `maxRunBytes`, and never more than its thread's compacted history
  *   leaves under `maxBytes` (so no thread outgrows the store). A batch that would pass it is
  *   refused (`run-too-large`, nothing of it logged) and the store logs one `RUN_ERROR` code
  *   `RUN_TOO_LARGE` naming the limit as the run's end, for its tails and clients;
  * - **eviction** frees only what incoming bytes need, and only before they are logged: first the
  *   oldest ended run's events of the least recently used thread that has any, then whole threads
- *   without a live run, least recently used first. Never a thread with a live run, a live run's
- *   events, or the thread being written. When that cannot make room (live runs hold the rest),
+ *   without a live run, least recently used first (threads with waiting messages last: their queue
+ *   goes with them). Never a thread with a live run, a live run's events, or the thread being written. When that cannot make room (live runs hold the rest),
  *   nothing is evicted and the batch is refused as above (`beginRun`: `capacity`);
  * - **the total** (`stats().bytes`) stays within `maxBytes`, live runs included, but for the ends
  *   the store logs itself (`RUN_TOO_LARGE`, `ABANDONED`: logged even without room, a few hundred
@@ -403,15 +406,6 @@ class MemoryThreadStore implements MemoryStore {
 function requestStop(live: LiveRun): void {
   live.stopRequested = true;
   for (const watcher of [...live.watchers]) watcher(true);
-}
-
-/** `beginRun`'s `expectCursor` check: the thread must still be where the handler read it (`null`: not there at all). */
-function refuseMoved(current: Cursor | null, expected: Cursor | null | undefined, threadId: string, runId: string): void {
-  if (expected === undefined || expected === current) return;
-  const want = expected === null ? "to be new" : `to be at cursor ${JSON.stringify(expected)}`;
-  const found = current === null ? "the caller has no such thread" : `it is at ${JSON.stringify(current)}`;
-  const message = `expected thread "${threadId}" ${want} when run "${runId}" starts (as the handler read it), but ${found}: it changed meanwhile`;
-  throw new StoreError("history-moved", message, { threadId, runId });
 }
 
 function sum(sizes: readonly number[]): number {
