@@ -8,6 +8,8 @@ export interface InstanceConfig {
   readonly timeoutMs?: number;
   readonly typingDelayMs?: number;
   readonly researchDelayMs?: number;
+  /** How often a waiting message's stream reads its queue again (`HandlerOptions.queueRecheckMs`). */
+  readonly queueRecheckMs?: number;
   /** Loopback port; 0 or absent picks a free one. */
   readonly port?: number;
 }

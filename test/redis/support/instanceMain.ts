@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     researchDelayMs: config.researchDelayMs,
     store: redis.store,
     headers: { Connection: "close" },
+    ...(config.queueRecheckMs === undefined ? {} : { queueRecheckMs: config.queueRecheckMs }),
   });
   process.stdout.write(`${JSON.stringify({ port: server.port, store: redis.store.instance })}\n`);
   process.once("SIGTERM", () => {
