@@ -8,6 +8,7 @@ import * as t from "io-ts";
 import { struct } from "./codec";
 import type { NamedStructCodec } from "./namedCodec";
 import { CAPABILITIES_KEY } from "./historyCapability";
+import { ownKeyOf, ownListOf, withOwnEntries } from "./ownKey";
 
 /** A message id on the selected path, or `null` for the thread's start (a group of first messages). */
 const ParentId = t.union([t.string, t.null]);
@@ -61,7 +62,7 @@ export const ForkRequest: NamedStructCodec<ForkRequest> = ForkRequestCodec;
  * forkMarkerOf({ "agui-rx": { fork: { after: null, siblingIds: ["u1"] } } }); // { after: null, siblingIds: ["u1"] }
  */
 export function forkMarkerOf(metadata: Readonly<Record<string, unknown>> | undefined): ForkMarker | undefined {
-  const fork = ownKey(metadata)?.fork;
+  const fork = ownKeyOf(metadata)?.fork;
   return ForkMarker.is(fork) ? fork : undefined;
 }
 
@@ -73,8 +74,7 @@ export function forkMarkerOf(metadata: Readonly<Record<string, unknown>> | undef
  * branchGroupsOf(event.metadata)?.length;
  */
 export function branchGroupsOf(metadata: Readonly<Record<string, unknown>> | undefined): readonly BranchGroup[] | undefined {
-  const branches = ownKey(metadata)?.branches;
-  return Array.isArray(branches) ? branches.filter((group): group is BranchGroup => BranchGroup.is(group)) : undefined;
+  return ownListOf(metadata, "branches", (group): group is BranchGroup => BranchGroup.is(group));
 }
 
 /**
@@ -85,7 +85,7 @@ export function branchGroupsOf(metadata: Readonly<Record<string, unknown>> | und
  * forkRequestOf({ "agui-rx": { forkAfter: "a1" } }); // { forkAfter: "a1" }
  */
 export function forkRequestOf(forwardedProps: unknown): ForkRequest | "malformed" | undefined {
-  const own = ownKey(forwardedProps);
+  const own = ownKeyOf(forwardedProps);
   if (own === undefined || !("forkAfter" in own)) return undefined;
   return ForkRequest.is(own) ? { forkAfter: own.forkAfter } : "malformed";
 }
@@ -117,14 +117,5 @@ export function branchesMetadata(groups: readonly BranchGroup[]): Record<string,
  * forkForwardedProps("a1", { model: "x" }); // { model: "x", "agui-rx": { forkAfter: "a1" } }
  */
 export function forkForwardedProps(forkAfter: string | null, forwardedProps?: unknown): Record<string, unknown> {
-  const base =
-    typeof forwardedProps === "object" && forwardedProps !== null && !Array.isArray(forwardedProps) ? (forwardedProps as Record<string, unknown>) : {};
-  const own = ownKey(base) ?? {};
-  return { ...base, [CAPABILITIES_KEY]: { ...own, forkAfter } };
-}
-
-function ownKey(value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const own: unknown = (value as Record<string, unknown>)[CAPABILITIES_KEY];
-  return typeof own === "object" && own !== null && !Array.isArray(own) ? (own as Record<string, unknown>) : undefined;
+  return withOwnEntries(forwardedProps, { forkAfter });
 }

@@ -8,7 +8,7 @@
 import * as t from "io-ts";
 import { struct } from "./codec";
 import type { NamedStructCodec } from "./namedCodec";
-import { CAPABILITIES_KEY } from "./historyCapability";
+import { ownKeyOf, ownListOf, withOwnEntries, withoutOwnEntry } from "./ownKey";
 import { UserMessage } from "./messages";
 
 const WhileRunningCodec = t.keyof({ refuse: null, queue: null, steer: null, interrupt: null }, "WhileRunning");
@@ -111,7 +111,7 @@ export const QUEUED_HEADER = "AGUI-Queued";
  * whileRunningOf({ "agui-rx": { whileRunning: "queue" } }); // "queue"
  */
 export function whileRunningOf(forwardedProps: unknown): WhileRunning | "malformed" {
-  const own = ownKey(forwardedProps);
+  const own = ownKeyOf(forwardedProps);
   if (own === undefined || !("whileRunning" in own)) return "refuse";
   return WhileRunning.is(own.whileRunning) ? own.whileRunning : "malformed";
 }
@@ -124,11 +124,17 @@ export function whileRunningOf(forwardedProps: unknown): WhileRunning | "malform
  * whileRunningForwardedProps("steer", { model: "x" }); // { model: "x", "agui-rx": { whileRunning: "steer" } }
  */
 export function whileRunningForwardedProps(policy: WhileRunning, forwardedProps?: unknown): unknown {
-  if (policy === "refuse") return forwardedProps;
-  const base =
-    typeof forwardedProps === "object" && forwardedProps !== null && !Array.isArray(forwardedProps) ? (forwardedProps as Record<string, unknown>) : {};
-  const own = ownKey(base) ?? {};
-  return { ...base, [CAPABILITIES_KEY]: { ...own, whileRunning: policy } };
+  return policy === "refuse" ? forwardedProps : withOwnEntries(forwardedProps, { whileRunning: policy });
+}
+
+/**
+ * The forwarded props a waiting message keeps: the sender's, without our `whileRunning` request.
+ *
+ * @example
+ * withoutWhileRunning({ model: "x", "agui-rx": { whileRunning: "queue" } }); // { model: "x" }
+ */
+export function withoutWhileRunning(forwardedProps: unknown): unknown {
+  return withoutOwnEntry(forwardedProps, "whileRunning");
 }
 
 /**
@@ -139,8 +145,7 @@ export function whileRunningForwardedProps(policy: WhileRunning, forwardedProps?
  * queueOf(event.metadata)?.length;
  */
 export function queueOf(metadata: Readonly<Record<string, unknown>> | undefined): readonly QueuedMessage[] | undefined {
-  const queue = ownKey(metadata)?.queue;
-  return Array.isArray(queue) ? queue.filter((entry): entry is QueuedMessage => QueuedMessage.is(entry)) : undefined;
+  return ownListOf(metadata, "queue", (entry): entry is QueuedMessage => QueuedMessage.is(entry));
 }
 
 /**
@@ -151,11 +156,5 @@ export function queueOf(metadata: Readonly<Record<string, unknown>> | undefined)
  * ev.messagesSnapshot(messages, { metadata: queueMetadata(queue, branchesMetadata(groups)) });
  */
 export function queueMetadata(queue: readonly QueuedMessage[], metadata: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
-  return { ...metadata, [CAPABILITIES_KEY]: { ...ownKey(metadata), queue } };
-}
-
-function ownKey(value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const own: unknown = (value as Record<string, unknown>)[CAPABILITIES_KEY];
-  return typeof own === "object" && own !== null && !Array.isArray(own) ? (own as Record<string, unknown>) : undefined;
+  return withOwnEntries(metadata, { queue });
 }

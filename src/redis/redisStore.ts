@@ -19,11 +19,6 @@ import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import {
   DEFAULT_LEASE_MS,
   type BeginOptions,
-  type CancelQueuedAnswer,
-  type EnqueueAnswer,
-  type EnqueueOptions,
-  type QueueChange,
-  type QueueEntryState,
   type Cursor,
   type HistoryQuery,
   type ListQuery,
@@ -35,6 +30,7 @@ import {
   type StoreScope,
   type ThreadRead,
 } from "../server/store/ThreadStore";
+import type { CancelQueuedAnswer, EnqueueAnswer, EnqueueOptions, QueueChange, QueueEntryState } from "../server/store/ThreadStore";
 import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../thread/threadList";
 import { defaultTitle } from "../thread/threadTitle";
 import { delArguments } from "./commands/DEL";
@@ -336,6 +332,10 @@ class RedisThreadStore implements RedisStore {
     return this.queue.cancelQueued(threadId, id, reason, scope);
   }
 
+  listEvents(scope: StoreScope): Observable<ThreadListEvent> {
+    return this.lists.events(scope);
+  }
+
   async queueEntry(threadId: string, id: string, scope: StoreScope = {}): Promise<QueueEntryState> {
     this.ensureOpen(threadId);
     return this.queue.queueEntry(threadId, id, scope);
@@ -343,10 +343,6 @@ class RedisThreadStore implements RedisStore {
 
   queueChanges(threadId: string, scope: StoreScope = {}): Observable<QueueChange> {
     return this.queue.changes(threadId, scope);
-  }
-
-  listEvents(scope: StoreScope): Observable<ThreadListEvent> {
-    return this.lists.events(scope);
   }
 
   async close(): Promise<void> {

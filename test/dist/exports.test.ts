@@ -143,6 +143,9 @@ const redisExpected = {
   keys: {
     events: "agui:{t1}:events",
     meta: "agui:{t1}:meta",
+    queue: "agui:{t1}:queue",
+    queueEntries: "agui:{t1}:queue-entries",
+    queueOutcomes: "agui:{t1}:queue-outcomes",
     lease: "agui:{t1}:lease",
     snapshot: "agui:{t1}:snapshot",
     runs: "agui:{t1}:runs",

@@ -266,18 +266,10 @@ export class HttpTransport implements Transport {
   stop(request: StopRequest): Promise<StopResult> {
     const url = subPath(this.url, "stop");
     return this.retried(`POST ${url}`, async () => {
-      const extra = await this.headers(threadInput(request.threadId, request.runId), "stop");
-      let response: Response;
-      try {
-        response = await this.fetch()(url, {
-          method: "POST",
-          headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
-          body: JSON.stringify({ threadId: request.threadId, runId: request.runId }),
-        });
-      } catch (cause) {
-        throw failedRequest("POST", url, cause);
-      }
-      const text = await response.text().catch(() => "");
+      const { response, text } = await this.postJson(url, "stop", threadInput(request.threadId, request.runId), {
+        threadId: request.threadId,
+        runId: request.runId,
+      });
       if (response.status === 202 || response.status === 200) return "stopping";
       if (response.status === 409) return "ended";
       if (response.status === 404 || response.status === 405) return "unavailable";
@@ -299,18 +291,7 @@ export class HttpTransport implements Transport {
   cancelQueued(request: CancelQueuedRequest): Promise<CancelQueuedResult> {
     const url = subPath(this.url, "cancel");
     return this.retried(`POST ${url}`, async () => {
-      const extra = await this.headers(threadInput(request.threadId, request.id), "cancel");
-      let response: Response;
-      try {
-        response = await this.fetch()(url, {
-          method: "POST",
-          headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
-          body: JSON.stringify({ threadId: request.threadId, id: request.id }),
-        });
-      } catch (cause) {
-        throw failedRequest("POST", url, cause);
-      }
-      const text = await response.text().catch(() => "");
+      const { response, text } = await this.postJson(url, "cancel", threadInput(request.threadId, request.id), { threadId: request.threadId, id: request.id });
       if (response.ok) return "cancelled";
       if (response.status === 404) return "unknown";
       const refusal = serverRefusal("POST", url, response, text);
@@ -456,6 +437,22 @@ export class HttpTransport implements Transport {
       maxDepth: this.options.maxDepth,
       warnings: runOptions.warnings === true,
     };
+  }
+
+  /** A small JSON `POST` below the endpoint (`/stop`, `/cancel`) with the route's headers: its answer and the answer's text; a failed request rejects naming it. */
+  private async postJson(url: string, route: HttpRoute, input: RunAgentInput, body: unknown): Promise<{ readonly response: Response; readonly text: string }> {
+    const extra = await this.headers(input, route);
+    let response: Response;
+    try {
+      response = await this.fetch()(url, {
+        method: "POST",
+        headers: { ...extra, "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (cause) {
+      throw failedRequest("POST", url, cause);
+    }
+    return { response, text: await response.text().catch(() => "") };
   }
 
   protected async headers(input: RunAgentInput, route: HttpRoute): Promise<Record<string, string>> {

@@ -75,3 +75,14 @@ export function errorResponse(status: number, body: HttpErrorBody, headers: Reco
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
   });
 }
+
+/**
+ * 404 `not-found` for what the store does not know: `what` says what was expected ("a run \"r1\" on
+ * thread \"t1\""), and the sentence that the store knows none.
+ *
+ * @example
+ * return unknownToStore(`a run ${JSON.stringify(runId)} on thread ${JSON.stringify(threadId)}`, headers);
+ */
+export function unknownToStore(what: string, headers: Readonly<Record<string, string>>): Response {
+  return errorResponse(404, { error: "not-found", message: `expected ${what}, but the store knows none` }, headers);
+}

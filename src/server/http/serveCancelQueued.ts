@@ -1,7 +1,7 @@
 /** `POST {url}/cancel` (docs/queue.md#cancel): takes a waiting message out of its thread's queue, wherever it was sent. */
 import * as t from "io-ts";
 import { admit } from "./admit";
-import { errorResponse } from "./errorResponse";
+import { errorResponse, unknownToStore } from "./errorResponse";
 import type { HandlerContext } from "./HandlerContext";
 import { readJsonRequest } from "./readJsonRequest";
 import { refuseMethodOrMedia } from "./refuseMethodOrMedia";
@@ -57,11 +57,7 @@ export async function serveCancelQueued(request: Request, context: HandlerContex
         headers,
       );
     case "unknown":
-      return errorResponse(
-        404,
-        { error: "not-found", message: `expected a waiting message ${JSON.stringify(id)} on thread ${JSON.stringify(threadId)}, but the store knows none` },
-        headers,
-      );
+      return unknownToStore(`a waiting message ${JSON.stringify(id)} on thread ${JSON.stringify(threadId)}`, headers);
     default: {
       const unexpected: never = answer;
       return errorResponse(500, { error: "internal", message: `the store answered ${String(unexpected)}` }, headers);

@@ -1,6 +1,6 @@
 /** `POST {url}/stop` (docs/durability.md#stores-and-routes): cancels a live run of a thread, wherever its producer runs. */
 import * as t from "io-ts";
-import { errorResponse } from "./errorResponse";
+import { errorResponse, unknownToStore } from "./errorResponse";
 import { admit } from "./admit";
 import type { HandlerContext } from "./HandlerContext";
 import { readJsonRequest } from "./readJsonRequest";
@@ -48,11 +48,7 @@ export async function serveStop(request: Request, context: HandlerContext): Prom
         headers,
       );
     case "unknown":
-      return errorResponse(
-        404,
-        { error: "not-found", message: `expected a run ${JSON.stringify(runId)} on thread ${JSON.stringify(threadId)}, but the store knows none` },
-        headers,
-      );
+      return unknownToStore(`a run ${JSON.stringify(runId)} on thread ${JSON.stringify(threadId)}`, headers);
     default: {
       const unexpected: never = answer;
       return errorResponse(500, { error: "internal", message: `the store answered ${String(unexpected)}` }, headers);

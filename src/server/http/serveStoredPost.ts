@@ -2,7 +2,8 @@
 import type { RunAgentInput } from "../../protocol/input";
 import type { Message, UserMessage } from "../../protocol/messages";
 import { CAPABILITIES_KEY } from "../../protocol/historyCapability";
-import type { WhileRunning } from "../../protocol/queueMeta";
+import { forkRequestOf } from "../../protocol/branchMeta";
+import { withoutWhileRunning, type WhileRunning } from "../../protocol/queueMeta";
 import type { QueuedRun } from "../store/QueuedRun";
 import { awaitsAnswers } from "../store/queueStatus";
 import type { SnapshotRead, ThreadRead, ThreadStore } from "../store/ThreadStore";
@@ -99,7 +100,7 @@ async function enqueuePost(
   const entry: QueuedRun = {
     id: runId,
     policy,
-    input: { ...posted, messages: [message], forwardedProps: withoutPolicy(posted.forwardedProps) },
+    input: { ...posted, messages: [message], forwardedProps: withoutWhileRunning(posted.forwardedProps) },
     at: context.tails.clock.now(),
     url: request.url,
     ...(caller.principal === undefined ? {} : { owner: caller.principal }),
@@ -188,21 +189,5 @@ function isTextOnly(message: UserMessage): boolean {
 
 /** Whether the post asks for a fork under our key (`forwardedProps["agui-rx"].forkAfter`). */
 function forkRequested(forwardedProps: unknown): boolean {
-  const own = ownKey(forwardedProps);
-  return own !== undefined && "forkAfter" in own;
-}
-
-/** The forwarded props a queued run keeps: the caller's, without our `whileRunning` request (an empty key of ours is left out). */
-function withoutPolicy(forwardedProps: unknown): unknown {
-  const own = ownKey(forwardedProps);
-  if (own === undefined) return forwardedProps;
-  const { whileRunning: _policy, ...rest } = own;
-  const { [CAPABILITIES_KEY]: _own, ...others } = forwardedProps as Record<string, unknown>;
-  return Object.keys(rest).length === 0 ? others : { ...others, [CAPABILITIES_KEY]: rest };
-}
-
-function ownKey(value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const own: unknown = (value as Record<string, unknown>)[CAPABILITIES_KEY];
-  return typeof own === "object" && own !== null && !Array.isArray(own) ? (own as Record<string, unknown>) : undefined;
+  return forkRequestOf(forwardedProps) !== undefined;
 }

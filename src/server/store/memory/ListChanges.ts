@@ -1,8 +1,7 @@
 /** `ThreadStore.listEvents` in process (docs/threads.md#in-the-store): each owner's list changes, heard only by that owner's listeners. */
-import { EMPTY, Observable } from "rxjs";
+import { EMPTY, type Observable } from "rxjs";
+import { KeyedListeners } from "./KeyedListeners";
 import type { ThreadListEvent } from "../../../thread/threadList";
-
-type Listener = (event: ThreadListEvent) => void;
 
 /**
  * The changes to each owner's thread list, delivered synchronously to that owner's listeners and
@@ -17,33 +16,15 @@ type Listener = (event: ThreadListEvent) => void;
  * changes.announce("bob", () => ({ type: "deleted", threadId: "t1" }));   // not built, not heard
  */
 export class ListChanges {
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly owners = new KeyedListeners<ThreadListEvent>();
 
   /** `owner`'s list changes from now on; without an owner, nothing (no list holds ownerless threads), complete at once. */
   listen(owner: string | undefined): Observable<ThreadListEvent> {
-    if (owner === undefined) return EMPTY;
-    return new Observable<ThreadListEvent>((subscriber) => {
-      const listener: Listener = (event) => subscriber.next(event);
-      let owned = this.listeners.get(owner);
-      if (owned === undefined) {
-        owned = new Set();
-        this.listeners.set(owner, owned);
-      }
-      owned.add(listener);
-      const mine = owned;
-      return () => {
-        mine.delete(listener);
-        if (mine.size === 0 && this.listeners.get(owner) === mine) this.listeners.delete(owner);
-      };
-    });
+    return owner === undefined ? EMPTY : this.owners.listen(owner);
   }
 
   /** Tells `owner`'s listeners (if any: `event` is built only then) of a change; ownerless threads are nobody's. */
   announce(owner: string | undefined, event: () => ThreadListEvent): void {
-    if (owner === undefined) return;
-    const owned = this.listeners.get(owner);
-    if (owned === undefined) return;
-    const built = event();
-    for (const listener of [...owned]) listener(built);
+    if (owner !== undefined) this.owners.tell(owner, event);
   }
 }

@@ -1,8 +1,7 @@
 /** `ThreadStore.queueChanges` in process (docs/queue.md#in-the-store): each thread's queue changes and run ends, heard only by that thread's listeners. */
-import { Observable } from "rxjs";
+import type { Observable } from "rxjs";
+import { KeyedListeners } from "./KeyedListeners";
 import type { QueueChange } from "../ThreadStore";
-
-type Listener = (change: QueueChange) => void;
 
 /**
  * The queue changes of each thread, by its key (`threadKey(owner, threadId)`, so another owner's
@@ -16,30 +15,15 @@ type Listener = (change: QueueChange) => void;
  * changes.announce(threadKey("alice", "t1"), { kind: "enqueued", id: "r3" }); // logged
  */
 export class QueueChanges {
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly threads = new KeyedListeners<QueueChange>();
 
   /** The changes of the thread `key` from now on. */
   listen(key: string): Observable<QueueChange> {
-    return new Observable<QueueChange>((subscriber) => {
-      const listener: Listener = (change) => subscriber.next(change);
-      let heard = this.listeners.get(key);
-      if (heard === undefined) {
-        heard = new Set();
-        this.listeners.set(key, heard);
-      }
-      heard.add(listener);
-      const mine = heard;
-      return () => {
-        mine.delete(listener);
-        if (mine.size === 0 && this.listeners.get(key) === mine) this.listeners.delete(key);
-      };
-    });
+    return this.threads.listen(key);
   }
 
   /** Tells the thread `key`'s listeners of `change`. */
   announce(key: string, change: QueueChange): void {
-    const heard = this.listeners.get(key);
-    if (heard === undefined) return;
-    for (const listener of [...heard]) listener(change);
+    this.threads.tell(key, () => change);
   }
 }

@@ -16,11 +16,6 @@ import {
   ABANDONED_ERROR_CODE,
   DEFAULT_LEASE_MS,
   type BeginOptions,
-  type CancelQueuedAnswer,
-  type EnqueueAnswer,
-  type EnqueueOptions,
-  type QueueChange,
-  type QueueEntryState,
   type Cursor,
   type HistoryQuery,
   type ListQuery,
@@ -32,6 +27,7 @@ import {
   type StopAnswer,
   type ThreadRead,
 } from "../ThreadStore";
+import type { CancelQueuedAnswer, EnqueueAnswer, EnqueueOptions, QueueChange, QueueEntryState } from "../ThreadStore";
 import type { HistoryPage, ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "../../../thread/threadList";
 import { checkPageLimit } from "../pageQueries";
 import { ByteLedger } from "./ByteLedger";
