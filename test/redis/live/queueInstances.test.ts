@@ -173,6 +173,9 @@ test("the producer goes silent: its run is ended ABANDONED, every instance's que
   await enqueue(on(a, t), entryOf(t, "q1"));
   const onA = nextValues(a.queueChanges(t.threadId, scopeOf(t)), 2);
   const onB = nextValues(b.queueChanges(t.threadId, scopeOf(t)), 2);
+  // Other instances' changes reach a watcher once its instance's signal channel is subscribed: a run
+  // begun (and finished) on each, on a thread of its own, waits for that subscription.
+  for (const store of [a, b]) await finish(await beginOn(newQueueThread(store), "probe"));
   await producer.close(); // its process is gone, its lease timer with it
   clock.advance(LEASE); // past r1's deadline: only the operations below can notice
   const results = await Promise.allSettled([dequeue(on(a, t), entryOf(t, "q1")), dequeue(on(b, t), entryOf(t, "q1"))]);
