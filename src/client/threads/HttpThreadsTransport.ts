@@ -82,7 +82,7 @@ export class HttpThreadsTransport extends HttpTransport implements ThreadsTransp
 
   /**
    * The caller's list changes, live (`threadEventStream`): `opened` on every (re)connection, then
-   * the changes; reconnects with the transport's `reconnect` count.
+   * the changes; reconnects with the transport's `reconnect` count and delay.
    *
    * @example
    * transport.threadEvents().subscribe((item) => console.log(item.type));

@@ -3,7 +3,7 @@
  * frames decoded with the `ThreadListEvent` codec, and the connection made again after every end
  * or cut, with the reconnect's backoff, each new connection announced so that the list resyncs.
  */
-import { asyncScheduler, defer, Observable, repeat, retry, throwError, timer, type SchedulerLike, type Subscription } from "rxjs";
+import { asyncScheduler, defer, from, Observable, repeat, retry, throwError, timer, type SchedulerLike, type Subscription } from "rxjs";
 import { ClientError } from "../../thread/ClientError";
 import { DecodeError } from "../../wire/DecodeError";
 import { decodeSseFrames } from "../../wire/decodeSseFrames";
@@ -11,6 +11,7 @@ import { SseRetryField } from "../../wire/SseControl";
 import { responseBytes } from "../../wire/responseBytes";
 import { serverRefusal } from "./serverRefusal";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "../transports/reconnecting";
+import type { ReconnectConfig } from "../transports/ReconnectPlan";
 import { askedWait, describe, failedRequest, worthAnotherTry } from "../transports/requestFailure";
 import type { ThreadStreamOpened } from "./ThreadsTransport";
 
@@ -27,6 +28,8 @@ export interface ThreadEventsRequest<T> {
   readonly maxFrameBytes: number | undefined;
   /** Attempts in a row without an answer before the stream fails (an answer resets the count). */
   readonly count: number | undefined;
+  /** The wait before each reconnect, as the transport's `reconnect.delay` (default `reconnectDelay`, never shorter than a `Retry-After`). */
+  readonly delay?: ReconnectConfig["delay"] | undefined;
   readonly scheduler: SchedulerLike | undefined;
   /**
    * One frame's data as an item, throwing a `ClientError` (`json`, `decode`) naming `what` when it
@@ -40,8 +43,8 @@ export interface ThreadEventsRequest<T> {
  * The caller's list changes, cold: each subscription opens `GET {url}/threads/events`, emits
  * `{ type: "opened", attempt }` when an answer (2xx `text/event-stream`) arrives, then every
  * frame's item (`decode`: a `ThreadListEvent` for the list). When the server ends the stream, or it is cut, or a 503 or no answer
- * comes, it connects again after `reconnectDelay` (from the server's `retry:`, never sooner than a
- * `Retry-After`); `count` attempts in a row without an answer end it with the last failure. Any
+ * comes, it connects again after `delay` (default `reconnectDelay` from the server's `retry:`; a number or
+ * the default is never sooner than a `Retry-After`); `count` attempts in a row without an answer end it with the last failure. Any
  * other refusal (401, 404: the list is off without `identify`) and a frame `decode` refuses end it at once. Unsubscribing aborts the request or the wait.
  *
  * @example
@@ -103,14 +106,19 @@ export function threadEventStream<T>(request: ThreadEventsRequest<T>): Observabl
         body?.unsubscribe();
       };
     });
+    // The wait before attempt `attempt`: the transport's delay (a function decides for itself), else the backoff, never shorter than what the server asked for.
+    const wait = (error: unknown, attempt: number): Observable<unknown> => {
+      const delay = request.delay;
+      if (typeof delay === "function") return from(delay(error, attempt, retryMs));
+      return timer(Math.max(delay ?? reconnectDelay(attempt, retryMs), askedWait(error)), scheduler);
+    };
     return once.pipe(
       // The server ended the stream (a restart, a proxy's timeout): come back, as an EventSource does.
-      repeat({ delay: () => timer(reconnectDelay(1, retryMs), scheduler) }),
+      repeat({ delay: () => wait(undefined, 1) }),
       retry({
         count: request.count ?? DEFAULT_RECONNECT_ATTEMPTS,
         resetOnSuccess: true,
-        delay: (error: unknown, attempt: number) =>
-          worthAnotherTry(error) || isCut(error) ? timer(Math.max(reconnectDelay(attempt, retryMs), askedWait(error)), scheduler) : throwError(() => error),
+        delay: (error: unknown, attempt: number) => (worthAnotherTry(error) || isCut(error) ? wait(error, attempt) : throwError(() => error)),
       }),
     );
   });

@@ -240,7 +240,7 @@ export class HttpTransport implements Transport {
     return threadEventStream(this.eventsRequest(url, () => this.headers(threadInput(threadId), "threads"), noticeOf));
   }
 
-  /** How `threadEventStream` opens `url` with this transport's fetch, frame limit, reconnect count and scheduler. */
+  /** How `threadEventStream` opens `url` with this transport's fetch, frame limit, reconnect count and delay, and scheduler. */
   protected eventsRequest<T>(url: string, headers: () => Promise<Record<string, string>>, decode: (data: string, what: string) => T): ThreadEventsRequest<T> {
     const option = this.options.reconnect;
     return {
@@ -249,6 +249,7 @@ export class HttpTransport implements Transport {
       fetch: this.fetch(),
       maxFrameBytes: this.options.maxFrameBytes,
       count: option === false ? 0 : typeof option === "number" ? option : option?.count,
+      delay: typeof option === "object" ? option.delay : undefined,
       scheduler: this.options.scheduler,
       decode,
     };

@@ -204,7 +204,10 @@ export function buildStream(choices: readonly number[]): Stream {
               if (recorder !== undefined) recorder.bracketsMessage = true;
               const holders = [...openSpans].filter(([, spanOwner]) => spanOwner === owner);
               const only = holders.length === 1 ? openers.get(`span|${holders[0][0]}`) : undefined;
-              if (only !== undefined) {
+              // Deleting the one opener that also recorded this untagged message's owner makes the message the
+              // parent's: a block of the parent still holds it then, and the stream stays valid.
+              const parentHolds = [...openSpans].some(([, spanOwner]) => spanOwner === undefined);
+              if (only !== undefined && !(only === recorder && parentHolds)) {
                 only.deletable = true; // without it this message opens outside any block of its owner
                 only.bracketsMessage = true;
               }
