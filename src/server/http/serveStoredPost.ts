@@ -4,6 +4,7 @@ import type { Message, UserMessage } from "../../protocol/messages";
 import { CAPABILITIES_KEY } from "../../protocol/historyCapability";
 import { forkRequestOf } from "../../protocol/branchMeta";
 import { withoutWhileRunning, type WhileRunning } from "../../protocol/queueMeta";
+import { steerText } from "../../protocol/steerText";
 import type { QueuedRun } from "../store/QueuedRun";
 import { awaitsAnswers } from "../store/queueStatus";
 import type { SnapshotRead, ThreadRead, ThreadStore } from "../store/ThreadStore";
@@ -85,7 +86,7 @@ async function enqueuePost(
   const { snapshot } = read;
   const message = oneNewUserMessage(snapshot, posted, headers);
   if (message instanceof Response) return message;
-  if (policy === "steer" && !isTextOnly(message)) {
+  if (policy === "steer" && steerText(message) === undefined) {
     return errorResponse(
       422,
       {
@@ -180,11 +181,6 @@ function oneNewUserMessage(snapshot: ThreadSnapshot, posted: RunAgentInput, head
     return invalid("/messages", `expected exactly one new user message on a message sent while the agent works, but the post adds ${what}`);
   }
   return only;
-}
-
-/** A steer's content: a string, or text parts only (docs/queue.md#policies). */
-function isTextOnly(message: UserMessage): boolean {
-  return typeof message.content === "string" || message.content.every((part) => part.type === "text");
 }
 
 /** Whether the post asks for a fork under our key (`forwardedProps["agui-rx"].forkAfter`). */
