@@ -26,6 +26,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_IDLE_WRITE_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_MS,
   type RunFunction,
   type RunSource,
   type RunRequest,

@@ -4,6 +4,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_IDLE_WRITE_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_MS,
   type FetchHandler,
   type HandlerOptions,
   type RunFunction,

@@ -52,10 +52,27 @@ export function toEventStream(source: Observable<Event | CursorFrame | DataFrame
     maxBufferedBytes: Math.max(1, options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
     parkBytes: PARK_BYTES,
   });
-  return new ReadableStream<Uint8Array>(
+  const body = new ReadableStream<Uint8Array>(
     { start: (controller) => pump.start(controller), pull: (controller) => pump.pull(controller), cancel: (reason) => pump.cancel(reason) },
     // No read-ahead: the stream asks for a chunk only when its reader does, so the reader's pace
     // is the producer's pace.
     { highWaterMark: 0 },
   );
+  if (options.heartbeatMs !== undefined) heartbeats.set(body, options.heartbeatMs);
+  return body;
+}
+
+/** Each body's heartbeat interval, so that the response that sends it announces exactly what it does. */
+const heartbeats = new WeakMap<ReadableStream<Uint8Array>, number>();
+
+/**
+ * The heartbeat interval (ms) a `toEventStream` body sends with (its `heartbeatMs`), or
+ * `undefined` when it sends none or is another stream: what its response announces in the
+ * `AGUI-Heartbeat` header (docs/http.md#heartbeats).
+ *
+ * @example
+ * heartbeatOf(toEventStream(events$, { heartbeatMs: 15_000 })); // 15000
+ */
+export function heartbeatOf(body: ReadableStream<Uint8Array>): number | undefined {
+  return heartbeats.get(body);
 }
