@@ -16,6 +16,10 @@ import { RESUMABLE_HEADER } from "../../src/protocol/connectMode";
 import { ClientError } from "../../src/thread/ClientError";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
 import { STALLED_CODE } from "../../src/client/transports/stallAfter";
+import { success, type Agent } from "../../src/server/Agent";
+import { createHandler } from "../../src/server/http/createHandler";
+import { serve } from "../../src/node/serve";
+import { ManualClock } from "../server/store/manualClock";
 import { inputFor, until } from "./durable/support";
 
 const servers: Server[] = [];
@@ -132,4 +136,51 @@ test("the official HttpAgent reads a stream with heartbeats to the same messages
   expect(beating.failures).toEqual([]);
   expect(beating.messages).toEqual(plain.messages);
   expect(beating.messages).toContainEqual(expect.objectContaining({ id: "m1", role: "assistant", content: "Hello there" }));
+});
+
+test("the official HttpAgent against createHandler: a run that goes quiet gets heartbeats, and the agent ends with the run's messages and no failure", async () => {
+  const clock = new ManualClock();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const agent: Agent = {
+    async run(ctx) {
+      const message = ctx.assistantMessage({ id: "a1" });
+      message.delta("Hello");
+      await released;
+      message.delta(" again");
+      message.end();
+      return success();
+    },
+  };
+  const served = await serve(createHandler(agent, { heartbeatMs: 1000, clock }));
+  const bodies: string[] = [];
+  // the official client's own fetch, with a copy of the bytes it reads kept for the test
+  const recording: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    const [mine, theirs] = answer.body!.tee();
+    void new Response(mine).text().then((text) => bodies.push(text));
+    return new Response(theirs, { status: answer.status, headers: answer.headers });
+  };
+  try {
+    const official = new HttpAgent({
+      url: `${served.url}agent`,
+      threadId: "t1",
+      initialMessages: [{ id: "u1", role: "user", content: "hi" }],
+      fetch: recording,
+    });
+    const failures: string[] = [];
+    const done = official.runAgent({ runId: "r1" }, { onRunFailed: ({ error }) => void failures.push(error.message) });
+    for (let beat = 0; beat < 3; beat++) {
+      await until(() => clock.pending > 0, "the stream to wait with its heartbeat timer");
+      clock.advance(1000);
+    }
+    release();
+    await done;
+    await until(() => bodies.length === 1, "the copy of the body");
+    expect(bodies[0].split(": heartbeat\n\n").length - 1).toBe(3);
+    expect(failures).toEqual([]);
+    expect(official.messages).toContainEqual(expect.objectContaining({ id: "a1", role: "assistant", content: "Hello again" }));
+  } finally {
+    await served.close();
+  }
 });
