@@ -38,6 +38,9 @@ export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
  *   the client is. A producer that ignores `ready` is never blocked, but its queue is capped at
  *   `maxBufferedBytes`: past it the run is stopped (see the option).
  * - Fairness: `ready()` also yields a macrotask once the stream's slice of `turns` is used up.
+ * - Heartbeats: with `heartbeatMs`, a read that waits that long after the last write gets a
+ *   `: heartbeat` comment (no event, no `id:`); `heartbeatOf(body)` tells the interval, which
+ *   `createHandler`'s answers announce in `AGUI-Heartbeat` (docs/http.md#heartbeats).
  * - Errors: a source error, or an event that cannot be encoded as JSON, becomes one final
  *   `RUN_ERROR` (code `STREAM_ERROR`) unless a `RUN_FINISHED`/`RUN_ERROR` was already sent; then the
  *   stream ends normally (headers are long gone, the only channel left is in-band).
