@@ -13,6 +13,7 @@ import { RESUMABLE_HEADER } from "../../../src/protocol/connectMode";
 import { ClientError } from "../../../src/thread/ClientError";
 import { HttpTransport, type HttpTransportOptions } from "../../../src/client/transports/HttpTransport";
 import { stallLimit, STALLED_CODE } from "../../../src/client/transports/stallAfter";
+import { isConnectionNotice } from "../../../src/client/transports/ConnectionNotice";
 import { HttpThreadsTransport } from "../../../src/client/threads/HttpThreadsTransport";
 import { until } from "../../http/durable/support";
 
@@ -70,7 +71,7 @@ function follow(options: HttpTransportOptions & { readonly fetch: typeof fetch }
   let failure: unknown;
   let completed = false;
   const subscription: Subscription = transport.run(input, { connection: true }).subscribe({
-    next: (item) => seen.push("type" in item ? item.type : `connection ${item.status}`),
+    next: (item) => seen.push(isConnectionNotice(item) ? `connection ${item.status}` : "type" in item ? item.type : "warning"),
     error: (error: unknown) => (failure = error),
     complete: () => (completed = true),
   });
