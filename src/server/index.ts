@@ -26,7 +26,6 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_IDLE_WRITE_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_MS,
   type RunFunction,
   type RunSource,
   type RunRequest,
@@ -87,3 +86,4 @@ export {
   type MemoryStoreOptions,
   type MemoryStoreStats,
 } from "./store/memory/memoryStore";
+export { DEFAULT_HEARTBEAT_MS } from "./http/heartbeatInterval";

@@ -1,5 +1,5 @@
 /** A silent event stream taken as a cut (docs/http.md#heartbeats): how long a silence may last, and the operator that cuts the body after it. */
-import { asyncScheduler, throwError, timeout, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from "rxjs";
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
 import { heartbeatIntervalMs } from "../../protocol/heartbeat";
 import { ClientError } from "../../thread/ClientError";
 
@@ -37,12 +37,34 @@ export function stallLimit(option: number | false | undefined, announced: string
  */
 export function stallAfter<T>(ms: number | undefined, scheduler: SchedulerLike | undefined, what: string): MonoTypeOperatorFunction<T> {
   if (ms === undefined) return (source) => source;
-  return timeout<T, Observable<never>>({
-    each: ms,
-    scheduler: scheduler ?? asyncScheduler,
-    with: () =>
-      throwError(
-        () => new ClientError("transport", `${what} was silent for ${ms} ms (no event, no heartbeat): taken as a cut connection`, { code: STALLED_CODE }),
-      ),
-  });
+  const clock = scheduler ?? asyncScheduler;
+  // Written out rather than RxJS `timeout`: the same few lines, without the operator's error class
+  // and options in the browser bundle (about 1.5 kB minified).
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let silence: Subscription | undefined;
+      const restart = (): void => {
+        silence?.unsubscribe();
+        silence = clock.schedule(
+          () =>
+            subscriber.error(
+              new ClientError("transport", `${what} was silent for ${ms} ms (no event, no heartbeat): taken as a cut connection`, { code: STALLED_CODE }),
+            ),
+          ms,
+        );
+      };
+      restart();
+      const body = source.subscribe({
+        next: (chunk) => {
+          restart();
+          subscriber.next(chunk);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        silence?.unsubscribe();
+        body.unsubscribe();
+      };
+    });
 }

@@ -23,8 +23,6 @@ import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
 import { heartbeatInterval } from "./heartbeatInterval";
 
-export { DEFAULT_HEARTBEAT_MS } from "./heartbeatInterval";
-
 export type {
   Authorize,
   CorsOptions,

@@ -4,7 +4,6 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_IDLE_WRITE_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_MS,
   type FetchHandler,
   type HandlerOptions,
   type RunFunction,
@@ -40,3 +39,4 @@ export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type Fa
 export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./errorResponse";
 export { acceptsEventStream } from "./acceptsEventStream";
 export { isJsonMediaType } from "./isJsonMediaType";
+export { DEFAULT_HEARTBEAT_MS } from "./heartbeatInterval";
