@@ -30,6 +30,7 @@ export { SseIdField, SseRetryField, isSseControl, type SseControl } from "./wire
 export { SseNamedFrame, isSseNamedFrame } from "./wire/SseNamedFrame";
 export { AgentCapabilitiesCodec, type AgentCapabilities } from "./protocol/capabilities";
 export { CONNECT_MODE_HEADER, RESUMABLE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, type ConnectMode } from "./protocol/connectMode";
+export { HEARTBEAT_HEADER } from "./protocol/heartbeat";
 export { decodeSse, type DecodeSseEventOptions } from "./wire/decodeSse";
 export { normalizeChunks, type NormalizeChunksOptions } from "./operators/normalizeChunks";
 export { normalizeStep, initialNormalizerState, type NormalizerState, type NormalizerStep, type NormalizerOptions } from "./operators/normalize/normalizeStep";

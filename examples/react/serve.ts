@@ -4,6 +4,7 @@
  * `--angular` it serves the Angular page instead (installing examples/angular's own packages
  * first if they are missing or stale).
  * Environment: PORT (default 5173), HOST (default 127.0.0.1), TYPING_DELAY_MS (default 40).
+ * Stops on Ctrl-C, a SIGTERM (to it or to npm) or npm going away (`stopOnSignals`).
  */
 import { buildAngularPage } from "../angular/buildAngularPage";
 import { ensureAngularInstalled } from "../angular/installAngular";
@@ -12,6 +13,9 @@ import { bearerIdentity, bearerThreadAccess } from "../task-board/access";
 import { createTaskBoardHandler } from "../task-board/server";
 import { buildReactPage } from "./buildPage";
 import { startWebServer } from "./webServer";
+import { startFailure, stopOnSignals } from "../task-board/stopOnSignals";
+
+const port = Number(process.env.PORT ?? 5173);
 
 async function main(): Promise<void> {
   const angular = process.argv.includes("--angular");
@@ -27,19 +31,17 @@ async function main(): Promise<void> {
       identify: bearerIdentity,
       authorize: bearerThreadAccess,
     }),
-    port: Number(process.env.PORT ?? 5173),
+    port,
     host: process.env.HOST ?? "127.0.0.1",
   });
   console.log(`task board (${angular ? "Angular" : "React"}) at ${web.url}`);
   console.log(
     'try: "add buy milk; add call mom", "research rxjs", "done 1", "clear", and "count to 10" (type while it counts: Send queues, Steer, Interrupt & send)',
   );
-  const stop = () => void web.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  stopOnSignals({ close: () => web.close() });
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  process.stderr.write(startFailure(error, port));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 /**
  * `npm run serve`: keeps the task-board endpoint up on loopback (port `$PORT`, 8000 by default;
- * `PORT=0` picks a free one) and prints how to talk to it. Ctrl-C stops it.
+ * `PORT=0` picks a free one) and prints how to talk to it. Ctrl-C, a SIGTERM (to it or to npm), or
+ * npm going away stops it (`stopOnSignals`); a port already taken is told with the `PORT` hint.
  *
  * `npm run serve -- --redis <url>` keeps the threads in that Redis (`redisStore`,
  * docs/durability.md "Redis"): every frame carries `id:`, a client cut mid-run reconnects through
@@ -13,6 +14,9 @@ import type { ThreadStore } from "../../src/server/store/ThreadStore";
 import { openRedisStore } from "./redis";
 import { createTaskBoardServer } from "./server";
 import { parseServeArgs, SERVE_USAGE } from "./serveArgs";
+import { startFailure, stopOnSignals } from "./stopOnSignals";
+
+const port = Number(process.env.PORT ?? 8000);
 
 async function main(): Promise<void> {
   const args = parseServeArgs(process.argv.slice(2));
@@ -24,25 +28,17 @@ async function main(): Promise<void> {
   const redisUrl = args.kind === "redis" ? args.url : undefined;
   const redis = redisUrl === undefined ? undefined : await openRedisStore(redisUrl);
   const store: ThreadStore | undefined = redis?.store;
-  const port = Number(process.env.PORT ?? 8000);
-  const server = await createTaskBoardServer({ port, host: process.env.HOST ?? "127.0.0.1", typingDelayMs: 40, store });
+  const server = await createTaskBoardServer({ port, host: process.env.HOST ?? "127.0.0.1", typingDelayMs: 40, store }).catch(async (error: unknown) => {
+    await redis?.close();
+    throw error;
+  });
   process.stdout.write(
     `task-board AG-UI endpoint: ${server.url}\n` +
       (redis === undefined || redisUrl === undefined ? "" : `threads kept in Redis at ${redactPassword(redisUrl)} (store instance ${redis.store.instance})\n`) +
       `try:  npm run watch -- ${server.url} "add buy milk; add call mom; research bees; clear"\n` +
       `Ctrl-C to stop.\n`,
   );
-  const stop = (): void => {
-    void server
-      .close()
-      .then(() => redis?.close())
-      .then(() => {
-        process.stdout.write("task-board endpoint stopped.\n");
-        process.exit(0);
-      });
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  stopOnSignals({ close: () => server.close().then(() => redis?.close()), stopped: "task-board endpoint stopped.\n" });
 }
 
 /** The URL as it may be printed: a password in it is replaced by `***`. */
@@ -53,6 +49,6 @@ function redactPassword(url: string): string {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(startFailure(error, port));
   process.exitCode = 1;
 });

@@ -3,7 +3,8 @@
  * port, plays a scripted conversation through the real HTTP client (`Session` + `HttpTransport`),
  * prints every update as it arrives (streamed text, board changes as JSON Patch lines, the
  * researcher subagent, the approval prompt and its answer), and exits 0 when every run ended as
- * the script expects.
+ * the script expects. Stopped halfway (Ctrl-C, a SIGTERM to it or to npm, npm going away), it
+ * closes the server and exits (`stopOnSignals`).
  */
 import { lastValueFrom, tap } from "rxjs";
 import { HttpTransport } from "../../src/client/transports/HttpTransport";
@@ -12,6 +13,7 @@ import type { RunEnd } from "../../src/thread/Update";
 import { createUpdatePrinter } from "../board-watch/render";
 import { boardSpec, type Board } from "./board";
 import { createTaskBoardServer } from "./server";
+import { stopOnSignals } from "./stopOnSignals";
 
 const write = (text: string): void => {
   process.stdout.write(text);
@@ -27,6 +29,9 @@ const SCRIPT: readonly { readonly say: string; readonly expect: RunEnd["kind"] }
 
 async function main(): Promise<number> {
   const server = await createTaskBoardServer({ typingDelayMs: 8 });
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= server.close()); // once, whether the script ends or is stopped
+  stopOnSignals({ close });
   write(`task-board agent listening on ${server.url}\n\n`);
   const session = new Session<Board>(new HttpTransport(server.url), { threadId: "demo", state: boardSpec });
   const print = createUpdatePrinter(write, session.rawState);
@@ -61,7 +66,7 @@ async function main(): Promise<number> {
     write(`final board: ${JSON.stringify(session.state)}\n`);
     if (session.state?.tasks.length !== 0) ok = false;
   } finally {
-    await server.close();
+    await close();
   }
   return ok ? 0 : 1;
 }

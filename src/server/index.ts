@@ -86,3 +86,4 @@ export {
   type MemoryStoreOptions,
   type MemoryStoreStats,
 } from "./store/memory/memoryStore";
+export { DEFAULT_HEARTBEAT_MS } from "./http/heartbeatInterval";

@@ -25,7 +25,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type DecodeSseEventOptions", "type DecodeSseOptions", "DecodeWarning", "type DecodeWarningCode",
     "type DecodeWarningContext", "DeveloperMessage", "Diagnostic", "type DiffOptions", "DocumentInputContent",
     "EVENT_TYPES", "Event", "type EventLogEntry", "type EventLogger", "type EventOf", "type EventOptions",
-    "type EventType", "FileSource", "FunctionCall", "HISTORY_OLDER_HEADER", "HISTORY_OLDEST_HEADER", "ImageInputContent", "type InBandReport", "InputContent",
+    "type EventType", "FileSource", "FunctionCall", "HEARTBEAT_HEADER", "HISTORY_OLDER_HEADER", "HISTORY_OLDEST_HEADER", "ImageInputContent", "type InBandReport", "InputContent",
     "Interrupt", "JsonPatch", "JsonPatchOperation", "JsonPointer", "type LogEventsOptions", "Message",
     "type MessageRole", "MessagesSnapshotEvent", "Metadata", "MoveOperation", "type NamedStructCodec",
     "type NamedUnionCodec", "type NormalizeChunksOptions", "type NormalizerOptions", "type NormalizerState",
@@ -56,7 +56,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
   "agui-rx/server": [
     "ABANDONED_ERROR_CODE", "ActivityHandle", "type Agent", "AgentError", "type Authorize", "type BeginOptions", "BranchGroup", "type ConnectFrame",
     "type ConnectOptions", "type ConnectPlan", "type ConnectStream", "type CorsOptions", "type Cursor", "DEFAULT_BODY_TIMEOUT_MS",
-    "DEFAULT_ERROR_CODE", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_IDLE_WRITE_TIMEOUT_MS", "DEFAULT_LEASE_MS", "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_ERROR_CODE", "DEFAULT_HEARTBEAT_MS", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_IDLE_WRITE_TIMEOUT_MS", "DEFAULT_LEASE_MS", "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_BUFFERED_BYTES", "DEFAULT_MAX_PAGE_SIZE", "DEFAULT_MAX_TAIL_BYTES", "DEFAULT_TURN_BUDGET_MS", "EGRESS_RULE", "type FairTurns",
     "type FairTurnsOptions", "type FetchHandler", "ForkMarker", "type Frame", "type HandlerOptions", "type HistoryMode", "type HistoryQuery", "type HttpErrorBody",
     "type HttpErrorCode", "type IdSource", "type Identify", "IdleWriteError", "type IncomingOffer", "type InterruptFields", "type InterruptOutcome", "type ListQuery",

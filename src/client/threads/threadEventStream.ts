@@ -14,6 +14,8 @@ import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay } from "../transports/reconn
 import type { ReconnectConfig } from "../transports/ReconnectPlan";
 import { askedWait, describe, failedRequest, worthAnotherTry } from "../transports/requestFailure";
 import type { ThreadStreamOpened } from "./ThreadsTransport";
+import { HEARTBEAT_HEADER } from "../../protocol/heartbeat";
+import { stallAfter, stallLimit } from "../transports/stallAfter";
 
 /**
  * How to open the events stream, how to read a frame, and how long to keep trying.
@@ -31,6 +33,8 @@ export interface ThreadEventsRequest<T> {
   /** The wait before each reconnect, as the transport's `reconnect.delay` (default `reconnectDelay`, never shorter than a `Retry-After`). */
   readonly delay?: ReconnectConfig["delay"] | undefined;
   readonly scheduler: SchedulerLike | undefined;
+  /** The longest silence of a body before it is taken as cut (`HttpTransportOptions.stallMs`; `undefined`: three announced heartbeats, `stallLimit`). */
+  readonly stallMs?: number | false | undefined;
   /**
    * One frame's data as an item, throwing a `ClientError` (`json`, `decode`) naming `what` when it
    * is not one: the thread list decodes whole `ThreadListEvent`s, a Session following one thread
@@ -45,7 +49,9 @@ export interface ThreadEventsRequest<T> {
  * frame's item (`decode`: a `ThreadListEvent` for the list). When the server ends the stream, or it is cut, or a 503 or no answer
  * comes, it connects again after `delay` (default `reconnectDelay` from the server's `retry:`; a number or
  * the default is never sooner than a `Retry-After`); `count` attempts in a row without an answer end it with the last failure. Any
- * other refusal (401, 404: the list is off without `identify`) and a frame `decode` refuses end it at once. Unsubscribing aborts the request or the wait.
+ * other refusal (401, 404: the list is off without `identify`) and a frame `decode` refuses end it at once. A body silent for longer
+ * than `stallLimit` allows (three announced heartbeats, or `stallMs`) fails `transport`, code
+ * `stalled` (docs/http.md#heartbeats), and is connected again as any other failed body. Unsubscribing aborts the request or the wait.
  *
  * @example
  * threadEventStream(request).subscribe((item) => (item.type === "opened" ? resync() : apply(item)));
@@ -80,8 +86,9 @@ export function threadEventStream<T>(request: ThreadEventsRequest<T>): Observabl
         if (controller.signal.aborted) return;
         subscriber.next({ type: "opened", attempt: connections++ });
         const failure = (cause: unknown) => new ClientError("transport", `reading the response of GET ${request.url} failed: ${describe(cause)}`, { cause });
+        const silence = stallLimit(request.stallMs, response.headers.get(HEARTBEAT_HEADER));
         body = responseBytes(response, failure)
-          .pipe(decodeSseFrames({ controls: true, maxFrameBytes: request.maxFrameBytes }))
+          .pipe(stallAfter(silence, scheduler, `the response of GET ${request.url}`), decodeSseFrames({ controls: true, maxFrameBytes: request.maxFrameBytes }))
           .subscribe({
             next: (item) => {
               if (item instanceof SseRetryField) retryMs = item.ms;

@@ -96,6 +96,16 @@ export interface HttpTransportOptions {
   readonly retry?: number | RetryConfig | false;
   /** Where the waits of retries and reconnects are timed (default `asyncScheduler`; tests pass a virtual one). */
   readonly scheduler?: SchedulerLike;
+  /**
+   * How long an answered event stream may stay silent, in ms, before it is taken as cut
+   * (docs/http.md#heartbeats): the cut is resumed as any other (`reconnect`) when the server
+   * resumes streams, else the run fails with a `transport` error, code `stalled`, naming the
+   * silence. Any byte counts, heartbeats included. Default: three times the interval the server
+   * announces in its `AGUI-Heartbeat` header (45 s for agui-rx's default of 15 s), and no limit
+   * when it announces none, so a slow server without heartbeats is never cut. `false`: no limit,
+   * whatever the server announces. Timed on `scheduler`.
+   */
+  readonly stallMs?: number | false | undefined;
 }
 
 /**
@@ -240,7 +250,7 @@ export class HttpTransport implements Transport {
     return threadEventStream(this.eventsRequest(url, () => this.headers(threadInput(threadId), "threads"), noticeOf));
   }
 
-  /** How `threadEventStream` opens `url` with this transport's fetch, frame limit, reconnect count and delay, and scheduler. */
+  /** How `threadEventStream` opens `url` with this transport's fetch, frame limit, reconnect count and delay, scheduler and stall limit. */
   protected eventsRequest<T>(url: string, headers: () => Promise<Record<string, string>>, decode: (data: string, what: string) => T): ThreadEventsRequest<T> {
     const option = this.options.reconnect;
     return {
@@ -251,6 +261,7 @@ export class HttpTransport implements Transport {
       count: option === false ? 0 : typeof option === "number" ? option : option?.count,
       delay: typeof option === "object" ? option.delay : undefined,
       scheduler: this.options.scheduler,
+      stallMs: this.options.stallMs,
       decode,
     };
   }
@@ -437,6 +448,8 @@ export class HttpTransport implements Transport {
       maxFrameBytes: this.options.maxFrameBytes,
       maxDepth: this.options.maxDepth,
       warnings: runOptions.warnings === true,
+      stallMs: this.options.stallMs,
+      scheduler: this.options.scheduler,
     };
   }
 

@@ -1,5 +1,5 @@
 /** One HTTP request answered with an SSE body (docs/wire.md#6), read as events with their `id:`/`retry:` fields: one connection of `HttpTransport`. */
-import { Observable, type Subscription } from "rxjs";
+import { Observable, type SchedulerLike, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";
 import { decodeSse } from "../../wire/decodeSse";
@@ -12,6 +12,8 @@ import { SseNamedFrame } from "../../wire/SseNamedFrame";
 import { decodeJson } from "./jsonRequest";
 import { QueueNoticeItem } from "./QueueNoticeItem";
 import { describe, failedRequest, refusedAnswer } from "./requestFailure";
+import { HEARTBEAT_HEADER } from "../../protocol/heartbeat";
+import { stallAfter, stallLimit } from "./stallAfter";
 
 /**
  * The answer arrived (a 2xx `text/event-stream`): emitted once, before the body's items. `mode`
@@ -56,6 +58,10 @@ export interface StreamRequest {
   readonly maxFrameBytes: number | undefined;
   readonly maxDepth: number | undefined;
   readonly warnings: boolean;
+  /** The longest silence of the body before it is cut (`stalled`): `HttpTransportOptions.stallMs`; `undefined` for three announced heartbeats (`stallLimit`). */
+  readonly stallMs?: number | false | undefined;
+  /** Where the silence is timed (default `asyncScheduler`). */
+  readonly scheduler?: SchedulerLike | undefined;
 }
 
 /**
@@ -67,6 +73,8 @@ export interface StreamRequest {
  * for an answer that is not `text/event-stream`; bad frames error with `decodeSse`'s `DecodeError`
  * (`truncated` for a body cut inside a frame). Frames named `agui-rx-queue` are decoded as
  * `QueueNoticeItem`s (one that is not a `QueueNotice` errors with `decode`, naming what was wrong).
+ * A body silent for longer than `stallLimit` allows (an option, or three of the heartbeat
+ * intervals the answer announced) errors with `transport`, code `stalled` (docs/http.md#heartbeats).
  *
  * @example
  * fetchEventStream({ url, headers: async () => ({}), body, fetch, maxFrameBytes: undefined, maxDepth: undefined, warnings: false }).subscribe(console.log);
@@ -119,8 +127,9 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
         new StreamOpened(mode === "resume" || mode === "snapshot" ? mode : undefined, resumable, older === null ? undefined : older === "true", queued),
       );
       const decoding = { maxFrameBytes: request.maxFrameBytes, maxDepth: request.maxDepth, warnings: request.warnings, controls: true as const, named: NAMED };
+      const silence = stallLimit(request.stallMs, response.headers.get(HEARTBEAT_HEADER));
       inner = readBody(response, url)
-        .pipe(decodeSse(decoding))
+        .pipe(stallAfter(silence, request.scheduler, `the response of POST ${url}`), decodeSse(decoding))
         .subscribe({
           next: (item) => {
             if (!(item instanceof SseNamedFrame)) return subscriber.next(item);

@@ -102,8 +102,17 @@ export interface EventStreamOptions {
    * A reader that is waiting, or has nothing queued for it, is never idle.
    */
   readonly idleWriteTimeoutMs?: number;
-  /** The clock of the idle-write timer (default `systemClock`). */
+  /** The clock of the idle-write timer and of the heartbeat (default `systemClock`). */
   readonly clock?: StoreClock;
+  /**
+   * Sends a heartbeat, an SSE comment line (`: heartbeat`, then the blank line), when the reader
+   * waits for a frame and nothing was handed to it for this long, in ms (default: never;
+   * docs/http.md#heartbeats). A comment is no event: every SSE reader passes it by, it carries no
+   * `id:` (the reader's `Last-Event-ID` stays the last event's), and it is queued only while a read
+   * waits with nothing queued, so it never waits unread (the idle-write timeout does not see it) and
+   * never counts against `maxBufferedBytes`. The timer runs on `clock` and only during such a wait.
+   */
+  readonly heartbeatMs?: number | undefined;
   /**
    * Gathers frames that keep arriving into fewer, larger chunks (default `false`): a read that had
    * to wait for a frame then waits one macrotask at a time while more arrive, until the source

@@ -3,7 +3,7 @@ import type { Observable, Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { ev } from "../../protocol/build";
 import { excerpt } from "../../protocol/describeFailure";
-import { systemClock } from "../store/StoreClock";
+import { systemClock, type StoreClock } from "../store/StoreClock";
 import { encodeFrame } from "./encodeFrame";
 import { sharedTurns, type StreamTurn } from "./fairTurns";
 import { FrameQueue } from "./FrameQueue";
@@ -67,6 +67,9 @@ export class EventStreamPump {
   private waiting: (() => void)[] = [];
   /** The body's controller, to error it when the reader is idle (no read is pending to hand it to). */
   private body: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private readonly clock: StoreClock;
+  /** When bytes were last handed to the reader (or the stream was made), on `clock`: the heartbeat counts its silence from it. */
+  private lastWrite: number;
 
   constructor(
     private readonly source: Observable<Event | CursorFrame | DataFrame> | EventSource,
@@ -74,7 +77,9 @@ export class EventStreamPump {
     private readonly bounds: PumpBounds,
   ) {
     this.queue = new FrameQueue(options.frames);
-    this.reader = new EventStreamReader(options.idleWriteTimeoutMs, options.clock ?? systemClock, (reason) => {
+    this.clock = options.clock ?? systemClock;
+    this.lastWrite = this.clock.now();
+    this.reader = new EventStreamReader(options.idleWriteTimeoutMs, this.clock, (reason) => {
       this.close(reason);
       this.body?.error(reason);
     });
@@ -95,7 +100,9 @@ export class EventStreamPump {
     let waited = false;
     while (queue.length === 0 && !this.ended) {
       waited = true;
+      const heartbeat = this.heartbeatLater();
       await this.reader.nextFrame();
+      heartbeat?.(); // the wait ended (a frame, the end, a close): the timer goes with it, so none outlives the stream
     }
     if (waited && options.gatherWrites === true) await this.reader.gather(queue, () => this.ended);
     this.writeTurn ??= options.writeTurns?.join();
@@ -105,6 +112,7 @@ export class EventStreamPump {
     if (queue.length > 0) {
       if (options.uncopiedFrames === true) for (const c of queue.takeFrames()) controller.enqueue(c);
       else controller.enqueue(queue.takeChunk());
+      this.lastWrite = this.clock.now();
       this.release();
     }
     if (this.phase.kind === "closed" || (this.phase.kind === "finished" && queue.length === 0)) {
@@ -261,6 +269,21 @@ export class EventStreamPump {
 
   private readonly onAbort = (): void => this.close(this.options.signal?.reason ?? new DOMException("the client went away", "AbortError"));
 
+  /**
+   * A read waits with nothing queued: with `heartbeatMs`, queues a comment frame and wakes the read
+   * once nothing was written for that long. Returns what cancels the timer (`undefined` without one).
+   */
+  private heartbeatLater(): (() => void) | undefined {
+    const interval = this.options.heartbeatMs;
+    if (interval === undefined) return undefined;
+    const due = Math.max(0, this.lastWrite + interval - this.clock.now());
+    return this.clock.setTimer(due, () => {
+      if (this.queue.length > 0 || this.ended) return;
+      this.queue.push(HEARTBEAT_FRAME);
+      this.reader.wake();
+    });
+  }
+
   /** Frames wait: unless the stream is closed, an idle reader has `idleWriteTimeoutMs` from now to ask for them. */
   private watchIdle(): void {
     if (this.phase.kind !== "closed") this.reader.watch();
@@ -282,6 +305,9 @@ function encodeDataFrame({ data, name }: DataFrame): Uint8Array {
 }
 
 const utf8 = new TextEncoder();
+
+/** The heartbeat: one comment line and the blank line, no `data:` (so no event) and no `id:`; one object shared by every stream (written as it is, never changed). */
+const HEARTBEAT_FRAME: Frame = { bytes: utf8.encode(": heartbeat\n\n") };
 
 function never(cursor: string): Observable<CursorFrame> {
   throw new Error(`expected a resumeAfter to pick the source up after cursor ${JSON.stringify(cursor)}, but the stream has none`);

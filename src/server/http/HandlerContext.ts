@@ -6,6 +6,7 @@ import type { UserMessage } from "../../protocol/messages";
 import type { RunAgentInput } from "../../protocol/input";
 import type { DebugOption } from "../../operators/logEvents";
 import type { ThreadStore } from "../store/ThreadStore";
+import type { StoreClock } from "../store/StoreClock";
 import type { HistoryMode } from "../history/HistoryMode";
 import type { FairTurns } from "./fairTurns";
 import type { Authorize, HandlerOptions, Identify, RunFunction } from "./HandlerOptions";
@@ -21,7 +22,16 @@ import type { Ready } from "./toEventStream";
  */
 export interface HandlerContext {
   readonly limits: BodyLimits;
-  readonly stream: { readonly highWaterMark: number; readonly maxBufferedBytes: number; readonly turns: FairTurns | undefined };
+  /** What every event stream of the handler is given (`toEventStream`'s options): spread into each route's. */
+  readonly stream: {
+    readonly highWaterMark: number;
+    readonly maxBufferedBytes: number;
+    readonly turns: FairTurns | undefined;
+    /** The heartbeat interval in ms, `undefined` for none (`HandlerOptions.heartbeatMs`, resolved). */
+    readonly heartbeatMs: number | undefined;
+    /** The handler's clock: the heartbeat's timer (and the idle-write timeout's, where a route sets one). */
+    readonly clock: StoreClock;
+  };
   /** What bounds the store-backed responses: shared frames, their budget, the idle-write timeout. */
   readonly tails: TailLimits;
   /** Extra headers on every answer. */

@@ -122,7 +122,16 @@ export interface HandlerOptions {
    * store. Without it, a socket that never reads holds its queue until the connection dies.
    */
   readonly idleWriteTimeoutMs?: number;
-  /** The clock of the handler's timers (default `systemClock`): the idle-write timeout, the queue's rechecks. Tests pass a manual one. */
+  /**
+   * How often a quiet event stream gets a heartbeat, in ms (docs/http.md#heartbeats; default
+   * 15 000, `DEFAULT_HEARTBEAT_MS`; `false` or `0` sends none): every SSE answer (a run's stream, a
+   * `/connect` tail, a queued message's stream, the thread list's and one thread's events) writes
+   * an SSE comment line when nothing was written for this long, and announces the interval in its
+   * `AGUI-Heartbeat` header (seconds), so that a client can take a silence of three intervals as a
+   * cut rather than wait forever. A comment is no event: it has no `id:` and every reader skips it.
+   */
+  readonly heartbeatMs?: number | false | undefined;
+  /** The clock of the handler's timers (default `systemClock`): the idle-write timeout, the heartbeats, the queue's rechecks. Tests pass a manual one. */
   readonly clock?: StoreClock;
   /** Extra headers on every answer, errors included (for example CORS headers). */
   readonly headers?: Readonly<Record<string, string>>;

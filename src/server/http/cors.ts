@@ -1,5 +1,6 @@
 /** Cross-origin pages (docs/threads.md#routes): the CORS headers on every answer, and the preflight of every route. */
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
+import { HEARTBEAT_HEADER } from "../../protocol/heartbeat";
 
 /**
  * Which other origins' pages may call the handler (docs/threads.md#routes): `origin` is one origin
@@ -22,8 +23,8 @@ export interface CorsOptions {
 /** The request headers our clients send that are not CORS-safelisted: a page needs a preflight for them. */
 const CLIENT_HEADERS = ["Content-Type", "Accept", "Authorization", "Last-Event-ID"];
 
-/** The response headers a page must be able to read: the connect mode, resumability, the history page, and when to retry. */
-const EXPOSED_HEADERS = [CONNECT_MODE_HEADER, RESUMABLE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, "Retry-After"].join(", ");
+/** The response headers a page must be able to read: the connect mode, resumability, the history page, the heartbeat interval, and when to retry. */
+const EXPOSED_HEADERS = [CONNECT_MODE_HEADER, RESUMABLE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, HEARTBEAT_HEADER, "Retry-After"].join(", ");
 
 /** How long a browser may keep a preflight's answer by default, in seconds. */
 const DEFAULT_MAX_AGE_SECONDS = 600;

@@ -21,6 +21,7 @@ import { serveThreadEvents } from "./serveThreadEvents";
 import { serveThreadList } from "./serveThreadList";
 import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
+import { heartbeatInterval } from "./heartbeatInterval";
 
 export type {
   Authorize,
@@ -101,6 +102,8 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       highWaterMark: options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
       turns: options.turns,
+      heartbeatMs: heartbeatInterval(options.heartbeatMs),
+      clock: options.clock ?? systemClock,
     },
     tails: {
       frames: options.tailFrames ?? sharedTailFrames,

@@ -39,3 +39,4 @@ export { fairTurns, sharedTurns, DEFAULT_TURN_BUDGET_MS, type FairTurns, type Fa
 export { errorResponse, type HttpErrorBody, type HttpErrorCode } from "./errorResponse";
 export { acceptsEventStream } from "./acceptsEventStream";
 export { isJsonMediaType } from "./isJsonMediaType";
+export { DEFAULT_HEARTBEAT_MS } from "./heartbeatInterval";

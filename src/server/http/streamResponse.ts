@@ -2,10 +2,14 @@
 import { excerpt } from "../../protocol/describeFailure";
 import { StoreError } from "../store/StoreError";
 import { errorResponse } from "./errorResponse";
+import { HEARTBEAT_HEADER, heartbeatHeaderValue } from "../../protocol/heartbeat";
+import { heartbeatOf } from "./toEventStream";
 
 /**
  * A `text/event-stream` answer (`Cache-Control: no-cache`, `X-Accel-Buffering: no` so proxies do
- * not hold frames back) with the handler's extra headers and `more`.
+ * not hold frames back) with the handler's extra headers and `more`; a body that sends heartbeats
+ * (`toEventStream`'s `heartbeatMs`) is announced with its interval in `AGUI-Heartbeat` (seconds,
+ * docs/http.md#heartbeats), so every stream of the handler announces what it does, in one place.
  *
  * @example
  * return eventStreamResponse(toEventStream(events$), extra, { [CONNECT_MODE_HEADER]: "resume" });
@@ -15,9 +19,11 @@ export function eventStreamResponse(
   headers: Readonly<Record<string, string>>,
   more: Readonly<Record<string, string>> = {},
 ): Response {
+  const heartbeat = heartbeatOf(body);
+  const announced: Record<string, string> = heartbeat === undefined ? {} : { [HEARTBEAT_HEADER]: heartbeatHeaderValue(heartbeat) };
   return new Response(body, {
     status: 200,
-    headers: { ...headers, ...more, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
+    headers: { ...headers, ...more, ...announced, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
   });
 }
 

@@ -38,6 +38,9 @@ export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
  *   the client is. A producer that ignores `ready` is never blocked, but its queue is capped at
  *   `maxBufferedBytes`: past it the run is stopped (see the option).
  * - Fairness: `ready()` also yields a macrotask once the stream's slice of `turns` is used up.
+ * - Heartbeats: with `heartbeatMs`, a read that waits that long after the last write gets a
+ *   `: heartbeat` comment (no event, no `id:`); `heartbeatOf(body)` tells the interval, which
+ *   `createHandler`'s answers announce in `AGUI-Heartbeat` (docs/http.md#heartbeats).
  * - Errors: a source error, or an event that cannot be encoded as JSON, becomes one final
  *   `RUN_ERROR` (code `STREAM_ERROR`) unless a `RUN_FINISHED`/`RUN_ERROR` was already sent; then the
  *   stream ends normally (headers are long gone, the only channel left is in-band).
@@ -52,10 +55,27 @@ export function toEventStream(source: Observable<Event | CursorFrame | DataFrame
     maxBufferedBytes: Math.max(1, options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
     parkBytes: PARK_BYTES,
   });
-  return new ReadableStream<Uint8Array>(
+  const body = new ReadableStream<Uint8Array>(
     { start: (controller) => pump.start(controller), pull: (controller) => pump.pull(controller), cancel: (reason) => pump.cancel(reason) },
     // No read-ahead: the stream asks for a chunk only when its reader does, so the reader's pace
     // is the producer's pace.
     { highWaterMark: 0 },
   );
+  if (options.heartbeatMs !== undefined) heartbeats.set(body, options.heartbeatMs);
+  return body;
+}
+
+/** Each body's heartbeat interval, so that the response that sends it announces exactly what it does. */
+const heartbeats = new WeakMap<ReadableStream<Uint8Array>, number>();
+
+/**
+ * The heartbeat interval (ms) a `toEventStream` body sends with (its `heartbeatMs`), or
+ * `undefined` when it sends none or is another stream: what its response announces in the
+ * `AGUI-Heartbeat` header (docs/http.md#heartbeats).
+ *
+ * @example
+ * heartbeatOf(toEventStream(events$, { heartbeatMs: 15_000 })); // 15000
+ */
+export function heartbeatOf(body: ReadableStream<Uint8Array>): number | undefined {
+  return heartbeats.get(body);
 }

@@ -62,7 +62,7 @@ test("every answer carries the CORS headers and exposes the headers a page reads
     expect(headers).toMatchObject({
       "access-control-allow-origin": APP,
       "access-control-allow-credentials": "true",
-      "access-control-expose-headers": "AGUI-Connect-Mode, AGUI-Resumable, AGUI-History-Older, AGUI-History-Oldest, Retry-After",
+      "access-control-expose-headers": "AGUI-Connect-Mode, AGUI-Resumable, AGUI-History-Older, AGUI-History-Oldest, AGUI-Heartbeat, Retry-After",
       vary: "Origin",
     });
   }
