@@ -46,7 +46,7 @@ export default [
   {
     input: entries,
     external,
-    plugins: [dts({ tsconfig: "tsconfig.build.json" })],
+    plugins: [dts({ tsconfig: "tsconfig.build.json", compilerOptions: { stripInternal: true } })],
     output: { dir: "dist/types", format: "es", entryFileNames: "[name].d.ts", chunkFileNames: "chunks/[name]-[hash].d.ts" },
   },
 ];

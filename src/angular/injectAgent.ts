@@ -30,10 +30,10 @@ import { AGENT_SESSION } from "./provideAgent";
  * `computed`s and `@for (…; track …)` redo only what moved.
  *
  * @example
- * const agent: Agent<Board> = injectAgent(BOARD);
+ * const agent: AgentView<Board> = injectAgent(BOARD);
  * agent.status(); // "idle"
  */
-export interface Agent<S> {
+export interface AgentView<S> {
   /** The session itself, for what the signals do not cover (`threadId`, `messages$`, `stop()` as a promise …). */
   readonly session: Session<S>;
   readonly messages: Signal<readonly Message[]>;
@@ -85,7 +85,7 @@ export interface Agent<S> {
 }
 
 /**
- * The {@link Agent} view of the provided Session (`provideAgent`), for a component, directive or
+ * The {@link AgentView} of the provided Session (`provideAgent`), for a component, directive or
  * service: call it in an injection context (a field initializer or constructor). Its listener on
  * the session is removed through the caller's `DestroyRef` when the caller is destroyed; the run
  * itself belongs to the session's provider, which detaches it when its own injector goes. Every
@@ -98,15 +98,15 @@ export interface Agent<S> {
  *   constructor() { this.agent.connect(); }
  * }
  */
-export function injectAgent(): Agent<unknown>;
-export function injectAgent<S>(token: InjectionToken<Session<S>>): Agent<S>;
-export function injectAgent<S>(token?: InjectionToken<Session<S>>): Agent<S> | Agent<unknown> {
+export function injectAgent(): AgentView<unknown>;
+export function injectAgent<S>(token: InjectionToken<Session<S>>): AgentView<S>;
+export function injectAgent<S>(token?: InjectionToken<Session<S>>): AgentView<S> | AgentView<unknown> {
   assertInInjectionContext(injectAgent);
   return token === undefined ? agentOf(inject(AGENT_SESSION)) : agentOf(inject(token));
 }
 
 /** Builds the view in the current injection context: one tick listener and one run listener, both removed on destroy. */
-function agentOf<S>(session: Session<S>): Agent<S> {
+function agentOf<S>(session: Session<S>): AgentView<S> {
   const runs = RunController.of(session);
   // One counter bumped per tick; each reading is a computed over it, whose equality (Object.is)
   // keeps a value that did not change from notifying its readers.

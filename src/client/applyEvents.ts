@@ -10,8 +10,9 @@ import { ClientState } from "../thread/reducers/ClientState";
 import type { Update } from "../thread/Update";
 
 /**
- * Options of `applyEvents()`. Internal: the public entry offers `applyEvents()` alone, whose every
- * subscription applies to a fresh untyped state (docs/architecture.md § Public surface).
+ * @internal Options of `applyEvents()`: the public entry offers `applyEvents()` alone, whose every
+ * subscription applies to a fresh untyped state (docs/architecture.md § Public surface). The
+ * published types leave this out (`stripInternal`), with the overload that takes it.
  *
  * @example
  * events$.pipe(applyEvents({ state })); // state: a ClientState, as the Session keeps one
@@ -46,6 +47,7 @@ export interface ApplyEventsOptions<S> {
  * ).subscribe((update) => console.log(update.kind));
  */
 export function applyEvents(): OperatorFunction<Event | InBandReport, Update<unknown>>;
+/** @internal The Session's own: applies to its state, so runs accumulate. */
 export function applyEvents<S>(options: ApplyEventsOptions<S> & { readonly state: ClientState<S> }): OperatorFunction<Event | InBandReport, Update<S>>;
 export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFunction<Event | InBandReport, Update<S> | Update<unknown>> {
   return operate<Event | InBandReport, Update<S> | Update<unknown>>((source, subscriber) => {

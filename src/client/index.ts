@@ -3,6 +3,20 @@
 // (ClientState, MessageList, applyEvent, …) and the Session's building blocks are internal.
 export { Session, type SessionOptions, type RunOptions, type ConnectOptions, type SessionSnapshot } from "./Session";
 export { applyEvents } from "./applyEvents";
+// The protocol's types a Session's user holds (messages, interrupts and their answers, the input a
+// transport sends, tools): the root entry's own declarations, named here so that every type in this
+// entry's signatures is importable from it (test/architecture/signatureTypes.test.ts).
+export type { Message, UserMessage, ReasoningMessage } from "../protocol/messages";
+export type { Interrupt, ResumeEntry } from "../protocol/outcomes";
+export type { RunAgentInput, Tool, Context } from "../protocol/input";
+export type { Event } from "../protocol/events";
+export type { AgentCapabilities } from "../protocol/capabilities";
+export type { NamedStructCodec } from "../protocol/namedCodec";
+export type { Failure } from "../protocol/describeFailure";
+export type { InBandReport } from "../operators/ProtocolError";
+export type { DebugOption } from "../operators/logEvents";
+export type { DecodeWarning } from "../wire/DecodeWarning";
+export type { DecodeSseEventOptions } from "../wire/decodeSse";
 export { ClientError, type ClientErrorKind, type ClientErrorDetails } from "../thread/ClientError";
 export type {
   Update,
@@ -56,14 +70,14 @@ export { coalesceUpdates, FALLBACK_FRAME_MS } from "./coalesceUpdates";
 // The loop's building blocks (runToolCall, executeToolCalls, pendingClientToolCalls, resolveTools)
 // stay internal: the Session runs them.
 export { clientTool, isClientTool, type ClientTool, type ClientToolDefinition, type ToolCallContext, type ToolSession } from "./tools/clientTool";
-export { ClientToolError, type ClientToolErrorCode } from "./tools/ClientToolError";
+export { ClientToolError, type ClientToolErrorCode, type ClientToolErrorOptions } from "./tools/ClientToolError";
 export { jsonSchemaOf } from "./tools/jsonSchemaOf";
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from "./tools/JsonSchema";
 export { waitForResponse } from "./tools/waitForResponse";
 export { callsOf, type RunningToolCall } from "./tools/RunningToolCalls";
 // The framework-free view model the React and Angular entries are built on (docs/ui.md): a session's
 // run lifecycle, what a stop cut off, and its change ticks coalesced to the display's frame.
-export { RunController, type RunStatus, type RunSnapshot, type RunSource, type SendOptions } from "./view/RunController";
+export { RunController, type RunStatus, type RunSnapshot, type SessionLike, type SendOptions } from "./view/RunController";
 export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "./view/UnfinishedParts";
 export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "./view/sessionTicks";
 // The thread list of a server that owns threads (docs/threads.md#in-the-client): its own modules, so
@@ -81,4 +95,5 @@ export type {
   MessagePreview,
   HistoryPage,
   HistoryRequest,
+  ThreadQueueChanged,
 } from "../thread/threadList";

@@ -2,8 +2,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
-/** A fetch-style handler, as `createHandler` makes. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+import type { FetchHandler } from "../server/http/HandlerOptions";
+
+// One FetchHandler for the package (docs/architecture.md § Public surface: one meaning per name): `agui-rx/node` re-exports `agui-rx/server`'s.
+export type { FetchHandler };
 
 /** A `node:http` request listener; Express and Connect accept it as middleware too. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

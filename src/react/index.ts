@@ -7,7 +7,7 @@ export { useObserved } from "./useObserved";
 // The framework-free view model lives in agui-rx/client (src/client/view); re-exported here so React
 // code that imported it from this entry keeps working.
 export { sessionTicks, defaultRenderFrame, type RenderFrame, type ChangeSource } from "../client/view/sessionTicks";
-export { RunController, type RunStatus, type RunSnapshot, type RunSource } from "../client/view/RunController";
+export { RunController, type RunStatus, type RunSnapshot, type SessionLike } from "../client/view/RunController";
 export { UnfinishedParts, mergeCutOff, NOTHING_CUT_OFF, type CutOff } from "../client/view/UnfinishedParts";
 export { useClientTool, useRunningToolCalls, type ToolCallSource } from "./useClientTool";
 export { useThreads, type ThreadsHandle } from "./useThreads";

@@ -1,7 +1,7 @@
 import { useMemo, useSyncExternalStore } from "react";
 import { NEVER } from "rxjs";
 import type { QueuedMessage } from "../protocol/queueMeta";
-import { RunController, type RunSnapshot, type RunSource } from "../client/view/RunController";
+import { RunController, type RunSnapshot, type SessionLike } from "../client/view/RunController";
 import { sessionTicks, type ChangeSource } from "../client/view/sessionTicks";
 import { useObserved } from "./useObserved";
 
@@ -49,7 +49,7 @@ export interface RunHandle extends RunSnapshot {
  * useEffect(connect, [connect]); // after a reload: the history, and the live rest of a run in progress
  * return status === "running" ? <button onClick={stop}>Stop</button> : <button onClick={() => send(text)}>Send</button>;
  */
-export function useRun(session: RunSource): RunHandle {
+export function useRun(session: SessionLike): RunHandle {
   const controller = RunController.of(session);
   const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot);
   // the session's own tick stream (one per session, shared with the other hooks), when it tells its changes
@@ -73,6 +73,6 @@ export function useRun(session: RunSource): RunHandle {
 }
 
 /** Whether a run source tells its changes (a Session does): then `queued` is re-read after each. */
-function hasChanges(session: RunSource): session is RunSource & ChangeSource {
+function hasChanges(session: SessionLike): session is SessionLike & ChangeSource {
   return typeof session.subscribe === "function";
 }

@@ -1,5 +1,5 @@
 /**
- * The steered messages of one run (docs/queue.md#steer): what `RunOptions.incoming` sends in, held
+ * The steered messages of one run (docs/queue.md#steer): what `RunAgentOptions.incoming` sends in, held
  * until the agent takes them, recorded in the run's events at the moment they are taken, and
  * offered through `ctx.offers$` / `ctx.incoming$`. Internal to `agui-rx/server`: the run's core
  * owns one.
@@ -37,7 +37,7 @@ class Offer implements IncomingOffer {
 }
 
 /**
- * The steered messages of one run. `start()` subscribes the source (`RunOptions.incoming`) and
+ * The steered messages of one run. `start()` subscribes the source (`RunAgentOptions.incoming`) and
  * keeps every message it sends, in order, until it is taken; `close()` (the run's terminal, a
  * stop, the consumer gone, or `ctx.signal` aborting) ends it: nothing is taken afterwards, and
  * `offers$` and `incoming$` complete. A message whose content is not text only cannot be a steer

@@ -56,14 +56,14 @@ export interface SubagentOptions {
  * }
  */
 export class RunContext<S = unknown> extends RunReaders<S> {
-  /** @internal Made by the driver (`run`), `createRunContext`, or `subagent()` through `makeSubagent`. */
+  /** Not for applications: made by the driver (`run`), `createRunContext`, or `subagent()` through `makeSubagent`. */
   constructor(
     core: RunCore<S>,
-    /** @internal */
+    /** Where this context's spans open (the driver's, or a subagent's under its parent's). */
     protected readonly scope: Scope,
     /** The subagent invocation every event of this context is attributed to; `undefined` for the parent agent. */
     readonly subagentRunId: string | undefined,
-    /** @internal How `subagent()` makes a subagent's context (`SubagentRunContext`). */
+    /** How `subagent()` makes a subagent's context (`SubagentRunContext`). */
     protected readonly makeSubagent: SubagentFactory,
   ) {
     super(core, new ScopedRunPort(core, scope, subagentRunId));
@@ -100,7 +100,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * Sets the thread's title, which its owner's thread list shows (a rename by the owner later
    * replaces it). Resolves once the store has it; rejects with the store's `StoreError` (`run-ended`
    * once the run is over). Without a store (`createHandler` without one, `run()` without
-   * `RunOptions.setThreadTitle`) there is no list: it does nothing and resolves. A title that is
+   * `RunAgentOptions.setThreadTitle`) there is no list: it does nothing and resolves. A title that is
    * not a string throws a `TypeError`, and nothing is sent.
    *
    * @example
@@ -122,7 +122,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * before the agent subscribed wait for it and come first, in order. Every subscriber receives
    * every message taken while it is subscribed, recorded once. Completes when the run ends (nothing
    * is taken after its terminal: a steer never taken stays in the store's queue and runs as a
-   * queued message of its own), or at once when the run has no source (`RunOptions.incoming`,
+   * queued message of its own), or at once when the run has no source (`RunAgentOptions.incoming`,
    * which `createHandler` with a store passes). The content is text only: a string, or text parts.
    *
    * A subagent's context (`ctx.subagent()`) completes at once: steers are sent to the run's own
@@ -159,7 +159,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * - anything a client would refuse, strip or rewrite (rule docs/rules.md#S10: strict egress, checked with the
    *   codecs clients decode with): `{ type: "NOPE" }`, a bare string, a STATE_DELTA with op
    *   `frobnicate`, a member the type does not declare, a `null` for an absent member, a BigInt,
-   *   nesting deeper than `RunOptions.maxJsonDepth`;
+   *   nesting deeper than `RunAgentOptions.maxJsonDepth`;
    * - RUN_STARTED, RUN_FINISHED and RUN_ERROR (rule docs/rules.md#S1): the driver owns the run's lifecycle.
    *
    * @example
@@ -359,7 +359,7 @@ export interface SubagentContext<S = unknown> extends RunContext<S>, Closable {
 }
 
 /**
- * @internal Makes the context of a subagent that `subagent()` has just announced (SUBAGENT_STARTED
+ * Not for applications: makes the context of a subagent that `subagent()` has just announced (SUBAGENT_STARTED
  * sent): its core, its scope under the parent's, its id and name, and how it leaves the parent's
  * open set once ended. `SubagentRunContext.ts` has the one implementation.
  *

@@ -70,9 +70,9 @@ export interface RunCoreOptions {
   readonly newId: IdSource;
   readonly ready?: () => Promise<void>;
   readonly maxJsonDepth?: number;
-  /** Where `ctx.setThreadTitle` sends a title (`RunOptions.setThreadTitle`); none: it does nothing. */
+  /** Where `ctx.setThreadTitle` sends a title (`RunAgentOptions.setThreadTitle`); none: it does nothing. */
   readonly setThreadTitle?: (title: string) => Promise<void>;
-  /** The messages steered into the run (`RunOptions.incoming`); none: `ctx.incoming$` completes at once. */
+  /** The messages steered into the run (`RunAgentOptions.incoming`); none: `ctx.incoming$` completes at once. */
   readonly incoming?: Observable<UserMessage>;
 }
 
@@ -101,11 +101,11 @@ export class RunCore<S> {
   private readonly usage: TokenUsage[] = [];
 
   readonly newId: IdSource;
-  /** The consumer's pace (`RunOptions.ready`); none means it never asks the run to wait. */
+  /** The consumer's pace (`RunAgentOptions.ready`); none means it never asks the run to wait. */
   readonly ready: () => Promise<void>;
-  /** Where `ctx.setThreadTitle` sends a title: the store's run, or nowhere (`RunOptions.setThreadTitle`). */
+  /** Where `ctx.setThreadTitle` sends a title: the store's run, or nowhere (`RunAgentOptions.setThreadTitle`). */
   readonly setThreadTitle: (title: string) => Promise<void>;
-  /** The nesting limit of every event sent (`RunOptions.maxJsonDepth`). */
+  /** The nesting limit of every event sent (`RunAgentOptions.maxJsonDepth`). */
   private readonly maxJsonDepth: number;
   /** The steered messages (docs/queue.md#steer): started by the driver before the agent runs, closed before the terminal. */
   readonly incoming: IncomingMessages;

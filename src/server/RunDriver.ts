@@ -10,7 +10,7 @@ import { AgentError, PROTOCOL_ERROR_CODE } from "./AgentError";
 import { checkEgress } from "./checkEgress";
 import { describeMalformedOutcome, describeThrown } from "./describeThrown";
 import type { RunCore } from "./RunCore";
-import type { RunOptions } from "./RunOptions";
+import type { RunAgentOptions } from "./RunAgentOptions";
 import { rootContext } from "./SubagentRunContext";
 import type { UnansweredToolCalls } from "./UnansweredToolCalls";
 
@@ -44,7 +44,7 @@ export class RunDriver<S> {
   constructor(
     private readonly core: RunCore<S>,
     private readonly input: RunAgentInput,
-    private readonly options: RunOptions,
+    private readonly options: RunAgentOptions,
     private readonly subscriber: Subscriber<Event>,
     private readonly unanswered: UnansweredToolCalls,
   ) {}
@@ -187,7 +187,7 @@ function runFinished(input: RunAgentInput, outcome: RunOutcome, unanswered: stri
   return ev.runFinished(input.threadId, input.runId, { outcome: wire, result });
 }
 
-function runError(error: unknown, options: RunOptions): Event {
+function runError(error: unknown, options: RunAgentOptions): Event {
   const { message, code, stack } = describeThrown(error, options.exposeStack === true);
   return ev.runError(message, { code, metadata: stack === undefined ? undefined : { stack } });
 }

@@ -19,9 +19,9 @@ export abstract class RunReaders<S> extends StateAccess<S> {
   #resumeById: Map<string, ResumeEntry> | undefined;
   #toolResultById: Map<string, ToolMessage> | undefined;
 
-  /** @internal */
+  /** Not for applications: the context's constructor passes its run's core and port. */
   protected constructor(
-    /** @internal */
+    /** The run this context reads (its input, signal, tools, results). */
     protected readonly core: RunCore<S>,
     port: RunPort<S>,
   ) {
@@ -168,7 +168,7 @@ export abstract class RunReaders<S> extends StateAccess<S> {
   }
 
   /**
-   * A fresh id from the run's id source (`RunOptions.ids`; random UUIDs by default), for an id an
+   * A fresh id from the run's id source (`RunAgentOptions.ids`; random UUIDs by default), for an id an
    * agent needs before it opens what it names (a tool call's `parentMessageId`, say).
    *
    * @example

@@ -20,7 +20,7 @@ import type { Closable, RunCore, Scope } from "./RunCore";
 export class SubagentRunContext<S = unknown> extends RunContext<S> implements SubagentContext<S> {
   #open = true;
 
-  /** @internal Made by `ctx.subagent()`, which has already sent SUBAGENT_STARTED. */
+  /** Not for applications: made by `ctx.subagent()`, which has already sent SUBAGENT_STARTED. */
   constructor(
     core: RunCore<S>,
     scope: Scope,

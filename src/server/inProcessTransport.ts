@@ -6,7 +6,7 @@ import type { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput } from "../protocol/input";
 import type { Agent } from "./Agent";
-import { run, type RunOptions } from "./run";
+import { run, type RunAgentOptions } from "./run";
 
 /**
  * A transport (structurally: `{ run(input) }`, what `Session` takes) that runs `agent` with the
@@ -17,6 +17,6 @@ import { run, type RunOptions } from "./run";
  * import { inProcessTransport } from "agui-rx/server";
  * const session = new Session(inProcessTransport(greeter), { threadId: "t1" });
  */
-export function inProcessTransport<S>(agent: Agent<S>, options: RunOptions = {}): { run(input: RunAgentInput): Observable<Event> } {
+export function inProcessTransport<S>(agent: Agent<S>, options: RunAgentOptions = {}): { run(input: RunAgentInput): Observable<Event> } {
   return { run: (input) => run(agent, input, options) };
 }

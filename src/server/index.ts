@@ -2,7 +2,7 @@
 // the state encoding, the fetch-style HTTP handler, and the ThreadStore contract with its toolkit.
 // Only the public surface (docs/architecture.md § Public surface): the handler's own parts
 // (routing, capabilities, the SSE body, stop) and the driver's state decoding are internal.
-export { run, type RunOptions } from "./run";
+export { run, type RunAgentOptions } from "./run";
 export { inProcessTransport } from "./inProcessTransport";
 export { checkEgress, EGRESS_RULE } from "./checkEgress";
 export { success, interrupted, type Agent, type RunOutcome, type SuccessOutcome, type InterruptOutcome } from "./Agent";
@@ -67,7 +67,7 @@ export {
   type ListQuery,
   type HistoryQuery,
 } from "./store/ThreadStore";
-export { ThreadSnapshot, RunSummary, RunStatus } from "../thread/ThreadSnapshot";
+export { ThreadSnapshot, RunSummary, RunSummaryStatus } from "../thread/ThreadSnapshot";
 export { StoreError, type StoreErrorCode, type StoreErrorDetails } from "./store/StoreError";
 export { systemClock, type StoreClock } from "./store/StoreClock";
 export { ThreadFold } from "../thread/ThreadFold";
@@ -75,7 +75,7 @@ export type { BranchGroup, ForkMarker } from "../protocol/branchMeta";
 export { OpenSpans } from "../thread/OpenSpans";
 export { checkBatch } from "./store/checkBatch";
 export { isTerminal } from "../thread/isTerminal";
-export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectOptions } from "./store/connectStream";
+export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectStreamOptions } from "./store/connectStream";
 export { openConnect, type ConnectStream } from "./store/openConnect";
 export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";
 export {

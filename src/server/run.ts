@@ -10,10 +10,10 @@ import { describeThrown } from "./describeThrown";
 import { randomIds } from "./ids";
 import { RunCore, type RunCoreOptions } from "./RunCore";
 import { RunDriver } from "./RunDriver";
-import type { RunOptions } from "./RunOptions";
+import type { RunAgentOptions } from "./RunAgentOptions";
 import { UnansweredToolCalls } from "./UnansweredToolCalls";
 
-export type { RunOptions } from "./RunOptions";
+export type { RunAgentOptions } from "./RunAgentOptions";
 
 /**
  * Runs `agent` on `input` as a cold `Observable<Event>`; nothing happens until subscription, and
@@ -46,7 +46,7 @@ export type { RunOptions } from "./RunOptions";
  * run(greeter, runAgentInput("thread-1", "run-1")).subscribe((event) => console.log(event.type));
  * // RUN_STARTED, TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT, TEXT_MESSAGE_END, RUN_FINISHED
  */
-export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunOptions = {}): Observable<Event> {
+export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunAgentOptions = {}): Observable<Event> {
   return new Observable<Event>((subscriber) => {
     const unanswered = new UnansweredToolCalls(input.tools);
     const setup = startCore(agent, input, options, (event) => {
@@ -75,7 +75,7 @@ interface Started<S> {
  * even the default cannot be copied the agent's definition is broken: that error is returned, for
  * the Observable to error with.
  */
-function startCore<S>(agent: Agent<S>, input: RunAgentInput, options: RunOptions, output: (event: Event) => void): Started<S> | Error {
+function startCore<S>(agent: Agent<S>, input: RunAgentInput, options: RunAgentOptions, output: (event: Event) => void): Started<S> | Error {
   const coreOptions: RunCoreOptions = {
     newId: options.ids ?? randomIds,
     ready: options.ready,

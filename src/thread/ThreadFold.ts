@@ -12,7 +12,7 @@ import { OpenSpans } from "./OpenSpans";
 import { forkMarkerOf, type BranchGroup, type ForkMarker } from "../protocol/branchMeta";
 import { PathBranches, type SelectResult } from "./branches/PathBranches";
 import type { SiblingHead } from "./branches/stateBefore";
-import type { RunStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
+import type { RunSummaryStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
 
 /** A position in the thread's log (the store's `Cursor`): the snapshot names the last event folded into it by one. */
 type Cursor = ThreadSnapshot["cursor"];
@@ -21,7 +21,7 @@ type Cursor = ThreadSnapshot["cursor"];
 interface RunRecord {
   runId: string;
   parentRunId: string | undefined;
-  status: RunStatus;
+  status: RunSummaryStatus;
   errorMessage: string | undefined;
   errorCode: string | undefined;
 }
@@ -53,6 +53,10 @@ export class ThreadFold {
   /** The forks and state checkpoints beside the path (docs/threads.md#the-tree). */
   private branches = new PathBranches();
 
+  /** A fold of a new, empty thread. */
+  constructor(threadId: string);
+  /** @internal A fold over a reducer state the caller already holds (a store's, `restore`'s); left out of the published types with `ClientState`. */
+  constructor(threadId: string, client: ClientState<unknown>);
   constructor(
     readonly threadId: string,
     client: ClientState<unknown> = ClientState.untyped(),
@@ -207,7 +211,7 @@ export class ThreadFold {
   }
 
   /** Ends the run; `pending` is a success outcome's `pendingToolCallIds` (only a success leaves calls to the client, docs/wire.md#4.10). */
-  private endRun(status: RunStatus, errorMessage: string | undefined, errorCode: string | undefined, pending: readonly string[] | undefined): void {
+  private endRun(status: RunSummaryStatus, errorMessage: string | undefined, errorCode: string | undefined, pending: readonly string[] | undefined): void {
     if (this.run === undefined) return; // a terminal before any RUN_STARTED (docs/rules.md#R1 allows RUN_ERROR first): nothing to end
     this.run = { ...this.run, status, errorMessage, errorCode };
     this.spans = new OpenSpans();
@@ -216,7 +220,7 @@ export class ThreadFold {
   }
 }
 
-function statusOf(outcome: "success" | "interrupt" | "cancelled" | undefined): RunStatus {
+function statusOf(outcome: "success" | "interrupt" | "cancelled" | undefined): RunSummaryStatus {
   switch (outcome) {
     case undefined:
     case "success":

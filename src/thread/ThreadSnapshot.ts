@@ -17,14 +17,14 @@ import { BranchTree } from "./branches/BranchTree";
  * (RUN_FINISHED outcome cancelled: a stop), `failed` (RUN_ERROR, `ABANDONED` included).
  *
  * @example
- * RunStatus.is("interrupted"); // true
+ * RunSummaryStatus.is("interrupted"); // true
  */
-export const RunStatus = t.keyof({ running: null, finished: null, interrupted: null, cancelled: null, failed: null }, "RunStatus");
-export type RunStatus = t.TypeOf<typeof RunStatus>;
+export const RunSummaryStatus = t.keyof({ running: null, finished: null, interrupted: null, cancelled: null, failed: null }, "RunSummaryStatus");
+export type RunSummaryStatus = t.TypeOf<typeof RunSummaryStatus>;
 
 const RunSummaryCodec = struct(
   "RunSummary",
-  { runId: t.string, status: RunStatus, reopen: t.readonlyArray(Event) },
+  { runId: t.string, status: RunSummaryStatus, reopen: t.readonlyArray(Event) },
   { parentRunId: t.string, errorMessage: t.string, errorCode: t.string },
 );
 /**

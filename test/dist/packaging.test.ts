@@ -44,6 +44,23 @@ describe("npm pack", () => {
     expect(pkg.license).toBe("MIT");
   });
 
+  it("says where the project lives: repository, homepage and issues, all on its GitHub", () => {
+    const { repository, homepage, bugs } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
+    expect({ repository, homepage, bugs }).toEqual({
+      repository: { type: "git", url: "git+https://github.com/agui-rx/agui-rx.git" },
+      homepage: "https://github.com/agui-rx/agui-rx#readme",
+      bugs: { url: "https://github.com/agui-rx/agui-rx/issues" },
+    });
+  });
+
+  it("ships what the README links to: every relative link names a file in the tarball (docs/ ships with it)", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? "").filter((target) => !/^[a-z][a-z+.-]*:/i.test(target) && !target.startsWith("#"));
+    expect(targets.length).toBeGreaterThan(10);
+    const missing = [...new Set(targets.map((target) => target.replace(/#.*$/, "")))].filter((file) => !files.includes(path.posix.normalize(file)));
+    expect(missing).toEqual([]);
+  });
+
   it("ships every built file package.json names, and no sources or tests", () => {
     for (const file of builtFiles) expect([file, files.includes(file.slice(2))]).toEqual([file, true]);
     expect(files.filter((file) => /^(src|test|examples|e2e|bench)\//.test(file))).toEqual([]);

@@ -1,4 +1,4 @@
-/** The driver's stop (RunOptions.stop, what POST /stop reaches): the run's own end, RUN_FINISHED cancelled, as opposed to an unsubscription. */
+/** The driver's stop (RunAgentOptions.stop, what POST /stop reaches): the run's own end, RUN_FINISHED cancelled, as opposed to an unsubscription. */
 import { lastValueFrom, Observable, toArray } from "rxjs";
 import { runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";

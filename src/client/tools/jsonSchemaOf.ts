@@ -38,7 +38,7 @@ const SUPPORTED =
  * jsonSchemaOf(t.type({ city: t.string, days: t.Int }));
  * // { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city", "days"] }
  */
-export function jsonSchemaOf(codec: Codec): JsonSchema {
+export function jsonSchemaOf(codec: t.Decoder<unknown, unknown>): JsonSchema {
   const derived = derive(codec, []);
   if (derived.absentOnly) throw unsupported(codec, [], "it only accepts undefined, which has no JSON form");
   return derived.schema;

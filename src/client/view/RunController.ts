@@ -44,9 +44,9 @@ export interface RunSnapshot {
  * What a controller needs of a Session: its two ways to start a run (any `Session<S>` fits).
  *
  * @example
- * const source: RunSource = session;
+ * const source: SessionLike = session;
  */
-export interface RunSource {
+export interface SessionLike {
   send(message: string | UserMessage, options?: SendOptions): Observable<Update<unknown>>;
   resume(answers: ResumeEntry[]): Observable<Update<unknown>>;
   /** Edits a user message and runs from there (`Session.edit`); a source without it cannot `edit`. */
@@ -99,10 +99,10 @@ export interface SendOptions {
  * runs.getSnapshot().status; // "running"
  */
 export class RunController {
-  private static readonly controllers = new WeakMap<RunSource, RunController>();
+  private static readonly controllers = new WeakMap<SessionLike, RunController>();
 
   /** The controller of `session`, made on first use. */
-  static of(session: RunSource): RunController {
+  static of(session: SessionLike): RunController {
     let controller = RunController.controllers.get(session);
     if (!controller) {
       controller = new RunController(session);
@@ -122,7 +122,7 @@ export class RunController {
   private active: ActiveRun | undefined;
   private readonly listeners = new Set<() => void>();
 
-  private constructor(private readonly session: RunSource) {}
+  private constructor(private readonly session: SessionLike) {}
 
   /** The current reading (stable until the next change). */
   readonly getSnapshot = (): RunSnapshot => this.snapshot;

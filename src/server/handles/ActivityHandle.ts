@@ -14,7 +14,7 @@ import { StateAccess } from "./StateAccess";
  * progress.delta([{ op: "replace", path: "/done", value: 1 }]);
  */
 export class ActivityHandle<S = unknown> extends StateAccess<S> {
-  /** @internal Made by `ctx.activity()`. */
+  /** Not for applications: made by `ctx.activity()`. */
   constructor(
     port: RunPort<S>,
     /** The activity message id (`messageId` on the wire). */

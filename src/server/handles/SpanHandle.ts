@@ -16,7 +16,7 @@ import { StateAccess } from "./StateAccess";
 export abstract class SpanHandle<S = unknown> extends StateAccess<S> implements Closable, Disposable {
   #open = true;
 
-  /** @internal Made by the context, which has already sent the span's start. */
+  /** Not for applications: made by the context, which has already sent the span's start. */
   constructor(
     port: RunPort<S>,
     /** The span's id on the wire (`messageId` or `toolCallId`). */

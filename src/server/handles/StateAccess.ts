@@ -12,9 +12,9 @@ import type { RunPort } from "../RunPort";
  * call.publishState();
  */
 export abstract class StateAccess<S> {
-  /** @internal */
+  /** Not for applications: a context or handle passes what its run lends it. */
   protected constructor(
-    /** @internal What the context lends: writers, ids, state, open spans. */
+    /** What the context lends: writers, ids, state, open spans. */
     protected readonly port: RunPort<S>,
   ) {}
 

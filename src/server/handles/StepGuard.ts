@@ -17,7 +17,7 @@ import type { RunPort } from "../RunPort";
 export class StepGuard implements Closable, Disposable {
   #open = true;
 
-  /** @internal Made by `ctx.step(name)`, which has already sent STEP_STARTED. */
+  /** Not for applications: made by `ctx.step(name)`, which has already sent STEP_STARTED. */
   constructor(
     private readonly port: Pick<RunPort<unknown>, "send" | "release">,
     /** The step's name (`stepName` on the wire). */

@@ -42,7 +42,7 @@ export interface ToolResultOptions {
  * call.resultJson({ ok: true }); // TOOL_CALL_END, TOOL_CALL_RESULT
  */
 export class ToolCallHandle<S = unknown> extends SpanHandle<S> {
-  /** @internal Made by `ctx.toolCall()`, which has already sent TOOL_CALL_START. */
+  /** Not for applications: made by `ctx.toolCall()`, which has already sent TOOL_CALL_START. */
   constructor(
     port: RunPort<S>,
     id: string,

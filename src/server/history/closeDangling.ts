@@ -1,6 +1,6 @@
 /** Closing the calls a cancelled or failed run left open (docs/threads.md#what-a-request-may-add), so that the next model call sees no dangling call. */
 import type { ToolMessage } from "../../protocol/messages";
-import type { RunStatus } from "../../thread/ThreadSnapshot";
+import type { RunSummaryStatus } from "../../thread/ThreadSnapshot";
 
 /**
  * One error tool result for each call in `open` the new post does not answer, when the thread's
@@ -12,7 +12,7 @@ import type { RunStatus } from "../../thread/ThreadSnapshot";
  * closeDangling(["c1"], new Set(), "cancelled", () => "x1");
  * // [{ id: "x1", role: "tool", toolCallId: "c1", content: "…cancelled…", error: "…cancelled…" }]
  */
-export function closeDangling(open: readonly string[], answered: ReadonlySet<string>, status: RunStatus, newId: () => string): ToolMessage[] {
+export function closeDangling(open: readonly string[], answered: ReadonlySet<string>, status: RunSummaryStatus, newId: () => string): ToolMessage[] {
   const ended = endedHow(status);
   if (ended === undefined) return [];
   const reason = `This tool call was never answered: the run that made it ${ended} first.`;
@@ -20,7 +20,7 @@ export function closeDangling(open: readonly string[], answered: ReadonlySet<str
 }
 
 /** How a run that leaves calls dangling ended, in words; `undefined` for runs whose open calls still wait on an answer. */
-function endedHow(status: RunStatus): string | undefined {
+function endedHow(status: RunSummaryStatus): string | undefined {
   switch (status) {
     case "cancelled":
       return "was cancelled";

@@ -50,7 +50,7 @@ export interface ConnectPlan {
  * @example
  * planConnect(read, { reconnect: request.headers.has("last-event-id") });
  */
-export interface ConnectOptions {
+export interface ConnectStreamOptions {
   /**
    * The client follows a run (it reconnects after a cut: it sent a `Last-Event-ID`, or names the
    * run): a snapshot of a run that ended failed or cancelled then ends as that run ended (RUN_ERROR
@@ -73,7 +73,7 @@ export interface ConnectOptions {
  * planConnect({ kind: "resume", after: "c4", events: [{ cursor: "c5", event: ev.textMessageContent("m1", "lo") }] });
  * // { mode: "resume", frames: [the TEXT_MESSAGE_CONTENT], tailAfter: "c5" }
  */
-export function planConnect(read: ThreadRead, options: ConnectOptions = {}): ConnectPlan {
+export function planConnect(read: ThreadRead, options: ConnectStreamOptions = {}): ConnectPlan {
   switch (read.kind) {
     case "resume": {
       const last = read.events.length === 0 ? undefined : read.events[read.events.length - 1];
@@ -119,7 +119,7 @@ export function planConnect(read: ThreadRead, options: ConnectOptions = {}): Con
  * connectPrelude(snapshot).map((event) => event.type);
  * // ["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]
  */
-export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectOptions = {}, queue: readonly QueuedMessage[] = []): Event[] {
+export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectStreamOptions = {}, queue: readonly QueuedMessage[] = []): Event[] {
   const { threadId, run } = snapshot;
   const events: Event[] = [
     ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),

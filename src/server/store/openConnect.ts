@@ -1,6 +1,6 @@
 /** A connect stream from a store: the answer `POST {url}/connect` streams (docs/durability.md#stores-and-routes), or `undefined` for an unknown thread. */
 import { concat, from, type Observable } from "rxjs";
-import { planConnect, type ConnectFrame, type ConnectOptions } from "./connectStream";
+import { planConnect, type ConnectFrame, type ConnectStreamOptions } from "./connectStream";
 import type { Cursor, ReadOptions, ThreadStore } from "./ThreadStore";
 
 /**
@@ -39,7 +39,7 @@ export async function openConnect(
   store: ThreadStore,
   threadId: string,
   lastEventId?: Cursor,
-  options: ConnectOptions & ReadOptions = {},
+  options: ConnectStreamOptions & ReadOptions = {},
 ): Promise<ConnectStream | undefined> {
   const { owner, limit } = options;
   const read = await store.read(threadId, lastEventId, limit === undefined ? { owner } : { owner, limit });

@@ -2,11 +2,11 @@
 import { concat, EMPTY, finalize, NEVER, Observable, of, Subject, throwError } from "rxjs";
 import { ClientError } from "../../../src/thread/ClientError";
 import type { Update } from "../../../src/thread/Update";
-import { RunController, type RunSource } from "../../../src/client";
+import { RunController, type SessionLike } from "../../../src/client";
 import { failOnUnhandledRxErrors } from "../../react/support/noUnhandledErrors";
 
-/** A RunSource whose runs are the given cold observables, in order. */
-function sourceOf(...runs: Observable<Update<unknown>>[]): RunSource & { readonly started: number } {
+/** A SessionLike whose runs are the given cold observables, in order. */
+function sourceOf(...runs: Observable<Update<unknown>>[]): SessionLike & { readonly started: number } {
   let started = 0;
   const next = () => {
     const run = runs[started];
@@ -98,7 +98,7 @@ describe("RunController with a server that keeps threads (connect, stop, detach)
         inner.unsubscribe();
       };
     });
-    const source: RunSource = {
+    const source: SessionLike = {
       send: () => run$,
       resume: () => run$,
       connect: () => run$,

@@ -8,7 +8,7 @@ import { refusalStatus } from "../../../src/server/history/HistoryRefusal";
 import { sameMessage } from "../../../src/server/history/sameMessage";
 import { startingState } from "../../../src/server/history/startingState";
 import { unansweredCalls } from "../../../src/server/history/unansweredCalls";
-import type { RunStatus, ThreadSnapshot } from "../../../src/thread/ThreadSnapshot";
+import type { RunSummaryStatus, ThreadSnapshot } from "../../../src/thread/ThreadSnapshot";
 
 const call = (id: string, name = "pick"): ToolCall => ({ id, type: "function", function: { name, arguments: '{"n":1}' } });
 const u = (id: string, content = `said ${id}`): Message => ({ id, role: "user", content });
@@ -17,7 +17,7 @@ const asks = (id: string, ...calls: string[]): Message => ({ id, role: "assistan
 const result = (id: string, toolCallId: string): Message => ({ id, role: "tool", toolCallId, content: "done" });
 const activity = (id: string): Message => ({ id, role: "activity", activityType: "PLAN", content: { step: 1 } });
 
-function thread(messages: Message[], options: { status?: RunStatus; pending?: string[]; state?: unknown } = {}): ThreadSnapshot {
+function thread(messages: Message[], options: { status?: RunSummaryStatus; pending?: string[]; state?: unknown } = {}): ThreadSnapshot {
   return {
     threadId: "t",
     cursor: "c-9",
@@ -194,7 +194,7 @@ describe("what a request may add", () => {
     expect(refused(reconcileHistory(thread(stored7), post([u("n"), u("n")]), newIds()))).toMatchObject({ rule: "duplicate-id", messageId: "n" });
   });
 
-  test.each<RunStatus>(["cancelled", "failed"])("a %s last run's dangling calls are closed with an error result that says so", (status) => {
+  test.each<RunSummaryStatus>(["cancelled", "failed"])("a %s last run's dangling calls are closed with an error result that says so", (status) => {
     const path = [u("u1"), asks("a1", "c1", "c2")];
     const verdict = accepted(reconcileHistory(thread(path, { status, pending: [] }), post([result("r2", "c2"), u("again")]), newIds()));
     expect(verdict.input.messages.map((m) => m.id)).toEqual(["u1", "a1", "closed-1", "r2", "again"]);

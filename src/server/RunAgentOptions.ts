@@ -9,7 +9,7 @@ import type { IdSource } from "./ids";
  * @example
  * run(agent, input, { ids: sequentialIds("run"), exposeStack: process.env.NODE_ENV !== "production" });
  */
-export interface RunOptions {
+export interface RunAgentOptions {
   /** Where minted ids come from; `crypto.randomUUID()` by default. Use `sequentialIds()` for deterministic tests. */
   readonly ids?: IdSource;
   /** Put the error's stack in `RUN_ERROR.metadata.stack`. Off by default: stacks can leak internals to clients. */
