@@ -104,13 +104,13 @@ function pacedStream(parts: readonly ModelPart[], delayMs: number | null, schedu
   let index = 0;
   return new ReadableStream<ModelPart>({
     async pull(controller) {
-      if (delayMs !== null) await firstValueFrom(timer(delayMs, scheduler));
-      if (signal?.aborted === true) {
-        controller.error(signal.reason);
+      const part = parts[index++];
+      if (part === undefined) {
+        controller.close();
         return;
       }
-      const part = parts[index++];
-      if (part === undefined) controller.close();
+      if (delayMs !== null) await firstValueFrom(timer(delayMs, scheduler));
+      if (signal?.aborted === true) controller.error(signal.reason);
       else controller.enqueue(part);
     },
   });
