@@ -33,7 +33,8 @@ export interface InProcessEndpointOptions extends Omit<HttpTransportOptions, "fe
  * const threads = new HttpThreadsTransport(IN_PROCESS_URL, { fetch: inProcessFetch(handler) });
  */
 export function inProcessFetch(handler: FetchHandler): typeof fetch {
-  if (typeof handler !== "function") throw new TypeError(`inProcessFetch: expected a fetch handler (request) => Promise<Response>, but got ${describe(handler)}`);
+  if (typeof handler !== "function")
+    throw new TypeError(`inProcessFetch: expected a fetch handler (request) => Promise<Response>, but got ${describe(handler)}`);
   return async (input, init) => handler(input instanceof Request && init === undefined ? input : new Request(input, init));
 }
 
@@ -50,7 +51,8 @@ export function inProcessFetch(handler: FetchHandler): typeof fetch {
 export function inProcessEndpoint<S>(endpoint: FetchHandler | Agent<S>, options: InProcessEndpointOptions = {}): HttpTransport {
   const { url = IN_PROCESS_URL, ...transportOptions } = options;
   const handler = typeof endpoint === "function" ? endpoint : isAgent(endpoint) ? createHandler<S>(endpoint) : undefined;
-  if (handler === undefined) throw new TypeError(`inProcessEndpoint: expected a fetch handler or an agent (an object with a run method), but got ${describe(endpoint)}`);
+  if (handler === undefined)
+    throw new TypeError(`inProcessEndpoint: expected a fetch handler or an agent (an object with a run method), but got ${describe(endpoint)}`);
   return new HttpTransport(url, { ...transportOptions, fetch: inProcessFetch(handler) });
 }
 

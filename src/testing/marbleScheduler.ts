@@ -22,7 +22,9 @@ export function marbleScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => {
     const difference = firstDifference(actual, expected, "");
     if (difference !== undefined) {
-      throw new Error(`expected the marbles to match, but they differ at ${difference === "" ? "the top" : difference}\nexpected: ${show(expected)}\nactual:   ${show(actual)}`);
+      throw new Error(
+        `expected the marbles to match, but they differ at ${difference === "" ? "the top" : difference}\nexpected: ${show(expected)}\nactual:   ${show(actual)}`,
+      );
     }
   });
 }

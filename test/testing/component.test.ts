@@ -49,7 +49,13 @@ test("a chat component over an in-process endpoint sends, shows the answer, and 
   // Another tab: a new Session on the same endpoint joins the thread the server keeps.
   const joined = new Session(transport, { threadId: "t1" });
   await act(() => collectUpdates(joined.connect()));
-  expect(transcript(joined.messages)).toEqual(["user: Ada", "assistant: Hello, Ada!", 'assistant → lookup({"name":"Ada"})', 'tool lookup: {"known":true}', "assistant: I know you."]);
+  expect(transcript(joined.messages)).toEqual([
+    "user: Ada",
+    "assistant: Hello, Ada!",
+    'assistant → lookup({"name":"Ada"})',
+    'tool lookup: {"known":true}',
+    "assistant: I know you.",
+  ]);
 });
 
 test("a stop from the component's session reaches the agent through the handler (no socket)", async () => {
@@ -74,5 +80,7 @@ test("an agent serves as it is (createHandler's defaults); anything but a handle
   const session = new Session(inProcessEndpoint(greeter), { threadId: "t3" });
   expect(summarize(await collectUpdates(session.send("Bob"))).at(-1)).toBe("done success");
   expect(transcript(session.messages).at(-1)).toBe("assistant: Nice to meet you.");
-  expect(() => Reflect.apply(inProcessEndpoint, undefined, [{}])).toThrow("inProcessEndpoint: expected a fetch handler or an agent (an object with a run method), but got an object without a run method");
+  expect(() => {
+    Reflect.apply(inProcessEndpoint, undefined, [{}]);
+  }).toThrow("inProcessEndpoint: expected a fetch handler or an agent (an object with a run method), but got an object without a run method");
 });

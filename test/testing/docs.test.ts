@@ -12,7 +12,16 @@ const runnable = snippets.filter((snippet) => snippet.output !== undefined);
 
 test("the page has a worked example of each part: the scripted model, record and replay, the in-process endpoint, a list and marbles", () => {
   const code = snippets.map((snippet) => snippet.code).join("\n");
-  for (const name of ["scriptedModel(", "recordSse(", "replayRecording(", "inProcessEndpoint(", "summarize(", "marbleScheduler()", 'from "node:test"', "render("]) {
+  for (const name of [
+    "scriptedModel(",
+    "recordSse(",
+    "replayRecording(",
+    "inProcessEndpoint(",
+    "summarize(",
+    "marbleScheduler()",
+    'from "node:test"',
+    "render(",
+  ]) {
     expect([name, code.includes(name)]).toEqual([name, true]);
   }
   expect(runnable.length).toBeGreaterThanOrEqual(5);

@@ -61,7 +61,11 @@ test("agui-rx/testing/ai runs a scripted aiAgent through require() and import()"
   ]);
   expect(node(["-e", script('const k = require("agui-rx/testing/ai"), a = require("agui-rx/ai"), s = require("agui-rx/server");')])).toBe(expected);
   expect(
-    node(["--input-type=module", "-e", script('const k = await import("agui-rx/testing/ai"), a = await import("agui-rx/ai"), s = await import("agui-rx/server");')]),
+    node([
+      "--input-type=module",
+      "-e",
+      script('const k = await import("agui-rx/testing/ai"), a = await import("agui-rx/ai"), s = await import("agui-rx/server");'),
+    ]),
   ).toBe(expected);
 });
 

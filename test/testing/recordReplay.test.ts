@@ -11,7 +11,17 @@ import { serve, type Served } from "../../src/node/serve";
 import { createHandler } from "../../src/server/http/createHandler";
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import type { RunAgentInput } from "../../src/protocol/input";
-import { collectUpdates, describeUpdate, marbleScheduler, marbleValues, readRecording, recordSse, replayRecording, summarize, type Recording } from "../../src/testing";
+import {
+  collectUpdates,
+  describeUpdate,
+  marbleScheduler,
+  marbleValues,
+  readRecording,
+  recordSse,
+  replayRecording,
+  summarize,
+  type Recording,
+} from "../../src/testing";
 import { greeter } from "./agents";
 
 /** Deterministic client ids: id-1, id-2, … */
@@ -36,7 +46,7 @@ afterAll(async () => {
 async function liveExchange(text: string): Promise<{ updates: string[]; input: RunAgentInput }> {
   const inputs: RunAgentInput[] = [];
   const spying: typeof fetch = async (url, init) => {
-    if (typeof init?.body === "string" && String(url) === liveServer.url) inputs.push(JSON.parse(init.body) as RunAgentInput); // test-only: our own client's body
+    if (typeof init?.body === "string" && url === liveServer.url) inputs.push(JSON.parse(init.body) as RunAgentInput); // test-only: our own client's body
     return fetch(url, init);
   };
   const session = new Session(new HttpTransport(liveServer.url, { fetch: spying }), { threadId: "t1", newId: counter() });
@@ -77,12 +87,10 @@ test("a replay at a pace runs on virtual time: a fixed gap, and the recorded tim
   const scheduler = marbleScheduler();
   scheduler.run(({ expectObservable }) => {
     const labels = (pace: number | "recorded") =>
-      new Session(replayRecording(recording, { pace }), { threadId: "t1", newId: counter() })
-        .send("hi")
-        .pipe(
-          filter((update) => !(update.kind === "message" && update.message.role === "user")), // the agent's side
-          map(describeUpdate),
-        );
+      new Session(replayRecording(recording, { pace }), { threadId: "t1", newId: counter() }).send("hi").pipe(
+        filter((update) => !(update.kind === "message" && update.message.role === "user")), // the agent's side
+        map(describeUpdate),
+      );
     const lines = marbleValues("assistant m1 started", 'assistant m1 content "Hi"', "assistant m1 ended", "done success");
     expectObservable(labels(5)).toBe("10ms a 4ms b 4ms c 4ms (d|)", lines);
     expectObservable(labels("recorded")).toBe("20ms a 19ms b 9ms c 9ms (d|)", lines);
@@ -92,7 +100,9 @@ test("a replay at a pace runs on virtual time: a fixed gap, and the recorded tim
 test("a paced replay on an explicit scheduler, and one unsubscribed mid-run, stop where they are", () => {
   const scheduler = marbleScheduler();
   scheduler.run(({ expectObservable }) => {
-    const events = replayRecording(fixedRecording(), { pace: 10, scheduler }).run(input("t1", "r1", "hi")).pipe(map((event) => event.type));
+    const events = replayRecording(fixedRecording(), { pace: 10, scheduler })
+      .run(input("t1", "r1", "hi"))
+      .pipe(map((event) => event.type));
     expectObservable(events, "^ 25ms !").toBe("10ms a 9ms b", { a: "RUN_STARTED", b: "TEXT_MESSAGE_START" });
   });
 });

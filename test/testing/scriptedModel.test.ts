@@ -61,8 +61,14 @@ test("a step as a function of the call, stated usage and reason, a provider name
   );
   const out = await events(aiAgent({ model }));
   expect(out.find((event) => event.type === "TEXT_MESSAGE_CONTENT")).toMatchObject({ delta: "1 message(s) in." });
-  expect(out.at(-1)).toMatchObject({ type: "RUN_FINISHED", usage: [{ provider: "scripted", model: "demo", inputTokens: 40, outputTokens: 7, cachedInputTokens: 10 }] });
-  expect(stepParts([text("a"), finish({ reason: "length" })], 1, 0).at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "length", raw: "length" } });
+  expect(out.at(-1)).toMatchObject({
+    type: "RUN_FINISHED",
+    usage: [{ provider: "scripted", model: "demo", inputTokens: 40, outputTokens: 7, cachedInputTokens: 10 }],
+  });
+  expect(stepParts([text("a"), finish({ reason: "length" })], 1, 0).at(-1)).toMatchObject({
+    type: "finish",
+    finishReason: { unified: "length", raw: "length" },
+  });
 });
 
 test("errors: a stream that fails mid-answer, a call that is refused, a call past the script; loop starts over", async () => {
@@ -76,7 +82,10 @@ test("errors: a stream that fails mid-answer, a call that is refused, a call pas
   });
   const once = aiAgent({ model: scriptedModel([[text("a")]]) });
   await events(once);
-  expect((await events(once)).at(-1)).toMatchObject({ type: "RUN_ERROR", message: "scriptedModel: the script has 1 step(s), but the model was called 2 times" });
+  expect((await events(once)).at(-1)).toMatchObject({
+    type: "RUN_ERROR",
+    message: "scriptedModel: the script has 1 step(s), but the model was called 2 times",
+  });
   const looping = aiAgent({ model: scriptedModel([[text("again")]], { loop: true }) });
   await events(looping);
   expect((await events(looping)).at(-1)).toMatchObject({ type: "RUN_FINISHED" });

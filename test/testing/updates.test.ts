@@ -25,7 +25,13 @@ test("every kind of update reads as one line", () => {
     { kind: "message", index: 0, id: "m1", change: { kind: "toolCallStarted", toolCallId: "c1" }, message: assistant },
     { kind: "message", index: 0, id: "m1", change: { kind: "toolCallArgs", toolCallId: "c1", delta: '{"a"' }, message: assistant },
     { kind: "message", index: 0, id: "m1", change: { kind: "toolCallEnded", toolCallId: "c1", args: { a: 1 } }, message: assistant },
-    { kind: "message", index: 1, id: "x1", change: { kind: "toolResult", toolCallId: "c1" }, message: { id: "x1", role: "tool", toolCallId: "c1", content: "ok" } },
+    {
+      kind: "message",
+      index: 1,
+      id: "x1",
+      change: { kind: "toolResult", toolCallId: "c1" },
+      message: { id: "x1", role: "tool", toolCallId: "c1", content: "ok" },
+    },
     { kind: "message", index: 0, id: "m1", change: { kind: "encryptedValue", subtype: "message", entityId: "m1" }, message: assistant },
     { kind: "reasoning", index: 2, id: "r1", change: { kind: "content", delta: "hm" }, text: "hm", message: { id: "r1", role: "reasoning", content: "hm" } },
     { kind: "messages", messages: [assistant] },
@@ -65,7 +71,14 @@ test("a thread as its transcript: every role, tool calls by name, failed results
   const messages: Message[] = [
     { id: "s", role: "system", content: "Be brief." },
     { id: "d", role: "developer", content: "No emojis." },
-    { id: "u1", role: "user", content: [{ type: "text", text: "What is this? " }, { type: "image", source: { type: "url", value: "https://example.com/a.png" } }] },
+    {
+      id: "u1",
+      role: "user",
+      content: [
+        { type: "text", text: "What is this? " },
+        { type: "image", source: { type: "url", value: "https://example.com/a.png" } },
+      ],
+    },
     { id: "r", role: "reasoning", content: "An image question." },
     { id: "a1", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "describe", arguments: '{"n":1}' } }] },
     { id: "t1", role: "tool", toolCallId: "c1", content: "", error: "no vision" },
@@ -90,7 +103,13 @@ test("collectUpdates resolves with a Session's whole exchange, and rejects with 
   const session = new Session(inProcessTransport(greeter), { threadId: "t1" });
   const updates = await collectUpdates(session.send("Ada"));
   expect(updates.filter((update) => update.kind === "done")).toHaveLength(1);
-  expect(transcript(session.messages)).toEqual(["user: Ada", "assistant: Hello, Ada!", 'assistant → lookup({"name":"Ada"})', 'tool lookup: {"known":true}', "assistant: I know you."]);
+  expect(transcript(session.messages)).toEqual([
+    "user: Ada",
+    "assistant: Hello, Ada!",
+    'assistant → lookup({"name":"Ada"})',
+    'tool lookup: {"known":true}',
+    "assistant: I know you.",
+  ]);
   await expect(collectUpdates(throwError(() => new Error("cut")))).rejects.toThrow("cut");
 });
 
@@ -102,8 +121,11 @@ test("marbles over a Session's updates, and a mismatch that throws a readable Er
     const lines = marbleValues("assistant m1 started", 'assistant m1 content "Hi"', "assistant m1 ended", "done success");
     expectObservable(session.send("hi").pipe(filter(agentSide), map(describeUpdate))).toBe("10ms (abcd|)", lines);
   });
-  const failing = () => marbleScheduler().run(({ expectObservable }) => expectObservable(of(1, { a: [1, new Error("x")] })).toBe("(ab|)", { a: 1, b: { a: [1, new Error("y")] } }));
-  expect(failing).toThrow(/^expected the marbles to match, but they differ at \[1\]\.notification\.value\.a\[1\]\nexpected: .*"Error: y".*\nactual: {3}.*"Error: x"/);
+  const failing = () =>
+    marbleScheduler().run(({ expectObservable }) => expectObservable(of(1, { a: [1, new Error("x")] })).toBe("(ab|)", { a: 1, b: { a: [1, new Error("y")] } }));
+  expect(failing).toThrow(
+    /^expected the marbles to match, but they differ at \[1\]\.notification\.value\.a\[1\]\nexpected: .*"Error: y".*\nactual: {3}.*"Error: x"/,
+  );
   expect(() => marbleScheduler().run(({ expectObservable }) => expectObservable(of({ a: 1, b: undefined })).toBe("(a|)", { a: { a: 1 } }))).not.toThrow();
 });
 

@@ -100,7 +100,12 @@ function isRejection(step: readonly Beat[] | Rejection): step is Rejection {
 }
 
 /** The parts as a stream: each after `delayMs` on `scheduler` (none at all for `null`); an aborted call ends it. */
-function pacedStream(parts: readonly ModelPart[], delayMs: number | null, scheduler: SchedulerLike, signal: AbortSignal | undefined): ReadableStream<ModelPart> {
+function pacedStream(
+  parts: readonly ModelPart[],
+  delayMs: number | null,
+  scheduler: SchedulerLike,
+  signal: AbortSignal | undefined,
+): ReadableStream<ModelPart> {
   let index = 0;
   return new ReadableStream<ModelPart>({
     async pull(controller) {

@@ -93,5 +93,7 @@ function modelUsage(usage: ScriptedUsage, inputWords: number, textDeltas: number
 /** A beat of a kind this version does not know: refused, naming it. */
 function unknownBeat(beat: never): never {
   const kind: unknown = Reflect.get(beat, "kind");
-  throw new TypeError(`scriptedModel: expected a beat made by text(), reasoning(), toolCall(), streamError(), finish() or parts(), but got one of kind ${String(kind)}`);
+  throw new TypeError(
+    `scriptedModel: expected a beat made by text(), reasoning(), toolCall(), streamError(), finish() or parts(), but got one of kind ${String(kind)}`,
+  );
 }

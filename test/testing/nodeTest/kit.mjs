@@ -6,7 +6,19 @@ import { test } from "node:test";
 import { filter, map } from "rxjs";
 import { Session } from "agui-rx/client";
 import { createHandler, memoryStore, success } from "agui-rx/server";
-import { collectUpdates, describeUpdate, inProcessEndpoint, inProcessFetch, IN_PROCESS_URL, marbleScheduler, marbleValues, recordSse, replayRecording, summarize, transcript } from "agui-rx/testing";
+import {
+  collectUpdates,
+  describeUpdate,
+  inProcessEndpoint,
+  inProcessFetch,
+  IN_PROCESS_URL,
+  marbleScheduler,
+  marbleValues,
+  recordSse,
+  replayRecording,
+  summarize,
+  transcript,
+} from "agui-rx/testing";
 
 const greeter = {
   async run(ctx) {
