@@ -5,7 +5,7 @@
  */
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/Either";
-import { struct } from "../protocol/codec";
+import { NonNegativeInteger, struct } from "../protocol/codec";
 import { describeFailure, excerpt } from "../protocol/describeFailure";
 import { RunAgentInput } from "../protocol/input";
 import type { NamedStructCodec } from "../protocol/namedCodec";
@@ -13,18 +13,11 @@ import type { NamedStructCodec } from "../protocol/namedCodec";
 /** The `format` member of every recording: what a file holding one says it is. */
 export const RECORDING_FORMAT = "agui-rx/recording";
 
-const Milliseconds = new t.Type<number, number, unknown>(
-  "milliseconds (a finite number, 0 or more)",
-  (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
-  (u, c) => (typeof u === "number" && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c)),
-  t.identity,
-);
-
-const RecordedFrameCodec = struct("RecordedFrame", { data: t.string, atMs: Milliseconds }, { id: t.string, event: t.string });
+const RecordedFrameCodec = struct("RecordedFrame", { data: t.string, atMs: NonNegativeInteger }, { id: t.string, event: t.string });
 /**
  * One SSE frame of a recording: its `data:` lines joined with `\n` (for the runs of this library,
  * one event's JSON), its own `id:` and `event:` when it had them, and `atMs`, when it arrived,
- * counted from the moment the request was sent.
+ * counted in whole milliseconds from the moment the request was sent.
  *
  * @example
  * const frame: RecordedFrame = { id: "c1", data: '{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}', atMs: 3 };

@@ -64,7 +64,7 @@ export async function recordSse(options: RecordSseOptions): Promise<Recording> {
   await lastValueFrom(
     reading.pipe(
       decodeSseFrames(),
-      tap((frame) => frames.push({ data: frame.data, atMs: Math.max(0, clock.now() - started), ...withOwn(frame) })),
+      tap((frame) => frames.push({ data: frame.data, atMs: Math.max(0, Math.round(clock.now() - started)), ...withOwn(frame) })),
     ),
     { defaultValue: undefined },
   );

@@ -110,7 +110,7 @@ test("a paced replay on an explicit scheduler, and one unsubscribed mid-run, sto
 test("a bad recording is refused when the replay is made, naming the member", () => {
   const recording = fixedRecording();
   expect(() => replayRecording({ ...recording, frames: [{ data: "{}", atMs: -1 }] })).toThrow(
-    'expected a recording (agui-rx/recording, version 1): at "/frames/0/atMs" expected milliseconds (a finite number, 0 or more), but got -1',
+    'expected a recording (agui-rx/recording, version 1): at "/frames/0/atMs" expected a non-negative integer, but got -1',
   );
   expect(() => readRecording({ format: "something else" })).toThrow('at "/format" expected "agui-rx/recording", but got "something else"');
   expect(() => replayRecording(recording, { pace: -5 })).toThrow('expected pace "instant", "recorded" or a number of milliseconds (0 or more), but got -5');
