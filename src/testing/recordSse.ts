@@ -25,7 +25,7 @@ export interface RecordSseOptions {
   readonly fetch?: typeof fetch | undefined;
   /** Extra request headers (an `Authorization`, say); `Content-Type` and `Accept` are always set. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** Aborts the request; the returned promise rejects with the abort's reason. */
+  /** Aborts the request: the returned promise rejects (with the abort's reason before the answer, with a read failure naming it after). */
   readonly signal?: AbortSignal | undefined;
   /** Where each frame's `atMs` is read from (`scheduler.now()`; default `asyncScheduler`, the wall clock). */
   readonly scheduler?: SchedulerLike | undefined;
