@@ -1,7 +1,7 @@
 // jest's jsdom environment with Node's fetch family (Request, Response, streams, TextDecoder,
 // AbortController): jsdom has none of them, and a component test over `inProcessEndpoint` needs
-// the same ones the handler uses (undici checks that a request's signal is its own AbortSignal).
-// Vitest's jsdom environment keeps Node's globals and needs nothing like this (docs/testing.md).
+// the same ones the handler uses (the signal the transport aborts and the request the handler
+// reads then come from one implementation; docs/testing.md#an-in-process-endpoint).
 const { TestEnvironment } = require("jest-environment-jsdom");
 
 const FROM_NODE = [
