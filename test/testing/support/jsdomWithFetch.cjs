@@ -1,5 +1,5 @@
 // jest's jsdom environment with Node's fetch family (Request, Response, streams, TextDecoder,
-// AbortController): jsdom has none of them, and a component test over `inProcessEndpoint` needs
+// AbortController): jsdom lacks all but AbortController, and a component test over `inProcessEndpoint` needs
 // the same ones the handler uses (the signal the transport aborts and the request the handler
 // reads then come from one implementation; docs/testing.md#an-in-process-endpoint).
 const { TestEnvironment } = require("jest-environment-jsdom");
