@@ -14,6 +14,9 @@ const entries = {
   angular: "src/angular/index.ts",
   ai: "src/ai/index.ts",
   redis: "src/redis/index.ts",
+  testing: "src/testing/index.ts",
+  // `agui-rx/testing/ai`: a file of its own, so that `agui-rx/testing` never loads `ai`.
+  "testing-ai": "src/testing/ai/index.ts",
 };
 
 const externalPackages = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...builtinModules];

@@ -1,11 +1,9 @@
 /** Scripted models for the `agui-rx/ai` tests: the AI SDK's own `MockLanguageModelV4`, streams without delays. */
 import { MockLanguageModelV4, simulateReadableStream } from "ai/test";
+import type { ModelPart, ModelStreamResult as StreamResult } from "../../src/testing/ai";
 
-/** What a provider's `doStream` resolves with (derived: `@ai-sdk/provider` is not our dependency). */
-export type StreamResult = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>;
-
-/** One model-level stream part (what a provider's `doStream` yields). */
-export type ModelPart = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
+// The model-level types, as the testing kit derives them from the SDK's mock (`@ai-sdk/provider` is not our dependency).
+export type { ModelPart, StreamResult };
 
 /** A model usage report: 10 input tokens (3 read from the cache), 5 output tokens (2 of them reasoning). */
 export const USAGE = {

@@ -121,6 +121,16 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type RedisStore", "type RedisStoreOptions", "type RedisStoreSettings", "type RedisStoreStats",
     "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
   ],
+  "agui-rx/testing": [
+    "IN_PROCESS_URL", "type InProcessEndpointOptions", "RECORDING_FORMAT", "type RecordSseOptions", "RecordedFrame", "Recording",
+    "type RecordingReplay", "type ReplayOptions", "type ReplayPace", "collectUpdates", "describeUpdate", "inProcessEndpoint",
+    "inProcessFetch", "marbleScheduler", "marbleValues", "readRecording", "recordSse", "replayRecording", "summarize", "transcript",
+  ],
+  "agui-rx/testing/ai": [
+    "type Beat", "type FinishReason", "type ModelCall", "type ModelPart", "type ModelStreamResult", "type Rejection",
+    "type ScriptedModelOptions", "type ScriptedStep", "type ScriptedUsage", "type ToolCallBeatOptions", "finish", "parts",
+    "reasoning", "rejectCall", "scriptedModel", "stepParts", "streamError", "text", "toolCall",
+  ],
 };
 
 test("every subpath of package.json's exports map is an entry checked here", () => {

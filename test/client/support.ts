@@ -1,5 +1,4 @@
 /** Helpers for the client tests: collect a run's updates, build sessions over recorded events. */
-import { firstValueFrom, toArray, type Observable } from "rxjs";
 import type { Event } from "../../src/protocol/events";
 import { encodeSse } from "../../src/wire/encodeSse";
 import { Session, type SessionOptions } from "../../src/client/Session";
@@ -7,10 +6,8 @@ import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import type { ClientError } from "../../src/thread/ClientError";
 import type { Update } from "../../src/thread/Update";
 
-/** All updates of a run, once it completed. */
-export function collect<S>(updates$: Observable<Update<S>>): Promise<Update<S>[]> {
-  return firstValueFrom(updates$.pipe(toArray()));
-}
+/** All updates of a run, once it completed: the testing kit's `collectUpdates` (docs/testing.md#asserting-on-updates). */
+export { collectUpdates as collect } from "../../src/testing/collectUpdates";
 
 /** Deterministic ids: id-1, id-2, … */
 export function counter(prefix = "id"): () => string {

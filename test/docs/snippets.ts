@@ -28,6 +28,8 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   "agui-rx/angular": "src/angular/index.ts",
   "agui-rx/ai": "src/ai/index.ts",
   "agui-rx/redis": "src/redis/index.ts",
+  "agui-rx/testing": "src/testing/index.ts",
+  "agui-rx/testing/ai": "src/testing/ai/index.ts",
 };
 
 /** Every ```ts / ```tsx block of a Markdown file, with the ```text block that follows it (blank lines and prose between are allowed). */
