@@ -9,13 +9,12 @@
  */
 import type { Page } from "playwright-core";
 import { buildChatPage } from "../examples/ai-chat/buildChatPage";
-import { startChatServer } from "../examples/ai-chat/server";
 import { buildAngularPage } from "../examples/angular/buildAngularPage";
 import { buildReactPage } from "../examples/react/buildPage";
 import { startWebServer } from "../examples/react/webServer";
 import type { Served } from "../src/node";
 import { ChatPage } from "./chatPage";
-import { Gates, markdownModel, markdownTaskBoard } from "./markdownAgents";
+import { Gates, markdownChat, markdownTaskBoard } from "./markdownAgents";
 import { FENCE_AFTER, LONG, MARKDOWN_ANSWER, SNIPPET } from "./markdownScripts";
 import { ARTIFACTS, suiteBrowser } from "./taskBoardPages";
 
@@ -24,7 +23,7 @@ const browser = suiteBrowser();
 /** The three pages, each served with its stand-in. */
 const PAGES: readonly { readonly name: string; readonly start: (gates: Gates) => Promise<Served> }[] = [
   { name: "react", start: async (gates) => startWebServer({ root: await buildReactPage(), agent: markdownTaskBoard(gates) }) },
-  { name: "ai-chat", start: async (gates) => startChatServer({ root: await buildChatPage(), model: markdownModel(gates) }) },
+  { name: "ai-chat", start: async (gates) => startWebServer({ root: await buildChatPage(), agent: markdownChat(gates) }) },
   { name: "angular", start: async (gates) => startWebServer({ root: await buildAngularPage(), agent: markdownTaskBoard(gates) }) },
 ];
 
@@ -134,7 +133,7 @@ describe.each(PAGES)("markdown on the $name page", ({ name, start }) => {
     expect(await answer.getByTestId("code-block").count()).toBe(LONG.codeBlocks);
     expect(await answer.locator("h2").count()).toBe(LONG.sections);
     expect(await answer.locator("h2").last().textContent()).toBe(LONG.lastHeading);
-    expect(await answer.locator("[data-open]").count()).toBe(0);
+    expect(await answer.locator('[data-testid="code-block"][data-open]').count()).toBe(0);
     await chat.atBottom();
     await chat.screenshot("long");
   });

@@ -1,15 +1,15 @@
 /**
- * The markdown suite's stand-ins for a model (e2e/markdown.e2e.test.ts): a task-board agent
- * behind the handler as the pages are served (a store, bearer-token threads), and an AI SDK mock
- * model for the AI chat page. Both answer by `answerTo` (markdownScripts.ts) after a line of
- * reasoning, and wait at the script's hold until the test releases the gate it armed.
+ * The markdown suite's stand-in agent (e2e/markdown.e2e.test.ts), behind the handler as each page
+ * is served: the task board's (a store, bearer-token threads, the board's state) and the AI
+ * chat's (a store). It answers by `answerTo` (markdownScripts.ts) after a line of reasoning, and
+ * waits at the script's hold until the test releases the gate it armed. The AI chat page gets it
+ * instead of its AI SDK agent because this suite's jest loads CommonJS only (the `ai` package is
+ * ESM); what the page draws depends only on the AG-UI events, which are the same.
  */
-import { MockLanguageModelV4 } from "ai/test";
 import { bearerIdentity, bearerThreadAccess } from "../examples/task-board/access";
 import { boardSpec, type Board } from "../examples/task-board/board";
-import type { ModelCall, ModelPrompt } from "../examples/ai-chat/planTurn";
-import type { ModelPart } from "../examples/ai-chat/scriptedModel";
-import { success, type Agent } from "../src/server/Agent";
+import { success, type Agent, type SuccessOutcome } from "../src/server/Agent";
+import type { RunContext } from "../src/server/RunContext";
 import { createHandler, type FetchHandler } from "../src/server/http/createHandler";
 import { memoryStore } from "../src/server/store/memory/memoryStore";
 import { answerTo, newGate, pieces, REASONING, type Gate } from "./markdownScripts";
@@ -40,71 +40,40 @@ export class Gates {
  * const web = await startWebServer({ root, agent: markdownTaskBoard(gates) });
  */
 export function markdownTaskBoard(gates: Gates): FetchHandler {
-  const agent: Agent<Board> = {
-    state: boardSpec,
-    async run(ctx) {
-      const answer = answerTo(ctx.lastUserText() ?? "");
-      const thinking = ctx.reasoning();
-      thinking.delta(REASONING);
-      thinking.end();
-      const message = ctx.assistantMessage();
-      let written = 0;
-      for (const piece of pieces(answer.text, answer.deltaSize)) {
-        if (answer.holdAt !== undefined && written < answer.holdAt && written + piece.length >= answer.holdAt) {
-          message.delta(answer.text.slice(written, answer.holdAt));
-          await gates.wait();
-          message.delta(answer.text.slice(answer.holdAt, written + piece.length));
-        } else message.delta(piece);
-        written += piece.length;
-        // Let the response flush now and then, so the page sees the answer grow.
-        if (written % (answer.deltaSize * 8) < answer.deltaSize) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      message.end();
-      return success();
-    },
-  };
+  const agent: Agent<Board> = { state: boardSpec, run: (ctx) => scriptedRun(ctx, gates) };
   return createHandler(agent, { store: memoryStore(), identify: bearerIdentity, authorize: bearerThreadAccess });
 }
 
 /**
- * The AI chat's model: the same answers, as the parts a provider streams.
+ * The AI chat page's endpoint with the same agent, stateless.
  *
  * @example
- * const web = await startChatServer({ root: await buildChatPage(), model: markdownModel(gates) });
+ * const web = await startWebServer({ root: await buildChatPage(), agent: markdownChat(gates) });
  */
-export function markdownModel(gates: Gates): MockLanguageModelV4 {
-  return new MockLanguageModelV4({
-    provider: "scripted",
-    modelId: "markdown",
-    doStream: async (call: ModelCall) => {
-      const answer = answerTo(lastUserText(call.prompt));
-      const parts: ModelPart[] = [
-        { type: "stream-start", warnings: [] },
-        { type: "reasoning-start", id: "r" },
-        { type: "reasoning-delta", id: "r", delta: REASONING },
-        { type: "reasoning-end", id: "r" },
-        { type: "text-start", id: "t" },
-      ];
-      const before = answer.holdAt === undefined ? answer.text : answer.text.slice(0, answer.holdAt);
-      const after = answer.holdAt === undefined ? "" : answer.text.slice(answer.holdAt);
-      const text = (chunk: string): ModelPart[] => pieces(chunk, answer.deltaSize).map((delta) => ({ type: "text-delta", id: "t", delta }));
-      const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-      const rest: ModelPart[] = [...text(after), { type: "text-end", id: "t" }, { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage }];
-      const stream = new ReadableStream<ModelPart>({
-        async start(controller) {
-          for (const part of [...parts, ...text(before)]) controller.enqueue(part);
-          if (answer.holdAt !== undefined) await gates.wait();
-          for (const part of rest) controller.enqueue(part);
-          controller.close();
-        },
-      });
-      return { stream };
-    },
-  });
+export function markdownChat(gates: Gates): FetchHandler {
+  const agent: Agent = { run: (ctx) => scriptedRun(ctx, gates) };
+  return createHandler(agent, { store: memoryStore() });
 }
 
-function lastUserText(prompt: ModelPrompt): string {
-  const last = [...prompt].reverse().find((message) => message.role === "user");
-  if (last === undefined || typeof last.content === "string") return last?.content ?? "";
-  return last.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(" ");
+/** One run: the reasoning line, then the scripted answer in deltas, waiting at its hold. */
+async function scriptedRun<S>(ctx: RunContext<S>, gates: Gates): Promise<SuccessOutcome> {
+  const answer = answerTo(ctx.lastUserText() ?? "");
+  const thinking = ctx.reasoning();
+  thinking.delta(REASONING);
+  thinking.end();
+  const message = ctx.assistantMessage();
+  let written = 0;
+  for (const piece of pieces(answer.text, answer.deltaSize)) {
+    if (answer.holdAt !== undefined && written < answer.holdAt && written + piece.length >= answer.holdAt) {
+      // Deltas are never empty (AG-UI refuses an empty TEXT_MESSAGE_CONTENT).
+      if (answer.holdAt > written) message.delta(answer.text.slice(written, answer.holdAt));
+      await gates.wait();
+      if (written + piece.length > answer.holdAt) message.delta(answer.text.slice(answer.holdAt, written + piece.length));
+    } else message.delta(piece);
+    written += piece.length;
+    // Let the response flush now and then, so the page sees the answer grow.
+    if (written % (answer.deltaSize * 8) < answer.deltaSize) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  message.end();
+  return success();
 }

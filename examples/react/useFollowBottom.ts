@@ -12,7 +12,7 @@ import { FollowBottom } from "../shared/followBottom";
  * const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>(sentQuestion(messages));
  * return <div ref={ref} className="pane">…</div>;
  */
-export function useFollowBottom<T extends HTMLElement>(jumpOn?: string | undefined) {
+export function useFollowBottom<T extends HTMLElement>(jumpOn?: string) {
   const [pinned, setPinned] = useState(true);
   const follow = useRef<FollowBottom | undefined>(undefined);
   const ref = useCallback((pane: T | null) => {

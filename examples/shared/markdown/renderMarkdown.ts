@@ -46,7 +46,9 @@ export function renderMarkdown(text: string, options: RenderOptions = {}): strin
  * that would show in the message's `textContent` (what a reader's copy or a test gets).
  */
 function withoutBreaksBetweenBlocks(html: string): string {
-  return html.replace(/(<\/(?:p|h[1-6]|ul|ol|li|blockquote|table|thead|tbody|tr|div|pre|hr)>|<(?:ul|ol|hr|br|blockquote|table|thead|tbody|tr)(?: [^>]*)?>)\n/g, "$1").trim();
+  return html
+    .replace(/(<\/(?:p|h[1-6]|ul|ol|li|blockquote|table|thead|tbody|tr|div|pre|hr)>|<(?:ul|ol|hr|br|blockquote|table|thead|tbody|tr)(?: [^>]*)?>)\n/g, "$1")
+    .trim();
 }
 
 function lastBlock(tokens: readonly Token[]): Token | undefined {

@@ -58,9 +58,8 @@ export function longMarkdown(size: number): LongMarkdown {
 export function deltas(text: string, max: number): string[] {
   const out: string[] = [];
   let seed = 7;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     seed = (seed * 48271) % 2147483647; // Park–Miller: exact in doubles, unlike a 32-bit LCG's product
-
     const size = 1 + (seed % max);
     out.push(text.slice(at, at + size));
     at += size;
