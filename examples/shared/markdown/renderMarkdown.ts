@@ -17,13 +17,18 @@ const markdown = new Marked({
     code(token: Tokens.Code): string {
       return codeBlock(token.text, token.lang, unfinished.has(token));
     },
+    // HTML a model writes is shown as it was written, not made into elements: "add <title>" keeps
+    // its "<title>" (the sanitiser would drop it as a tag), and no markup reaches the page from it.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text);
+    },
   },
 });
 
 /**
- * The HTML of `text` (GitHub-flavoured markdown), sanitised: whatever HTML the text holds (a model
- * may write `<script>` or `onerror=`) is cleaned by DOMPurify, so the result may be set as
- * `innerHTML`. A fenced code block becomes a `.code-block` with its language and a Copy button
+ * The HTML of `text` (GitHub-flavoured markdown), safe to set as `innerHTML`: HTML in the text is
+ * shown as text (a model may write `<script>`, or `"add <title>"` meaning a placeholder), and what
+ * marked made is cleaned by DOMPurify all the same (a `javascript:` link loses its target). A fenced code block becomes a `.code-block` with its language and a Copy button
  * (`button.copy-code`; see {@link copyCodeFromClick}), and its code in `pre > code`; with
  * `openFence`, the last code block carries `data-open` (it is still being written). Needs a DOM
  * (`window`) for the sanitiser: a browser, or jsdom in a test.

@@ -47,7 +47,7 @@ describe("StreamedMarkdown", () => {
   });
 
   it("draws the same page as marked on the whole text, for a long answer", () => {
-    const { text } = longMarkdown(3_000);
+    const { text } = longMarkdown(1_500);
     const blocks = stream(deltas(text, 9)).steps.at(-1) ?? [];
     const container = document.createElement("div");
     container.innerHTML = html(blocks);
@@ -102,11 +102,19 @@ describe("StreamedMarkdown", () => {
     expect(blocks[0].html).toBe("<p>Another answer</p>");
   });
 
-  it("sanitises what the model writes: no script, no event handler, no javascript: link", () => {
-    const blocks = new StreamedMarkdown().update('<img src=x onerror="alert(1)"><script>alert(2)</script>\n\n[click](javascript:alert(3))\n');
-    const out = html(blocks);
-    expect(out).not.toMatch(/onerror|<script|javascript:/);
-    expect(out).toContain("<img");
+  it("shows HTML the model writes as text, and leaves no script, handler or javascript: link", () => {
+    const blocks = new StreamedMarkdown().update(
+      '<img src=x onerror="alert(1)"><script>alert(2)</script>\n\nSay "add <title>" then [click](javascript:alert(3))\n',
+    );
+    const container = document.createElement("div");
+    container.innerHTML = html(blocks);
+    expect(container.querySelectorAll("img, script, title").length).toBe(0);
+    expect(container.textContent).toContain('<img src=x onerror="alert(1)"><script>alert(2)</script>');
+    expect(container.textContent).toContain('Say "add <title>" then click');
+    const attributes = [...container.querySelectorAll("*")].flatMap((element) =>
+      [...element.attributes].map((attribute) => `${attribute.name}=${attribute.value}`),
+    );
+    expect(attributes.filter((attribute) => /^on|javascript:/i.test(attribute))).toEqual([]);
   });
 
   it("puts a Copy button on every code block, with the code escaped", () => {
