@@ -1,7 +1,7 @@
 import type { Config } from "jest";
 
 /** Packages that ship only ES modules and so must be transformed before jest can require them. */
-const ESM_ONLY_PACKAGES = ["ai", "@ai-sdk", "@workflow", "@standard-schema", "eventsource-parser", "@vercel/oidc", "zod"];
+const ESM_ONLY_PACKAGES = ["ai", "@ai-sdk", "@workflow", "@standard-schema", "eventsource-parser", "@vercel/oidc", "zod", "marked"];
 
 /** Unit, interop and type-level tests; the browser end-to-end suite runs apart (`npm run test:e2e`). */
 const config: Config = {

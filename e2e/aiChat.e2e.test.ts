@@ -57,7 +57,7 @@ async function watchAssistantText(): Promise<void> {
   });
 }
 
-const assistantTexts = () => page.locator('[data-testid="message"][data-role="assistant"] > p').allTextContents();
+const assistantTexts = () => page.locator('[data-testid="message"][data-role="assistant"] [data-testid="message-text"]').allTextContents();
 
 it("streams the model's reasoning and reply, with the server tool's card, for a typed question", async () => {
   await page.getByTestId("welcome").waitFor();
@@ -102,7 +102,7 @@ it("asks on a card for the browser's time, and answers from it in the follow-up 
 
   await page.getByTestId("share-time-button").click();
   await card.waitFor({ state: "detached" });
-  await page.locator('[data-testid="message"][data-role="assistant"] > p').filter({ hasText: "where you are" }).waitFor();
+  await page.locator('[data-testid="message"][data-role="assistant"] [data-testid="message-text"]').filter({ hasText: "where you are" }).waitFor();
   await chat.idle();
 
   expect(await toolCard.getAttribute("data-status")).toBe("done");

@@ -128,7 +128,7 @@ describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
 
     // Copy: the answer's text on the clipboard, and the button says so.
     // The answer's two texts (what it is about to do, then the board's summary), without its tool cards.
-    const answerText = (await page.locator('[data-testid="message"][data-role="assistant"] > p').allTextContents()).slice(-2);
+    const answerText = (await page.locator('[data-testid="message"][data-role="assistant"] [data-testid="message-text"]').allTextContents()).slice(-2);
     await answerBar(page, 1).getByRole("button", { name: "Copy" }).click();
     await answerBar(page, 1).getByRole("button", { name: "Copied" }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

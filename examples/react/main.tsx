@@ -8,6 +8,7 @@ import { createRoot } from "react-dom/client";
 import { HttpThreadsTransport } from "../../src/client/threads/HttpThreadsTransport";
 import { pageThread } from "../shared/pageThread";
 import "../shared/chat.css";
+import "../shared/markdown.css";
 import { Shell } from "./Shell";
 
 const root = document.getElementById("root");

@@ -104,3 +104,19 @@ export class FollowBottom {
     this.onPinnedChange(pinned);
   }
 }
+
+/**
+ * What the pane goes to the bottom on: the id of the conversation's last message when that is the
+ * user's (a question just sent, queued, steered or edited lands at the end), else `undefined`.
+ * A page passes it to its FollowBottom driver (useFollowBottom, the followBottom directive), which
+ * jumps to the bottom and follows again whenever it changes to an id, even if the reader had
+ * scrolled up: the reply to what they sent is what they want to see. Switching to another version
+ * of an earlier answer leaves an answer last, so it does not move the pane.
+ *
+ * @example
+ * const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>(sentQuestion(messages));
+ */
+export function sentQuestion(messages: readonly { readonly id: string; readonly role: string }[]): string | undefined {
+  const last = messages.at(-1);
+  return last?.role === "user" ? last.id : undefined;
+}

@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import "../../shared/chat.css";
+import "../../shared/markdown.css";
 import "./aiChat.css";
 import { ChatApp } from "./ChatApp";
 

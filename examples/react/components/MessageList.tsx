@@ -3,6 +3,7 @@ import { Fragment, useMemo, useState } from "react";
 import type { Subagent } from "../../../src/thread/Update";
 import type { Message } from "../../../src/protocol/messages";
 import type { CutOff } from "../../../src/react";
+import { sentQuestion } from "../../shared/followBottom";
 import { groupMessages, toolResults } from "../../shared/groupMessages";
 import { SUGGESTIONS } from "../../shared/suggestions";
 import { turnControls } from "../../shared/turnControls";
@@ -65,7 +66,8 @@ export function MessageList({
   workingLabel = "The agent is working",
   turns,
 }: MessageListProps) {
-  const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>();
+  // A message the user sends takes the pane to the bottom, even from higher up.
+  const { ref, pinned, jump } = useFollowBottom<HTMLDivElement>(sentQuestion(messages));
   const blocks = useMemo(() => groupMessages(messages), [messages]);
   const results = useMemo(() => toolResults(messages), [messages]);
   const controls = useMemo(() => turnControls(messages), [messages]);

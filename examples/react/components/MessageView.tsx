@@ -1,11 +1,13 @@
 /** One block of the conversation: a message (text, tool cards, the "stopped" marker, or the model's reasoning) or a subagent's group. */
-import { memo } from "react";
+import { memo, useEffect, useState } from "react";
 import type { Subagent } from "../../../src/thread/Update";
 import type { Message, ToolMessage } from "../../../src/protocol/messages";
 import type { CutOff } from "../../../src/react";
 import { subagentHeading, type Block } from "../../shared/groupMessages";
 import { messageText } from "../../shared/messageText";
+import { copyText, type CopyResult } from "../../shared/markdown/copyCode";
 import { toolCardView } from "../../shared/toolCard";
+import { Markdown } from "./Markdown";
 import { ToolCard } from "./ToolCard";
 
 /** What every row needs besides its message. */
@@ -51,17 +53,11 @@ export function BlockView({ block, subagents, ...row }: RowContext & { readonly 
  * One message. Memoized: a row is drawn again only when its message (same object until it
  * changes), one of its tool results, its cut-off mark, whether a call waits for the user, or (for
  * a message with tool calls) the run status changed, so a long conversation redraws only the row
- * that is streaming. A reasoning message is a quiet "Thinking" aside.
+ * that is streaming. A reasoning message is a quiet "Thinking" aside that folds away (Reasoning).
+ * An assistant's text is markdown (Markdown); a user's text shows as typed. Either has a Copy.
  */
 const MessageView = memo(function MessageView({ message, results, running, cutOff, waiting }: RowContext & { readonly message: Message }) {
-  if (message.role === "reasoning") {
-    return (
-      <div className="reasoning" data-testid="reasoning">
-        <span className="reasoning-label">Thinking</span>
-        <p>{message.content}</p>
-      </div>
-    );
-  }
+  if (message.role === "reasoning") return <Reasoning text={message.content} />;
   if (message.role !== "user" && message.role !== "assistant") return null; // tool results show on their call's card
   const text = messageText(message);
   const toolCalls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
@@ -69,7 +65,8 @@ const MessageView = memo(function MessageView({ message, results, running, cutOf
   const classes = ["message", message.role, text === "" && toolCalls.length > 0 ? "tools-only" : "", stopped ? "cut-off" : ""].filter(Boolean).join(" ");
   return (
     <div className={classes} data-testid="message" data-role={message.role}>
-      {text ? <p>{text}</p> : null}
+      {text === "" ? null : message.role === "assistant" ? <Markdown text={text} /> : <p>{text}</p>}
+      {text === "" ? null : <CopyMessage text={text} />}
       {toolCalls.map((call) => (
         <ToolCard
           key={call.id}
@@ -84,6 +81,44 @@ const MessageView = memo(function MessageView({ message, results, running, cutOf
     </div>
   );
 }, sameRow);
+
+/**
+ * The model's reasoning under a "Thinking" summary that opens and closes it (a `<details>`: a
+ * button to the keyboard and to screen readers, Enter or Space toggles it). Open at first; what
+ * the reader chose stays while the reasoning streams on.
+ */
+function Reasoning({ text }: { readonly text: string }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <details className="reasoning" data-testid="reasoning" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="reasoning-label" data-testid="reasoning-toggle">
+        Thinking
+      </summary>
+      <p>{text}</p>
+    </details>
+  );
+}
+
+/**
+ * Copies the message's text (its markdown source, for an answer); says "Copied" until the text
+ * changes. Its label is drawn by the stylesheet (markdown.css) and named by `aria-label`, so the
+ * message's own text (`textContent`) stays the message's.
+ */
+function CopyMessage({ text }: { readonly text: string }) {
+  const [copied, setCopied] = useState<CopyResult | undefined>(undefined);
+  useEffect(() => setCopied(undefined), [text]);
+  return (
+    <button
+      type="button"
+      className="copy-message"
+      data-testid="copy-message"
+      data-copied={copied ?? ""}
+      aria-label={copied === "copied" ? "Message copied" : "Copy message"}
+      title="Copy message"
+      onClick={() => void copyText(text).then(setCopied)}
+    />
+  );
+}
 
 function sameRow(before: RowContext & { readonly message: Message }, after: RowContext & { readonly message: Message }): boolean {
   if (before.message !== after.message) return false;

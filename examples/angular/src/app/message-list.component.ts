@@ -2,6 +2,7 @@
 import { ChangeDetectionStrategy, Component, computed, input, output, signal } from "@angular/core";
 import type { Message } from "agui-rx";
 import type { CutOff, Subagent } from "agui-rx/client";
+import { sentQuestion } from "../../../shared/followBottom";
 import { groupMessages, subagentHeading, toolResults } from "../../../shared/groupMessages";
 import { SUGGESTIONS } from "../../../shared/suggestions";
 import { turnControls } from "../../../shared/turnControls";
@@ -24,7 +25,7 @@ import { TurnBarComponent } from "./turn-bar.component";
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: "pane-wrap" },
   template: `
-    <div class="pane" followBottom #follow="followBottom" data-testid="messages" tabindex="0" aria-label="Messages">
+    <div class="pane" followBottom #follow="followBottom" [jumpOn]="sent()" data-testid="messages" tabindex="0" aria-label="Messages">
       <div class="thread-list">
         @for (block of blocks(); track block.key) {
           @if (block.kind === "message") {
@@ -93,6 +94,8 @@ export class MessageListComponent {
   protected readonly blocks = computed(() => groupMessages(this.messages()));
   protected readonly results = computed(() => toolResults(this.messages()));
   protected readonly controls = computed(() => turnControls(this.messages()));
+  /** The question the user just sent, if the conversation ends with one: the pane goes to the bottom for it. */
+  protected readonly sent = computed(() => sentQuestion(this.messages()));
   /** The question whose editor is open (one at a time). */
   protected readonly editing = signal<string | undefined>(undefined);
   protected readonly turnsOff = computed(() => this.versionsLocked() ?? this.running());
