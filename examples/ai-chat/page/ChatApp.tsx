@@ -11,6 +11,7 @@ import type { Transport } from "../../../src/client/transports/Transport";
 import { useClientTool, useMessages, useRun, useRunningToolCalls, useSession } from "../../../src/react";
 import { Composer } from "../../react/components/Composer";
 import { MessageList, type Welcome } from "../../react/components/MessageList";
+import { ThemeToggle } from "../../react/components/ThemeToggle";
 import { getLocalTime } from "../localTime";
 import { ShareTimeCard } from "./ShareTimeCard";
 
@@ -60,6 +61,7 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
         <h1>AI chat</h1>
         <span className="framework">React · AI SDK</span>
         <span className="spacer" />
+        <ThemeToggle />
         <span className="thread" title="thread id">
           {threadId}
         </span>

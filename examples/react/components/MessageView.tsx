@@ -5,6 +5,7 @@ import type { Message, ToolMessage } from "../../../src/protocol/messages";
 import type { CutOff } from "../../../src/react";
 import { subagentHeading, type Block } from "../../shared/groupMessages";
 import { messageText } from "../../shared/messageText";
+import { speakerLabel } from "../../shared/speakerLabel";
 import { toolCardView } from "../../shared/toolCard";
 import { ToolCard } from "./ToolCard";
 
@@ -68,7 +69,7 @@ const MessageView = memo(function MessageView({ message, results, running, cutOf
   const stopped = cutOff.messageIds.has(message.id);
   const classes = ["message", message.role, text === "" && toolCalls.length > 0 ? "tools-only" : "", stopped ? "cut-off" : ""].filter(Boolean).join(" ");
   return (
-    <div className={classes} data-testid="message" data-role={message.role}>
+    <div className={classes} data-testid="message" data-role={message.role} role="article" aria-label={speakerLabel(message.role)}>
       {text ? <p>{text}</p> : null}
       {toolCalls.map((call) => (
         <ToolCard

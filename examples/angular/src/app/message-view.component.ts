@@ -3,6 +3,7 @@ import { ChangeDetectionStrategy, Component, computed, input } from "@angular/co
 import type { Message, ToolMessage } from "agui-rx";
 import type { CutOff } from "agui-rx/client";
 import { messageText } from "../../../shared/messageText";
+import { speakerLabel } from "../../../shared/speakerLabel";
 import { toolCardView } from "../../../shared/toolCard";
 import { ToolCardComponent } from "./tool-card.component";
 
@@ -18,7 +19,7 @@ import { ToolCardComponent } from "./tool-card.component";
   host: { style: "display: contents" },
   template: `
     @if (shown()) {
-      <div [class]="classes()" data-testid="message" [attr.data-role]="message().role">
+      <div [class]="classes()" data-testid="message" [attr.data-role]="message().role" role="article" [attr.aria-label]="speaker()">
         @if (text()) {
           <p>{{ text() }}</p>
         }
@@ -43,6 +44,8 @@ export class MessageViewComponent {
   /** Tool results show on their call's card; reasoning and activity messages are not drawn here. */
   protected readonly shown = computed(() => this.message().role === "user" || this.message().role === "assistant");
   protected readonly text = computed(() => messageText(this.message()));
+  /** Who speaks, for a screen reader (the article's name). */
+  protected readonly speaker = computed(() => speakerLabel(this.message().role === "user" ? "user" : "assistant"));
   protected readonly stopped = computed(() => this.cutOff().messageIds.has(this.message().id));
   protected readonly cards = computed(() => {
     const message = this.message();
