@@ -12,7 +12,10 @@ import { applyTheme, followTheme, pageTheme, systemDarkPreference, toggledTheme,
  */
 export function ThemeToggle() {
   const [theme, setTheme] = useState<Theme>(() => pageTheme(localStorage, systemDarkPreference().matches));
-  useLayoutEffect(() => followTheme(document.documentElement, localStorage, systemDarkPreference(), setTheme).stop, []);
+  useLayoutEffect(() => {
+    const followed = followTheme(document.documentElement, localStorage, systemDarkPreference(), setTheme);
+    return () => followed.stop();
+  }, []);
   const toggle = () => {
     const next = toggledTheme(localStorage, theme);
     applyTheme(document.documentElement, next);
