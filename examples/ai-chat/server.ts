@@ -28,7 +28,10 @@ export interface ChatServerOptions extends ChatAgentOptions, HandlerOptions {
 /**
  * Serves the page and the agent (`POST /agent`) on one origin and resolves once listening. The
  * threads are kept (`store`, a memory store unless given), so the page joins its conversation on
- * a reload (`POST /agent/connect`) and Stop cancels a run on the server.
+ * a reload (`POST /agent/connect`) and Stop cancels a run on the server. Unless `identify` says
+ * otherwise, every visitor is one principal (a loopback demo: the thread ids are the only
+ * protection), which also serves the route a joined Session follows its thread on
+ * (`GET /agent/threads/events`, which a server without `identify` answers 404).
  *
  * @example
  * const web = await startChatServer({ root: await buildChatPage(), model: chooseModel(process.env).model });
@@ -37,8 +40,13 @@ export interface ChatServerOptions extends ChatAgentOptions, HandlerOptions {
 export function startChatServer(options: ChatServerOptions): Promise<Served> {
   return startWebServer({
     root: options.root,
-    agent: createChatHandler({ ...options, store: options.store ?? memoryStore() }),
+    agent: createChatHandler({ ...options, store: options.store ?? memoryStore(), identify: options.identify ?? oneVisitor }),
     port: options.port,
     host: options.host,
   });
+}
+
+/** The demo's one principal: everybody who reaches the loopback page. */
+function oneVisitor(): string {
+  return "visitor";
 }
