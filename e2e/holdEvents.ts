@@ -44,3 +44,36 @@ export function holdAtEvent(eventType: string): { readonly hold: Hold; readonly 
   });
   return { hold: { reached, release }, transform };
 }
+
+/** A handler whose next run response can be held: see {@link holdingHandler}. */
+export interface HoldingHandler {
+  readonly handler: (request: Request) => Promise<Response>;
+  /** Holds the next run's response (`POST /agent`) at its first `eventType` event until released; call it before starting that run. */
+  holdNext(eventType: string): Hold;
+}
+
+/**
+ * Wraps an AG-UI handler so a test can hold the next run's response at an event. Only runs are
+ * held (`POST` to `runPath`), never a page joining its thread (`/connect`) or a stop.
+ *
+ * @example
+ * const { handler, holdNext } = holdingHandler(createChatHandler({ model, store: memoryStore() }));
+ * const hold = holdNext("TEXT_MESSAGE_CONTENT");
+ */
+export function holdingHandler(inner: (request: Request) => Promise<Response>, runPath = "/agent"): HoldingHandler {
+  let next: TransformStream<Uint8Array, Uint8Array> | undefined;
+  return {
+    async handler(request) {
+      const response = await inner(request);
+      const hold = next;
+      if (hold === undefined || response.body === null || new URL(request.url).pathname !== runPath) return response;
+      next = undefined;
+      return new Response(response.body.pipeThrough(hold), { status: response.status, headers: response.headers });
+    },
+    holdNext(eventType) {
+      const { hold, transform } = holdAtEvent(eventType);
+      next = transform;
+      return hold;
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { steppedPace, type SteppedPace } from "../examples/task-board/steppedPac
 import type { Agent } from "../src/server/Agent";
 import { createHandler, type FetchHandler } from "../src/server/http/createHandler";
 import { memoryStore, type MemoryStore } from "../src/server/store/memory/memoryStore";
-import { holdAtEvent, type Hold } from "./holdEvents";
+import { holdingHandler, type Hold } from "./holdEvents";
 
 /** What the e2e test sees of the server. */
 export interface ObservedAgent {
@@ -41,7 +41,6 @@ export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): Ob
   let runs = 0;
   let onStart: (() => void) | undefined;
   let onAbort: ((aborted: boolean) => void) | undefined;
-  let nextHold: TransformStream<Uint8Array, Uint8Array> | undefined;
   const observed: Agent<Board> = {
     state: agent.state,
     run(ctx) {
@@ -58,17 +57,10 @@ export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): Ob
       return agent.run(ctx);
     },
   };
-  const inner = createHandler(observed, { store, identify: bearerIdentity, authorize: bearerThreadAccess });
-  const handler: FetchHandler = async (request) => {
-    const response = await inner(request);
-    const hold = nextHold;
-    // Holds are for runs (POST /agent), not for a page joining its thread (/agent/connect).
-    if (hold === undefined || response.body === null || new URL(request.url).pathname !== "/agent") return response;
-    nextHold = undefined;
-    return new Response(response.body.pipeThrough(hold), { status: response.status, headers: response.headers });
-  };
+  // Holds are for runs (POST /agent), not for a page joining its thread (/agent/connect).
+  const holding = holdingHandler(createHandler(observed, { store, identify: bearerIdentity, authorize: bearerThreadAccess }));
   return {
-    handler,
+    handler: holding.handler,
     store,
     steps,
     get runs() {
@@ -76,10 +68,6 @@ export function observedTaskBoard(typingDelayMs = 40, researchDelayMs = 150): Ob
     },
     started: () => new Promise<void>((resolve) => (onStart = resolve)),
     nextAbort: () => new Promise<boolean>((resolve) => (onAbort = resolve)),
-    holdNext(eventType) {
-      const { hold, transform } = holdAtEvent(eventType);
-      nextHold = transform;
-      return hold;
-    },
+    holdNext: (eventType) => holding.holdNext(eventType),
   };
 }

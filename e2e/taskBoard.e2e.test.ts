@@ -258,9 +258,7 @@ describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
   });
 
   it("a page reloaded in the middle of a long run shows the history and keeps streaming the rest", async () => {
-    // Earlier tests left subagent groups on the page: this run's is the next one. (Counted by
-    // position, not by name: after the reload an ended run's group is headed by its id, since the
-    // thread keeps no registry of ended runs' subagents, docs/durability.md §2.)
+    // Earlier tests left subagent groups on the page: this run's is the next one (counted by position: every group is a researcher).
     const earlier = await page.locator('[data-testid="subagent-group"]').count();
     const started = agent.started();
     await chat.say("research rxjs");
@@ -283,6 +281,11 @@ describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
     expect(notes.split("Notes on rxjs").length).toBe(2);
     expect(await group().getByTestId("subagent-status").textContent()).toBe("finished");
     expect(await group().getAttribute("data-name")).toBe("researcher"); // the run in flight's subagents come back named
+    // …and so do the earlier runs' finished ones (the connect replays the thread's ended subagents, docs/durability.md §2)
+    expect(await page.locator('[data-testid="subagent-group"]').evaluateAll((groups) => groups.map((g) => g.getAttribute("data-name")))).toEqual(
+      Array.from({ length: earlier + 1 }, () => "researcher"),
+    );
+    expect(await page.getByTestId("subagent-status").allTextContents()).toEqual(Array.from({ length: earlier + 1 }, () => "finished"));
     expect(await page.getByTestId("error").count()).toBe(0);
     expect(agent.runs).toBeGreaterThan(0);
     await chat.screenshot("reloaded-finished");

@@ -1,6 +1,7 @@
 /** The chat agent behind HTTP: the AG-UI handler alone, or with the built page on one origin. */
 import type { Served } from "../../src/node/serve";
 import { createHandler, type FetchHandler, type HandlerOptions } from "../../src/server/http/createHandler";
+import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import { startWebServer } from "../react/webServer";
 import { createChatAgent, type ChatAgentOptions } from "./agent";
 
@@ -25,12 +26,27 @@ export interface ChatServerOptions extends ChatAgentOptions, HandlerOptions {
 }
 
 /**
- * Serves the page and the agent (`POST /agent`) on one origin and resolves once listening.
+ * Serves the page and the agent (`POST /agent`) on one origin and resolves once listening. The
+ * threads are kept (`store`, a memory store unless given), so the page joins its conversation on
+ * a reload (`POST /agent/connect`) and Stop cancels a run on the server. Unless `identify` says
+ * otherwise, every visitor is one principal (a loopback demo: the thread ids are the only
+ * protection), which also serves the route a joined Session follows its thread on
+ * (`GET /agent/threads/events`, which a server without `identify` answers 404).
  *
  * @example
  * const web = await startChatServer({ root: await buildChatPage(), model: chooseModel(process.env).model });
  * console.log(web.url);
  */
 export function startChatServer(options: ChatServerOptions): Promise<Served> {
-  return startWebServer({ root: options.root, agent: createChatHandler(options), port: options.port, host: options.host });
+  return startWebServer({
+    root: options.root,
+    agent: createChatHandler({ ...options, store: options.store ?? memoryStore(), identify: options.identify ?? oneVisitor }),
+    port: options.port,
+    host: options.host,
+  });
+}
+
+/** The demo's one principal: everybody who reaches the loopback page. */
+function oneVisitor(): string {
+  return "visitor";
 }

@@ -21,6 +21,7 @@ import { BoardPanel } from "./components/BoardPanel";
 import { Composer } from "./components/Composer";
 import { ConfirmDelete } from "./components/ConfirmDelete";
 import { MessageList } from "./components/MessageList";
+import { ThemeToggle } from "./components/ThemeToggle";
 import type { TurnHandlers } from "./components/TurnBar";
 import { WaitingMessages } from "./components/WaitingMessages";
 import { sendPolicy, type ComposerPolicy } from "../shared/queuedMessages";
@@ -78,6 +79,7 @@ export function App({ transport, threadId }: AppProps) {
         <h1>Task board</h1>
         <span className="framework">React</span>
         <span className="spacer" />
+        <ThemeToggle />
         <span className="thread" data-testid="thread" title="thread id">
           {threadId}
         </span>

@@ -10,7 +10,7 @@ import * as E from "fp-ts/Either";
 import { interrupted, success, type Agent, type RunOutcome } from "../../src/server/Agent";
 import type { RunContext } from "../../src/server/RunContext";
 import type { MessageHandle } from "../../src/server/handles/MessageHandle";
-import { boardSpec, nextTaskId, summarize, type Board } from "./board";
+import { boardSpec, clearQuestion, nextTaskId, summarize, type Board } from "./board";
 import {
   answeredCalls,
   askId,
@@ -177,7 +177,7 @@ export function createTaskBoardAgent(options: TaskBoardOptions = {}): Agent<Boar
               ctx.interrupt({
                 id: `${CLEAR_PREFIX}${index}:${ctx.runId}`,
                 reason: CLEAR_REASON,
-                message: `Clear all ${ctx.state.tasks.length} tasks from the board?`,
+                message: clearQuestion(ctx.state.tasks.length),
                 responseSchema: { type: "object", properties: { approved: { type: "boolean" } }, required: ["approved"] },
               }),
             );

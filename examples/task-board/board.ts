@@ -28,5 +28,27 @@ export function nextTaskId(board: Board): number {
 export function summarize(board: Board): string {
   const done = board.tasks.filter((task) => task.done).length;
   const n = board.tasks.length;
-  return n === 0 ? "The board is empty." : `The board has ${n} task${n === 1 ? "" : "s"}, ${done} done.`;
+  return n === 0 ? "The board is empty." : `The board has ${taskCount(n)}, ${done} done.`;
+}
+
+/**
+ * A number of tasks in words, singular for one: everything the agent says about a count goes through it.
+ *
+ * @example
+ * taskCount(1); // "1 task"
+ * taskCount(3); // "3 tasks"
+ */
+export function taskCount(n: number): string {
+  return n === 1 ? "1 task" : `${n} tasks`;
+}
+
+/**
+ * The question `clear` asks before it empties a non-empty board.
+ *
+ * @example
+ * clearQuestion(1); // "Clear the 1 task from the board?"
+ * clearQuestion(3); // "Clear all 3 tasks from the board?"
+ */
+export function clearQuestion(n: number): string {
+  return n === 1 ? `Clear the ${taskCount(n)} from the board?` : `Clear all ${taskCount(n)} from the board?`;
 }

@@ -13,6 +13,9 @@ import { forkMarkerOf, type BranchGroup, type ForkMarker } from "../protocol/bra
 import { PathBranches, type SelectResult } from "./branches/PathBranches";
 import type { SiblingHead } from "./branches/stateBefore";
 import type { RunSummaryStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
+import { endedSubagentEvents } from "./endedSubagents";
+import { applySubagentEvent } from "./reducers/subagentRules";
+import type { Subagent } from "./Update";
 
 /** A position in the thread's log (the store's `Cursor`): the snapshot names the last event folded into it by one. */
 type Cursor = ThreadSnapshot["cursor"];
@@ -52,6 +55,8 @@ export class ThreadFold {
   private pendingToolCallIds: readonly string[] = [];
   /** The forks and state checkpoints beside the path (docs/threads.md#the-tree). */
   private branches = new PathBranches();
+  /** The last `subagents` replay built, and the registry and run it was built from: a snapshot rebuilds it only when one changed. */
+  private ended: { readonly registry: readonly Subagent[]; readonly reopen: readonly Event[]; readonly events: readonly Event[] } | undefined;
 
   /** A fold of a new, empty thread. */
   constructor(threadId: string);
@@ -72,6 +77,9 @@ export class ThreadFold {
     const client = ClientState.untyped(snapshot.state);
     client.messages.reset(snapshot.messages);
     client.interrupts = snapshot.interrupts;
+    for (const event of snapshot.subagents ?? []) {
+      if (event.type === "SUBAGENT_STARTED" || event.type === "SUBAGENT_FINISHED" || event.type === "SUBAGENT_ERROR") applySubagentEvent(client, event);
+    }
     const fold = new ThreadFold(snapshot.threadId, client);
     const { run } = snapshot;
     fold.run = {
@@ -143,10 +151,12 @@ export class ThreadFold {
     const run = this.run;
     const cursor = this.cursor;
     if (run === undefined || cursor === undefined) return undefined;
+    const reopen = run.status === "running" ? this.spans.reopeners() : [];
+    const subagents = this.endedSubagents(reopen);
     const summary: RunSummary = {
       runId: run.runId,
       status: run.status,
-      reopen: run.status === "running" ? this.spans.reopeners() : [],
+      reopen,
       ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
       ...(run.errorMessage === undefined ? {} : { errorMessage: run.errorMessage }),
       ...(run.errorCode === undefined ? {} : { errorCode: run.errorCode }),
@@ -160,7 +170,20 @@ export class ThreadFold {
       run: summary,
       ...(this.pendingToolCallIds.length === 0 ? {} : { pendingToolCallIds: this.pendingToolCallIds }),
       ...(this.branches.empty ? {} : { branches: this.branches.tree(this.client) }),
+      ...(subagents.length === 0 ? {} : { subagents }),
     };
+  }
+
+  /** The ended subagents' lifecycle, minus those the live run replays in `reopen` (built again only when the registry or the live run's lifecycle changed). */
+  private endedSubagents(reopen: readonly Event[]): readonly Event[] {
+    const registry = this.client.subagentList();
+    const lifecycle = reopen.filter((event) => event.type === "SUBAGENT_STARTED");
+    const cached = this.ended;
+    if (cached !== undefined && cached.registry === registry && sameEvents(cached.reopen, lifecycle)) return cached.events;
+    const live = new Set(lifecycle.flatMap((event) => (event.type === "SUBAGENT_STARTED" ? [event.subagentRunId] : [])));
+    const events = endedSubagentEvents(registry, live);
+    this.ended = { registry, reopen: lifecycle, events };
+    return events;
   }
 
   /**
@@ -234,6 +257,10 @@ function statusOf(outcome: "success" | "interrupt" | "cancelled" | undefined): R
       return unexpected;
     }
   }
+}
+
+function sameEvents(a: readonly Event[], b: readonly Event[]): boolean {
+  return a.length === b.length && a.every((event, index) => event === b[index]);
 }
 
 /** The last `count` messages of `list`, oldest first, read by position (O(count)). */

@@ -51,7 +51,7 @@ const ThreadSnapshotCodec = struct(
     interrupts: t.readonlyArray(Interrupt),
     run: RunSummary,
   },
-  { pendingToolCallIds: t.readonlyArray(t.string), branches: BranchTree },
+  { pendingToolCallIds: t.readonlyArray(t.string), branches: BranchTree, subagents: t.readonlyArray(Event) },
 );
 /**
  * A thread compacted: `messages`, `state` and pending `interrupts` exactly as the client's own
@@ -63,8 +63,10 @@ const ThreadSnapshotCodec = struct(
  * once the thread has a fork or a state checkpoint, is the tree beside the selected path that
  * `messages` is (docs/threads.md#the-tree).
  *
- * The subagent registry of ended runs is not part of it (their messages keep their
- * `subagentRunId` tags); an in-flight run's subagents are, through `run.reopen`.
+ * `subagents`, present once a subagent ended outside the live run, is the lifecycle of those that
+ * ended (finished or failed): each one's SUBAGENT_STARTED and its end, which a connect replays so a
+ * joining client's registry names them (`endedSubagentEvents`); the live run's subagents come
+ * through `run.reopen`.
  *
  * @example
  * const read = await store.read("thread-1");

@@ -4,13 +4,16 @@
  * for the user's answer (`useClientTool`), and the composer. The Session runs the client tool
  * loop: once the card is answered it sends the answer in the follow-up run by itself. The
  * conversation and the composer are the task board's React components (examples/react/components),
- * given the chat's welcome and hints.
+ * given the chat's welcome and hints. On load (a reload too) the page joins its thread (`connect()`):
+ * the server keeps it (startChatServer's store), so the conversation survives a reload. Stop
+ * cancels the answer on the server; the cut-off answer is marked "Stopped" and the status says so.
  */
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import type { Transport } from "../../../src/client/transports/Transport";
 import { useClientTool, useMessages, useRun, useRunningToolCalls, useSession } from "../../../src/react";
 import { Composer } from "../../react/components/Composer";
 import { MessageList, type Welcome } from "../../react/components/MessageList";
+import { ThemeToggle } from "../../react/components/ThemeToggle";
 import { getLocalTime } from "../localTime";
 import { ShareTimeCard } from "./ShareTimeCard";
 
@@ -50,6 +53,8 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
   const runningCalls = useRunningToolCalls(session);
   const waiting = useMemo(() => new Set(runningCalls.map((call) => call.toolCallId)), [runningCalls]);
   const running = run.status === "running";
+  const { connect } = run;
+  useEffect(() => connect(), [connect]);
 
   return (
     <div className="app ai-chat">
@@ -60,6 +65,7 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
         <h1>AI chat</h1>
         <span className="framework">React · AI SDK</span>
         <span className="spacer" />
+        <ThemeToggle />
         <span className="thread" title="thread id">
           {threadId}
         </span>
@@ -84,6 +90,9 @@ export function ChatApp({ transport, threadId }: ChatAppProps) {
               pendingApprovals={0}
               pendingAnswers={cards.length}
               error={run.error}
+              end={run.end}
+              stopping={run.stopping}
+              reconnecting={run.reconnecting}
               placeholder={PLACEHOLDER}
               onSend={run.send}
               onStop={run.stop}

@@ -1,5 +1,6 @@
 /** The `get_local_time` client tool's card: the model waits on it until the user shares the browser's time or declines. */
 import type { RunningToolCall } from "../../../src/client/tools/RunningToolCalls";
+import { focusCard } from "../../shared/focusCard";
 import { sharedTime, type SharedTime } from "../localTime";
 
 /**
@@ -13,7 +14,15 @@ import { sharedTime, type SharedTime } from "../localTime";
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tool takes no arguments: `{}` is what its codec decodes to
 export function ShareTimeCard({ call }: { readonly call: RunningToolCall<{}, SharedTime> }) {
   return (
-    <div className="approval confirm share-time" data-testid="share-time" data-call={call.toolCallId} role="alertdialog" aria-label="Share your local time">
+    <div
+      className="approval confirm share-time"
+      data-testid="share-time"
+      data-call={call.toolCallId}
+      role="alertdialog"
+      aria-label="Share your local time"
+      tabIndex={-1}
+      ref={focusCard}
+    >
       <div className="icon" aria-hidden="true">
         ?
       </div>

@@ -2,7 +2,7 @@
 import { answerFromPlan, answerFromReply, parseArgs, promptFor } from "../answers";
 import type { Interrupt } from "../../../src/protocol/outcomes";
 
-const interrupt: Interrupt = { id: "clear:1:run-7", reason: "confirmation", message: "Clear all 1 tasks from the board?" };
+const interrupt: Interrupt = { id: "clear:1:run-7", reason: "confirmation", message: "Clear the 1 task from the board?" };
 
 describe("parseArgs", () => {
   test.each([

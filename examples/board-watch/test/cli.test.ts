@@ -93,7 +93,7 @@ describe("board-watch against the task board", () => {
   it("without a terminal or an answer, prints the approval prompt, says how to answer, and exits 2", async () => {
     const { code, out } = await cli(board.url, "add a; clear");
     expect(code).toBe(2);
-    expect(out).toMatch(/^\? confirmation: Clear all 1 tasks from the board\? \[clear:1:/m);
+    expect(out).toMatch(/^\? confirmation: Clear the 1 task from the board\? \[clear:1:/m);
     expect(out).toContain("⏸ interrupted (1 waiting)");
     expect(out).toMatch(/^no answer for clear:1:\S+: pass --approve, or --answer 'clear:1:\S+=\{"approved":true\}', or run in a terminal to be asked$/m);
   }, 30_000);

@@ -2,6 +2,7 @@
 import { useState } from "react";
 import type { Interrupt, ResumeEntry } from "../../../src/protocol/outcomes";
 import { answersOnceComplete, type Choice } from "../../shared/approvals";
+import { focusCard } from "../../shared/focusCard";
 
 /** What the cards need. */
 export interface ApprovalsProps {
@@ -35,7 +36,7 @@ export function Approvals({ pending, onAnswer, disabled }: ApprovalsProps) {
       {pending.map((interrupt) => {
         const chosen = choices.get(interrupt.id);
         return (
-          <div className="approval" data-testid="interrupt" role="alertdialog" aria-label="Approval needed" key={interrupt.id}>
+          <div className="approval" data-testid="interrupt" role="alertdialog" aria-label="Approval needed" tabIndex={-1} ref={focusCard} key={interrupt.id}>
             <div className="icon" aria-hidden="true">
               !
             </div>

@@ -1,6 +1,7 @@
 /** The `confirm_delete` client tool's card: the agent waits on it before it deletes a task. */
 import type { RunningToolCall } from "../../../src/client/tools/RunningToolCalls";
 import type { ConfirmDeleteAnswer, ConfirmDeleteArgs } from "../../task-board/clientTools";
+import { focusCard } from "../../shared/focusCard";
 import { confirmationText } from "../../shared/pageTools";
 
 /**
@@ -13,7 +14,15 @@ import { confirmationText } from "../../shared/pageTools";
 export function ConfirmDelete({ call }: { readonly call: RunningToolCall<ConfirmDeleteArgs, ConfirmDeleteAnswer> }) {
   const text = confirmationText(call.args);
   return (
-    <div className="approval confirm" data-testid="confirm-delete" data-call={call.toolCallId} role="alertdialog" aria-label="Confirm deletion">
+    <div
+      className="approval confirm"
+      data-testid="confirm-delete"
+      data-call={call.toolCallId}
+      role="alertdialog"
+      aria-label="Confirm deletion"
+      tabIndex={-1}
+      ref={focusCard}
+    >
       <div className="icon" aria-hidden="true">
         ?
       </div>

@@ -75,7 +75,8 @@ export function MessageList({
   const [editing, setEditing] = useState<string | undefined>(undefined);
   return (
     <div className="pane-wrap">
-      <div className="pane" ref={ref} data-testid="messages" data-pinned={pinned} tabIndex={0} aria-label="Messages">
+      {/* A log: new messages are announced politely; busy while a reply streams, so a reader hears the finished reply, not every delta. */}
+      <div className="pane" ref={ref} data-testid="messages" data-pinned={pinned} tabIndex={0} role="log" aria-label="Messages" aria-busy={running}>
         <div className="thread-list">
           {blocks.length === 0 ? (
             <div className="welcome" data-testid="welcome">
@@ -113,10 +114,10 @@ export function MessageList({
             })
           )}
           {typing ? (
-            <div className="typing" data-testid="typing" aria-label={workingLabel}>
-              <span />
-              <span />
-              <span />
+            <div className="typing" data-testid="typing" role="status" aria-label={workingLabel}>
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
             </div>
           ) : null}
         </div>

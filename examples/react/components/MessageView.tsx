@@ -6,6 +6,7 @@ import type { CutOff } from "../../../src/react";
 import { subagentHeading, type Block } from "../../shared/groupMessages";
 import { messageText } from "../../shared/messageText";
 import { copyText, type CopyResult } from "../../shared/markdown/copyCode";
+import { speakerLabel } from "../../shared/speakerLabel";
 import { toolCardView } from "../../shared/toolCard";
 import { Markdown } from "./Markdown";
 import { ToolCard } from "./ToolCard";
@@ -64,7 +65,7 @@ const MessageView = memo(function MessageView({ message, results, running, cutOf
   const stopped = cutOff.messageIds.has(message.id);
   const classes = ["message", message.role, text === "" && toolCalls.length > 0 ? "tools-only" : "", stopped ? "cut-off" : ""].filter(Boolean).join(" ");
   return (
-    <div className={classes} data-testid="message" data-role={message.role}>
+    <div className={classes} data-testid="message" data-role={message.role} role="article" aria-label={speakerLabel(message.role)}>
       {text === "" ? null : message.role === "assistant" ? <Markdown text={text} /> : <p>{text}</p>}
       {text === "" ? null : <CopyMessage text={text} />}
       {toolCalls.map((call) => (

@@ -125,6 +125,7 @@ export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectStreamO
     ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),
     ev.messagesSnapshot(snapshot.messages.slice(), snapshotMetadata(snapshot, queue)),
     ev.stateSnapshot(snapshot.state),
+    ...replayedSubagents(snapshot),
   ];
   if (run.status === "running") {
     for (const event of run.reopen) events.push(event);
@@ -141,6 +142,18 @@ export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectStreamO
   const [first, ...rest] = snapshot.interrupts;
   events.push(ev.runFinished(threadId, run.runId, { outcome: first === undefined ? successOutcome(snapshot) : outcome.interrupt([first, ...rest]) }));
   return events;
+}
+
+/**
+ * The ended subagents' lifecycle (`snapshot.subagents`) for those the snapshot's messages name, so
+ * a joining client heads their groups by name and status (a windowed read replays only its window's).
+ */
+function replayedSubagents(snapshot: ThreadSnapshot): readonly Event[] {
+  const ended = snapshot.subagents ?? [];
+  if (ended.length === 0) return ended;
+  const named = new Set<string>();
+  for (const message of snapshot.messages) if (message.subagentRunId !== undefined) named.add(message.subagentRunId);
+  return ended.filter((event) => "subagentRunId" in event && event.subagentRunId !== undefined && named.has(event.subagentRunId));
 }
 
 /** The MESSAGES_SNAPSHOT's options: the path's sibling groups, when it has any, and the thread's waiting messages, when it has any (docs/queue.md#what-every-tab-sees). */

@@ -18,6 +18,7 @@ import { memoryStore } from "../../../src/server/store/memory/memoryStore";
 import { connectPrelude, planConnect, type ConnectFrame } from "../../../src/server/store/connectStream";
 import { openConnect } from "../../../src/server/store/openConnect";
 import type { ThreadSnapshot } from "../../../src/thread/ThreadSnapshot";
+import { ThreadFold } from "../../../src/thread/ThreadFold";
 import { success, type Agent } from "../../../src/server";
 import { expectAccepted } from "../support";
 import { fuzzParameters } from "../../support/fuzz";
@@ -396,5 +397,73 @@ describe("property: any agent script, any cut point", () => {
       }),
       fuzzParameters(150),
     );
+  });
+});
+
+describe("ended subagents (issue #25 §7: a reload names a finished subagent)", () => {
+  /** Run 1: the nested subagents agent, whole; run 2: a plain answer (whole, or cut after `upTo`). */
+  async function afterSubagents(): Promise<RecordedRun[]> {
+    const [first, second] = await threadWith(spans["open subagents, nested, one started under a finished parent"]);
+    const history = clientAfter([first, second]).messages.snapshot().slice();
+    const third = await recordRun(
+      {
+        async run(ctx) {
+          ctx.say("Anything else?");
+          return success();
+        },
+      },
+      { ...first.input, runId: "run3", messages: [...history, { id: "user-3", role: "user", content: "thanks" }] },
+    );
+    return [first, second, third];
+  }
+
+  /** What a client's registry says of each subagent: name, status, parent. */
+  const registryOf = (state: ClientState<unknown>) =>
+    state.subagentList().map((subagent) => ({ name: subagent.name, status: subagent.status, parent: subagent.parentSubagentRunId }));
+
+  test("an idle thread's prelude replays each ended subagent's start and end: a fresh client's registry names them", async () => {
+    const runs = await afterSubagents();
+    const last = runs[2].events;
+    const { frames } = await connectAt(runs, last.length - 1);
+    const events = frames.map((frame) => frame.event);
+    expect(events.map((event) => event.type)).toEqual([
+      "RUN_STARTED",
+      "MESSAGES_SNAPSHOT",
+      "STATE_SNAPSHOT",
+      ...["SUBAGENT_STARTED", "SUBAGENT_FINISHED"], // researcher
+      ...["SUBAGENT_STARTED", "SUBAGENT_FINISHED"], // critic
+      ...["SUBAGENT_STARTED", "SUBAGENT_FINISHED"], // summarizer
+      "RUN_FINISHED",
+    ]);
+    await expectSnapshotPathExact(runs, last.length - 1);
+    const { state } = await freshClient(events);
+    // "flaky" said nothing: no message names it, so the prelude leaves it out; the others are as the uncut client has them
+    const uncut = registryOf(clientAfter(runs)).filter((subagent) => subagent.name !== "flaky");
+    expect(registryOf(state)).toEqual(uncut);
+    expect(registryOf(state).map((subagent) => [subagent.name, subagent.status.kind])).toEqual([
+      ["researcher", "finished"],
+      ["critic", "finished"],
+      ["summarizer", "finished"],
+    ]);
+  });
+
+  test("a thread connected in the middle of a later run replays the ended ones before the live run's re-openers, at every cut", async () => {
+    const runs = await afterSubagents();
+    const last = runs[2].events;
+    for (let upTo = 0; upTo < last.length; upTo++) await expectSnapshotPathExact(runs, upTo);
+    const { frames } = await connectAt(runs, 1);
+    const { state } = await freshClient(frames.map((frame) => frame.event));
+    expect(state.subagentList().map((subagent) => subagent.name)).toEqual(["researcher", "critic", "summarizer"]);
+  });
+
+  test("a store restored from its snapshot keeps the ended subagents for the next connect", async () => {
+    const runs = await afterSubagents();
+    const store = memoryStore();
+    await logThread(store, runs, runs[2].events.length - 1);
+    const read = await store.read(THREAD);
+    if (read?.kind !== "snapshot") throw new Error("expected a snapshot read");
+    const restored = ThreadFold.restore(read.snapshot).snapshot();
+    expect(restored?.subagents).toEqual(read.snapshot.subagents);
+    expect(connectPrelude(read.snapshot).filter((event) => event.type.startsWith("SUBAGENT_"))).toHaveLength(6);
   });
 });

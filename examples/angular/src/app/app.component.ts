@@ -16,6 +16,7 @@ import { BoardPanelComponent } from "./board-panel.component";
 import { ComposerComponent } from "./composer.component";
 import { ConfirmDeleteComponent } from "./confirm-delete.component";
 import { MessageListComponent } from "./message-list.component";
+import { ThemeToggleComponent } from "./theme-toggle.component";
 import { ThreadSidebarComponent } from "./thread-sidebar.component";
 import { WaitingMessagesComponent } from "./waiting-messages.component";
 import { confirmDelete } from "./page-tools";
@@ -34,6 +35,7 @@ import { BOARD } from "./task-board";
     ComposerComponent,
     ConfirmDeleteComponent,
     MessageListComponent,
+    ThemeToggleComponent,
     ThreadSidebarComponent,
     WaitingMessagesComponent,
   ],
@@ -47,6 +49,7 @@ import { BOARD } from "./task-board";
         <h1>Task board</h1>
         <span class="framework">Angular</span>
         <span class="spacer"></span>
+        <app-theme-toggle />
         <span class="thread" data-testid="thread" title="thread id">{{ agent.session.threadId }}</span>
       </header>
       <main class="layout">

@@ -2,6 +2,7 @@
 import { ChangeDetectionStrategy, Component, input, output, signal } from "@angular/core";
 import type { Interrupt, ResumeEntry } from "agui-rx";
 import { answersOnceComplete, type Choice } from "../../../shared/approvals";
+import { FocusCardDirective } from "./focus-card.directive";
 
 /**
  * One card per pending interrupt with Approve / Reject. `resume` must answer every pending
@@ -13,11 +14,12 @@ import { answersOnceComplete, type Choice } from "../../../shared/approvals";
  */
 @Component({
   selector: "app-approvals",
+  imports: [FocusCardDirective],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { style: "display: contents" },
   template: `
     @for (interrupt of pending(); track interrupt.id) {
-      <div class="approval" data-testid="interrupt" role="alertdialog" aria-label="Approval needed">
+      <div class="approval" data-testid="interrupt" role="alertdialog" aria-label="Approval needed" focusCard>
         <div class="icon" aria-hidden="true">!</div>
         <div class="text">
           <strong>{{ interrupt.message ?? "The agent asks for your approval" }}</strong>

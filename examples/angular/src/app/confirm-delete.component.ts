@@ -3,6 +3,7 @@ import { ChangeDetectionStrategy, Component, computed, input } from "@angular/co
 import type { RunningToolCall } from "agui-rx/client";
 import type { ConfirmDeleteAnswer, ConfirmDeleteArgs } from "../../../task-board/clientTools";
 import { confirmationText } from "../../../shared/pageToolDefinitions";
+import { FocusCardDirective } from "./focus-card.directive";
 
 /**
  * One pending `confirm_delete` call: the task, Keep and Delete. Either button answers the call
@@ -13,10 +14,11 @@ import { confirmationText } from "../../../shared/pageToolDefinitions";
  */
 @Component({
   selector: "app-confirm-delete",
+  imports: [FocusCardDirective],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { style: "display: contents" },
   template: `
-    <div class="approval confirm" data-testid="confirm-delete" [attr.data-call]="call().toolCallId" role="alertdialog" aria-label="Confirm deletion">
+    <div class="approval confirm" data-testid="confirm-delete" [attr.data-call]="call().toolCallId" role="alertdialog" aria-label="Confirm deletion" focusCard>
       <div class="icon" aria-hidden="true">?</div>
       <div class="text">
         <strong>{{ text().question }}</strong>

@@ -25,7 +25,7 @@ import { TurnBarComponent } from "./turn-bar.component";
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: "pane-wrap" },
   template: `
-    <div class="pane" followBottom #follow="followBottom" [jumpOn]="sent()" data-testid="messages" tabindex="0" aria-label="Messages">
+    <div class="pane" followBottom #follow="followBottom" [jumpOn]="sent()" data-testid="messages" tabindex="0" role="log" aria-label="Messages" [attr.aria-busy]="running()">
       <div class="thread-list">
         @for (block of blocks(); track block.key) {
           @if (block.kind === "message") {
@@ -65,7 +65,9 @@ import { TurnBarComponent } from "./turn-bar.component";
           </div>
         }
         @if (running()) {
-          <div class="typing" data-testid="typing" aria-label="The agent is working"><span></span><span></span><span></span></div>
+          <div class="typing" data-testid="typing" role="status" aria-label="The agent is working">
+            <span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span>
+          </div>
         }
       </div>
     </div>

@@ -4,6 +4,7 @@ import type { Message, ToolMessage } from "agui-rx";
 import type { CutOff } from "agui-rx/client";
 import { copyText, type CopyResult } from "../../../shared/markdown/copyCode";
 import { messageText } from "../../../shared/messageText";
+import { speakerLabel } from "../../../shared/speakerLabel";
 import { toolCardView } from "../../../shared/toolCard";
 import { MarkdownComponent } from "./markdown.component";
 import { ToolCardComponent } from "./tool-card.component";
@@ -26,7 +27,7 @@ import { ToolCardComponent } from "./tool-card.component";
       </details>
     }
     @if (shown()) {
-      <div [class]="classes()" data-testid="message" [attr.data-role]="message().role">
+      <div [class]="classes()" data-testid="message" [attr.data-role]="message().role" role="article" [attr.aria-label]="speaker()">
         @if (text()) {
           @if (message().role === "assistant") {
             <app-markdown [text]="text()" />
@@ -64,6 +65,8 @@ export class MessageViewComponent {
   /** Tool results show on their call's card; activity messages are not drawn here; reasoning is its own fold (above). */
   protected readonly shown = computed(() => this.message().role === "user" || this.message().role === "assistant");
   protected readonly text = computed(() => messageText(this.message()));
+  /** Who speaks, for a screen reader (the article's name). */
+  protected readonly speaker = computed(() => speakerLabel(this.message().role === "user" ? "user" : "assistant"));
   protected readonly stopped = computed(() => this.cutOff().messageIds.has(this.message().id));
   protected readonly cards = computed(() => {
     const message = this.message();

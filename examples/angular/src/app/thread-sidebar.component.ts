@@ -17,7 +17,7 @@ import { PAGE_THREAD, THREAD_LIST } from "./task-board";
 @Component({
   selector: "app-thread-sidebar",
   changeDetection: ChangeDetectionStrategy.OnPush,
-  host: { class: "threads", "aria-label": "Threads" },
+  host: { class: "threads", role: "complementary", "aria-label": "Threads" },
   template: `
     <button type="button" class="new-chat" data-testid="new-chat" (click)="newChat()">+ New chat</button>
     @if (threads.error(); as error) {
