@@ -49,7 +49,7 @@ export type RunOutcome = SuccessOutcome | InterruptOutcome;
  */
 export interface Agent<S = unknown> {
   /** The shared state's codec and default; absent for a stateless agent (its state is the raw input value). */
-  readonly state?: StateSpec<S>;
+  readonly state?: StateSpec<S> | undefined;
   run(ctx: RunContext<S>): Promise<RunOutcome | void>;
 }
 

@@ -14,9 +14,9 @@ import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUM
  */
 export interface CorsOptions {
   readonly origin: string | readonly string[];
-  readonly credentials?: boolean;
-  readonly allowHeaders?: readonly string[];
-  readonly maxAge?: number;
+  readonly credentials?: boolean | undefined;
+  readonly allowHeaders?: readonly string[] | undefined;
+  readonly maxAge?: number | undefined;
 }
 
 /** The request headers our clients send that are not CORS-safelisted: a page needs a preflight for them. */
