@@ -128,7 +128,7 @@ export function debugEvents<T extends Event | InBandReport>(option: DebugOption 
   if (option === true) return logEvents<T>(defaultLogger, { label: `agui-rx ${label}` });
   if (typeof option === "function") return logEvents<T>(option, { label: `agui-rx ${label}` });
   const { logger, ...options } = option;
-  return logEvents<T>(logger ?? defaultLogger, { label: `agui-rx ${label}`, ...options });
+  return logEvents<T>(logger ?? defaultLogger, { ...options, label: options.label ?? `agui-rx ${label}` }); // an explicit `label: undefined` keeps the default
 }
 
 interface Format {

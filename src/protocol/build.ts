@@ -69,7 +69,7 @@ export const ev = {
   toolCallChunk: (options: EventOptions<"TOOL_CALL_CHUNK">) => make("TOOL_CALL_CHUNK", {}, options),
   /** A tool's output; `content` is a string so Baseline peers accept it too. */
   toolCallResult: (messageId: string, toolCallId: string, content: string, options?: EventOptions<"TOOL_CALL_RESULT">) =>
-    make("TOOL_CALL_RESULT", { messageId, toolCallId, content }, { role: "tool", ...options }),
+    make("TOOL_CALL_RESULT", { messageId, toolCallId, content }, { ...options, role: options?.role ?? "tool" }),
 
   /** `undefined` is sent as `null`: JSON has no `undefined`, and the member must be present. */
   stateSnapshot: (snapshot: unknown, options?: EventOptions<"STATE_SNAPSHOT">) => make("STATE_SNAPSHOT", { snapshot: snapshot ?? null }, options),
