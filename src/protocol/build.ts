@@ -53,7 +53,7 @@ export const ev = {
   stepStarted: (stepName: string, options?: EventOptions<"STEP_STARTED">) => make("STEP_STARTED", { stepName }, options),
   stepFinished: (stepName: string, options?: EventOptions<"STEP_FINISHED">) => make("STEP_FINISHED", { stepName }, options),
 
-  textMessageStart: (messageId: string, options?: EventOptions<"TEXT_MESSAGE_START"> & { role?: EventOf<"TEXT_MESSAGE_START">["role"] }) => {
+  textMessageStart: (messageId: string, options?: EventOptions<"TEXT_MESSAGE_START"> & { role?: EventOf<"TEXT_MESSAGE_START">["role"] | undefined }) => {
     const { role = "assistant", ...rest } = options ?? {};
     return make("TEXT_MESSAGE_START", { messageId, role }, rest);
   },
@@ -80,7 +80,7 @@ export const ev = {
     messageId: string,
     activityType: string,
     content: Record<string, unknown>,
-    options?: EventOptions<"ACTIVITY_SNAPSHOT"> & { replace?: boolean },
+    options?: EventOptions<"ACTIVITY_SNAPSHOT"> & { replace?: boolean | undefined },
   ) => {
     const { replace = true, ...rest } = options ?? {};
     return make("ACTIVITY_SNAPSHOT", { messageId, activityType, content, replace }, rest);
