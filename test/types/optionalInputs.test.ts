@@ -118,7 +118,8 @@ function refusedProbes(findings: readonly Finding[]): string[] {
   const program = ts.createProgram([file], OPTIONS, host);
   const source = program.getSourceFile(file);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const line = diagnostic.file === source && diagnostic.start !== undefined ? source.getLineAndCharacterOfPosition(diagnostic.start).line : -1;
+    const line =
+      source !== undefined && diagnostic.file === source && diagnostic.start !== undefined ? source.getLineAndCharacterOfPosition(diagnostic.start).line : -1;
     return `${probes[line]?.where ?? diagnostic.file?.fileName ?? "probe"}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ").slice(0, 200)}`;
   });
 }
