@@ -63,7 +63,10 @@ export interface NormalizeChunksOptions {
  * // output  -e-c-|   e = Diagnostic(ProtocolError { code: "chunk", rule: "C5" })
  * events$.pipe(normalizeChunks({ mode: "report" }), verifyEvents({ mode: "report" }));
  */
-export function normalizeChunks(options?: { readonly mode?: "strict" | undefined; readonly newId?: (() => string) | undefined }): OperatorFunction<Event, Event>;
+export function normalizeChunks(options?: {
+  readonly mode?: "strict" | undefined;
+  readonly newId?: (() => string) | undefined;
+}): OperatorFunction<Event, Event>;
 export function normalizeChunks(options: {
   readonly mode: "report";
   readonly newId?: (() => string) | undefined;

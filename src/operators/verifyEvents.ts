@@ -42,7 +42,10 @@ export interface VerifyEventsOptions {
  * events$.pipe(verifyEvents({ mode: "report" }));
  */
 export function verifyEvents(options?: { readonly mode?: "strict" | undefined; readonly threadId?: string | undefined }): OperatorFunction<Event, Event>;
-export function verifyEvents(options: { readonly mode: "report"; readonly threadId?: string | undefined }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
+export function verifyEvents(options: {
+  readonly mode: "report";
+  readonly threadId?: string | undefined;
+}): OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(options: VerifyEventsOptions = {}): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const expect = options.threadId === undefined ? {} : { threadId: options.threadId };
