@@ -30,27 +30,27 @@ export interface AiAgentOptions<S = unknown> {
   /** The model: a provider's model object, or a gateway model id string. */
   readonly model: LanguageModel;
   /** The system prompt, sent before the thread's own system and developer messages. */
-  readonly system?: string;
+  readonly system?: string | undefined;
   /** Server tools (with `execute`): they run inside the run. They win over a client tool of the same name. */
-  readonly tools?: ToolSet;
+  readonly tools?: ToolSet | undefined;
   /** The most model steps one run takes (one step per model call of the tool loop); 20 by default. */
-  readonly maxSteps?: number;
+  readonly maxSteps?: number | undefined;
   /** A stop condition of the SDK (`stepCountIs`, `hasToolCall`, …) instead of `maxSteps`. */
-  readonly stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
+  readonly stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[] | undefined;
   /** Provider-specific options, passed to `streamText` as they are. */
-  readonly providerOptions?: ProviderOptions;
+  readonly providerOptions?: ProviderOptions | undefined;
   /**
    * Builds the call from the run: receives the context and the call `aiAgent` made (model,
    * instructions, messages, tools, stop condition, provider options, abort signal) and returns
    * the one to make. `ctx.signal` still aborts the call if the returned one has its own signal.
    */
-  readonly prepare?: (ctx: RunContext<S>, call: AiCall) => AiCall | Promise<AiCall>;
+  readonly prepare?: ((ctx: RunContext<S>, call: AiCall) => AiCall | Promise<AiCall>) | undefined;
   /** What the client sees of model and tool errors (see `describeError`, the default). */
-  readonly onError?: ErrorDescriber;
+  readonly onError?: ErrorDescriber | undefined;
   /** Whether model steps become STEP_STARTED/STEP_FINISHED; `true` by default. */
-  readonly steps?: boolean;
+  readonly steps?: boolean | undefined;
   /** The agent's shared state, for a `prepare` or tools that read `ctx.state`. */
-  readonly state?: StateSpec<S>;
+  readonly state?: StateSpec<S> | undefined;
 }
 
 /** The default of `maxSteps`, the AI SDK's own default for its tool-loop agent. */

@@ -15,17 +15,17 @@ import { closeStep, openSpans } from "./OpenSpans";
  */
 export interface StreamToRunOptions {
   /** What the client sees of a model or tool error; `describeError` by default (the provider's message, nothing else). */
-  readonly onError?: ErrorDescriber;
+  readonly onError?: ErrorDescriber | undefined;
   /** Whether each model step becomes STEP_STARTED/STEP_FINISHED (`step-1`, `step-2`, …); `true` by default. */
-  readonly steps?: boolean;
+  readonly steps?: boolean | undefined;
   /** The provider name on usage entries and RAW events (`providerName(model)` gives it); the model name comes from each step's response. */
-  readonly provider?: string;
+  readonly provider?: string | undefined;
   /**
    * Called for each `steering-message` part with its id: return `true` when it is a message of the
    * run's own (`ctx.offers$`) that you took (`offer.take()` records it), `false` to have the part
    * recorded as a user message here. `aiAgent` passes its `RunSteering`'s (docs/ai.md#steering).
    */
-  readonly steered?: (id: string) => boolean;
+  readonly steered?: ((id: string) => boolean) | undefined;
 }
 
 /**

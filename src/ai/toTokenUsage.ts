@@ -15,7 +15,10 @@ import type { TokenUsage } from "../protocol/common";
  * toTokenUsage(part.usage, { provider: "openai", model: part.response.modelId });
  * // { provider: "openai", model: "gpt-4o-2024-08-06", inputTokens: 812, outputTokens: 64, totalTokens: 876 }
  */
-export function toTokenUsage(usage: LanguageModelUsage, names: { readonly provider?: string; readonly model?: string } = {}): TokenUsage {
+export function toTokenUsage(
+  usage: LanguageModelUsage,
+  names: { readonly provider?: string | undefined; readonly model?: string | undefined } = {},
+): TokenUsage {
   const entry: TokenUsage = {};
   if (names.provider !== undefined) entry.provider = names.provider;
   if (names.model !== undefined) entry.model = names.model;

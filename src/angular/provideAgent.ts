@@ -20,13 +20,13 @@ export const AGENT_SESSION = new InjectionToken<Session>("agui-rx AGENT_SESSION 
  * const options: ProvideAgentOptions<Board> = { token: BOARD, frame: null };
  */
 export interface ProvideAgentOptions<S> {
-  readonly token?: InjectionToken<Session<S>>;
+  readonly token?: InjectionToken<Session<S>> | undefined;
   /**
    * When `injectAgent`'s signals refresh: once per animation frame by default in a browser
    * (`animationFrameScheduler`), at once (`null`) where there is no `requestAnimationFrame`, or
    * any scheduler (a `TestScheduler`).
    */
-  readonly frame?: RenderFrame;
+  readonly frame?: RenderFrame | undefined;
 }
 
 /**

@@ -13,28 +13,28 @@ import type { ClientTool } from "./tools/clientTool";
 export interface SessionOptions<S> extends Hydration {
   readonly threadId: string;
   /** Types the state: `state` is decoded with it, and a value that does not decode is a `state` error. */
-  readonly state?: StateSpec<S>;
+  readonly state?: StateSpec<S> | undefined;
   /**
    * The tools offered to the agent: plain wire `Tool`s (the application answers their calls) and
    * `ClientTool`s, which the session executes itself before it starts the follow-up run
    * (docs/tools.md). Names must be unique (a `ClientToolError` otherwise, thrown here).
    */
-  readonly tools?: readonly (Tool | ClientTool)[];
+  readonly tools?: readonly (Tool | ClientTool)[] | undefined;
   /** How many follow-up runs one `send`/`resume` may start for client tool calls; 5 by default (docs/tools.md § the loop). */
-  readonly maxToolRoundtrips?: number;
-  readonly context?: readonly Context[];
+  readonly maxToolRoundtrips?: number | undefined;
+  readonly context?: readonly Context[] | undefined;
   readonly forwardedProps?: unknown;
   /** Mints run ids and the ids of sent user messages; `crypto.randomUUID()` by default. */
-  readonly newId?: () => string;
+  readonly newId?: (() => string) | undefined;
   /** The time used by the resume pre-flight (docs/rules.md#I5); `Date.now` by default. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Logs every event each run receives, before it is checked (`logEvents`, label `agui-rx client`). */
-  readonly debug?: DebugOption;
+  readonly debug?: DebugOption | undefined;
   /**
    * How many messages `connect()` joins with (the thread's last ones; all without it) and
    * `loadOlder()` reads per page (50 without it) (docs/threads.md#in-the-client).
    */
-  readonly historyLimit?: number;
+  readonly historyLimit?: number | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export interface SessionOptions<S> extends Hydration {
  * session.connect({ limit: 50 });
  */
 export interface ConnectOptions {
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /**
@@ -55,12 +55,12 @@ export interface ConnectOptions {
  * session.send("Plan my week", { tools: [calendarTool], maxToolRoundtrips: 2 });
  */
 export interface RunOptions {
-  readonly tools?: readonly (Tool | ClientTool)[];
-  readonly maxToolRoundtrips?: number;
-  readonly context?: readonly Context[];
+  readonly tools?: readonly (Tool | ClientTool)[] | undefined;
+  readonly maxToolRoundtrips?: number | undefined;
+  readonly context?: readonly Context[] | undefined;
   readonly forwardedProps?: unknown;
   /** The first run's id; a new one by default (follow-up runs always get new ones). */
-  readonly runId?: string;
+  readonly runId?: string | undefined;
   /**
    * What `send` asks for while a run is live (docs/queue.md#policies): `refuse` (the default: a
    * plain post, refused while this session runs and answered 409 while the thread does), `queue`,
@@ -69,5 +69,5 @@ export interface RunOptions {
    * or a resume with another one is refused (`config`). Follow-up runs of the tool loop are always
    * plain posts.
    */
-  readonly whileRunning?: WhileRunning;
+  readonly whileRunning?: WhileRunning | undefined;
 }

@@ -19,7 +19,7 @@ import type { Update } from "../thread/Update";
  */
 export interface ApplyEventsOptions<S> {
   /** @internal The state to apply to (a Session passes its own, so runs accumulate); a fresh untyped one by default. */
-  readonly state?: ClientState<S>;
+  readonly state?: ClientState<S> | undefined;
 }
 
 /**

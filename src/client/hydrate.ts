@@ -22,7 +22,7 @@ export interface Hydration {
    * client's `initialMessages`). Checked with the Message codec: an invalid one throws a `config`
    * ClientError naming it.
    */
-  readonly messages?: readonly Message[];
+  readonly messages?: readonly Message[] | undefined;
   /**
    * The state JSON to start from, e.g. an earlier `session.rawState` (the official client's
    * `initialState`; named after the getter it comes from, since a Session's `state` option is the
@@ -30,7 +30,7 @@ export interface Hydration {
    */
   readonly rawState?: unknown;
   /** The interrupts the thread waits on (an earlier `session.interrupts`); checked like `messages`. */
-  readonly interrupts?: readonly Interrupt[];
+  readonly interrupts?: readonly Interrupt[] | undefined;
 }
 
 /**

@@ -6,9 +6,9 @@ import { toNodeHandler, type FetchHandler } from "./toNodeHandler";
 /** Where to listen. */
 export interface ServeOptions {
   /** Port; 0 (the default) picks a free one. */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** Interface; `127.0.0.1` (loopback only) by default. */
-  readonly host?: string;
+  readonly host?: string | undefined;
 }
 
 /** A running server. */

@@ -27,20 +27,20 @@ export type EventLogger = (line: string, entry: EventLogEntry) => void;
 /** Options of {@link logEvents}. */
 export interface LogEventsOptions {
   /** What each line starts with, in brackets (default `agui-rx`). */
-  readonly label?: string;
+  readonly label?: string | undefined;
   /** The clock, in milliseconds (default `Date.now`); inject one for tests or for `performance.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Longest member value printed in full; longer ones are cut with `…` (default 80 characters). */
-  readonly maxValueChars?: number;
+  readonly maxValueChars?: number | undefined;
   /** Member names whose values are never printed, at any depth (e.g. `["encryptedValue", "content"]`). */
-  readonly redact?: readonly string[];
+  readonly redact?: readonly string[] | undefined;
 }
 
 /**
  * The `debug` option of `Session` and `createHandler`: `true` logs with `console.debug`, a function
  * is the logger, an object gives the logger and the options; `false` or absent logs nothing.
  */
-export type DebugOption = boolean | EventLogger | (LogEventsOptions & { readonly logger?: EventLogger });
+export type DebugOption = boolean | EventLogger | (LogEventsOptions & { readonly logger?: EventLogger | undefined });
 
 const DEFAULT_MAX_VALUE_CHARS = 80;
 const defaultLogger: EventLogger = (line) => console.debug(line);
@@ -128,7 +128,7 @@ export function debugEvents<T extends Event | InBandReport>(option: DebugOption 
   if (option === true) return logEvents<T>(defaultLogger, { label: `agui-rx ${label}` });
   if (typeof option === "function") return logEvents<T>(option, { label: `agui-rx ${label}` });
   const { logger, ...options } = option;
-  return logEvents<T>(logger ?? defaultLogger, { label: `agui-rx ${label}`, ...options });
+  return logEvents<T>(logger ?? defaultLogger, { ...options, label: options.label ?? `agui-rx ${label}` }); // an explicit `label: undefined` keeps the default
 }
 
 interface Format {

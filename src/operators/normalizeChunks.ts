@@ -8,12 +8,12 @@ import { initialNormalizerState, normalizeInto, passesThrough, type Emit, type N
 /** Options of `normalizeChunks()`. */
 export interface NormalizeChunksOptions {
   /** `strict` (the default) errors the stream at the first rejected chunk; `report` emits a Diagnostic instead and goes on. */
-  readonly mode?: VerificationMode;
+  readonly mode?: VerificationMode | undefined;
   /**
    * Mints the ids that THINKING_* events imply. Called only while a subscription is active, for
    * that subscription. Defaults to `globalThis.crypto.randomUUID()`.
    */
-  readonly newId?: () => string;
+  readonly newId?: (() => string) | undefined;
 }
 
 /**
@@ -63,10 +63,13 @@ export interface NormalizeChunksOptions {
  * // output  -e-c-|   e = Diagnostic(ProtocolError { code: "chunk", rule: "C5" })
  * events$.pipe(normalizeChunks({ mode: "report" }), verifyEvents({ mode: "report" }));
  */
-export function normalizeChunks(options?: { readonly mode?: "strict"; readonly newId?: () => string }): OperatorFunction<Event, Event>;
+export function normalizeChunks(options?: {
+  readonly mode?: "strict" | undefined;
+  readonly newId?: (() => string) | undefined;
+}): OperatorFunction<Event, Event>;
 export function normalizeChunks(options: {
   readonly mode: "report";
-  readonly newId?: () => string;
+  readonly newId?: (() => string) | undefined;
 }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function normalizeChunks(
   options?: NormalizeChunksOptions,

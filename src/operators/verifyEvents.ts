@@ -8,12 +8,12 @@ import { initialVerifierState, type VerifierExpectations } from "./verify/Verifi
 /** Options of `verifyEvents()`. */
 export interface VerifyEventsOptions {
   /** `strict` (the default) errors the stream at the first violation; `report` emits a Diagnostic instead and goes on. */
-  readonly mode?: VerificationMode;
+  readonly mode?: VerificationMode | undefined;
   /**
    * The thread the consumer sent (RunAgentInput.threadId). Every RUN_STARTED and RUN_FINISHED of
    * the stream must name it (docs/rules.md#R7a); without it, the first RUN_STARTED's thread is the stream's.
    */
-  readonly threadId?: string;
+  readonly threadId?: string | undefined;
 }
 
 /**
@@ -41,8 +41,11 @@ export interface VerifyEventsOptions {
  * //          output  -a-d-c-|   d = Diagnostic(ProtocolError docs/rules.md#R15); c is checked as if b never came
  * events$.pipe(verifyEvents({ mode: "report" }));
  */
-export function verifyEvents(options?: { readonly mode?: "strict"; readonly threadId?: string }): OperatorFunction<Event, Event>;
-export function verifyEvents(options: { readonly mode: "report"; readonly threadId?: string }): OperatorFunction<Event | InBandReport, Event | InBandReport>;
+export function verifyEvents(options?: { readonly mode?: "strict" | undefined; readonly threadId?: string | undefined }): OperatorFunction<Event, Event>;
+export function verifyEvents(options: {
+  readonly mode: "report";
+  readonly threadId?: string | undefined;
+}): OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(options?: VerifyEventsOptions): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport>;
 export function verifyEvents(options: VerifyEventsOptions = {}): OperatorFunction<Event, Event> | OperatorFunction<Event | InBandReport, Event | InBandReport> {
   const expect = options.threadId === undefined ? {} : { threadId: options.threadId };

@@ -15,7 +15,7 @@ export interface DiffOptions {
    * snapshot's length to get "a delta only if strictly smaller" (docs/rules.md#S5). Equal documents give
    * `[]` whatever the budget: "nothing changed" is not a patch that competes with a snapshot.
    */
-  readonly maxSize?: number;
+  readonly maxSize?: number | undefined;
 }
 
 /** The patch does not pay for itself (or cannot be expressed safely): send the snapshot instead. */

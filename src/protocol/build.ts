@@ -53,7 +53,7 @@ export const ev = {
   stepStarted: (stepName: string, options?: EventOptions<"STEP_STARTED">) => make("STEP_STARTED", { stepName }, options),
   stepFinished: (stepName: string, options?: EventOptions<"STEP_FINISHED">) => make("STEP_FINISHED", { stepName }, options),
 
-  textMessageStart: (messageId: string, options?: EventOptions<"TEXT_MESSAGE_START"> & { role?: EventOf<"TEXT_MESSAGE_START">["role"] }) => {
+  textMessageStart: (messageId: string, options?: EventOptions<"TEXT_MESSAGE_START"> & { role?: EventOf<"TEXT_MESSAGE_START">["role"] | undefined }) => {
     const { role = "assistant", ...rest } = options ?? {};
     return make("TEXT_MESSAGE_START", { messageId, role }, rest);
   },
@@ -69,7 +69,7 @@ export const ev = {
   toolCallChunk: (options: EventOptions<"TOOL_CALL_CHUNK">) => make("TOOL_CALL_CHUNK", {}, options),
   /** A tool's output; `content` is a string so Baseline peers accept it too. */
   toolCallResult: (messageId: string, toolCallId: string, content: string, options?: EventOptions<"TOOL_CALL_RESULT">) =>
-    make("TOOL_CALL_RESULT", { messageId, toolCallId, content }, { role: "tool", ...options }),
+    make("TOOL_CALL_RESULT", { messageId, toolCallId, content }, { ...options, role: options?.role ?? "tool" }),
 
   /** `undefined` is sent as `null`: JSON has no `undefined`, and the member must be present. */
   stateSnapshot: (snapshot: unknown, options?: EventOptions<"STATE_SNAPSHOT">) => make("STATE_SNAPSHOT", { snapshot: snapshot ?? null }, options),
@@ -80,7 +80,7 @@ export const ev = {
     messageId: string,
     activityType: string,
     content: Record<string, unknown>,
-    options?: EventOptions<"ACTIVITY_SNAPSHOT"> & { replace?: boolean },
+    options?: EventOptions<"ACTIVITY_SNAPSHOT"> & { replace?: boolean | undefined },
   ) => {
     const { replace = true, ...rest } = options ?? {};
     return make("ACTIVITY_SNAPSHOT", { messageId, activityType, content, replace }, rest);

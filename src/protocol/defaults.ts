@@ -28,7 +28,7 @@ export const DEFAULT_ACTIVITY_REPLACE = true;
  * @example
  * textMessageRole({ type: "TEXT_MESSAGE_START", messageId: "m1" } as never) // "assistant"
  */
-export function textMessageRole(event: { readonly role?: TextMessageRole | null }): TextMessageRole {
+export function textMessageRole(event: { readonly role?: TextMessageRole | null | undefined }): TextMessageRole {
   return event.role ?? DEFAULT_TEXT_ROLE;
 }
 
@@ -38,6 +38,6 @@ export function textMessageRole(event: { readonly role?: TextMessageRole | null 
  * @example
  * activityReplaces({ replace: false }) // false
  */
-export function activityReplaces(event: { readonly replace?: boolean | null }): boolean {
+export function activityReplaces(event: { readonly replace?: boolean | null | undefined }): boolean {
   return event.replace ?? DEFAULT_ACTIVITY_REPLACE;
 }

@@ -25,8 +25,12 @@ export interface StructOptions {
   readonly open?: boolean;
 }
 
-/** The decoded type of a struct: required props plus optional ones. */
-export type StructType<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>;
+/**
+ * The decoded type of a struct: required props plus optional ones. An optional member also takes
+ * `undefined` (`?: T | undefined`), which `validate` reads as absent: under `exactOptionalPropertyTypes`
+ * io-ts's own `t.partial` face (`?: T`) would refuse `{ name: maybeName }` in a message a user builds.
+ */
+export type StructType<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & { [K in keyof O]?: t.TypeOf<O[K]> | undefined };
 /** The encoded (wire) type of a struct. */
 export type StructOutput<R extends t.Props, O extends t.Props> = t.OutputOf<t.TypeC<R>> & t.OutputOf<t.PartialC<O>>;
 

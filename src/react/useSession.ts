@@ -16,7 +16,7 @@ export interface UseSessionOptions<S> extends SessionOptions<S> {
    * in a browser (`animationFrameScheduler`), at once (`null`) where there is no
    * `requestAnimationFrame`; any scheduler (a `TestScheduler`) otherwise.
    */
-  readonly frame?: RenderFrame;
+  readonly frame?: RenderFrame | undefined;
 }
 
 /**

@@ -13,28 +13,28 @@ import type { RedisPort } from "./RedisPort";
  */
 export interface RedisStoreSettings {
   /** Prefix of every key and of the signal channel (default `"agui:"`). */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /** Milliseconds every key of a thread lives after its last write; an idle thread is then gone (404) (default 7 days). */
-  readonly ttl?: number;
+  readonly ttl?: number | undefined;
   /** Milliseconds a live run may go without an append or a heartbeat before it is ended `ABANDONED` (default `DEFAULT_LEASE_MS`, 30,000). */
-  readonly lease?: number;
+  readonly lease?: number | undefined;
   /** Runs whose events a thread's stream keeps (default 50); older runs' entries are trimmed (MINID) and live on in the snapshot. */
-  readonly maxRunsPerThread?: number;
+  readonly maxRunsPerThread?: number | undefined;
   /** Entries a thread's stream may grow to before it is trimmed up to its kept snapshot (default 100,000). */
-  readonly maxEventsPerThread?: number;
+  readonly maxEventsPerThread?: number | undefined;
   /** A live run's compacted thread is kept every this many events (default 1,000), and at its end. */
-  readonly snapshotEvery?: number;
+  readonly snapshotEvery?: number | undefined;
   /** Milliseconds a command may take before it fails `unavailable` (default 10,000). */
-  readonly timeout?: number;
+  readonly timeout?: number | undefined;
   /**
    * The lease clock. Default: Redis's own (`TIME` inside the scripts, and the heartbeat key's TTL),
    * the same for every instance whatever their clocks say; timers use `systemClock`. An injected
    * clock (tests: a manual one) measures leases instead: the heartbeat key then holds the deadline
    * on that clock, and the key's own TTL is the thread's.
    */
-  readonly clock?: StoreClock;
+  readonly clock?: StoreClock | undefined;
   /** Names of the connections the store opens (`CLIENT SETNAME`): `<name>:<instance>:reader` and `…:signals` (default `"agui-rx"`). */
-  readonly connectionName?: string;
+  readonly connectionName?: string | undefined;
 }
 
 /**

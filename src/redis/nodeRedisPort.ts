@@ -33,7 +33,7 @@ export interface NodeRedisPortOptions {
    * failed connection attempt while it reconnects). The store itself learns of a failure from the
    * commands it had pending, which reject; this is for logs. Default: nothing.
    */
-  readonly onConnectionError?: (error: Error) => void;
+  readonly onConnectionError?: ((error: Error) => void) | undefined;
 }
 
 /**

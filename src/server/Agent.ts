@@ -49,8 +49,13 @@ export type RunOutcome = SuccessOutcome | InterruptOutcome;
  */
 export interface Agent<S = unknown> {
   /** The shared state's codec and default; absent for a stateless agent (its state is the raw input value). */
-  readonly state?: StateSpec<S>;
-  run(ctx: RunContext<S>): Promise<RunOutcome | void>;
+  readonly state?: StateSpec<S> | undefined;
+  /**
+   * A promise of the outcome (write it `async run(ctx)`). Typed `PromiseLike` so that a `run` that is
+   * not `async` is told "Property 'then' is missing in type 'SuccessOutcome'", not a list of
+   * Promise's members (test/types/errorMessages.test.ts pins it).
+   */
+  run(ctx: RunContext<S>): PromiseLike<RunOutcome | void>;
 }
 
 /**

@@ -11,28 +11,28 @@ import type { IdSource } from "./ids";
  */
 export interface RunAgentOptions {
   /** Where minted ids come from; `crypto.randomUUID()` by default. Use `sequentialIds()` for deterministic tests. */
-  readonly ids?: IdSource;
+  readonly ids?: IdSource | undefined;
   /** Put the error's stack in `RUN_ERROR.metadata.stack`. Off by default: stacks can leak internals to clients. */
-  readonly exposeStack?: boolean;
+  readonly exposeStack?: boolean | undefined;
   /**
    * Resolves when the consumer can take more events; `ctx.ready()` awaits it. `createHandler`
    * passes the HTTP response's, so an agent that awaits `ctx.ready()` between bursts is paced by
    * the client's reading speed. Without it `ctx.ready()` resolves at once.
    */
-  readonly ready?: () => Promise<void>;
+  readonly ready?: (() => Promise<void>) | undefined;
   /**
    * Deepest nesting of arrays and objects accepted in `input.state` and sent in any event (default
    * 512, `DEFAULT_MAX_JSON_DEPTH`, the limit clients decode with). A deeper state ends the run with
    * RUN_ERROR `SERIALIZATION` naming the path and the limit; a deeper event is refused at the write.
    */
-  readonly maxJsonDepth?: number;
+  readonly maxJsonDepth?: number | undefined;
   /**
    * Cancels the run from outside with a reason: aborting it aborts `ctx.signal` with the same
    * reason, and the Observable errors with it (no terminal event: whoever aborted is the consumer,
    * and it stops listening). `createHandler` passes one that aborts when the client goes away or
    * reads too slowly (`SlowConsumerError`).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /**
    * Stops the run as its own end (a `POST {url}/stop`), which is not the consumer going away:
    * aborting it closes what the agent left open (innermost first, as after a return), emits
@@ -41,13 +41,13 @@ export interface RunAgentOptions {
    * promise does afterwards is ignored. A stop after the terminal event changes nothing.
    * `createHandler` with a store passes one that `RunWriter.stopRequested` aborts.
    */
-  readonly stop?: AbortSignal;
+  readonly stop?: AbortSignal | undefined;
   /**
    * Where `ctx.setThreadTitle(title)` sends the title (docs/threads.md#the-thread-list).
    * `createHandler` with a store passes the run's `RunWriter.setTitle`; without one the title goes
    * nowhere and `ctx.setThreadTitle` resolves at once.
    */
-  readonly setThreadTitle?: (title: string) => Promise<void>;
+  readonly setThreadTitle?: ((title: string) => Promise<void>) | undefined;
   /**
    * The messages steered into this run (docs/queue.md#steer), each once, as they arrive: the agent
    * takes them from `ctx.incoming$` (or `ctx.offers$`), and each is recorded in the run's events
@@ -56,5 +56,5 @@ export interface RunAgentOptions {
    * `createHandler` with a store passes the run's `RunWriter.steers` (their user messages); without
    * it `ctx.incoming$` completes at once.
    */
-  readonly incoming?: Observable<UserMessage>;
+  readonly incoming?: Observable<UserMessage> | undefined;
 }

@@ -29,12 +29,12 @@ import { RunReaders } from "./RunReaders";
  */
 export interface SubagentOptions {
   /** The invocation id; a fresh one by default. Pass a suspended subagent's old id to resume it (docs/rules.md#I12). */
-  readonly id?: string;
-  readonly description?: string;
+  readonly id?: string | undefined;
+  readonly description?: string | undefined;
   /** The tool call of the parent that started this subagent. */
-  readonly parentToolCallId?: string;
+  readonly parentToolCallId?: string | undefined;
   /** The message of the parent that started this subagent. */
-  readonly parentMessageId?: string;
+  readonly parentMessageId?: string | undefined;
 }
 
 /**
@@ -218,7 +218,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * @example
    * if (ctx.resumeFor("approve")?.status === "resolved") ctx.toolResult("call-1", "sent");
    */
-  toolResult(toolCallId: string, content: string, options: { readonly messageId?: string } = {}): string {
+  toolResult(toolCallId: string, content: string, options: { readonly messageId?: string | undefined } = {}): string {
     const messageId = options.messageId ?? this.core.newId();
     this.port.send(ev.toolCallResult(messageId, toolCallId, content));
     return messageId;
@@ -235,7 +235,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * thinking.delta("Checking the calendar first.");
    * thinking.end();
    */
-  reasoning(options: { readonly id?: string } = {}): ReasoningHandle<S> {
+  reasoning(options: { readonly id?: string | undefined } = {}): ReasoningHandle<S> {
     const id = options.id ?? this.core.newId();
     this.port.send(ev.reasoningStart(id));
     try {
@@ -253,7 +253,7 @@ export class RunContext<S = unknown> extends RunReaders<S> {
    * @example
    * ctx.activity("progress").snapshot({ done: 1, total: 3 });
    */
-  activity(type: string, options: { readonly id?: string } = {}): ActivityHandle<S> {
+  activity(type: string, options: { readonly id?: string | undefined } = {}): ActivityHandle<S> {
     return new ActivityHandle(this.port, options.id ?? this.core.newId(), type);
   }
 

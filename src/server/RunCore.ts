@@ -68,12 +68,12 @@ function within(scope: Scope, ancestor: Scope): boolean {
  */
 export interface RunCoreOptions {
   readonly newId: IdSource;
-  readonly ready?: () => Promise<void>;
-  readonly maxJsonDepth?: number;
+  readonly ready?: (() => Promise<void>) | undefined;
+  readonly maxJsonDepth?: number | undefined;
   /** Where `ctx.setThreadTitle` sends a title (`RunAgentOptions.setThreadTitle`); none: it does nothing. */
-  readonly setThreadTitle?: (title: string) => Promise<void>;
+  readonly setThreadTitle?: ((title: string) => Promise<void>) | undefined;
   /** The messages steered into the run (`RunAgentOptions.incoming`); none: `ctx.incoming$` completes at once. */
-  readonly incoming?: Observable<UserMessage>;
+  readonly incoming?: Observable<UserMessage> | undefined;
 }
 
 /**

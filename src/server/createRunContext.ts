@@ -45,9 +45,9 @@ export function createRunContext<S>(
   spec: StateSpec<S> | undefined,
   input: RunAgentInput,
   options: {
-    readonly ids?: IdSource;
-    readonly setThreadTitle?: (title: string) => Promise<void>;
-    readonly incoming?: Observable<UserMessage>;
+    readonly ids?: IdSource | undefined;
+    readonly setThreadTitle?: ((title: string) => Promise<void>) | undefined;
+    readonly incoming?: Observable<UserMessage> | undefined;
   } = {},
 ): RunContextHarness<S> {
   const decoded = decodeState(spec, input.state);

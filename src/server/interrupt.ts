@@ -9,8 +9,8 @@ import { randomIds } from "./ids";
  * const fields: InterruptFields = { reason: "confirmation", expiresAt: new Date(Date.now() + 60_000) };
  */
 export type InterruptFields = Omit<Interrupt, "id" | "expiresAt"> & {
-  readonly id?: string;
-  readonly expiresAt?: string | Date;
+  readonly id?: string | undefined;
+  readonly expiresAt?: string | Date | undefined;
 };
 
 /**

@@ -31,17 +31,17 @@ export interface ClientErrorDetails {
   /** The underlying error (a ProtocolError, PatchError, DecodeError, io-ts errors, a fetch failure…). */
   readonly cause?: unknown;
   /** The machine-readable code: RUN_ERROR.code, the DecodeError code, the ProtocolError rule, the warning's code. */
-  readonly code?: string;
+  readonly code?: string | undefined;
   /** The offending event, when there is one. */
   readonly event?: unknown;
   /** HTTP status (`http`). */
-  readonly status?: number;
+  readonly status?: number | undefined;
   /** The start of the response body (`http`). */
-  readonly body?: string;
+  readonly body?: string | undefined;
   /** How long the server asked to wait before trying again, in ms (`http`: its `Retry-After` header, seconds or a date). */
-  readonly retryAfterMs?: number;
+  readonly retryAfterMs?: number | undefined;
   /** Interrupt ids involved (`config` pre-flight). */
-  readonly interruptIds?: readonly string[];
+  readonly interruptIds?: readonly string[] | undefined;
 }
 
 /** The cross-copy brand (docs/packaging.md): every copy of the package marks its ClientErrors with the same key. */

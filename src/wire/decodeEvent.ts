@@ -17,9 +17,9 @@ const codecOf = eventCodecLookup();
  */
 export interface DecodeEventOptions {
   /** The nesting limit (arrays and objects); deeper input is a `too-deep` error. Defaults to `DEFAULT_MAX_JSON_DEPTH` (512). */
-  readonly maxDepth?: number;
+  readonly maxDepth?: number | undefined;
   /** Called once per piece of material stripped (AG-UI 1.1 processing model), in order; by default stripping is silent. */
-  readonly onWarning?: (warning: DecodeWarning) => void;
+  readonly onWarning?: ((warning: DecodeWarning) => void) | undefined;
 }
 
 /**

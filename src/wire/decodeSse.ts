@@ -25,13 +25,13 @@ export interface DecodeSseEventOptions extends DecodeSseOptions {
    * `DecodeWarning` right before the (stripped) event, and an event dropped whole leaves only its
    * warning. `false` (the default): stripping is silent and dropped events are skipped.
    */
-  readonly warnings?: boolean;
+  readonly warnings?: boolean | undefined;
   /**
    * `event:` names whose frames are handed on as `SseNamedFrame`s, undecoded (the caller reads
    * them: a queued message's `agui-rx-queue` notices, docs/queue.md#on-the-wire). Frames of any
    * other name, or none, are events as always.
    */
-  readonly named?: readonly string[];
+  readonly named?: readonly string[] | undefined;
 }
 
 /**
@@ -64,7 +64,7 @@ export function decodeSse(
 ): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
 export function decodeSse(options: DecodeSseEventOptions & SseControlsOption): OperatorFunction<string | Uint8Array, Event | DecodeWarning | SseControl>;
 export function decodeSse(options: DecodeSseEventOptions & { readonly warnings: true }): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
-export function decodeSse(options?: DecodeSseEventOptions & { readonly warnings?: false }): OperatorFunction<string | Uint8Array, Event>;
+export function decodeSse(options?: DecodeSseEventOptions & { readonly warnings?: false | undefined }): OperatorFunction<string | Uint8Array, Event>;
 export function decodeSse(options?: DecodeSseEventOptions): OperatorFunction<string | Uint8Array, Event | DecodeWarning>;
 export function decodeSse(
   options: DecodeSseEventOptions & Partial<SseControlsOption> = {},

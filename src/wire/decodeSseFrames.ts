@@ -18,12 +18,12 @@ export interface DecodeSseOptions {
    * ASCII, never more than the UTF-8 byte count) of everything between two blank lines.
    * Defaults to `DEFAULT_MAX_FRAME_BYTES` (16 MiB).
    */
-  readonly maxFrameBytes?: number;
+  readonly maxFrameBytes?: number | undefined;
   /**
    * `decodeSse` only: the nesting limit of a frame's JSON (arrays and objects); deeper is a
    * `too-deep` error naming the path and the limit. Defaults to `DEFAULT_MAX_JSON_DEPTH` (512).
    */
-  readonly maxDepth?: number;
+  readonly maxDepth?: number | undefined;
 }
 
 /**

@@ -60,7 +60,8 @@ describe.each(builderTypes)("%s", (type) => {
       const options = Object.fromEntries(optionalKeys.map((key) => [key, absent]));
       const event = build(options as never);
       expect(JSON.stringify(event)).not.toContain("null");
-      for (const key of optionalKeys) expect(Object.keys(event)).not.toContain(key);
+      // A defaulted member takes its default, as when the options are absent (TOOL_CALL_RESULT.role: "tool").
+      for (const key of optionalKeys) if (!(type === "TOOL_CALL_RESULT" && key === "role")) expect(Object.keys(event)).not.toContain(key);
       expect(EventSchemas.safeParse(event).success).toBe(true);
     }
   });
@@ -88,6 +89,13 @@ test("defaults: TEXT_MESSAGE_START.role is assistant, ACTIVITY_SNAPSHOT.replace 
   expect(ev.activitySnapshot("a", "T", {})).toEqual({ type: "ACTIVITY_SNAPSHOT", messageId: "a", activityType: "T", content: {}, replace: true });
   expect(ev.activitySnapshot("a", "T", {}, { replace: false }).replace).toBe(false);
   expect(ev.toolCallResult("tm", "tc", "x")).toEqual({ type: "TOOL_CALL_RESULT", messageId: "tm", toolCallId: "tc", content: "x", role: "tool" });
+  expect(ev.toolCallResult("tm", "tc", "x", { role: undefined })).toEqual({
+    type: "TOOL_CALL_RESULT",
+    messageId: "tm",
+    toolCallId: "tc",
+    content: "x",
+    role: "tool",
+  });
   expect(ev.reasoningMessageStart("r")).toEqual({ type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" });
 });
 

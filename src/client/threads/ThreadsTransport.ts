@@ -10,9 +10,9 @@ import type { ThreadListEvent, ThreadPage, ThreadPatch, ThreadSummary } from "..
  * const query: ThreadQuery = { limit: 20, cursor: page.next };
  */
 export interface ThreadQuery {
-  readonly limit?: number;
-  readonly cursor?: string;
-  readonly archived?: boolean;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+  readonly archived?: boolean | undefined;
 }
 
 /**

@@ -19,8 +19,8 @@ const DEFAULT_PAGE = 20;
  * const options: ThreadListOptions = { limit: 30 };
  */
 export interface ThreadListOptions {
-  readonly limit?: number;
-  readonly archived?: boolean;
+  readonly limit?: number | undefined;
+  readonly archived?: boolean | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export interface ThreadListSnapshot {
  * const options: OpenThreadOptions<unknown> = { historyLimit: 50, join: true };
  */
 export interface OpenThreadOptions<S> extends Omit<SessionOptions<S>, "threadId"> {
-  readonly join?: boolean;
+  readonly join?: boolean | undefined;
 }
 
 /**

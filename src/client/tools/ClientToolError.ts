@@ -24,15 +24,15 @@ export type ClientToolErrorCode = "unsupported-codec" | "invalid-tool" | "invali
 export interface ClientToolErrorOptions {
   readonly code: ClientToolErrorCode;
   /** The tool concerned, when one is. */
-  readonly toolName?: string;
+  readonly toolName?: string | undefined;
   /** The call concerned (per-call codes). */
-  readonly toolCallId?: string;
+  readonly toolCallId?: string | undefined;
   /** The name of the codec no schema could be derived for (`unsupported-codec`). */
-  readonly codec?: string;
+  readonly codec?: string | undefined;
   /** Where: a JSON Pointer into the arguments (`*` stands for any array item or record value). */
-  readonly path?: string;
+  readonly path?: string | undefined;
   /** The decode failure described (`invalid-arguments` from the codec). */
-  readonly failure?: Failure;
+  readonly failure?: Failure | undefined;
   /** The underlying error: io-ts `Errors`, the thrown value, the JSON parse error. */
   readonly cause?: unknown;
 }

@@ -16,15 +16,15 @@ export type JsonSchemaType = "string" | "number" | "integer" | "boolean" | "null
  * const schema: JsonSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
  */
 export interface JsonSchema {
-  readonly type?: JsonSchemaType | readonly JsonSchemaType[];
-  readonly enum?: readonly (string | number | boolean | null)[];
-  readonly properties?: { readonly [key: string]: JsonSchema };
-  readonly required?: readonly string[];
-  readonly additionalProperties?: boolean | JsonSchema;
-  readonly items?: JsonSchema;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly allOf?: readonly JsonSchema[];
-  readonly minimum?: number;
+  readonly type?: JsonSchemaType | readonly JsonSchemaType[] | undefined;
+  readonly enum?: readonly (string | number | boolean | null)[] | undefined;
+  readonly properties?: { readonly [key: string]: JsonSchema } | undefined;
+  readonly required?: readonly string[] | undefined;
+  readonly additionalProperties?: boolean | JsonSchema | undefined;
+  readonly items?: JsonSchema | undefined;
+  readonly anyOf?: readonly JsonSchema[] | undefined;
+  readonly allOf?: readonly JsonSchema[] | undefined;
+  readonly minimum?: number | undefined;
   readonly default?: unknown;
 }
 

@@ -51,13 +51,17 @@ export interface ClientToolDefinition<C extends t.Mixed, R> {
   /** What the tool does, for the model. */
   readonly description: string;
   /** The arguments' codec; `t.type({})` (no arguments) when absent. Its JSON Schema goes on the wire. */
-  readonly parameters?: C;
+  readonly parameters?: C | undefined;
   /** The JSON Schema to send instead of the derived one (for codecs outside the derivable set). */
-  readonly jsonSchema?: JsonSchemaObject;
+  readonly jsonSchema?: JsonSchemaObject | undefined;
   /** Encodes what `execute` returns before it is JSON-encoded (a `Date` as an ISO string, say); the value as it is when absent. */
-  readonly result?: t.Encoder<R, unknown>;
-  /** Runs the call. A throw or rejection becomes an error result; it never reaches the session. */
-  readonly execute: (args: t.TypeOf<C>, context: ToolCallContext) => R | PromiseLike<R>;
+  readonly result?: t.Encoder<R, unknown> | undefined;
+  /**
+   * Runs the call. A throw or rejection becomes an error result; it never reaches the session.
+   * `Promise<R>` is named before `PromiseLike<R>` so that an `async` execute returning the wrong
+   * type is told "Type 'string' is not assignable to type 'Date'", not `then`'s signature.
+   */
+  readonly execute: (args: t.TypeOf<C>, context: ToolCallContext) => R | Promise<R> | PromiseLike<R>;
 }
 
 /**

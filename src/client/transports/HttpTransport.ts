@@ -70,20 +70,20 @@ const PROBE_TIMEOUT_MS = 2000;
 /** Options of `HttpTransport`. */
 export interface HttpTransportOptions {
   /** Extra headers; `Content-Type` and `Accept` are always set by the transport. */
-  readonly headers?: HeadersOption;
+  readonly headers?: HeadersOption | undefined;
   /** The fetch to use (default `globalThis.fetch`). */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /** Largest SSE frame accepted, in characters (`decodeSse`'s `maxFrameBytes`; default 16 MiB). */
-  readonly maxFrameBytes?: number;
+  readonly maxFrameBytes?: number | undefined;
   /** Nesting limit of an event's JSON (`decodeSse`'s `maxDepth`; default 512): deeper is a `decode` error naming the path and the limit. */
-  readonly maxDepth?: number;
+  readonly maxDepth?: number | undefined;
   /**
    * Resuming a stream cut mid-run through `{url}/connect` (see `ReconnectConfig`): a number of
    * attempts, a config, or `false` for none. Default: 5 attempts, exponential backoff with jitter,
    * honouring the server's `retry:`. Only a server that keeps threads is asked (one that sends
    * `id:`, or says `transport.resumable` in its capabilities); any other fails as without it.
    */
-  readonly reconnect?: number | ReconnectConfig | false;
+  readonly reconnect?: number | ReconnectConfig | false | undefined;
   /**
    * Sending a request again when it got no answer to go on with (see `RetryConfig`): a number of
    * attempts, a config, or `false` for none. Default: 5 attempts, the reconnect's backoff, never
@@ -93,9 +93,9 @@ export interface HttpTransportOptions {
    * tell), or a 503 carrying the server's JSON refusal from its store (`capacity`, `unavailable`).
    * While a run or a join is retried, `{ connection: true }` gets `reconnecting` notices.
    */
-  readonly retry?: number | RetryConfig | false;
+  readonly retry?: number | RetryConfig | false | undefined;
   /** Where the waits of retries and reconnects are timed (default `asyncScheduler`; tests pass a virtual one). */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /**
    * How long an answered event stream may stay silent, in ms, before it is taken as cut
    * (docs/http.md#heartbeats): the cut is resumed as any other (`reconnect`) when the server

@@ -11,7 +11,7 @@ import type { StreamItem } from "./fetchEventStream";
  */
 export interface ReconnectConfig {
   /** Attempts after a cut before the run fails (default 5); `0` never reconnects. */
-  readonly count?: number;
+  readonly count?: number | undefined;
   /**
    * The wait before each attempt: a number of ms, or a function of the cut, the attempt (1, 2, …)
    * and the server's last `retry:` (ms, if it sent one) returning a notifier whose first value
@@ -20,9 +20,9 @@ export interface ReconnectConfig {
    * server's `retry:`, or 500 ms). The default and a number are never shorter than the failed
    * attempt's `Retry-After` (a 503's, at most `MAX_RETRY_AFTER_MS`).
    */
-  readonly delay?: number | ((error: unknown, attempt: number, retryMs: number | undefined) => ObservableInput<unknown>);
+  readonly delay?: number | ((error: unknown, attempt: number, retryMs: number | undefined) => ObservableInput<unknown>) | undefined;
   /** A reconnect that delivered an event resets the attempt count, so every cut gets `count` attempts (default `true`). */
-  readonly resetOnSuccess?: boolean;
+  readonly resetOnSuccess?: boolean | undefined;
 }
 
 /**

@@ -19,9 +19,9 @@ import type { QueueNoticeItem } from "./QueueNoticeItem";
  * transport.run(input, { warnings: true, connection: true, queue: true })
  */
 export interface TransportRunOptions {
-  readonly warnings?: boolean;
-  readonly connection?: boolean;
-  readonly queue?: boolean;
+  readonly warnings?: boolean | undefined;
+  readonly connection?: boolean | undefined;
+  readonly queue?: boolean | undefined;
 }
 
 /**
@@ -55,14 +55,14 @@ export type CancelQueuedResult = "cancelled" | "started" | "taken" | "unknown";
  */
 export interface ConnectRequest {
   readonly threadId: string;
-  readonly lastEventId?: string;
+  readonly lastEventId?: string | undefined;
   /**
    * Join with only the last `limit` messages of the thread's path in its MESSAGES_SNAPSHOT
    * (docs/threads.md#in-the-client); older ones are fetched with `history`. Without it, the whole thread.
    */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
   /** Told, as each answer of a join with `limit` arrives, whether the thread holds messages older than those its snapshot carries. */
-  readonly onHasOlder?: (hasOlder: boolean) => void;
+  readonly onHasOlder?: ((hasOlder: boolean) => void) | undefined;
 }
 
 /**

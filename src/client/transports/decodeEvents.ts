@@ -19,7 +19,10 @@ export function decodeEvents(
   chunks$: Observable<string | Uint8Array>,
   options: DecodeSseEventOptions & { readonly warnings: true },
 ): Observable<Event | DecodeWarning>;
-export function decodeEvents(chunks$: Observable<string | Uint8Array>, options?: DecodeSseEventOptions & { readonly warnings?: false }): Observable<Event>;
+export function decodeEvents(
+  chunks$: Observable<string | Uint8Array>,
+  options?: DecodeSseEventOptions & { readonly warnings?: false | undefined },
+): Observable<Event>;
 export function decodeEvents(chunks$: Observable<string | Uint8Array>, options?: DecodeSseEventOptions): Observable<Event | DecodeWarning>;
 export function decodeEvents(chunks$: Observable<string | Uint8Array>, options: DecodeSseEventOptions = {}): Observable<Event | DecodeWarning> {
   return chunks$.pipe(decodeSse(options));

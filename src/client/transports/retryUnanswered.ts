@@ -29,14 +29,14 @@ import { askedWait, UNANSWERED_CODE } from "./requestFailure";
  */
 export interface RetryConfig {
   /** Attempts after the first before the request fails (default 5, as the reconnect); `0` never tries again. */
-  readonly count?: number;
+  readonly count?: number | undefined;
   /**
    * The wait before each attempt: ms (never less than the server's `Retry-After`), or a function
    * of the failure and the attempt (1, 2, …) returning a notifier whose first value starts it
    * (completing without one gives up). Default: `reconnectDelay` (exponential backoff with jitter
    * from 500 ms), or the server's `Retry-After` when longer (at most `MAX_RETRY_AFTER_MS`).
    */
-  readonly delay?: number | ((error: unknown, attempt: number) => ObservableInput<unknown>);
+  readonly delay?: number | ((error: unknown, attempt: number) => ObservableInput<unknown>) | undefined;
 }
 
 /**

@@ -58,9 +58,9 @@ export interface SessionLike {
   /** Cancels the active run on the server (`Session.stop()`); without it, or when `canStop` is false, `stop` unsubscribes. */
   stop?(): Promise<StopResult>;
   /** Whether `stop()` can ask the server at all (`Session.canStop`). */
-  readonly canStop?: boolean;
+  readonly canStop?: boolean | undefined;
   /** The thread's waiting messages (`Session.queued`, docs/queue.md#in-the-client). */
-  readonly queued?: readonly QueuedMessage[];
+  readonly queued?: readonly QueuedMessage[] | undefined;
   /** Cancels a waiting message (`Session.cancelQueued`); a source without it answers `unknown`. */
   cancelQueued?(id: string): Promise<CancelQueuedResult>;
   /** Hears every change of the source (`Session.subscribe`): how a view re-reads `queued`. */
@@ -75,7 +75,7 @@ export interface SessionLike {
  * runs.send("and then?", { whileRunning: "queue" });
  */
 export interface SendOptions {
-  readonly whileRunning?: WhileRunning;
+  readonly whileRunning?: WhileRunning | undefined;
 }
 
 /**

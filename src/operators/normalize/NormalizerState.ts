@@ -103,7 +103,7 @@ export interface NormalizerOptions {
    * Mints the ids THINKING_* events imply (a span id, a message id). Defaults to
    * `globalThis.crypto.randomUUID()`; inject a counter for deterministic tests.
    */
-  readonly newId?: () => string;
+  readonly newId?: (() => string) | undefined;
 }
 
 /**

@@ -146,7 +146,7 @@ export interface VerifierState {
  */
 export interface VerifierExpectations {
   /** The thread the consumer sent (RunAgentInput.threadId): every run of the stream must carry it. */
-  readonly threadId?: string;
+  readonly threadId?: string | undefined;
 }
 
 /**

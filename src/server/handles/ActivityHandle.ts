@@ -26,7 +26,7 @@ export class ActivityHandle<S = unknown> extends StateAccess<S> {
   }
 
   /** Replaces the activity's content (or, with `replace: false`, sets it only if the message is new). */
-  snapshot(content: Record<string, unknown>, options: { readonly replace?: boolean } = {}): this {
+  snapshot(content: Record<string, unknown>, options: { readonly replace?: boolean | undefined } = {}): this {
     this.port.emit(ev.activitySnapshot(this.id, this.type, content, options));
     return this;
   }

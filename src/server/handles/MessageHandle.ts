@@ -10,9 +10,9 @@ import { SpanHandle } from "./SpanHandle";
  */
 export interface MessageOptions {
   /** The message id; a fresh one by default. */
-  readonly id?: string;
+  readonly id?: string | undefined;
   /** An optional display name of the speaker (`name` on TEXT_MESSAGE_START). */
-  readonly name?: string;
+  readonly name?: string | undefined;
 }
 
 /**

@@ -11,9 +11,9 @@ import { SpanHandle } from "./SpanHandle";
  */
 export interface ToolCallOptions {
   /** The tool call id; a fresh one by default. */
-  readonly id?: string;
+  readonly id?: string | undefined;
   /** The assistant message the call belongs to. */
-  readonly parentMessageId?: string;
+  readonly parentMessageId?: string | undefined;
 }
 
 /**
@@ -24,7 +24,7 @@ export interface ToolCallOptions {
  */
 export interface ToolResultOptions {
   /** The id of the tool message the result becomes; a fresh id by default. */
-  readonly messageId?: string;
+  readonly messageId?: string | undefined;
 }
 
 /**

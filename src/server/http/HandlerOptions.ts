@@ -80,22 +80,22 @@ export type Routed = RunFunction | Response | undefined;
  */
 export interface HandlerOptions {
   /** Largest accepted request body in bytes, enforced while reading (default 10 MiB). Larger → 413. */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /**
    * How long the body may take to arrive, in ms, from the handler's call to its last byte
    * (default 30 s). Later → 408, and the upload is cancelled: a body that never finishes must not
    * hold a connection (and its buffers) forever.
    */
-  readonly bodyTimeoutMs?: number;
+  readonly bodyTimeoutMs?: number | undefined;
   /**
    * Deepest nesting of arrays and objects accepted in the body (default 512,
    * `DEFAULT_MAX_JSON_DEPTH`). Deeper → 400 `json-too-deep` naming the path and the limit, before
    * anything recursive (decoding, error messages, the agent's state) sees it. Also the limit of
    * the `Agent` driver's state decoding and egress check.
    */
-  readonly maxJsonDepth?: number;
+  readonly maxJsonDepth?: number | undefined;
   /** Encoded events queued per response before `ready()` waits (default 16). */
-  readonly highWaterMark?: number;
+  readonly highWaterMark?: number | undefined;
   /**
    * The send-buffer cap per response in bytes (default 16 MiB): a run whose client reads too slowly
    * to keep its queue under it is stopped (`ctx.signal` aborts with a `SlowConsumerError`) and the
@@ -103,25 +103,25 @@ export interface HandlerOptions {
    * response ends without a terminal event after what was queued, and the client reconnects with
    * its last `id:` to read the rest from the store at its own pace. See `toEventStream`.
    */
-  readonly maxBufferedBytes?: number;
+  readonly maxBufferedBytes?: number | undefined;
   /** How the responses of this process share the event loop (default `sharedTurns`). See `fairTurns`. */
-  readonly turns?: FairTurns;
+  readonly turns?: FairTurns | undefined;
   /**
    * With a store: the budget of bytes queued to the process's tails (default 256 MiB,
    * `DEFAULT_MAX_TAIL_BYTES`), every frame counted once however many tails queue it (frames are
    * shared: see `tailFrames`). Past it a new `POST {url}/connect` is answered 503 `capacity` with
    * `Retry-After`; a run's own response is never refused by it.
    */
-  readonly maxTailBytes?: number;
+  readonly maxTailBytes?: number | undefined;
   /** The pool the budget counts (default `sharedTailFrames`, one per process). Inject one to observe or isolate it. */
-  readonly tailFrames?: TailFrames;
+  readonly tailFrames?: TailFrames | undefined;
   /**
    * With a store: a response (a `/connect` tail or a run's own) whose client took nothing for this
    * long, in ms, while events waited for it is closed (default 30 000; `Infinity` turns it off).
    * The run goes on; the client reconnects with its `Last-Event-ID` and reads the rest from the
    * store. Without it, a socket that never reads holds its queue until the connection dies.
    */
-  readonly idleWriteTimeoutMs?: number;
+  readonly idleWriteTimeoutMs?: number | undefined;
   /**
    * How often a quiet event stream gets a heartbeat, in ms (docs/http.md#heartbeats; default
    * 15 000, `DEFAULT_HEARTBEAT_MS`; `false` or `0` sends none): every SSE answer (a run's stream, a
@@ -132,18 +132,18 @@ export interface HandlerOptions {
    */
   readonly heartbeatMs?: number | false | undefined;
   /** The clock of the handler's timers (default `systemClock`): the idle-write timeout, the heartbeats, the queue's rechecks. Tests pass a manual one. */
-  readonly clock?: StoreClock;
+  readonly clock?: StoreClock | undefined;
   /** Extra headers on every answer, errors included (for example CORS headers). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /**
    * Runs after the body decoded (and after `authorize`) and before the run starts: return a
    * `Response` to refuse the request (authentication, quota, unknown agent: that response is sent
    * as it is), a run function to serve this request with (one endpoint, several agents: `(input)
    * => run(other, input)`), or nothing to use the default. A throw answers 500.
    */
-  readonly route?: (request: Request, input: RunAgentInput) => Routed | Promise<Routed>;
+  readonly route?: ((request: Request, input: RunAgentInput) => Routed | Promise<Routed>) | undefined;
   /** Logs every event each run sends (`logEvents`, label `agui-rx server`). */
-  readonly debug?: DebugOption;
+  readonly debug?: DebugOption | undefined;
   /**
    * Where runs and threads are kept (docs/durability.md#stores-and-routes): `memoryStore()`, or
    * `redisStore()` from `agui-rx/redis`. With one, every SSE frame of a run carries `id:
@@ -151,7 +151,7 @@ export interface HandlerOptions {
    * serves `POST {url}/connect`, `POST {url}/stop` and reports `transport.resumable`. Without
    * one, a disconnect aborts the run, as it always did, and `/connect` and `/stop` answer 404.
    */
-  readonly store?: ThreadStore;
+  readonly store?: ThreadStore | undefined;
   /**
    * Who sends each request (docs/threads.md#owners): its principal, or `undefined` (401
    * `unauthenticated`). With it every thread belongs to the principal that created it, another
@@ -161,7 +161,7 @@ export interface HandlerOptions {
    * Without it threads belong to nobody, the list routes answer 404, and the thread ids are the
    * only protection.
    */
-  readonly identify?: Identify;
+  readonly identify?: Identify | undefined;
   /**
    * Who owns a stored thread's history (docs/threads.md#the-anchor-rule). `"server"` (the default):
    * the store is the source of truth; a post may omit what the store has, may add only user
@@ -170,7 +170,7 @@ export interface HandlerOptions {
    * history, as without a store: **the handler then trusts the client** to send the whole
    * conversation, and what it says the agent said. Without a store it has no effect.
    */
-  readonly history?: HistoryMode;
+  readonly history?: HistoryMode | undefined;
   /**
    * Who may do what to which thread; called on every route that names a thread or the list (see
    * `ThreadAccess`), after `identify` and before anything else looks at the thread. Without it
@@ -178,39 +178,39 @@ export interface HandlerOptions {
    * to every thread: **the thread ids are then the only protection** (use unguessable ones, as
    * `crypto.randomUUID()` makes).
    */
-  readonly authorize?: Authorize;
+  readonly authorize?: Authorize | undefined;
   /**
    * Answers cross-origin pages (docs/threads.md#routes): CORS headers on every answer, and the
    * preflight `OPTIONS` of every route (PATCH and DELETE included) answered 204. Without it an
    * `OPTIONS` gets 405, as any other method a route does not take.
    */
-  readonly cors?: CorsOptions;
+  readonly cors?: CorsOptions | undefined;
   /**
    * The largest page a client may ask for (default 1000, `DEFAULT_MAX_PAGE_SIZE`): the `limit` of
    * `GET {url}/threads`, of `POST {url}/history` and of `POST {url}/connect`. Larger → 400.
    */
-  readonly maxPageSize?: number;
+  readonly maxPageSize?: number | undefined;
   /**
    * What `GET {url}/capabilities` says besides the transport (identity, tools, state, …), as
    * `@ag-ui/core` 1.0.0's `AgentCapabilities`; `transport.streaming` and `transport.resumable`
    * are the handler's own (what it does), whatever this says about them.
    */
-  readonly capabilities?: AgentCapabilities;
+  readonly capabilities?: AgentCapabilities | undefined;
   /**
    * Hears of a stored run whose recording failed after the response started (the store refused an
    * append or became unavailable): the run's clients see the failure in-band, this is for the
    * operator. Default: `console.error` with the thread, the run and the error.
    */
-  readonly onRunError?: (error: unknown, run: { readonly threadId: string; readonly runId: string }) => void;
+  readonly onRunError?: ((error: unknown, run: { readonly threadId: string; readonly runId: string }) => void) | undefined;
   /**
    * The most messages one thread's queue holds (docs/queue.md#policies, default 16): a send with a
    * policy past it is answered 429 `queue-full`.
    */
-  readonly maxQueuedMessages?: number;
+  readonly maxQueuedMessages?: number | undefined;
   /**
    * How often a waiting message's stream reads its entry and tries to start the thread's queue
    * again, in ms on `clock` (docs/queue.md#who-starts-a-waiting-message, default 10 000), so that a
    * run ended `ABANDONED` by a dead instance, or an announcement a store lost, is noticed.
    */
-  readonly queueRecheckMs?: number;
+  readonly queueRecheckMs?: number | undefined;
 }

@@ -14,12 +14,12 @@ import type { ThreadPatch } from "../../thread/threadList";
  * const access: OneThreadAccess = { action: "stop", principal: "user-42", threadId: "t1", runId: "r7" };
  */
 export type OneThreadAccess =
-  | { readonly action: "run" | "stop"; readonly principal?: string; readonly threadId: string; readonly runId: string }
-  | { readonly action: "cancel"; readonly principal?: string; readonly threadId: string; readonly id: string }
-  | { readonly action: "connect"; readonly principal?: string; readonly threadId: string; readonly runId?: string }
-  | { readonly action: "update"; readonly principal?: string; readonly threadId: string; readonly patch: ThreadPatch }
-  | { readonly action: "delete" | "history"; readonly principal?: string; readonly threadId: string }
-  | { readonly action: "select"; readonly principal?: string; readonly threadId: string; readonly messageId: string; readonly index: number };
+  | { readonly action: "run" | "stop"; readonly principal?: string | undefined; readonly threadId: string; readonly runId: string }
+  | { readonly action: "cancel"; readonly principal?: string | undefined; readonly threadId: string; readonly id: string }
+  | { readonly action: "connect"; readonly principal?: string | undefined; readonly threadId: string; readonly runId?: string | undefined }
+  | { readonly action: "update"; readonly principal?: string | undefined; readonly threadId: string; readonly patch: ThreadPatch }
+  | { readonly action: "delete" | "history"; readonly principal?: string | undefined; readonly threadId: string }
+  | { readonly action: "select"; readonly principal?: string | undefined; readonly threadId: string; readonly messageId: string; readonly index: number };
 
 /**
  * What a request wants to do with a principal's whole thread list, as `authorize` is asked: read

@@ -15,9 +15,9 @@ import { HEARTBEAT_HEADER } from "../../protocol/heartbeat";
  */
 export interface CorsOptions {
   readonly origin: string | readonly string[];
-  readonly credentials?: boolean;
-  readonly allowHeaders?: readonly string[];
-  readonly maxAge?: number;
+  readonly credentials?: boolean | undefined;
+  readonly allowHeaders?: readonly string[] | undefined;
+  readonly maxAge?: number | undefined;
 }
 
 /** The request headers our clients send that are not CORS-safelisted: a page needs a preflight for them. */

@@ -18,16 +18,16 @@ export interface FairTurnsOptions {
    * How long streams may run, all together, in one event-loop turn before the loop gets it back,
    * in ms (default 10). This is the lag the streams add to timers and incoming requests.
    */
-  readonly budgetMs?: number;
+  readonly budgetMs?: number | undefined;
   /**
    * How long one stream runs before it gives way, in ms (default 1): long enough to fill a chunk of
    * many events (few, large socket writes), short enough that many streams share a turn.
    */
-  readonly sliceMs?: number;
+  readonly sliceMs?: number | undefined;
   /** The clock, in ms (default `performance.now`). Inject one to make turns deterministic in tests. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Runs `callback` in a later macrotask (default `setImmediate` where there is one, else `setTimeout(…, 0)`). */
-  readonly defer?: (callback: () => void) => void;
+  readonly defer?: ((callback: () => void) => void) | undefined;
 }
 
 /**

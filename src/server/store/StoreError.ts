@@ -49,8 +49,8 @@ export type StoreErrorCode =
  * new StoreError("run-ended", "expected run r1 to be live, but it is over", { threadId: "t1", runId: "r1" });
  */
 export interface StoreErrorDetails {
-  readonly threadId?: string;
-  readonly runId?: string;
+  readonly threadId?: string | undefined;
+  readonly runId?: string | undefined;
   /** The error underneath (a backend failure, a JSON error). */
   readonly cause?: unknown;
 }

@@ -169,7 +169,7 @@ export interface RunWriter {
  * await store.read("t1", undefined, { owner: "user-42" });
  */
 export interface StoreScope {
-  readonly owner?: string;
+  readonly owner?: string | undefined;
 }
 
 /**
@@ -183,7 +183,7 @@ export interface StoreScope {
  * await store.beginRun(input, { owner, expectCursor: read.snapshot.cursor });
  */
 export interface BeginOptions extends StoreScope {
-  readonly expectCursor?: Cursor | null;
+  readonly expectCursor?: Cursor | null | undefined;
   /**
    * Starts the run as a new sibling after the path's message `forkAfter` (`null`: the thread's
    * start), docs/threads.md#the-tree: the store freezes the path past that message into its sibling
@@ -192,13 +192,13 @@ export interface BeginOptions extends StoreScope {
    * following the thread cuts its path too. Left out, or naming the path's last message, the run
    * continues the path. The message must be on the path (the handler checked it against the read).
    */
-  readonly forkAfter?: string | null;
+  readonly forkAfter?: string | null | undefined;
   /**
    * With `expectCursor`: the selected path the handler read (its message count and last message
    * id). A switch logs no event, so the cursor alone misses one made between the read and the
    * begin; a path that is no longer this one rejects with `history-moved` as a moved cursor does.
    */
-  readonly expectPath?: PathMark;
+  readonly expectPath?: PathMark | undefined;
   /**
    * Starts the thread's first waiting message (docs/queue.md#in-the-store): `dequeue` must be the id
    * of the head of its queue, which this run then is (its input: the entry's, reconciled); the
@@ -206,14 +206,14 @@ export interface BeginOptions extends StoreScope {
    * with `StoreError` `queue-moved` when the head is another entry (or none): someone else
    * started it, or it was cancelled.
    */
-  readonly dequeue?: string;
+  readonly dequeue?: string | undefined;
   /**
    * The post answers what the thread waits on (its pending interrupts, or its client tool results):
    * it starts ahead of a non-empty queue, which then waits for it. Without it (and without
    * `dequeue`) a thread with waiting messages refuses a run with `StoreError` `queue-pending`: the
    * queue goes first.
    */
-  readonly passQueue?: boolean;
+  readonly passQueue?: boolean | undefined;
 }
 
 /**
@@ -226,7 +226,7 @@ export interface BeginOptions extends StoreScope {
  */
 export interface EnqueueOptions extends StoreScope {
   readonly max: number;
-  readonly front?: boolean;
+  readonly front?: boolean | undefined;
 }
 
 /**
@@ -314,7 +314,7 @@ export type SelectAnswer = "switched" | "unchanged" | "unknown" | "unknown-messa
  * await store.read("t1", undefined, { owner, limit: 50 });
  */
 export interface ReadOptions extends StoreScope {
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /**
@@ -326,8 +326,8 @@ export interface ReadOptions extends StoreScope {
  */
 export interface ListQuery {
   readonly limit: number;
-  readonly cursor?: string;
-  readonly archived?: boolean;
+  readonly cursor?: string | undefined;
+  readonly archived?: boolean | undefined;
 }
 
 /**

@@ -57,7 +57,7 @@ export interface ConnectStreamOptions {
    * with its message and code, RUN_FINISHED cancelled), not as history, so the client learns how
    * the run it followed ended. Default `false` (joining a thread: see `connectPrelude`).
    */
-  readonly reconnect?: boolean;
+  readonly reconnect?: boolean | undefined;
 }
 
 /**

@@ -9,15 +9,15 @@ import type { RunWriter, StoredEvent } from "./ThreadStore";
 /** Options of `recordRun()`. */
 export interface RecordRunOptions {
   /** Time and timers for the heartbeat (default `systemClock`). */
-  readonly clock?: StoreClock;
+  readonly clock?: StoreClock | undefined;
   /** Milliseconds between heartbeats (`renewLease`) while the run is live (default 10,000: a third of the default lease). */
-  readonly renewEvery?: number;
+  readonly renewEvery?: number | undefined;
   /**
    * Runs `callback` once the events of this turn of the event loop have arrived, and returns a
    * function that cancels it (default `nextMacrotask`: `setImmediate` where there is one, else
    * `setTimeout(…, 0)`). A batch is sent then, so events arriving in one turn share one append.
    */
-  readonly defer?: (callback: () => void) => () => void;
+  readonly defer?: ((callback: () => void) => () => void) | undefined;
 }
 
 /**

@@ -11,24 +11,24 @@ import type { ThreadStore } from "../ThreadStore";
  */
 export interface MemoryStoreOptions {
   /** Threads kept (default 1,000). */
-  readonly maxThreads?: number;
+  readonly maxThreads?: number | undefined;
   /** Runs whose events a thread keeps for cursors (default 50); older runs live on in the snapshot. */
-  readonly maxRunsPerThread?: number;
+  readonly maxRunsPerThread?: number | undefined;
   /**
    * Bytes kept (default 64 MiB): the JSON text of retained events, each thread's compacted
    * messages and state, and what live runs have added to it so far (see `maxRunBytes`).
    */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /**
    * Bytes one run may add (default a quarter of `maxBytes`; at most `maxBytes`): its events' JSON
    * text, plus as much again for what they add to the thread's compacted state (for its
    * RUN_STARTED, the input's new messages). A run that would pass it is ended `RUN_TOO_LARGE`.
    */
-  readonly maxRunBytes?: number;
+  readonly maxRunBytes?: number | undefined;
   /** Milliseconds a live run may go without an append or a heartbeat before it is ended `ABANDONED` (default `DEFAULT_LEASE_MS`, 30,000). */
-  readonly lease?: number;
+  readonly lease?: number | undefined;
   /** Time and timers (default `systemClock`); tests pass a manual clock. */
-  readonly clock?: StoreClock;
+  readonly clock?: StoreClock | undefined;
 }
 
 /**
