@@ -21,6 +21,7 @@ import { ownsHistory } from "./ownsHistory";
 import { joinThread } from "./joinThread";
 import type { ClientState } from "../thread/reducers/ClientState";
 import { runInput } from "./runInput";
+import { sentMessageUpdates } from "./sentMessageUpdates";
 import { RunSlot, type ActiveRun } from "./RunSlot";
 import type { RunOptions, SessionOptions } from "./SessionOptions";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
@@ -536,9 +537,8 @@ export class Session<S = unknown> {
         const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
         const index = this.store.messages.append(user);
         this.notify("messages");
-        // the user message is the run's first update, so a view that only follows updates shows it too
-        const first: Update<S> = { kind: "message", index, id: user.id, change: { kind: "started" }, message: user };
-        return concatFirst(first, this.exchange(runOptions, resume, loop, { message: user, withdraw: () => this.withdraw(user) }));
+        // the user message opens the run's updates (started, its text, ended), so a view that only follows updates shows it too
+        return concatFirst(sentMessageUpdates(index, user), this.exchange(runOptions, resume, loop, { message: user, withdraw: () => this.withdraw(user) }));
       }
       return this.exchange(runOptions, resume, loop);
     });
@@ -570,7 +570,7 @@ export class Session<S = unknown> {
       };
       const input = (owned: boolean) => this.forkInput(fork, owned, runOptions, loop.tools.wire);
       const first: Update<S> = { kind: "messages", messages: this.messages };
-      return concatFirst(first, this.exchange(runOptions, undefined, loop, { message: plan.sent, withdraw }, input));
+      return concatFirst([first], this.exchange(runOptions, undefined, loop, { message: plan.sent, withdraw }, input));
     });
   }
 
@@ -789,9 +789,9 @@ function refuse<S>(error: ClientError): Observable<Update<S>> {
   return from(updates);
 }
 
-function concatFirst<S>(first: Update<S>, rest: Observable<Update<S>>): Observable<Update<S>> {
+function concatFirst<S>(first: readonly Update<S>[], rest: Observable<Update<S>>): Observable<Update<S>> {
   return new Observable<Update<S>>((subscriber) => {
-    subscriber.next(first);
+    for (const update of first) subscriber.next(update);
     return rest.subscribe(subscriber);
   });
 }
