@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, filter, from, map, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, filter, from, map, Observable, of, switchMap, tap, type Observable as Obs } from "rxjs";
 import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
 import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
 import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
@@ -18,7 +18,7 @@ import { checkLimit, HistoryWindow } from "./HistoryWindow";
 import { hydrate } from "./hydrate";
 import { KnownHistory } from "./KnownHistory";
 import { ownsHistory } from "./ownsHistory";
-import { joinThread } from "./joinThread";
+import { joinThread, noConnect } from "./joinThread";
 import type { ClientState } from "../thread/reducers/ClientState";
 import { runInput } from "./runInput";
 import { sentMessageUpdates } from "./sentMessageUpdates";
@@ -33,7 +33,7 @@ import { isQueueNoticeItem } from "./transports/QueueNoticeItem";
 import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { HistoryPage } from "../thread/threadList";
-import type { Subagent, Update } from "../thread/Update";
+import type { RunEnd, Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend, type RefusedSendOptions } from "./withdrawRefusedSend";
 import { takeBackAnswers } from "./answeredElsewhere";
 import type { QueuedMessage } from "../protocol/queueMeta";
@@ -428,8 +428,11 @@ export class Session<S = unknown> {
    * the rest of it, live, through its end; for an idle thread the stream ends at once with `done`
    * (`success`, or `interrupted` when the thread waits on interrupts). A page calls it after a
    * reload. While it streams the session is `running` and `stop()` cancels the joined run.
-   * Completes without any update when the server does not know the thread (or keeps no threads:
-   * 404); refused like `send` while a run is active, or when the transport cannot join threads.
+   * Always ends with exactly one `done` (docs/threads.md#joining-a-new-thread): a thread the caller
+   * has never had is a new, empty thread (the server answers mode `new`: `done` success, and what
+   * the session holds, hydrated messages and state included, stays); a server that keeps no threads
+   * ends it `failed` with code `not-resumable`, a transport without `connect` with code `no-connect`
+   * (each after its `error`); refused like `send` while a run is active.
    * When the joined run ends leaving calls to the session's client tools (the prelude's or the
    * run's `pendingToolCallIds`), the session executes them and sends the follow-up run as `send`
    * would, and the stream's one `done` comes after (docs/threads.md#pending-client-tools): a reload
@@ -447,28 +450,25 @@ export class Session<S = unknown> {
       if (this.running)
         return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
       const transport = this.transport;
-      if (transport.connect === undefined) {
-        return refuse<S>(
-          new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"),
-        );
-      }
-      const run = this.slot.begin();
+      if (transport.connect === undefined) return refuse<S>(noConnect());
       const limit = options.limit ?? this.options.historyLimit;
       const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
       if (badLimit !== undefined) return refuse<S>(badLimit);
+      const run = this.slot.begin();
       const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId));
       const updates = this.loop(
-        this.follow(joined.events, true),
+        this.follow(joined, true),
         run,
         {},
         { tools: this.tools, max: this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS },
         true,
       );
-      // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
-      // A joined thread is followed from then on: another tab's switch of its branch is read again (ThreadFollower).
+      // A joined thread (a new one too) is followed from then on: another tab's switch of its branch is read again (ThreadFollower).
+      // A join that failed (no threads on the server, a thread gone) is not: its updates are its error and its failed done.
       return this.slot.observe(updates, run).pipe(
-        takeWhile(() => !joined.unknown()),
-        tap(() => this.follower.start()),
+        tap((update) => {
+          if (update.kind !== "error" && !(update.kind === "done" && update.end.kind === "failed")) this.follower.start();
+        }),
       );
     });
   }
@@ -667,7 +667,10 @@ export class Session<S = unknown> {
     const rejoin = () =>
       defer(() => {
         run.runId = undefined; // the joined run's id comes with its RUN_STARTED
-        return this.follow(joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)).events, true);
+        return this.follow(
+          joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)),
+          true,
+        );
       });
     const withdraw = (answers: readonly ToolMessage[]) => {
       const messages = takeBackAnswers(this.store.messages, answers);
@@ -782,9 +785,10 @@ const DEFAULT_HISTORY_PAGE = 50;
 
 /** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {
+  const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
   const updates: Update<S>[] = [
     { kind: "error", error },
-    { kind: "done", end: { kind: "failed", message: error.message } },
+    { kind: "done", end },
   ];
   return from(updates);
 }

@@ -71,7 +71,13 @@ describe("send (E10, A21)", () => {
   });
 
   it("shows the user's message as every other message streams: started, its text as one content change, ended (a transcript printer prints it once)", async () => {
-    const session = replaySession([ev.runStarted("thread-1", "r"), ev.textMessageStart("a1"), ev.textMessageContent("a1", "hi there"), ev.textMessageEnd("a1"), ev.runFinished("thread-1", "r")]);
+    const session = replaySession([
+      ev.runStarted("thread-1", "r"),
+      ev.textMessageStart("a1"),
+      ev.textMessageContent("a1", "hi there"),
+      ev.textMessageEnd("a1"),
+      ev.runFinished("thread-1", "r"),
+    ]);
     const updates = await collect(session.send("hello"));
     const changes = updates.flatMap((update) => (update.kind === "message" ? [[update.message.role, update.change]] : []));
     expect(changes).toEqual([
@@ -83,14 +89,17 @@ describe("send (E10, A21)", () => {
       ["assistant", { kind: "ended" }],
     ]);
     let transcript = "";
-    for (const update of updates) if (update.kind === "message" && update.change.kind === "content") transcript += `${update.message.role}: ${update.change.delta}\n`;
+    for (const update of updates)
+      if (update.kind === "message" && update.change.kind === "content") transcript += `${update.message.role}: ${update.change.delta}\n`;
     expect(transcript).toBe("user: hello\nassistant: hi there\n");
   });
 
   it("a multimodal user message's content change is its text parts; one without text has started and ended only", async () => {
     const events = [ev.runStarted("thread-1", "r"), ev.runFinished("thread-1", "r")];
     const image = { type: "image", source: { type: "url", value: "https://example.com/cat.png" } } as const;
-    const withText = await collect(replaySession(events).send({ id: "u1", role: "user", content: [{ type: "text", text: "What is" }, image, { type: "text", text: "this?" }] }));
+    const withText = await collect(
+      replaySession(events).send({ id: "u1", role: "user", content: [{ type: "text", text: "What is" }, image, { type: "text", text: "this?" }] }),
+    );
     expect(withText.flatMap((update) => (update.kind === "message" ? [update.change] : []))).toEqual([
       { kind: "started" },
       { kind: "content", delta: "What is\nthis?" },
