@@ -145,10 +145,18 @@ describe("connect()", () => {
       new ClientError("http", "405", { status: 405 }),
     ];
     for (const answer of answers) {
-      const session = new Session(new ThreadTransport(finish, () => throwError(() => answer)), { threadId: "t", messages: [{ id: "u1", role: "user", content: "kept" }] });
+      const session = new Session(new ThreadTransport(finish, () => throwError(() => answer)), {
+        threadId: "t",
+        messages: [{ id: "u1", role: "user", content: "kept" }],
+      });
       const updates = await lastValueFrom(session.connect().pipe(toArray()));
       expect(kinds(updates)).toEqual(["error", "done"]);
-      expect(errorsOf(updates)[0]).toMatchObject({ kind: "http", code: "not-resumable", status: answer.status, message: expect.stringMatching(/keeps no threads/) });
+      expect(errorsOf(updates)[0]).toMatchObject({
+        kind: "http",
+        code: "not-resumable",
+        status: answer.status,
+        message: expect.stringMatching(/keeps no threads/),
+      });
       expect(updates[1]).toEqual({ kind: "done", end: { kind: "failed", code: "not-resumable", message: errorsOf(updates)[0].message } });
       expect(session.running).toBe(false);
       expect(session.messages.map((message) => message.content)).toEqual(["kept"]);

@@ -194,7 +194,10 @@ test("a thread the caller never had: a valid AG-UI prelude without snapshots (mo
 
   const gone = await postJson(`${url}/connect`, { threadId: "fresh" }, { "Last-Event-ID": "1-0" });
   expect(gone.response.status).toBe(410);
-  expect(JSON.parse(gone.text)).toEqual({ error: "gone", message: expect.stringMatching(/"fresh".*"1-0".*no longer knows it: it was deleted, evicted or expired/) });
+  expect(JSON.parse(gone.text)).toEqual({
+    error: "gone",
+    message: expect.stringMatching(/"fresh".*"1-0".*no longer knows it: it was deleted, evicted or expired/),
+  });
   const namingRun = await postJson(`${url}/connect`, { threadId: "fresh", runId: "r9" });
   expect([namingRun.response.status, JSON.parse(namingRun.text)]).toEqual([404, expect.objectContaining({ error: "not-found" })]);
 });
