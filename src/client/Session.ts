@@ -21,6 +21,7 @@ import { ownsHistory } from "./ownsHistory";
 import { joinThread, noConnect } from "./joinThread";
 import type { ClientState } from "../thread/reducers/ClientState";
 import { runInput } from "./runInput";
+import { askExchange, type AskOptions, type AskResult } from "./askExchange";
 import { sentMessageUpdates } from "./sentMessageUpdates";
 import { RunSlot, type ActiveRun } from "./RunSlot";
 import type { RunOptions, SessionOptions } from "./SessionOptions";
@@ -42,6 +43,7 @@ import { policyRefusal, SessionQueue } from "./queue/SessionQueue";
 import type { CancelQueuedResult } from "./transports/Transport";
 
 export type { SessionSnapshot } from "./SessionViews";
+export type { AskOptions, AskResult } from "./askExchange";
 export type { BranchInfo } from "./branches/BranchGroups";
 export type { ConnectOptions, RunOptions, SessionOptions } from "./SessionOptions";
 import type { ConnectOptions } from "./SessionOptions";
@@ -322,6 +324,26 @@ export class Session<S = unknown> {
       const input = (owned: boolean) => this.input(plain, undefined, loop.tools.wire, owned);
       return this.sending.send({ user, id, policy, input, run: (items, run) => this.loop(this.follow(items, false), run, plain, loop, false) });
     });
+  }
+
+  /**
+   * `send` as one promise, for scripts and servers (docs/client.md#ask): the whole exchange (its
+   * client-tool follow-up runs included) settles once, at its `done`. Resolves `{ end, messages }`
+   * on every end once a run could start: `success`, `interrupted` (answer `interrupts` with
+   * `resume`), `cancelled`, `failed` (the end says which, `end.message` why; the `error` updates
+   * went to `onUpdate`). Rejects only when nothing could start, with the `ClientError` naming why: a
+   * configuration error (`config`: a run already active, interrupts not answered, invalid tools), a
+   * refusal before any run (`http`: 401, 403, 409, 422, 429, 503…), a request that reached no server
+   * (`transport`, code `refused` / `unanswered`); or when `signal` aborts (code `abort`). The
+   * Observable API (`send`) is unchanged; `onUpdate` hears its updates as they come.
+   *
+   * @example
+   * const { end, messages } = await session.ask("What is on the board?");
+   * if (end.kind === "success") console.log(messages.at(-1)?.content);
+   */
+  ask(message: string | UserMessage, options: AskOptions<S> = {}): Promise<AskResult> {
+    const { onUpdate, signal, ...runOptions } = options;
+    return askExchange(this.send(message, runOptions), () => this.messages, { onUpdate, signal });
   }
 
   /**
