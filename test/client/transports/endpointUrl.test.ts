@@ -44,6 +44,7 @@ test("in a page (location defined) a relative URL resolves against it and runs o
   Object.defineProperty(globalThis, "location", { value: { href: `http://127.0.0.1:${port}/app/page.html` }, configurable: true });
   try {
     // a browser's fetch resolves a relative URL against the page; Node's does not, so this one does what a browser's would
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the transport calls fetch with a URL string
     const pageFetch: typeof fetch = (input, init) => fetch(new URL(String(input), globalThis.location.href), init);
     const transport = new HttpTransport("/agent", { fetch: pageFetch });
     const events = await firstValueFrom(transport.run(runAgentInput("t", "r1")).pipe(toArray()));
