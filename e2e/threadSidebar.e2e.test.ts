@@ -29,13 +29,12 @@ describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
   });
   afterEach(() => expect(pageErrors).toEqual([]));
 
-  /** A tab of the shared profile on the page, with its errors collected (a new thread's 404 join is expected). */
+  /** A tab of the shared profile on the page, with its errors collected. */
   async function openTab(): Promise<{ page: Page; chat: ChatPage }> {
     const page = await browser().context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
-      const unknownThread = message.location().url.endsWith("/agent/connect") && /status of 404/.test(message.text());
-      if (message.type() === "error" && !unknownThread) pageErrors.push(`console: ${message.text()}`);
+      if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
     });
     await page.goto(web.url);
     const chat = new ChatPage(page, `${name}-threads`, ARTIFACTS);

@@ -41,7 +41,7 @@ export function createUpdatePrinter(write: Write, initialState?: unknown): Updat
   const indent = (message?: Message): string => (message !== undefined && subagentOf(message) !== undefined ? "  │ " : "");
   const speaker = (message: Message): string => {
     const sub = subagentOf(message);
-    return sub !== undefined ? (subagents.get(sub) ?? "subagent") : message.role;
+    return sub !== undefined ? (subagents.get(sub) ?? "subagent") : message.role === "user" ? "you" : message.role;
   };
 
   return (update) => {
@@ -50,9 +50,9 @@ export function createUpdatePrinter(write: Write, initialState?: unknown): Updat
         const { message, change } = update;
         switch (change.kind) {
           case "started":
-            // An assistant message's line starts with its first text, so interleaved messages
-            // (concurrent subagents) never leave an empty header behind.
-            if (message.role === "user") line(`you › ${textOf(message)}`);
+            // A message's line starts with its first text (the user's own message included: its
+            // text comes as one `content` change), so interleaved messages (concurrent subagents)
+            // never leave an empty header behind.
             break;
           case "content":
             if (openLine !== update.id) {

@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, filter, from, map, Observable, of, switchMap, takeWhile, tap, type Observable as Obs } from "rxjs";
+import { defer, filter, from, map, Observable, of, switchMap, tap, type Observable as Obs } from "rxjs";
 import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
 import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
 import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
@@ -18,9 +18,11 @@ import { checkLimit, HistoryWindow } from "./HistoryWindow";
 import { hydrate } from "./hydrate";
 import { KnownHistory } from "./KnownHistory";
 import { ownsHistory } from "./ownsHistory";
-import { joinThread } from "./joinThread";
+import { joinThread, noConnect } from "./joinThread";
 import type { ClientState } from "../thread/reducers/ClientState";
 import { runInput } from "./runInput";
+import { askExchange, type AskOptions, type AskResult } from "./askExchange";
+import { sentMessageUpdates } from "./sentMessageUpdates";
 import { RunSlot, type ActiveRun } from "./RunSlot";
 import type { RunOptions, SessionOptions } from "./SessionOptions";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
@@ -32,7 +34,7 @@ import { isQueueNoticeItem } from "./transports/QueueNoticeItem";
 import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { HistoryPage } from "../thread/threadList";
-import type { Subagent, Update } from "../thread/Update";
+import type { RunEnd, Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend, type RefusedSendOptions } from "./withdrawRefusedSend";
 import { takeBackAnswers } from "./answeredElsewhere";
 import type { QueuedMessage } from "../protocol/queueMeta";
@@ -41,6 +43,7 @@ import { policyRefusal, SessionQueue } from "./queue/SessionQueue";
 import type { CancelQueuedResult } from "./transports/Transport";
 
 export type { SessionSnapshot } from "./SessionViews";
+export type { AskOptions, AskResult } from "./askExchange";
 export type { BranchInfo } from "./branches/BranchGroups";
 export type { ConnectOptions, RunOptions, SessionOptions } from "./SessionOptions";
 import type { ConnectOptions } from "./SessionOptions";
@@ -324,6 +327,26 @@ export class Session<S = unknown> {
   }
 
   /**
+   * `send` as one promise, for scripts and servers (docs/client.md#ask): the whole exchange (its
+   * client-tool follow-up runs included) settles once, at its `done`. Resolves `{ end, messages }`
+   * on every end once a run could start: `success`, `interrupted` (answer `interrupts` with
+   * `resume`), `cancelled`, `failed` (the end says which, `end.message` why; the `error` updates
+   * went to `onUpdate`). Rejects only when nothing could start, with the `ClientError` naming why: a
+   * configuration error (`config`: a run already active, interrupts not answered, invalid tools), a
+   * refusal before any run (`http`: 401, 403, 409, 422, 429, 503…), a request that reached no server
+   * (`transport`, code `refused` / `unanswered`); or when `signal` aborts (code `abort`). The
+   * Observable API (`send`) is unchanged; `onUpdate` hears its updates as they come.
+   *
+   * @example
+   * const { end, messages } = await session.ask("What is on the board?");
+   * if (end.kind === "success") console.log(messages.at(-1)?.content);
+   */
+  ask(message: string | UserMessage, options: AskOptions<S> = {}): Promise<AskResult> {
+    const { onUpdate, signal, ...runOptions } = options;
+    return askExchange(this.send(message, runOptions), () => this.messages, { onUpdate, signal });
+  }
+
+  /**
    * Cancels a waiting message of the thread (`transport.cancelQueued`, `POST {url}/cancel`,
    * docs/queue.md#cancel), this session's or another tab's: `cancelled` (it leaves `queued`; its
    * sender's stream ends with `done` cancelled), `started` or `taken` (too late), `unknown` (no
@@ -427,8 +450,11 @@ export class Session<S = unknown> {
    * the rest of it, live, through its end; for an idle thread the stream ends at once with `done`
    * (`success`, or `interrupted` when the thread waits on interrupts). A page calls it after a
    * reload. While it streams the session is `running` and `stop()` cancels the joined run.
-   * Completes without any update when the server does not know the thread (or keeps no threads:
-   * 404); refused like `send` while a run is active, or when the transport cannot join threads.
+   * Always ends with exactly one `done` (docs/threads.md#joining-a-new-thread): a thread the caller
+   * has never had is a new, empty thread (the server answers mode `new`: `done` success, and what
+   * the session holds, hydrated messages and state included, stays); a server that keeps no threads
+   * ends it `failed` with code `not-resumable`, a transport without `connect` with code `no-connect`
+   * (each after its `error`); refused like `send` while a run is active.
    * When the joined run ends leaving calls to the session's client tools (the prelude's or the
    * run's `pendingToolCallIds`), the session executes them and sends the follow-up run as `send`
    * would, and the stream's one `done` comes after (docs/threads.md#pending-client-tools): a reload
@@ -446,28 +472,25 @@ export class Session<S = unknown> {
       if (this.running)
         return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
       const transport = this.transport;
-      if (transport.connect === undefined) {
-        return refuse<S>(
-          new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads"),
-        );
-      }
-      const run = this.slot.begin();
+      if (transport.connect === undefined) return refuse<S>(noConnect());
       const limit = options.limit ?? this.options.historyLimit;
       const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
       if (badLimit !== undefined) return refuse<S>(badLimit);
+      const run = this.slot.begin();
       const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId));
       const updates = this.loop(
-        this.follow(joined.events, true),
+        this.follow(joined, true),
         run,
         {},
         { tools: this.tools, max: this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS },
         true,
       );
-      // An unknown thread is nothing to join: the output completes there, without the truncation the end would report.
-      // A joined thread is followed from then on: another tab's switch of its branch is read again (ThreadFollower).
+      // A joined thread (a new one too) is followed from then on: another tab's switch of its branch is read again (ThreadFollower).
+      // A join that failed (no threads on the server, a thread gone) is not: its updates are its error and its failed done.
       return this.slot.observe(updates, run).pipe(
-        takeWhile(() => !joined.unknown()),
-        tap(() => this.follower.start()),
+        tap((update) => {
+          if (update.kind !== "error" && !(update.kind === "done" && update.end.kind === "failed")) this.follower.start();
+        }),
       );
     });
   }
@@ -536,9 +559,8 @@ export class Session<S = unknown> {
         const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
         const index = this.store.messages.append(user);
         this.notify("messages");
-        // the user message is the run's first update, so a view that only follows updates shows it too
-        const first: Update<S> = { kind: "message", index, id: user.id, change: { kind: "started" }, message: user };
-        return concatFirst(first, this.exchange(runOptions, resume, loop, { message: user, withdraw: () => this.withdraw(user) }));
+        // the user message opens the run's updates (started, its text, ended), so a view that only follows updates shows it too
+        return concatFirst(sentMessageUpdates(index, user), this.exchange(runOptions, resume, loop, { message: user, withdraw: () => this.withdraw(user) }));
       }
       return this.exchange(runOptions, resume, loop);
     });
@@ -570,7 +592,7 @@ export class Session<S = unknown> {
       };
       const input = (owned: boolean) => this.forkInput(fork, owned, runOptions, loop.tools.wire);
       const first: Update<S> = { kind: "messages", messages: this.messages };
-      return concatFirst(first, this.exchange(runOptions, undefined, loop, { message: plan.sent, withdraw }, input));
+      return concatFirst([first], this.exchange(runOptions, undefined, loop, { message: plan.sent, withdraw }, input));
     });
   }
 
@@ -667,7 +689,10 @@ export class Session<S = unknown> {
     const rejoin = () =>
       defer(() => {
         run.runId = undefined; // the joined run's id comes with its RUN_STARTED
-        return this.follow(joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)).events, true);
+        return this.follow(
+          joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)),
+          true,
+        );
       });
     const withdraw = (answers: readonly ToolMessage[]) => {
       const messages = takeBackAnswers(this.store.messages, answers);
@@ -782,16 +807,17 @@ const DEFAULT_HISTORY_PAGE = 50;
 
 /** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {
+  const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
   const updates: Update<S>[] = [
     { kind: "error", error },
-    { kind: "done", end: { kind: "failed", message: error.message } },
+    { kind: "done", end },
   ];
   return from(updates);
 }
 
-function concatFirst<S>(first: Update<S>, rest: Observable<Update<S>>): Observable<Update<S>> {
+function concatFirst<S>(first: readonly Update<S>[], rest: Observable<Update<S>>): Observable<Update<S>> {
   return new Observable<Update<S>>((subscriber) => {
-    subscriber.next(first);
+    for (const update of first) subscriber.next(update);
     return rest.subscribe(subscriber);
   });
 }

@@ -1,7 +1,7 @@
 // The `agui-rx/client` entry: the session, its Update stream, the apply stage and the transports.
 // Only the public surface (docs/architecture.md § Public surface); the reducer's state and rules
 // (ClientState, MessageList, applyEvent, …) and the Session's building blocks are internal.
-export { Session, type SessionOptions, type RunOptions, type ConnectOptions, type SessionSnapshot } from "./Session";
+export { Session, type SessionOptions, type RunOptions, type ConnectOptions, type SessionSnapshot, type AskOptions, type AskResult } from "./Session";
 export { applyEvents } from "./applyEvents";
 // The protocol's types a Session's user holds (messages, interrupts and their answers, the input a
 // transport sends, tools): the root entry's own declarations, named here so that every type in this

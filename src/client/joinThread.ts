@@ -1,41 +1,69 @@
-/** What `Session.connect()` reads from its transport (docs/durability.md#stores-and-routes): a thread's connect stream, with the run it names and whether the thread is known at all. */
-import { catchError, defer, EMPTY, Observable, tap, throwError } from "rxjs";
+/** What `Session.connect()` reads from its transport (docs/durability.md#stores-and-routes): a thread's connect stream, with the run it names, and a refusal that says why it cannot be joined. */
+import { catchError, defer, Observable, tap, throwError } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { DecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "../thread/ClientError";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
 import type { ConnectRequest, Transport } from "./transports/Transport";
 
-/** A joined thread's stream and what it showed. */
-export interface JoinedThread {
-  /** The connect stream (cold); it completes empty when the thread is unknown. */
-  readonly events: Observable<Event | DecodeWarning | ConnectionNotice>;
-  /** Whether the server answered 404 or 405: it does not know the thread, or keeps no threads. */
-  readonly unknown: () => boolean;
-}
-
 /**
- * `transport.connect` for `request` (with warnings and connection notices, as for a run), telling
- * `onRun` the run it names (its first RUN_STARTED), and turning a 404/405 answer into an empty
- * stream flagged `unknown` (nothing to join) rather than a failure.
+ * The `code` of the error a join fails with when the server keeps no threads (docs/threads.md#joining-a-new-thread):
+ * it answered 404 `not-resumable` (a handler without a store), or 405 / a 404 without its JSON
+ * refusal (no `/connect` route at all).
  *
  * @example
- * const joined = joinThread(transport, { threadId: "board-1" }, (runId) => (active.runId ??= runId));
+ * if (update.kind === "done" && update.end.kind === "failed" && update.end.code === NOT_RESUMABLE_CODE) hideHistory();
  */
-export function joinThread(transport: Transport, request: ConnectRequest, onRun: (runId: string) => void): JoinedThread {
-  let unknown = false;
-  const events = defer(() => {
-    unknown = false;
-    return transport.connect ? transport.connect(request, { warnings: true, connection: true }) : EMPTY;
-  }).pipe(
+export const NOT_RESUMABLE_CODE = "not-resumable";
+
+/**
+ * The transport's connect stream for `request` (cold; with warnings and connection notices, as
+ * for a run), telling `onRun` the run it names (its first RUN_STARTED). A thread the caller never
+ * had is a new, empty thread the server answers like any other (mode `new`), so nothing here is
+ * special about it. A server that keeps no threads (404 `not-resumable`, 405, a 404 without the
+ * server's JSON refusal) errors the stream with an `http` error of code `not-resumable` saying so;
+ * every other failure (410 `gone` included) errors it as the transport said; a transport without
+ * `connect` errors it with `noConnect()`.
+ *
+ * @example
+ * const events = joinThread(transport, { threadId: "board-1" }, (runId) => (active.runId ??= runId));
+ */
+export function joinThread(
+  transport: Transport,
+  request: ConnectRequest,
+  onRun: (runId: string) => void,
+): Observable<Event | DecodeWarning | ConnectionNotice> {
+  return defer(() => (transport.connect === undefined ? throwError(() => noConnect()) : transport.connect(request, { warnings: true, connection: true }))).pipe(
     tap((item) => {
       if ("type" in item && item.type === "RUN_STARTED") onRun(item.runId);
     }),
-    catchError((error: unknown) => {
-      if (!(ClientError.isInstance(error) && error.kind === "http" && (error.status === 404 || error.status === 405))) return throwError(() => error);
-      unknown = true;
-      return EMPTY;
-    }),
+    catchError((error: unknown) => throwError(() => keepsNoThreads(error) ?? error)),
   );
-  return { events, unknown: () => unknown };
+}
+
+/**
+ * The `config` error of a session whose transport cannot join threads (it has no `connect`): what
+ * `Session.connect()` ends with, code `no-connect`.
+ *
+ * @example
+ * return refuse(noConnect());
+ */
+export function noConnect(): ClientError {
+  return new ClientError("config", "this session's transport cannot join a thread (it has no connect): use HttpTransport against a server that keeps threads", {
+    code: "no-connect",
+  });
+}
+
+/** The error saying the server keeps no threads, when `error` is such an answer; `undefined` otherwise. */
+function keepsNoThreads(error: unknown): ClientError | undefined {
+  if (!ClientError.isInstance(error) || error.kind !== "http") return undefined;
+  const noRoute = error.status === 405 || (error.status === 404 && error.code === undefined);
+  if (!noRoute && !(error.status === 404 && error.code === NOT_RESUMABLE_CODE)) return undefined;
+  const { status, body } = error;
+  return new ClientError("http", `the server keeps no threads, so there is no thread to join (it answered ${String(status)}): ${error.message}`, {
+    cause: error,
+    code: NOT_RESUMABLE_CODE,
+    ...(status === undefined ? {} : { status }),
+    ...(body === undefined ? {} : { body }),
+  });
 }

@@ -3,11 +3,12 @@
  * `success` leaving calls to client tools, the loop executes them, appends their tool messages and
  * starts the follow-up run, until a run leaves none, as one Update stream with one `done`.
  */
-import { catchError, concat, concatMap, defer, EMPTY, from, map, of, type Observable } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, from, of, type Observable } from "rxjs";
 import type { Message, ToolMessage } from "../protocol/messages";
 import { ClientError } from "../thread/ClientError";
 import { answeredElsewhere } from "./answeredElsewhere";
 import type { ClientTool, ToolSession } from "./tools/clientTool";
+import type { ClientToolError } from "./tools/ClientToolError";
 import { executeToolCalls } from "./tools/executeToolCalls";
 import { pendingClientToolCalls, type PendingToolCalls } from "./tools/pendingClientToolCalls";
 import type { RunEnd, Update } from "../thread/Update";
@@ -81,8 +82,11 @@ export interface ToolLoopOptions<S> {
  *   (`pendingClientToolCalls`: the outcome's `pendingToolCallIds` when it has them, else the
  *   run's own messages) has them executed (`executeToolCalls`: one assistant message's calls
  *   concurrently, results in the calls' order). Each result is appended and emitted as a `message`
- *   update (change `toolResult`) as soon as it and the calls before it have settled; then a `run`
- *   update announces the follow-up run, whose updates follow.
+ *   update (change `toolResult`) as soon as it and the calls before it have settled; a call whose
+ *   `execute` threw (or returned what has no JSON form) is answered with an error result and also
+ *   heard: an `error` update (kind `tool`, code `execute-failed` / `invalid-result`, the
+ *   `ClientToolError` as `cause`) right after its `toolResult`, which does not end the exchange.
+ *   Then a `run` update announces the follow-up run, whose updates follow.
  * - No follow-up when a run ends any other way (an interrupted run executes nothing), leaves no
  *   client calls, or leaves calls to tools the session does not know (those are the
  *   application's; the known ones are still executed and answered). Its `done` ends the exchange.
@@ -175,12 +179,14 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
       const answered: string[] = [];
       const answers: ToolMessage[] = [];
       const results = executeToolCalls(pending.execute, { session: options.session, newId: options.newId }).pipe(
-        map((result): Update<S> => {
+        concatMap((result): readonly Update<S>[] => {
           const index = options.append(result.message);
           answered.push(result.toolCallId);
           answers.push(result.message);
           const message = options.session.messages[index] ?? result.message;
-          return { kind: "message", index, id: message.id, change: { kind: "toolResult", toolCallId: result.toolCallId }, message };
+          const answeredCall: Update<S> = { kind: "message", index, id: message.id, change: { kind: "toolResult", toolCallId: result.toolCallId }, message };
+          const heard = result.kind === "failed" ? failedTool(result.error) : undefined;
+          return heard === undefined ? [answeredCall] : [answeredCall, { kind: "error", error: heard }];
         }),
       );
       const next = defer(() => {
@@ -219,6 +225,18 @@ function failed<S>(error: ClientError): Observable<Update<S>> {
 function noteMessages<S>(update: Update<S>, before: ReadonlySet<string>, touched: Set<string>): void {
   if (update.kind === "message") touched.add(update.id);
   else if (update.kind === "messages") for (const message of update.messages) if (!before.has(message.id)) touched.add(message.id);
+}
+
+/**
+ * What the application hears of a client tool that failed on its own side (docs/tools.md § the
+ * loop): `execute` threw or rejected (`execute-failed`), or returned what has no JSON form
+ * (`invalid-result`). The model still gets its error result and the exchange goes on, so the error
+ * is not fatal. Arguments that do not decode are the model's mistake, which its error result lets
+ * it correct: nothing to hear.
+ */
+function failedTool(error: ClientToolError): ClientError | undefined {
+  if (error.code !== "execute-failed" && error.code !== "invalid-result") return undefined;
+  return new ClientError("tool", error.message, { code: error.code, cause: error });
 }
 
 function unknownCall(id: string): ClientError {

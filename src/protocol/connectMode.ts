@@ -3,12 +3,15 @@
 /**
  * `resume`: the stream continues a run after the client's `Last-Event-ID` (the events after it,
  * exactly once); `snapshot`: the stream stands alone, starting with its own RUN_STARTED and the
- * thread's compacted messages and state, so a client following a run restarts its pipeline for it.
+ * thread's compacted messages and state, so a client following a run restarts its pipeline for it;
+ * `new`: a join of a thread the caller has never had (docs/threads.md#joining-a-new-thread): an
+ * empty thread, whose prelude is a RUN_STARTED and a RUN_FINISHED success, with no messages and no
+ * state snapshot (a client keeps what it holds).
  *
  * @example
  * const mode: ConnectMode = response.headers.get(CONNECT_MODE_HEADER) === "snapshot" ? "snapshot" : "resume";
  */
-export type ConnectMode = "resume" | "snapshot";
+export type ConnectMode = "resume" | "snapshot" | "new";
 
 /**
  * The response header of `POST {url}/connect` that carries its `ConnectMode`. A page on another

@@ -16,7 +16,9 @@ import type { DecodeWarning } from "../wire/DecodeWarning";
  *   with what was applied, but something was left out or may be misread: `code` says what —
  *   `unknown-property` / `unknown-member` (material the protocol does not describe was stripped,
  *   AG-UI 1.1; the message names the event and the JSON Pointer), `protocol-version` (the agent
- *   declares a protocol version newer than this client's, or one it cannot interpret));
+ *   declares a protocol version newer than this client's, or one it cannot interpret)), and `tool`
+ *   with code `execute-failed` / `invalid-result` (a client tool's `execute` threw, or returned
+ *   what has no JSON form: the model got an error result and the exchange goes on);
  * - fatal (docs/rules.md#E5): `run` (RUN_ERROR), `json` / `decode` (bad bytes, unknown event type, too deep,
  *   truncated stream), `http` (non-2xx), `transport` (network failure), `config` (the run could not
  *   start: another run is active, interrupts are not covered or have expired, or the tools are

@@ -74,7 +74,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "systemClock", "tailFrames",
   ],
   "agui-rx/client": [
-    "type AgentCapabilities", "BranchGroup", "type BranchInfo", "type BranchSelectRequest", "type BranchSelectResult", "type CancelQueuedRequest",
+    "type AgentCapabilities", "type AskOptions", "type AskResult", "BranchGroup", "type BranchInfo", "type BranchSelectRequest", "type BranchSelectResult", "type CancelQueuedRequest",
     "type CancelQueuedResult", "type ChangeSource", "ClientError", "type ClientErrorDetails", "type ClientErrorKind", "type ClientTool",
     "type ClientToolDefinition", "ClientToolError", "type ClientToolErrorCode", "type ClientToolErrorOptions", "type ConnectOptions",
     "type ConnectRequest", "ConnectionNotice", "type ConnectionUpdate", "Context", "type CutOff", "DEFAULT_RECONNECT_ATTEMPTS", "type DebugOption",

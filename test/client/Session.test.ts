@@ -70,6 +70,45 @@ describe("send (E10, A21)", () => {
     expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
   });
 
+  it("shows the user's message as every other message streams: started, its text as one content change, ended (a transcript printer prints it once)", async () => {
+    const session = replaySession([
+      ev.runStarted("thread-1", "r"),
+      ev.textMessageStart("a1"),
+      ev.textMessageContent("a1", "hi there"),
+      ev.textMessageEnd("a1"),
+      ev.runFinished("thread-1", "r"),
+    ]);
+    const updates = await collect(session.send("hello"));
+    const changes = updates.flatMap((update) => (update.kind === "message" ? [[update.message.role, update.change]] : []));
+    expect(changes).toEqual([
+      ["user", { kind: "started" }],
+      ["user", { kind: "content", delta: "hello" }],
+      ["user", { kind: "ended" }],
+      ["assistant", { kind: "started" }],
+      ["assistant", { kind: "content", delta: "hi there" }],
+      ["assistant", { kind: "ended" }],
+    ]);
+    let transcript = "";
+    for (const update of updates)
+      if (update.kind === "message" && update.change.kind === "content") transcript += `${update.message.role}: ${update.change.delta}\n`;
+    expect(transcript).toBe("user: hello\nassistant: hi there\n");
+  });
+
+  it("a multimodal user message's content change is its text parts; one without text has started and ended only", async () => {
+    const events = [ev.runStarted("thread-1", "r"), ev.runFinished("thread-1", "r")];
+    const image = { type: "image", source: { type: "url", value: "https://example.com/cat.png" } } as const;
+    const withText = await collect(
+      replaySession(events).send({ id: "u1", role: "user", content: [{ type: "text", text: "What is" }, image, { type: "text", text: "this?" }] }),
+    );
+    expect(withText.flatMap((update) => (update.kind === "message" ? [update.change] : []))).toEqual([
+      { kind: "started" },
+      { kind: "content", delta: "What is\nthis?" },
+      { kind: "ended" },
+    ]);
+    const imageOnly = await collect(replaySession(events).send({ id: "u2", role: "user", content: [image] }));
+    expect(imageOnly.flatMap((update) => (update.kind === "message" ? [update.change.kind] : []))).toEqual(["started", "ended"]);
+  });
+
   it("builds the input: thread, new run id, messages without activity, tools/context/forwardedProps per session or per run, state, resume", async () => {
     const transport = new SequenceTransport([
       streamOf(

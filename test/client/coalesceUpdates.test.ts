@@ -183,7 +183,7 @@ describe("coalesceUpdates on a real Session", () => {
         });
       const batches = defer(() => session.send("hi")).pipe(coalesceUpdates(scheduler), map(summary));
       expectObservable(batches).toBe("a 4ms (b|)", {
-        a: ["user-1 started hi", `m1 content ${deltas.join("")}`],
+        a: ["user-1 ended hi", `m1 content ${deltas.join("")}`],
         b: [`m1 ended ${deltas.join("")}`, "done success"],
       });
     });

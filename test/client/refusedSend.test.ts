@@ -51,10 +51,10 @@ describe("a send refused before any event", () => {
     const before = session.messages;
     const updates = await collect(session.send("add milk"));
     expectRunEndContract(updates);
-    expect(kinds(updates)).toEqual(["message", "messages", "error", "done"]);
+    expect(kinds(updates)).toEqual(["message", "message", "message", "messages", "error", "done"]); // the user message: started, content, ended
     expect(errorsOf(updates)).toEqual([refusal]);
     expect(endOf(updates)).toEqual({ kind: "failed", message: refusal.message, unsent: { id: "m-1", role: "user", content: "add milk" } });
-    expect(updates[1]).toEqual({ kind: "messages", messages: before });
+    expect(updates[3]).toEqual({ kind: "messages", messages: before });
     expect(session.messages).toEqual(before);
     // the next send carries the earlier conversation and its own message, not the refused one
     await collect(session.send("add eggs"));
@@ -93,7 +93,7 @@ describe("a failed send that keeps its message", () => {
     const { transport } = failingOnce(error);
     const session = sessionOn(transport);
     const updates = await collect(session.send("add milk"));
-    expect(kinds(updates)).toEqual(["message", "error", "done"]);
+    expect(kinds(updates)).toEqual(["message", "message", "message", "error", "done"]);
     expect(endOf(updates)).toEqual({ kind: "failed", message: error.message });
     expect(session.messages.map((message) => message.id)).toEqual(["u0", "a0", "m-1"]);
   });
@@ -115,7 +115,7 @@ describe("a failed send that keeps its message", () => {
     const { transport } = failingOnce(new ClientError("http", "409", { status: 409 }), (input) => [ev.runStarted(input.threadId, input.runId)]);
     const session = sessionOn(transport);
     const updates = await collect(session.send("add milk"));
-    expect(kinds(updates)).toEqual(["message", "error", "done"]);
+    expect(kinds(updates)).toEqual(["message", "message", "message", "error", "done"]);
     expect(endOf(updates)).not.toHaveProperty("unsent");
     expect(session.messages.map((message) => message.id)).toEqual(["u0", "a0", "m-1"]);
   });

@@ -123,12 +123,44 @@ describe("connect()", () => {
     expect(session.rawState).toEqual({ tasks: ["milk"] });
   });
 
-  test("a thread the server does not know (404): no update at all, the session untouched and idle", async () => {
-    const session = new Session(new ThreadTransport(finish), { threadId: "t", messages: [{ id: "u1", role: "user", content: "kept" }] });
+  test("a new thread (the server's mode new: RUN_STARTED, RUN_FINISHED): one done success, hydrated messages and state kept, idle after", async () => {
+    const fresh = () => of<Item[]>(ev.runStarted("t", "r0"), ev.runFinished("t", "r0"));
+    const session = new Session(new ThreadTransport(finish, fresh), {
+      threadId: "t",
+      state: board,
+      messages: [{ id: "u1", role: "user", content: "kept" }],
+      rawState: { tasks: ["milk"] },
+    });
     const updates = await lastValueFrom(session.connect().pipe(toArray()));
-    expect(updates).toEqual([]);
+    expect(updates).toEqual([{ kind: "done", end: { kind: "success" } }]);
     expect(session.running).toBe(false);
     expect(session.messages.map((message) => message.content)).toEqual(["kept"]);
+    expect(session.state).toEqual({ tasks: ["milk"] });
+  });
+
+  test("a server that keeps no threads (404 without its refusal, 404 not-resumable, 405): one error, then done failed with code not-resumable", async () => {
+    const answers = [
+      new ClientError("http", "404", { status: 404 }),
+      new ClientError("http", "POST /agent/connect answered 404", { status: 404, code: "not-resumable" }),
+      new ClientError("http", "405", { status: 405 }),
+    ];
+    for (const answer of answers) {
+      const session = new Session(new ThreadTransport(finish, () => throwError(() => answer)), {
+        threadId: "t",
+        messages: [{ id: "u1", role: "user", content: "kept" }],
+      });
+      const updates = await lastValueFrom(session.connect().pipe(toArray()));
+      expect(kinds(updates)).toEqual(["error", "done"]);
+      expect(errorsOf(updates)[0]).toMatchObject({
+        kind: "http",
+        code: "not-resumable",
+        status: answer.status,
+        message: expect.stringMatching(/keeps no threads/),
+      });
+      expect(updates[1]).toEqual({ kind: "done", end: { kind: "failed", code: "not-resumable", message: errorsOf(updates)[0].message } });
+      expect(session.running).toBe(false);
+      expect(session.messages.map((message) => message.content)).toEqual(["kept"]);
+    }
   });
 
   test("refused (error, then done failed) while a run is active, for a forbidden thread, and by a transport that cannot join", async () => {
@@ -148,7 +180,8 @@ describe("connect()", () => {
     expect(errorsOf(forbidden)[0]).toMatchObject({ kind: "http", status: 403 });
     const plain: Transport = { run: finish };
     const cannot = await lastValueFrom(new Session(plain, { threadId: "t" }).connect().pipe(toArray()));
-    expect(errorsOf(cannot)[0]).toMatchObject({ kind: "config", message: expect.stringMatching(/cannot join a thread/) });
+    expect(errorsOf(cannot)[0]).toMatchObject({ kind: "config", code: "no-connect", message: expect.stringMatching(/cannot join a thread/) });
+    expect(cannot[cannot.length - 1]).toMatchObject({ kind: "done", end: { kind: "failed", code: "no-connect" } });
   });
 });
 

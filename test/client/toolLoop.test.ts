@@ -279,6 +279,7 @@ describe("failures are results, and the session never crashes", () => {
     const updates = await collect(session.send("time?"));
     expect(endOf(updates)).toEqual({ kind: "success" });
     expect(execute).not.toHaveBeenCalled();
+    expect(errorsOf(updates)).toEqual([]); // the model's mistake, which its error result lets it correct: nothing for the application
     const [answer] = toolMessages(session);
     expect(answer.error).toBe('invalid arguments for "get_local_time" at /format: expected "iso", but got "24h"');
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the tool answers in this test are text
@@ -299,8 +300,25 @@ describe("failures are results, and the session never crashes", () => {
     const { session } = sessionOf(clockAgent, { tools: [broken] });
     const updates = await collect(session.send("time?"));
     expectRunEndContract(updates);
-    expect(errorsOf(updates)).toEqual([]); // a tool failure is the model's to read, not the session's
+    expect(endOf(updates)).toEqual({ kind: "success" });
+    // the model reads the error result, and the application hears the failure: an error update (kind tool) right after the call's result
+    const [error] = errorsOf(updates);
+    expect(errorsOf(updates)).toHaveLength(1);
+    expect(error).toMatchObject({ kind: "tool", code: "execute-failed", cause: { code: "execute-failed", toolName: "get_local_time" } });
+    expect(error.message).toContain("the clock is unplugged");
+    const resultAt = updates.findIndex((update) => update.kind === "message" && update.change.kind === "toolResult");
+    expect(updates[resultAt + 1]).toEqual({ kind: "error", error });
+    expect(updates[resultAt + 2]).toMatchObject({ kind: "run", roundtrip: 1 });
     expect(said(session).at(-1)).toBe("No clock: the clock is unplugged");
+  });
+
+  it("a result with no JSON form is answered as an error result and heard as an error update (invalid-result)", async () => {
+    const bigint = clientTool({ name: "get_local_time", description: "clock", parameters: t.type({ format: t.string }), execute: () => ({ now: BigInt(1) }) });
+    const { session } = sessionOf(clockAgent, { tools: [bigint] });
+    const updates = await collect(session.send("time?"));
+    expectRunEndContract(updates);
+    expect(errorsOf(updates).map((error) => [error.kind, error.code])).toEqual([["tool", "invalid-result"]]);
+    expect(toolMessages(session)[0].error).toContain("cannot be sent");
   });
 
   it("a follow-up run that fails ends the exchange failed, with its error before the one done", async () => {

@@ -23,9 +23,9 @@ import { collect, counter, endOf, errorsOf, replaySession } from "../client/supp
 /** The SSE body of JSON values exactly as a peer sends them (wrong roles and unknown ops included). */
 const body = (stream: readonly unknown[]): string => stream.map((json) => `data: ${JSON.stringify(json)}\n\n`).join("");
 
-/** Each update after the user message as a short label: `error protocol R7a`, `warning unknown-member`, `done failed` … */
+/** Each update after the user message (its started, content and ended) as a short label: `error protocol R7a`, `warning unknown-member`, `done failed` … */
 function labels(updates: readonly Update[]): string[] {
-  return updates.slice(1).map((update) => {
+  return updates.slice(3).map((update) => {
     switch (update.kind) {
       case "message":
         return `message ${update.id} ${update.change.kind}`;

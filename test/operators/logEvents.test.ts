@@ -241,7 +241,7 @@ describe("the debug option installs it", () => {
     const bad = ev.textMessageContent("m9", "orphan"); // R15: dropped by the verifier, but logged as it arrived
     const session = new Session(new ReplayTransport([RS(), bad, RF()]), { threadId: "t1", debug: { logger: log.logger, now: () => 0 } });
     const updates = await lastValueFrom(session.send("hi").pipe(toArray()));
-    expect(updates.map((update) => update.kind)).toEqual(["message", "error", "done"]);
+    expect(updates.map((update) => update.kind)).toEqual(["message", "message", "message", "error", "done"]); // the user message: started, content, ended
     expect(log.lines).toEqual([
       '[agui-rx client] r1 #0 0ms (+0) RUN_STARTED threadId="t1" runId="r1"',
       '[agui-rx client] r1 #1 0ms (+0) TEXT_MESSAGE_CONTENT messageId="m9" delta="orphan"',

@@ -72,6 +72,8 @@ describe("board-watch against the task board", () => {
     const { code, out } = await cli(board.url, "add buy milk; add call mom");
     expect(code).toBe(0);
     const lines = out.split("\n");
+    // the user's own message comes as a content change like the others: printed once, by the same code
+    expect(lines.filter((line) => line.includes("add buy milk; add call mom"))).toEqual(["you › add buy milk; add call mom"]);
     expect(lines).toContain('assistant › On it: I will add "buy milk", then add "call mom". ');
     expect(lines).toContain('  state {"op":"add","path":"/tasks/-","value":{"id":2,"title":"call mom","done":false}}');
     expect(lines).toContain('  → add_task {"title":"buy milk"}');

@@ -39,6 +39,8 @@ test("the owner runs, joins and stops its thread; another token, or none, gets 4
       expect(await answer.json()).toMatchObject({ error: "forbidden" });
     }
   }
-  // the owner learns that its never-used thread is unknown
-  expect((await post("/connect", { threadId: unknownOfAlice }, "alice-token")).status).toBe(404);
+  // the owner joins its never-used thread as a new, empty one (docs/threads.md#joining-a-new-thread)
+  const joined = await post("/connect", { threadId: unknownOfAlice }, "alice-token");
+  expect([joined.status, joined.headers.get("agui-connect-mode")]).toEqual([200, "new"]);
+  expect(await joined.text()).toContain("RUN_FINISHED");
 });

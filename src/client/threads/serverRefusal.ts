@@ -1,6 +1,6 @@
 /** The error of a refused request of the thread list (docs/client.md#thread-list): the status, and the server's JSON refusal (`{ error, message }`) read into its code and sentence. */
 import { ClientError } from "../../thread/ClientError";
-import { refusedAnswer } from "../transports/requestFailure";
+import { refusalOf, refusedAnswer } from "../transports/requestFailure";
 
 /**
  * The `http` error of a non-2xx answer (`refusedAnswer`: status, the start of the body,
@@ -12,7 +12,7 @@ import { refusedAnswer } from "../transports/requestFailure";
  */
 export function serverRefusal(method: string, url: string, response: Response, text: string): ClientError {
   const plain = refusedAnswer(method, url, response, text);
-  const refusal = parseRefusal(text);
+  const refusal = refusalOf(text);
   if (refusal === undefined) return plain;
   const { status, body, retryAfterMs } = plain;
   return new ClientError("http", `${method} ${url} answered ${response.status} ${refusal.error}: ${refusal.message}`, {
@@ -21,18 +21,4 @@ export function serverRefusal(method: string, url: string, response: Response, t
     code: refusal.error,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
-}
-
-/** The server's `{ error, message }` in an error answer's body, or `undefined` for anything else (a proxy's page). */
-function parseRefusal(text: string): { readonly error: string; readonly message: string } | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof json !== "object" || json === null) return undefined;
-  const error: unknown = Reflect.get(json, "error");
-  const message: unknown = Reflect.get(json, "message");
-  return typeof error === "string" && typeof message === "string" ? { error, message } : undefined;
 }

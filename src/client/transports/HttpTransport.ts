@@ -11,7 +11,7 @@ import { ConnectionNotice } from "./ConnectionNotice";
 import type { QueueNoticeItem } from "./QueueNoticeItem";
 import { QueuedMessage } from "../../protocol/queueMeta";
 import { fetchEventStream, StreamOpened, type StreamItem, type StreamRequest } from "./fetchEventStream";
-import { subPath, threadInput, threadsPath } from "./endpointRoutes";
+import { checkEndpointUrl, subPath, threadInput, threadsPath } from "./endpointRoutes";
 import { reconnecting, type ReconnectConfig } from "./reconnecting";
 import { failedRequest, provesNothingStarted, refusedAnswer, worthAnotherTry } from "./requestFailure";
 import { retryUnanswered, type RetryConfig } from "./retryUnanswered";
@@ -143,10 +143,13 @@ export class HttpTransport implements Transport {
   /** Whether the server owns the history: asked once (`GET {url}/capabilities`), before the first run that needs it. */
   private ownsHistory: Promise<boolean> | undefined;
 
+  /** Throws a `config` ClientError naming `url` when it is not a URL here: in Node (no `location`) a relative one such as `"/agent"` is refused (`checkEndpointUrl`). */
   constructor(
     protected readonly url: string,
     protected readonly options: HttpTransportOptions = {},
-  ) {}
+  ) {
+    checkEndpointUrl(url);
+  }
 
   run(input: RunAgentInput): Observable<Event>;
   run(

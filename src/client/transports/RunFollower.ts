@@ -9,7 +9,7 @@ import { isQueueNoticeItem, type QueueNoticeItem } from "./QueueNoticeItem";
 import { StreamOpened, type StreamItem } from "./fetchEventStream";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay, type ReconnectPlan, type ResumePosition } from "./ReconnectPlan";
 import { askedWait } from "./requestFailure";
-import { exhausted, isCut, missed, refusesResume, unrestartable, type Cut } from "./resumeFailures";
+import { exhausted, isCut, isGone, missed, refusesResume, unrestartable, type Cut } from "./resumeFailures";
 import { isTerminal } from "../../thread/isTerminal";
 
 /**
@@ -215,6 +215,8 @@ export class RunFollower {
   /** A connection ended before the run did: try again if this is a cut and the server can resume, else end as the cut says. */
   private cut(link: FollowedLink, what: Cut, streak: Cut | undefined): void {
     const opened = link.answered;
+    // A reconnect answered 410: the thread is gone, so the run ends with that clear error (code `gone`), not its first cut's.
+    if (what.kind === "error" && link.reconnect && isGone(what.error)) return this.give(what);
     if (what.kind === "error" && !isCut(what.error, opened, link.reconnect)) {
       // A reconnect refused with 404 or 405: the server keeps no such thread (or no threads at
       // all), so the run ends as the first cut would have ended it without reconnects.

@@ -1,5 +1,30 @@
 /** The routes of one AG-UI endpoint beside its run route (docs/durability.md#stores-and-routes: `/connect`, `/stop`, `/capabilities`), and what their headers function sees. */
 import type { RunAgentInput } from "../../protocol/input";
+import { ClientError } from "../../thread/ClientError";
+
+/**
+ * `url` checked as an endpoint, at construction rather than at the first request: an absolute URL,
+ * or in a page (where `location` is defined) one relative to it. In Node a relative URL has nothing
+ * to resolve against, so it is refused here with a `config` error naming it, instead of every
+ * request failing later with fetch's bare "Invalid URL".
+ *
+ * @example
+ * checkEndpointUrl("/agent"); // in Node: throws ClientError config 'expected an absolute URL … but got "/agent"'
+ */
+export function checkEndpointUrl(url: string): void {
+  const base = globalThis.location?.href;
+  try {
+    new URL(url, base);
+    return;
+  } catch {
+    // refused below, naming the URL and why (URL.canParse would say the same, but not every supported runtime has it)
+  }
+  const why =
+    base === undefined
+      ? 'there is no page here (no `location`, as in Node) to resolve a relative URL against: pass an absolute URL such as "http://localhost:8000/agent"'
+      : `it does not resolve against the page's ${JSON.stringify(base)}`;
+  throw new ClientError("config", `HttpTransport: expected an absolute URL, but got ${JSON.stringify(url)}; ${why}`, { code: "invalid-url" });
+}
 
 /**
  * `url` with `segment` appended to its path, before any query: `/agent` → `/agent/connect`,

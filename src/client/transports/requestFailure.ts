@@ -48,7 +48,9 @@ export function failedRequest(method: string, url: string, cause: unknown): Clie
 
 /**
  * The error of a non-2xx answer: `http`, with the status, the start of the body and, when the
- * server sent `Retry-After`, how long it asked to wait (`retryAfterMs`).
+ * server sent `Retry-After`, how long it asked to wait (`retryAfterMs`); when the body is the
+ * server's JSON refusal (`{ error, message }`, docs/http.md#answers), `code` is its code (`gone`,
+ * `not-resumable`, `not-found`, …).
  *
  * @example
  * refusedAnswer("POST", url, response, await response.text()).status // 503
@@ -56,11 +58,33 @@ export function failedRequest(method: string, url: string, cause: unknown): Clie
 export function refusedAnswer(method: string, url: string, response: Response, text: string, now: number = Date.now()): ClientError {
   const body = text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text;
   const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), now);
+  const code = refusalOf(text)?.error;
   return new ClientError("http", `${method} ${url} answered ${response.status} ${response.statusText}: ${body}`, {
     status: response.status,
     body,
+    ...(code === undefined ? {} : { code }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
+}
+
+/**
+ * The server's JSON refusal (`{ error, message }`) in an error answer's body, or `undefined` for
+ * anything else (a proxy's page, plain text).
+ *
+ * @example
+ * refusalOf('{"error":"gone","message":"no thread t1"}') // { error: "gone", message: "no thread t1" }
+ */
+export function refusalOf(text: string): { readonly error: string; readonly message: string } | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof json !== "object" || json === null) return undefined;
+  const error: unknown = Reflect.get(json, "error");
+  const message: unknown = Reflect.get(json, "message");
+  return typeof error === "string" && typeof message === "string" ? { error, message } : undefined;
 }
 
 /**

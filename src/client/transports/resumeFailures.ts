@@ -28,6 +28,18 @@ export function isCut(error: unknown, opened: boolean, reconnect: boolean): bool
 }
 
 /**
+ * Whether `error` is a 410 `gone` answer: the thread the client followed after a cursor no longer
+ * exists on the server (deleted, evicted, expired), docs/threads.md#joining-a-new-thread. A reconnect
+ * so answered ends the run with it: nothing is left to resume, and trying again cannot help.
+ *
+ * @example
+ * if (reconnect && isGone(error)) subscriber.error(error);
+ */
+export function isGone(error: unknown): boolean {
+  return ClientError.isInstance(error) && error.kind === "http" && error.status === 410;
+}
+
+/**
  * Whether `error` is an answer of 404 or 405: the server keeps no such thread, or no threads at all.
  *
  * @example

@@ -48,7 +48,7 @@ export class UnfinishedParts {
     const change = update.change;
     switch (change.kind) {
       case "started":
-        // `send` starts its run with the user's whole message, `started` and never `ended`.
+        // `send` starts its run with the user's whole message (started, content, ended at once): never open.
         if (update.message.role !== "user") this.streaming.add(update.id);
         return;
       case "content":

@@ -8,7 +8,8 @@
  * `body-too-large`, `body-timeout` (the body did not arrive within `bodyTimeoutMs`), `internal`
  * (the handler itself failed before streaming); with durable threads (docs/durability.md#stores-and-routes): `forbidden`
  * (`authorize` denied the request, 403), `not-found` (no such thread or run, 404), `not-resumable`
- * (`/connect` or `/stop` on a handler without a store, 404), `run-active` (the thread already has a
+ * (`/connect` or `/stop` on a handler without a store, 404), `gone` (`/connect` with a
+ * `Last-Event-ID` for a thread the store no longer knows: deleted, evicted or expired, 410), `run-active` (the thread already has a
  * live run, 409), `run-ended` (`/stop` for a run that is over, 409), `capacity` (the store cannot
  * make room, 503), `unavailable` (the store failed, 503); with server-owned threads (docs/threads.md):
  * `unauthenticated` (`identify` found no principal, 401), `history-conflict` (the posted history
@@ -36,6 +37,7 @@ export type HttpErrorCode =
   | "forbidden"
   | "not-found"
   | "not-resumable"
+  | "gone"
   | "run-active"
   | "run-ended"
   | "capacity"

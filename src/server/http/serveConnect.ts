@@ -1,7 +1,7 @@
 /** `POST {url}/connect` (docs/durability.md#stores-and-routes): a thread's events after a cursor, or its compacted prelude, then the live tail. */
 import * as t from "io-ts";
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
-import { openConnect, type ConnectStream } from "../store/openConnect";
+import { newThreadStream, openConnect, type ConnectStream } from "../store/openConnect";
 import type { QueueEntryState, ThreadStore } from "../store/ThreadStore";
 import { drainQueue } from "./drainQueue";
 import { queuedResponse, type QueuedWait } from "./queuedStream";
@@ -28,11 +28,13 @@ const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial
 /**
  * Reads the body (a `limit` outside 1 to `maxPageSize` → 400), asks `identify` and `authorize`
  * (`connect`), then the store as the caller (docs/threads.md#owners) (`openConnect` after the
- * `Last-Event-ID` header, if any): 404 `not-found` for a thread the store does not know (only an
- * authorized caller can learn that), else the SSE stream: `id:` on every frame that carries a
- * cursor, the mode in the `AGUI-Connect-Mode` header (`resume` or `snapshot`), and `AGUI-Resumable:
- * true`; on the snapshot path also `AGUI-History-Older` and `AGUI-History-Oldest` (whether older
- * messages exist, and the oldest one sent). Past the budget of bytes queued to tails (`maxTailBytes`): 503 `capacity`, asked after
+ * `Last-Event-ID` header, if any): the SSE stream: `id:` on every frame that carries a cursor, the
+ * mode in the `AGUI-Connect-Mode` header (`resume`, `snapshot`, or `new` for a thread the caller
+ * has never had: an empty thread's prelude, see `unknownThread`), and `AGUI-Resumable: true`; on the
+ * snapshot and new paths also `AGUI-History-Older` and (with a message sent) `AGUI-History-Oldest`
+ * (whether older messages exist, and the oldest one sent). A thread the store does not know, after
+ * a `Last-Event-ID`: 410 `gone`; naming only a run: 404 `not-found` (only an authorized caller gets
+ * that far). Past the budget of bytes queued to tails (`maxTailBytes`): 503 `capacity`, asked after
  * `authorize` and before the store. A tail the store can no longer follow (evicted, unavailable)
  * ends the body without a terminal event, so the client reconnects; a reader too slow for the
  * send-buffer cap is cut the same way, and one that took nothing for `idleWriteTimeoutMs` is cut
@@ -66,7 +68,9 @@ export async function serveConnect(request: Request, context: HandlerContext): P
     return storeFailure(error, headers);
   }
   if (stream === undefined) {
-    return errorResponse(404, { error: "not-found", message: `expected a thread ${JSON.stringify(threadId)}, but the store knows none` }, headers);
+    const unknown = unknownThread(threadId, lastEventId, runId, headers);
+    if (unknown instanceof Response) return unknown;
+    stream = unknown;
   }
   const events = toEventStream(stream.frames.pipe(cutOnStoreFailure()), {
     ...context.stream,
@@ -77,6 +81,36 @@ export async function serveConnect(request: Request, context: HandlerContext): P
     resumeAfter: (cursor) => store.tail(threadId, cursor, { owner }).pipe(cutOnStoreFailure()),
   });
   return eventStreamResponse(events, headers, { [CONNECT_MODE_HEADER]: stream.mode, [RESUMABLE_HEADER]: "true", ...pageHeaders(stream.page) });
+}
+
+/**
+ * What a connect to a thread the store does not know answers (docs/threads.md#joining-a-new-thread);
+ * another owner's thread is, for this caller, exactly such a thread, so the answers are the same
+ * and tell nothing of it (docs/threads.md#owners):
+ * - a join (no cursor, no run named): the thread is new to the caller, an empty thread: mode `new`;
+ * - a reconnect after a cursor (`Last-Event-ID`): the thread it followed is gone (deleted, evicted,
+ *   expired): 410 `gone`, never an empty thread;
+ * - a reconnect naming only a run: 404 `not-found` (no cursor proves the thread ever existed; a run
+ *   whose POST never reached the store is not gone, it never began).
+ */
+function unknownThread(
+  threadId: string,
+  lastEventId: string | undefined,
+  runId: string | undefined,
+  headers: Readonly<Record<string, string>>,
+): ConnectStream | Response {
+  const thread = JSON.stringify(threadId);
+  if (lastEventId !== undefined) {
+    const message = `expected the thread ${thread} to resume after ${JSON.stringify(lastEventId)}, but the store no longer knows it: it was deleted, evicted or expired`;
+    return errorResponse(410, { error: "gone", message }, headers);
+  }
+  if (runId !== undefined)
+    return errorResponse(
+      404,
+      { error: "not-found", message: `expected a thread ${thread} with a run ${JSON.stringify(runId)}, but the store knows none` },
+      headers,
+    );
+  return newThreadStream(threadId, globalThis.crypto.randomUUID());
 }
 
 /**

@@ -156,6 +156,19 @@ function replayedSubagents(snapshot: ThreadSnapshot): readonly Event[] {
   return ended.filter((event) => "subagentRunId" in event && event.subagentRunId !== undefined && named.has(event.subagentRunId));
 }
 
+/**
+ * The prelude of a thread the caller has never had (docs/threads.md#joining-a-new-thread): valid
+ * AG-UI on its own (a run that starts and finishes `success`, the protocol version declared), with
+ * no MESSAGES_SNAPSHOT and no STATE_SNAPSHOT, so a client that hydrated messages or state keeps
+ * them. `runId` names only this answer (nothing is stored): no later stream or stop knows it.
+ *
+ * @example
+ * newThreadPrelude("t1", "r0").map((event) => event.type); // ["RUN_STARTED", "RUN_FINISHED"]
+ */
+export function newThreadPrelude(threadId: string, runId: string): Event[] {
+  return [ev.runStarted(threadId, runId, { protocolVersion: PROTOCOL_VERSION }), ev.runFinished(threadId, runId, { outcome: outcome.success() })];
+}
+
 /** The MESSAGES_SNAPSHOT's options: the path's sibling groups, when it has any, and the thread's waiting messages, when it has any (docs/queue.md#what-every-tab-sees). */
 function snapshotMetadata(snapshot: ThreadSnapshot, queue: readonly QueuedMessage[]): { metadata?: Record<string, unknown> } {
   const groups = snapshot.branches?.groups ?? [];

@@ -1,6 +1,7 @@
 /** A connect stream from a store: the answer `POST {url}/connect` streams (docs/durability.md#stores-and-routes), or `undefined` for an unknown thread. */
 import { concat, from, type Observable } from "rxjs";
-import { planConnect, type ConnectFrame, type ConnectStreamOptions } from "./connectStream";
+import type { ConnectMode } from "../../protocol/connectMode";
+import { newThreadPrelude, planConnect, type ConnectFrame, type ConnectStreamOptions } from "./connectStream";
 import type { Cursor, ReadOptions, ThreadStore } from "./ThreadStore";
 
 /**
@@ -12,7 +13,7 @@ import type { Cursor, ReadOptions, ThreadStore } from "./ThreadStore";
  * const stream = await openConnect(store, "thread-1", request.headers.get("last-event-id") ?? undefined);
  */
 export interface ConnectStream {
-  readonly mode: "resume" | "snapshot";
+  readonly mode: ConnectMode;
   readonly frames: Observable<ConnectFrame>;
   /**
    * On the snapshot path: whether the thread holds messages older than the prelude's
@@ -50,4 +51,17 @@ export async function openConnect(
   if (read.kind === "resume") return { mode: plan.mode, frames };
   const oldest = read.snapshot.messages[0];
   return { mode: plan.mode, frames, page: { hasOlder: read.hasOlder === true, ...(oldest === undefined ? {} : { oldestMessageId: oldest.id }) } };
+}
+
+/**
+ * The connect stream of a thread the caller has never had (docs/threads.md#joining-a-new-thread):
+ * mode `new`, the frames of `newThreadPrelude` (no cursor: nothing is stored yet), no tail and no
+ * older history. What a join of an unknown thread answers, and of another owner's (which is, for
+ * this caller, exactly a thread that does not exist).
+ *
+ * @example
+ * const stream = (await openConnect(store, threadId)) ?? newThreadStream(threadId, crypto.randomUUID());
+ */
+export function newThreadStream(threadId: string, runId: string): ConnectStream {
+  return { mode: "new", frames: from(newThreadPrelude(threadId, runId).map((event) => ({ event }))), page: { hasOlder: false } };
 }

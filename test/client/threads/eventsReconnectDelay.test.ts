@@ -1,5 +1,5 @@
 /**
- * The thread events streams wait as the transport's `reconnect.delay` says (docs/client.md#reconnecting):
+ * The thread events streams wait as the transport's `reconnect.delay` says (docs/client.md#transports):
  * a Session's `followThread` and the list's events come back after the delay the application set,
  * not after the default backoff, over a real loopback server that ends each stream at once.
  */

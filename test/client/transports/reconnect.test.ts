@@ -138,7 +138,7 @@ test("cut before any answer: a fresh transport asks the capabilities once, then 
   }
 });
 
-test("a reconnect answered 404 (the store forgot the thread) ends the run with the cut itself; other failures are retried up to count, with the delay asked each time", async () => {
+test("a reconnect answered 404 (no such route, or a run the store never began) ends the run with the cut itself; other failures are retried up to count, with the delay asked each time", async () => {
   const { proxy, url } = await setUp(talker);
   const length = await measure(new HttpTransport(url, { reconnect: noWait }), proxy);
   proxy.cutNext(Math.floor(length * 0.5));
@@ -173,6 +173,23 @@ test("a reconnect answered 404 (the store forgot the thread) ends the run with t
   expect(lost.updates.filter((update) => update.kind === "connection")).toEqual([{ kind: "connection", status: "reconnecting", attempt: 1 }]);
   // the cut (the body ended inside a frame), not the 404
   expect(errorsOf(lost.updates).map((failure) => [failure.kind, failure.code])).toEqual([["decode", "truncated"]]);
+});
+
+test("a reconnect to a thread deleted meanwhile fails at once with the server's gone (410, code gone), never an empty thread", async () => {
+  const { store, seen, proxy, url } = await setUp(talker);
+  const length = await measure(new HttpTransport(url, { reconnect: noWait }), proxy);
+  proxy.cutNext(Math.floor(length * 0.5));
+  // the wait before the first attempt deletes the thread, as another tab (or the store's expiry) would
+  const deleting = new HttpTransport(url, { reconnect: { count: 3, delay: () => from(store?.remove("gone-1") ?? Promise.resolve(false)) } });
+  const { updates, session } = await send(deleting, "gone-1");
+  expect(updates.filter((update) => update.kind === "connection")).toEqual([{ kind: "connection", status: "reconnecting", attempt: 1 }]);
+  const [error] = errorsOf(updates);
+  expect(errorsOf(updates)).toHaveLength(1);
+  expect(error).toMatchObject({ kind: "http", status: 410, code: "gone" });
+  expect(error.message).toMatch(/answered 410 .*gone-1.*no longer knows it: it was deleted, evicted or expired/);
+  expect(updates[updates.length - 1]).toEqual({ kind: "done", end: { kind: "failed", code: "gone", message: error.message } });
+  expect(seen.filter((request) => request.path.endsWith("/connect")).map((request) => request.lastEventId !== null)).toEqual([true]); // one attempt, after a cursor
+  expect(session.messages.length).toBeGreaterThan(1); // what arrived before the cut stays
 });
 
 test("resetOnSuccess: a run cut twice survives one attempt per cut; without it, the second cut exhausts the budget", async () => {

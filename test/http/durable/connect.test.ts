@@ -5,7 +5,7 @@
  */
 import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
 import { ev } from "../../../src/protocol/build";
-import { CONNECT_MODE_HEADER, RESUMABLE_HEADER } from "../../../src/protocol/connectMode";
+import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, RESUMABLE_HEADER } from "../../../src/protocol/connectMode";
 import { success, type Agent } from "../../../src/server/Agent";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
 import { ABANDONED_ERROR_CODE } from "../../../src/server/store/ThreadStore";
@@ -87,7 +87,7 @@ test("without a cursor, or with one the store does not know: the compacted prelu
   open.destroy();
 });
 
-test("an idle thread connects as its history; an unknown thread answers 404 with a JSON error", async () => {
+test("an idle thread connects as its history; an unknown thread is a new, empty thread (200, mode new)", async () => {
   const { url } = await serveStored({ run: async (ctx) => void ctx.say("Hi.") });
   await postJson(url, inputFor("t3", "r1"));
   const { response, text } = await postJson(`${url}/connect`, { threadId: "t3" });
@@ -95,9 +95,8 @@ test("an idle thread connects as its history; an unknown thread answers 404 with
   expect(response.headers.get(CONNECT_MODE_HEADER)).toBe("snapshot");
   expect(frames.map((frame) => frame.event.type)).toEqual(["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]);
   const unknown = await postJson(`${url}/connect`, { threadId: "nobody" });
-  expect(unknown.response.status).toBe(404);
-  expect(unknown.response.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(JSON.parse(unknown.text)).toMatchObject({ error: "not-found" });
+  expect(unknown.response.status).toBe(200);
+  expect(unknown.response.headers.get(CONNECT_MODE_HEADER)).toBe("new");
   const bad = await postJson(`${url}/connect`, { thread: "t3" });
   expect(bad.response.status).toBe(400);
   expect(JSON.parse(bad.text)).toMatchObject({ error: "invalid-input", path: "/threadId" });
@@ -172,4 +171,33 @@ test("GET {url}/capabilities: AgentCapabilities as @ag-ui/core 1.0.0 types it, r
   });
   expect(AgentCapabilitiesSchema.safeParse(body).success).toBe(true);
   expect((await fetch(`${url}/capabilities`, { method: "POST" })).status).toBe(405);
+});
+
+test("a thread the caller never had: a valid AG-UI prelude without snapshots (mode new, nothing stored); after a cursor 410 gone; naming only a run 404", async () => {
+  const { url, store } = await serveStored({ run: async (ctx) => void ctx.say("Hi.") });
+  const { response, text } = await postJson(`${url}/connect`, { threadId: "fresh", limit: 20 });
+  expect(response.status).toBe(200);
+  expect([response.headers.get(CONNECT_MODE_HEADER), response.headers.get(RESUMABLE_HEADER), response.headers.get(HISTORY_OLDER_HEADER)]).toEqual([
+    "new",
+    "true",
+    "false",
+  ]);
+  const frames = await framesOf(text);
+  expect(frames.map((frame) => [frame.event.type, frame.id])).toEqual([
+    ["RUN_STARTED", undefined],
+    ["RUN_FINISHED", undefined],
+  ]);
+  expect(frames[0].event).toMatchObject({ threadId: "fresh", protocolVersion: expect.any(String) });
+  expect(frames[1].event).toMatchObject({ threadId: "fresh", runId: (frames[0].event as { runId: string }).runId, outcome: { type: "success" } });
+  await expectAccepted(frames.map((frame) => frame.event)); // our verifier and @ag-ui/client 1.0.0's
+  expect(store.stats().threads).toBe(0); // a join creates nothing: a thread begins with its first run
+
+  const gone = await postJson(`${url}/connect`, { threadId: "fresh" }, { "Last-Event-ID": "1-0" });
+  expect(gone.response.status).toBe(410);
+  expect(JSON.parse(gone.text)).toEqual({
+    error: "gone",
+    message: expect.stringMatching(/"fresh".*"1-0".*no longer knows it: it was deleted, evicted or expired/),
+  });
+  const namingRun = await postJson(`${url}/connect`, { threadId: "fresh", runId: "r9" });
+  expect([namingRun.response.status, JSON.parse(namingRun.text)]).toEqual([404, expect.objectContaining({ error: "not-found" })]);
 });

@@ -162,8 +162,9 @@ describe("access", () => {
       // the messages differ only by the thread id the caller sent itself
       expect(unknown.body.message.replace("never-existed", "X")).toBe(forbidden.body.message.replace("exists", "X"));
     }
-    // the allowed caller: 404 for the unknown thread on /connect and /stop (a run on it just starts it)
-    expect((await answer("/connect", { threadId: "never-existed" }, owner)).status).toBe(404);
+    // the allowed caller: a new thread on /connect (docs/threads.md#joining-a-new-thread), 404 on /stop (a run on it just starts it)
+    const joined = await postJson(`${url}/connect`, { threadId: "never-existed" }, owner);
+    expect([joined.response.status, joined.response.headers.get("agui-connect-mode")]).toEqual([200, "new"]);
     expect((await answer("/stop", { threadId: "never-existed", runId: "r1" }, owner)).status).toBe(404);
   });
 

@@ -2,13 +2,15 @@
  * Another owner's thread is, on every route, exactly an unknown thread (docs/threads.md#owners):
  * a table of every route that names a thread, walked by a foreign principal, once with the id of
  * a thread another principal owns (with a live run, a rename, older pages, cursors the caller may
- * have learnt) and once with an id nobody has; the answers are identical but for the id sent.
+ * have learnt) and once with an id nobody has; the answers are identical but for the id sent (and a
+ * new thread's prelude's run id): a join is a new, empty thread of the caller's, a reconnect after
+ * a cursor is gone (docs/threads.md#joining-a-new-thread), everything else is 404.
  */
 import type { Message } from "../../../src/protocol/messages";
 import { success, type Agent } from "../../../src/server/Agent";
 import type { ThreadPage, ThreadSummary } from "../../../src/thread/threadList";
 import { closeAll, framesOf, gate, inputFor, openStream, serveStored } from "../durable/support";
-import { as, call, converse, identifyByHeader, threadUrl, type WireAnswer } from "./support";
+import { as, call, converse, identifyByHeader, joinOf, NEW_THREAD, threadUrl, type WireAnswer } from "./support";
 
 afterEach(closeAll);
 
@@ -33,6 +35,8 @@ function parkingReplier(parked: { open(): void }, release: { opened: Promise<voi
 
 type Row = readonly [
   name: string,
+  /** What an unknown thread answers there (docs/threads.md#joining-a-new-thread): a join is a new thread, a reconnect after a cursor is gone. */
+  status: number,
   method: string,
   path: (url: string, threadId: string) => string,
   body: (threadId: string) => unknown,
@@ -52,24 +56,27 @@ test("every route answers a foreign principal for another owner's thread exactly
   expect(aliceCursor).not.toBe("");
 
   const table: readonly Row[] = [
-    ["connect", "POST", (u) => `${u}/connect`, (threadId) => ({ threadId })],
-    ["connect with a limit", "POST", (u) => `${u}/connect`, (threadId) => ({ threadId, limit: 1 })],
-    ["connect naming alice's run", "POST", (u) => `${u}/connect`, (threadId) => ({ threadId, runId: "r3" })],
-    ["connect after alice's cursor", "POST", (u) => `${u}/connect`, (threadId) => ({ threadId }), { "Last-Event-ID": aliceCursor }],
-    ["stop alice's live run", "POST", (u) => `${u}/stop`, (threadId) => ({ threadId, runId: "r3" })],
-    ["history before alice's message", "POST", (u) => `${u}/history`, (threadId) => ({ threadId, before: "a-r1", limit: 5 })],
-    ["rename", "PATCH", threadUrl, () => ({ title: "pwned" })],
-    ["archive", "PATCH", threadUrl, () => ({ archived: true })],
-    ["delete", "DELETE", threadUrl, () => undefined],
+    ["connect", 200, "POST", (u) => `${u}/connect`, (threadId) => ({ threadId })],
+    ["connect with a limit", 200, "POST", (u) => `${u}/connect`, (threadId) => ({ threadId, limit: 1 })],
+    ["connect naming alice's run", 404, "POST", (u) => `${u}/connect`, (threadId) => ({ threadId, runId: "r3" })],
+    ["connect after alice's cursor", 410, "POST", (u) => `${u}/connect`, (threadId) => ({ threadId }), { "Last-Event-ID": aliceCursor }],
+    ["stop alice's live run", 404, "POST", (u) => `${u}/stop`, (threadId) => ({ threadId, runId: "r3" })],
+    ["history before alice's message", 404, "POST", (u) => `${u}/history`, (threadId) => ({ threadId, before: "a-r1", limit: 5 })],
+    ["rename", 404, "PATCH", threadUrl, () => ({ title: "pwned" })],
+    ["archive", 404, "PATCH", threadUrl, () => ({ archived: true })],
+    ["delete", 404, "DELETE", threadUrl, () => undefined],
   ];
-  const answerFor = async ([, method, path, body, headers]: Row, threadId: string): Promise<WireAnswer> =>
+  const answerFor = async ([, , method, path, body, headers]: Row, threadId: string): Promise<WireAnswer> =>
     call(method, path(url, threadId), body(threadId), { ...as("bob"), ...headers });
+  // a new thread's prelude names a run made for that answer alone: the same text but for its id
+  const sameBut = (text: string, threadId: string) => text.replaceAll(threadId, "X").replace(/"runId":"[^"]*"/g, '"runId":"R"');
   for (const row of table) {
     const foreign = await answerFor(row, FOREIGN);
     const unknown = await answerFor(row, UNKNOWN);
-    expect([row[0], foreign.status]).toEqual([row[0], 404]);
+    expect([row[0], foreign.status]).toEqual([row[0], row[1]]);
     expect([row[0], foreign.headers]).toEqual([row[0], unknown.headers]);
-    expect([row[0], foreign.text.replaceAll(FOREIGN, "X")]).toEqual([row[0], unknown.text.replaceAll(UNKNOWN, "X")]);
+    expect([row[0], sameBut(foreign.text, FOREIGN)]).toEqual([row[0], sameBut(unknown.text, UNKNOWN)]);
+    if (row[1] === 200) expect([row[0], await joinOf(foreign)]).toEqual([row[0], NEW_THREAD]); // nothing of alice's: an empty thread
   }
 
   // A run on another owner's id is a new thread of the caller's, as on an unknown id: the agent sees only what bob sent.

@@ -10,7 +10,7 @@ import { createHandler, type ThreadAccess } from "../../../src/server/http/creat
 import { MAX_TITLE_LENGTH } from "../../../src/server/http/serveThread";
 import type { ThreadPage, ThreadSummary } from "../../../src/thread/threadList";
 import { closeAll, framesOf, inputFor, serveStored } from "../durable/support";
-import { as, call, converse, identifyByHeader, replier, threadUrl } from "./support";
+import { as, call, converse, identifyByHeader, joinOf, NEW_THREAD, replier, threadUrl } from "./support";
 
 afterEach(closeAll);
 
@@ -59,13 +59,18 @@ test("as one principal: run, list, rename, connect with a limit, older pages, ar
   for (const [method, path, body] of [
     ["DELETE", threadUrl(url, "t1"), undefined],
     ["PATCH", threadUrl(url, "t1"), { title: "again" }],
-    ["POST", `${url}/connect`, { threadId: "t1" }],
     ["POST", `${url}/history`, { threadId: "t1", before: "u-r3", limit: 1 }],
     ["POST", `${url}/stop`, { threadId: "t1", runId: "r3" }],
   ] as const) {
     const answer = await call(method, path, body, as("alice"));
     expect([method, path, answer.status, JSON.parse(answer.text)]).toEqual([method, path, 404, expect.objectContaining({ error: "not-found" })]);
   }
+  // a join no longer finds it: a new, empty thread (docs/threads.md#joining-a-new-thread); a reconnect after one of its cursors: gone
+  expect(await joinOf(await call("POST", `${url}/connect`, { threadId: "t1" }, as("alice")))).toEqual(NEW_THREAD);
+  const cursor = (await framesOf(whole.text)).at(-1)?.id ?? "";
+  expect(cursor).not.toBe("");
+  const gone = await call("POST", `${url}/connect`, { threadId: "t1" }, { ...as("alice"), "Last-Event-ID": cursor });
+  expect([gone.status, JSON.parse(gone.text)]).toEqual([410, { error: "gone", message: expect.stringContaining("deleted, evicted or expired") }]);
   expect(JSON.parse((await call("GET", `${url}/threads?archived=true`, undefined, as("alice"))).text)).toEqual({ threads: [] });
   // within the tombstone a run on the id is refused, so nothing recreates it
   const late = await call("POST", url, inputFor("t1", "r4"), as("alice"));
@@ -175,7 +180,7 @@ test.each(["events", "connect", "threads", "a/b", "%", "ü", "a b?c#d"])("the th
   const older = await call("POST", `${url}/history`, { threadId, before: "u-r2", limit: 5 }, as("alice"));
   expect(JSON.parse(older.text)).toMatchObject({ messages: [{ id: "u-r1" }, { id: "a-r1" }] });
   expect((await call("DELETE", threadUrl(url, threadId), undefined, as("alice"))).status).toBe(204);
-  expect((await call("POST", `${url}/connect`, { threadId }, as("alice"))).status).toBe(404);
+  expect(await joinOf(await call("POST", `${url}/connect`, { threadId }, as("alice")))).toEqual(NEW_THREAD);
 });
 
 test("without identify: the list and its events answer 404, threads have no owner and the id is the only protection", async () => {
@@ -201,7 +206,7 @@ test("threads stored before identify was turned on belong to nobody: no principa
   await converse(before.url, "anyone", "old", 1);
   const { url } = await serveStored(replier, { store: before.store, identify: identifyByHeader });
   expect(JSON.parse((await call("GET", `${url}/threads`, undefined, as("alice"))).text)).toEqual({ threads: [] });
-  expect((await call("POST", `${url}/connect`, { threadId: "old" }, as("alice"))).status).toBe(404);
+  expect(await joinOf(await call("POST", `${url}/connect`, { threadId: "old" }, as("alice")))).toEqual(NEW_THREAD);
   expect((await call("PATCH", threadUrl(url, "old"), { title: "mine" }, as("alice"))).status).toBe(404);
 });
 

@@ -2,7 +2,7 @@
 import { success, type Agent } from "../../../src/server/Agent";
 import type { Identify } from "../../../src/server/http/createHandler";
 import type { Message } from "../../../src/protocol/messages";
-import { inputFor } from "../durable/support";
+import { framesOf, inputFor } from "../durable/support";
 import { ThreadListEvent } from "../../../src/thread/threadList";
 import * as E from "fp-ts/Either";
 
@@ -98,3 +98,16 @@ export function decodeFrame(frame: string): ThreadListEvent {
   if (E.isLeft(decoded)) throw new Error(`expected a ThreadListEvent, got ${frame}`);
   return decoded.right;
 }
+
+/**
+ * What a `/connect` answer says of the thread (docs/threads.md#joining-a-new-thread): its status, its
+ * `AGUI-Connect-Mode` and its events' types; compare with `NEW_THREAD` for a thread the caller never had.
+ */
+export async function joinOf(answer: WireAnswer): Promise<{ readonly status: number; readonly mode: string | undefined; readonly types: readonly string[] }> {
+  const mode = answer.headers.find(([key]) => key === "agui-connect-mode")?.[1];
+  const types = answer.status === 200 ? (await framesOf(answer.text)).map((frame) => frame.event.type) : [];
+  return { status: answer.status, mode, types };
+}
+
+/** `joinOf` a thread the caller never had: 200, mode `new`, an empty thread's prelude (no snapshots). */
+export const NEW_THREAD = { status: 200, mode: "new", types: ["RUN_STARTED", "RUN_FINISHED"] } as const;

@@ -58,8 +58,10 @@ test("a thread started on A is B's to list for its owner only; B hears A's renam
   expect((await call("DELETE", threadUrl(b, "trip"), undefined, as("alice"))).status).toBe(204);
   expect(await listed(a, "alice")).toEqual([]);
   expect(await listed(b, "alice")).toEqual([]);
+  // a join of the deleted thread finds a new, empty one (docs/threads.md#joining-a-new-thread)
+  const joined = await call("POST", `${a}/connect`, { threadId: "trip" }, as("alice"));
+  expect([joined.status, joined.headers.find(([name]) => name === "agui-connect-mode")?.[1]]).toEqual([200, "new"]);
   for (const [method, path, body] of [
-    ["POST", "/connect", { threadId: "trip" }],
     ["POST", "/history", { threadId: "trip", before: "a-r2", limit: 5 }],
     ["PATCH", "/threads/trip", { title: "again" }],
     ["DELETE", "/threads/trip", undefined],
