@@ -79,6 +79,27 @@ export function isListMatchingItself(pair: ClonePair): boolean {
 }
 
 /**
+ * True when both places hold only property declarations (and their doc comments): two options
+ * interfaces that each list `readonly name?: number | undefined;` lines match token for token once
+ * identifiers are ignored, yet neither is a copy of the other (each names its own settings). The
+ * gate does not count such a pair. `lines` reads a file of `src/` as its lines.
+ *
+ * @example
+ * isDeclarationList(pair, (file) => readFileSync(join(root, "src", file), "utf8").split("\n")); // true for two option lists
+ */
+export function isDeclarationList(pair: ClonePair, lines: (file: string) => readonly string[]): boolean {
+  const onlyDeclarations = (place: ClonePair["first"]) =>
+    lines(place.file)
+      .slice(place.start - 1, place.end)
+      .every((line) => DECLARATION_OR_COMMENT.test(line));
+  return onlyDeclarations(pair.first) && onlyDeclarations(pair.second);
+}
+
+/** A blank line, a comment line, an import, a one-line type alias, a property declaration (`readonly name?: T;`), or an interface's own brace lines. */
+const DECLARATION_OR_COMMENT =
+  /^\s*(?:$|import .*;$|export type [\w$]+ = .*;$|\/\*\*?|\*|\/\/|(?:readonly\s+)?[\w$]+\??:\s.*;$|export interface [\w$]+(?:<[^>]*>)?(?: extends [^{]+)? \{$|\})/;
+
+/**
  * Holds the pairs against the budget: more than `maxPairs` fails. Every pair is listed either way,
  * so the log says where to look.
  *

@@ -5,7 +5,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkDuplication, findClonePairs, isListMatchingItself, parseJscpdReport, type ClonePair } from "../../scripts/gates/duplication";
+import { checkDuplication, findClonePairs, isDeclarationList, isListMatchingItself, parseJscpdReport, type ClonePair } from "../../scripts/gates/duplication";
 
 const pair = (file: string): ClonePair => ({ first: { file, start: 1, end: 8 }, second: { file: "other.ts", start: 10, end: 17 }, lines: 8 });
 
@@ -39,6 +39,21 @@ describe("isListMatchingItself", () => {
     expect(isListMatchingItself({ first: at("apply.ts", 99, 110), second: at("apply.ts", 120, 131), lines: 12 })).toBe(false);
     expect(isListMatchingItself({ first: at("a.ts", 1, 10), second: at("b.ts", 5, 14), lines: 10 })).toBe(false);
     expect(isListMatchingItself({ first: at("parts.ts", 36, 48), second: at("parts.ts", 48, 63), lines: 13 })).toBe(false);
+  });
+});
+
+describe("isDeclarationList", () => {
+  const files: Record<string, string[]> = {
+    "a.ts": ["export interface A {", "  /** How many. */", "  readonly count?: number | undefined;", "  readonly label?: string | undefined;", "}"],
+    "b.ts": ["export interface B {", "  // the cap", "  readonly max?: number | undefined;", "  readonly name?: string | undefined;", "}"],
+    "c.ts": ["function c() {", "  const max = 1;", "  readonly name?: string | undefined;", "  return max;", "}"],
+  };
+  const lines = (file: string) => files[file];
+  const at = (file: string, start: number, end: number) => ({ file, start, end });
+
+  it("is true when both places hold only declarations and comments, false when either holds a statement", () => {
+    expect(isDeclarationList({ first: at("a.ts", 1, 5), second: at("b.ts", 1, 5), lines: 5 }, lines)).toBe(true);
+    expect(isDeclarationList({ first: at("a.ts", 1, 5), second: at("c.ts", 1, 5), lines: 5 }, lines)).toBe(false);
   });
 });
 
