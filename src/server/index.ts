@@ -72,6 +72,7 @@ export { StoreError, type StoreErrorCode, type StoreErrorDetails } from "./store
 export { systemClock, type StoreClock } from "./store/StoreClock";
 export { ThreadFold } from "../thread/ThreadFold";
 export type { BranchGroup, ForkMarker } from "../protocol/branchMeta";
+export type { ConnectMode } from "../protocol/connectMode";
 export { OpenSpans } from "../thread/OpenSpans";
 export { checkBatch } from "./store/checkBatch";
 export { isTerminal } from "../thread/isTerminal";

@@ -10,14 +10,3 @@ export { describeUpdate, summarize } from "./describeUpdate";
 export { transcript } from "./transcript";
 export { marbleScheduler } from "./marbleScheduler";
 export { marbleValues } from "./marbleValues";
-// The types the kit's signatures name, importable from here as from their own entries (test/architecture/signatureTypes.test.ts).
-export type { Agent } from "../server/Agent";
-export type { FetchHandler } from "../server/http/HandlerOptions";
-export type { Event } from "../protocol/events";
-export type { Message } from "../protocol/messages";
-export type { RunAgentInput } from "../protocol/input";
-export type { NamedStructCodec } from "../protocol/namedCodec";
-export type { DecodeWarning } from "../wire/DecodeWarning";
-export type { HttpTransport, HttpTransportOptions } from "../client/transports/HttpTransport";
-export type { Transport, TransportRunOptions } from "../client/transports/Transport";
-export type { Update } from "../thread/Update";

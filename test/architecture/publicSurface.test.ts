@@ -55,7 +55,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   "agui-rx/server": [
     "ABANDONED_ERROR_CODE", "ActivityHandle", "type Agent", "AgentError", "type Authorize", "type BeginOptions", "BranchGroup", "type ConnectFrame",
-    "type ConnectPlan", "type ConnectStream", "type ConnectStreamOptions", "type CorsOptions", "type Cursor", "DEFAULT_BODY_TIMEOUT_MS",
+    "type ConnectMode", "type ConnectPlan", "type ConnectStream", "type ConnectStreamOptions", "type CorsOptions", "type Cursor", "DEFAULT_BODY_TIMEOUT_MS",
     "DEFAULT_ERROR_CODE", "DEFAULT_HEARTBEAT_MS", "DEFAULT_HIGH_WATER_MARK", "DEFAULT_IDLE_WRITE_TIMEOUT_MS", "DEFAULT_LEASE_MS", "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_BUFFERED_BYTES", "DEFAULT_MAX_PAGE_SIZE", "DEFAULT_MAX_TAIL_BYTES", "DEFAULT_TURN_BUDGET_MS", "EGRESS_RULE", "type FairTurns",
     "type FairTurnsOptions", "type FetchHandler", "ForkMarker", "type Frame", "type HandlerOptions", "type HistoryMode", "type HistoryQuery", "type HttpErrorBody",

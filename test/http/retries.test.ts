@@ -223,7 +223,9 @@ test("a reconnect's /connect answered 503 waits the Retry-After before the next 
   refuseConnect = true;
   proxy.cutNext(whole - 10); // inside the last frame: the run's events are cut before RUN_FINISHED
   const clock = handClock();
-  const session = new Session(new HttpTransport(proxy.url("/agent"), { scheduler: clock.scheduler }), { threadId: "cut-mid", newId: counter("u") });
+  // stallMs: false: every wait on this clock is then a reconnect's (the stall check of the open stream would be one too)
+  const transport = new HttpTransport(proxy.url("/agent"), { scheduler: clock.scheduler, stallMs: false });
+  const session = new Session(transport, { threadId: "cut-mid", newId: counter("u") });
   const updates = await clock.drive(collect(session.send("hello")));
   expect(endOf(updates)).toEqual({ kind: "success" });
   expect(calls()).toBe(2); // the measuring run and this one

@@ -97,7 +97,9 @@ export function checkCutTurn(context: string, turn: BoardTurn, reference: BoardT
     0,
     updates.findIndex((update) => update.kind === "connection"),
   );
-  expect({ context, beforeCut: beforeCut.map((update) => update.kind) }).toEqual({ context, beforeCut: ["message"] });
-  expect({ context, rebuiltFrom: seen[1]?.kind }).toEqual({ context, rebuiltFrom: "messages" });
+  // The user's own message only: its start, its content and its end (docs/client.md#updates).
+  const described = beforeCut.map((update) => (update.kind === "message" ? `${update.message.role} ${update.change.kind}` : update.kind));
+  expect({ context, beforeCut: described }).toEqual({ context, beforeCut: ["user started", "user content", "user ended"] });
+  expect({ context, rebuiltFrom: seen[beforeCut.length]?.kind }).toEqual({ context, rebuiltFrom: "messages" });
   return "rebuilt";
 }

@@ -7,6 +7,9 @@
  * test/types/optionalInputs.test.ts checks. A new output type is added here, with its reason.
  */
 export const OUTPUT_TYPES: Readonly<Record<string, string>> = {
+  // The AI SDK's own types, named by the scripted model (agui-rx/testing/ai): their optional properties are the SDK's to write.
+  ModelCall: "the AI SDK's call options, as the mock model hands them to a step",
+  ModelStreamResult: "the AI SDK's stream result, as a step returns it",
   // What a Session or the thread reducer reports.
   Update: "a Session's update stream",
   RunEnd: "how a run ended, read from an update",
