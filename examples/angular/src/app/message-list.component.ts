@@ -25,7 +25,17 @@ import { TurnBarComponent } from "./turn-bar.component";
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: "pane-wrap" },
   template: `
-    <div class="pane" followBottom #follow="followBottom" [jumpOn]="sent()" data-testid="messages" tabindex="0" role="log" aria-label="Messages" [attr.aria-busy]="running()">
+    <div
+      class="pane"
+      followBottom
+      #follow="followBottom"
+      [jumpOn]="sent()"
+      data-testid="messages"
+      tabindex="0"
+      role="log"
+      aria-label="Messages"
+      [attr.aria-busy]="running()"
+    >
       <div class="thread-list">
         @for (block of blocks(); track block.key) {
           @if (block.kind === "message") {
