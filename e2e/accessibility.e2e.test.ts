@@ -17,7 +17,7 @@ import type { Served } from "../src/node";
 import { seriousViolations } from "./axe";
 import { ChatPage } from "./chatPage";
 import { observedTaskBoard, type ObservedAgent } from "./observedTaskBoard";
-import { ARTIFACTS, suiteBrowser, TASK_BOARD_PAGES } from "./taskBoardPages";
+import { ARTIFACTS, refuseNextSend, suiteBrowser, TASK_BOARD_PAGES } from "./taskBoardPages";
 
 const browser = suiteBrowser();
 
@@ -81,21 +81,6 @@ const messageTexts = (page: Page) =>
     }),
   );
 
-/** Answers the next run POST with the 409 a server with a live run gives (a refused send: the page shows an error). */
-async function refuseNextSend(page: Page): Promise<void> {
-  await page.route(
-    "**/agent",
-    (route) =>
-      route.request().method() === "POST"
-        ? route.fulfill({
-            status: 409,
-            contentType: "application/json",
-            body: JSON.stringify({ error: "run-active", message: "the thread already has a live run" }),
-          })
-        : route.continue(),
-    { times: 1 },
-  );
-}
 const REFUSED = expect.stringMatching(/^console: Failed to load resource: the server responded with a status of 409 \(Conflict\) \(.*\/agent\)$/);
 
 /** Turns dark mode on with the top bar's toggle and checks the page shows it. */

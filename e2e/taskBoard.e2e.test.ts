@@ -17,7 +17,7 @@ import { startWebServer } from "../examples/react/webServer";
 import type { Served } from "../src/node";
 import { BROWSER_LOCALE, BROWSER_TIME_ZONE } from "./browser";
 import { ChatPage } from "./chatPage";
-import { ARTIFACTS, suiteBrowser, TASK_BOARD_PAGES } from "./taskBoardPages";
+import { ARTIFACTS, refuseNextSend, suiteBrowser, TASK_BOARD_PAGES } from "./taskBoardPages";
 import { observedTaskBoard, type ObservedAgent } from "./observedTaskBoard";
 
 const browser = suiteBrowser();
@@ -319,18 +319,7 @@ describe.each(TASK_BOARD_PAGES)("the $name page", ({ name, build }) => {
   it("a send the server refuses (409, nothing recorded) leaves no message on the page and puts its text back in the composer", async () => {
     const before = await page.locator('[data-testid="message"]').count();
     // One run POST answered as a server with a live run on the thread answers it (issue #20 A5).
-    await page.route(
-      "**/agent",
-      (route) =>
-        route.request().method() === "POST"
-          ? route.fulfill({
-              status: 409,
-              contentType: "application/json",
-              body: JSON.stringify({ error: "run-active", message: "the thread already has a live run" }),
-            })
-          : route.continue(),
-      { times: 1 },
-    );
+    await refuseNextSend(page);
     await chat.say("add refused errand");
     await page.locator('[data-testid="status"][data-end="failed"]').waitFor();
     expect(await chat.input.inputValue()).toBe("add refused errand");

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { buildAngularPage } from "../examples/angular/buildAngularPage";
 import { buildReactPage } from "../examples/react/buildPage";
+import type { Page } from "playwright-core";
 import { launchChromium, type LaunchedBrowser } from "./browser";
 
 /** The folder the suites write screenshots and page reports into. */
@@ -40,4 +41,26 @@ export function suiteBrowser(): () => LaunchedBrowser {
     if (browser === undefined) throw new Error("expected the suite's Chromium to be launched (suiteBrowser's beforeAll)");
     return browser;
   };
+}
+
+/**
+ * Answers the page's next run POST with the 409 a server with a live run gives (a refused send:
+ * the page shows an error, nothing is recorded).
+ *
+ * @example
+ * await refuseNextSend(page);
+ */
+export async function refuseNextSend(page: Page): Promise<void> {
+  await page.route(
+    "**/agent",
+    (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({
+            status: 409,
+            contentType: "application/json",
+            body: JSON.stringify({ error: "run-active", message: "the thread already has a live run" }),
+          })
+        : route.continue(),
+    { times: 1 },
+  );
 }

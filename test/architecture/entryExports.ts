@@ -6,19 +6,22 @@
 import * as path from "node:path";
 import * as ts from "typescript";
 
+/** How the architecture tests compile the entry files: as the package's users resolve them (NodeNext), strict. */
+export const ENTRY_PROGRAM_OPTIONS: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  jsx: ts.JsxEmit.ReactJSX,
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: ["node"],
+};
+
 /** Sorted export names of each entry file (relative to `root`), `type X` for a type-only export. */
 export function entryExports(root: string, entries: Readonly<Record<string, string>>): Record<string, string[]> {
   const files = Object.values(entries).map((file) => path.join(root, file));
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    jsx: ts.JsxEmit.ReactJSX,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ["node"],
-  });
+  const program = ts.createProgram(files, ENTRY_PROGRAM_OPTIONS);
   const checker = program.getTypeChecker();
   const out: Record<string, string[]> = {};
   for (const [name, file] of Object.entries(entries)) {

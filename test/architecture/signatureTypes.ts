@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import * as ts from "typescript";
+import { ENTRY_PROGRAM_OPTIONS } from "./entryExports";
 
 /** One type a public signature names that its entry does not export. */
 export interface UnexportedType {
@@ -30,16 +31,7 @@ export function unexportedSignatureTypes(
 ): { readonly program: ts.Program; readonly unexported: UnexportedType[] } {
   const program = ts.createProgram(
     Object.values(entries).map((file) => path.join(root, file)),
-    {
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      jsx: ts.JsxEmit.ReactJSX,
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: ["node"],
-    },
+    ENTRY_PROGRAM_OPTIONS,
   );
   const checker = program.getTypeChecker();
   const src = path.join(root, "src") + path.sep;
