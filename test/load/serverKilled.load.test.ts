@@ -26,7 +26,8 @@ test("a server killed mid-stream: the Session fails with a transport error and k
       session.send("stream until you are killed").subscribe({
         next: (update) => {
           seen.push(update);
-          if (update.kind !== "message" || update.change.kind !== "content") return;
+          // the assistant's text only: the user's own message has a content change too
+          if (update.kind !== "message" || update.change.kind !== "content" || update.message.role !== "assistant") return;
           streamed += update.change.delta;
           if (streamed.length === 200 * DELTA.length) child.kill("SIGKILL"); // 200 deltas in, the process dies
         },
