@@ -45,14 +45,15 @@ export function markdownTaskBoard(gates: Gates): FetchHandler {
 }
 
 /**
- * The AI chat page's endpoint with the same agent, stateless.
+ * The AI chat page's endpoint with the same agent, served as the AI chat server serves it: a store,
+ * and every visitor one principal (so the thread's own events route exists).
  *
  * @example
  * const web = await startWebServer({ root: await buildChatPage(), agent: markdownChat(gates) });
  */
 export function markdownChat(gates: Gates): FetchHandler {
   const agent: Agent = { run: (ctx) => scriptedRun(ctx, gates) };
-  return createHandler(agent, { store: memoryStore() });
+  return createHandler(agent, { store: memoryStore(), identify: () => "visitor" });
 }
 
 /** One run: the reasoning line, then the scripted answer in deltas, waiting at its hold. */
