@@ -13,6 +13,7 @@ import type { Authorize, HandlerOptions, Identify, RunFunction } from "./Handler
 import type { BodyLimits } from "./readJsonRequest";
 import type { TailLimits } from "./tailLimits";
 import type { Ready } from "./toEventStream";
+import type { Telemetry } from "../../telemetry/Telemetry";
 
 /**
  * Everything a route needs, with the defaults filled in.
@@ -64,4 +65,6 @@ export interface HandlerContext {
   readonly onRunError: (error: unknown, run: { readonly threadId: string; readonly runId: string }) => void;
   /** The queue's bounds and pace (docs/queue.md): `HandlerOptions.maxQueuedMessages` and `queueRecheckMs`, resolved. */
   readonly queue: { readonly maxMessages: number; readonly recheckMs: number };
+  /** Where spans and metrics go (`HandlerOptions.telemetry`, resolved; docs/observability.md#setup). */
+  readonly telemetry: Telemetry;
 }

@@ -13,6 +13,7 @@ import type { HistoryMode } from "../history/HistoryMode";
 import type { FairTurns } from "./fairTurns";
 import type { TailFrames } from "./TailFrames";
 import type { Ready } from "./toEventStream";
+import type { TelemetryOptions } from "../../telemetry/TelemetryOptions";
 
 export type { CorsOptions } from "./cors";
 export type { Authorize, Identify, OneThreadAccess, ThreadAccess, ThreadListAccess } from "./ThreadAccess";
@@ -213,4 +214,11 @@ export interface HandlerOptions {
    * run ended `ABANDONED` by a dead instance, or an announcement a store lost, is noticed.
    */
   readonly queueRecheckMs?: number | undefined;
+  /**
+   * Where the handler's spans and metrics go (docs/observability.md#setup): by default the globally
+   * registered OpenTelemetry providers, read per request (nothing is recorded, and next to nothing
+   * paid, when no SDK is registered); `{ tracer, meter }` to pass your own; `recordContent` to put
+   * message text, tool arguments and state on spans.
+   */
+  readonly telemetry?: TelemetryOptions | undefined;
 }

@@ -22,6 +22,7 @@ import { serveThreadList } from "./serveThreadList";
 import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
 import { heartbeatInterval } from "./heartbeatInterval";
+import { Telemetry } from "../../telemetry/Telemetry";
 
 export type {
   Authorize,
@@ -124,6 +125,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     capabilities: capabilitiesOf(options.capabilities, options.store !== undefined, options.history ?? "server"),
     onRunError: options.onRunError ?? reportRunError,
     queue: { maxMessages: options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES, recheckMs: options.queueRecheckMs ?? DEFAULT_QUEUE_RECHECK_MS },
+    telemetry: new Telemetry(options.telemetry),
   };
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
