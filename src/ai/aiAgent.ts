@@ -1,12 +1,16 @@
 /** `aiAgent`: an `Agent` whose run is one `streamText` call of the Vercel AI SDK over the run's thread and tools (docs/ai.md#model-agents). */
 import { stepCountIs, streamText, type LanguageModel, type StopCondition, type SystemModelMessage, type ToolSet } from "ai";
 import type { Context } from "../protocol/input";
+import type { OtelContext } from "../telemetry/OtelApi";
 import type { StateSpec } from "../protocol/stateSpec";
 import type { Agent, SuccessOutcome } from "../server/Agent";
 import type { RunContext } from "../server/RunContext";
+import { Telemetry } from "../telemetry/Telemetry";
+import type { TelemetryOptions } from "../telemetry/TelemetryOptions";
 import { clientTools } from "./clientTools";
 import type { ProviderOptions } from "./contentParts";
 import type { ErrorDescriber } from "./describeError";
+import { joinRun, modelTelemetry } from "./modelTelemetry";
 import { RunSteering } from "./RunSteering";
 import { streamToRun } from "./streamToRun";
 import { toModelPrompt } from "./toModelPrompt";
@@ -51,6 +55,17 @@ export interface AiAgentOptions<S = unknown> {
   readonly steps?: boolean | undefined;
   /** The agent's shared state, for a `prepare` or tools that read `ctx.state`. */
   readonly state?: StateSpec<S> | undefined;
+  /** The agent's name: the AI SDK telemetry's `functionId` of its calls (docs/observability.md#ai-sdk). */
+  readonly name?: string | undefined;
+  /**
+   * What the AI SDK's own telemetry records of this agent's model calls (docs/observability.md#ai-sdk):
+   * `recordContent: true` lets it record prompts, responses and tool arguments (`recordInputs`,
+   * `recordOutputs`), which `aiAgent` turns off by default although the AI SDK records them
+   * unless told not to; `tracer: false` turns its telemetry off for this agent. Its spans are made
+   * by the integration registered with the AI SDK (`registerTelemetry(new OpenTelemetry())`,
+   * `@ai-sdk/otel`), with that integration's tracer, as children of the run's span.
+   */
+  readonly telemetry?: TelemetryOptions | undefined;
 }
 
 /** The default of `maxSteps`, the AI SDK's own default for its tool-loop agent. */
@@ -67,6 +82,9 @@ export const DEFAULT_MAX_STEPS = 20;
  *   (`ctx.offers$`, docs/ai.md#steering): each reaches the model at the next step boundary and is
  *   recorded there (before that step's output) when the stream reports its `steering-message`;
  *   one the generation never delivers is left for a queued run;
+ * - `telemetry`: the AI SDK's, recording no prompt or answer unless `telemetry.recordContent`,
+ *   `functionId` the agent's `name`, its integrations run in the run's trace context
+ *   (docs/observability.md#ai-sdk);
  * then `prepare` may change the call, and `streamToRun` maps the stream onto the run. The run
  * ends with success, carrying `pendingToolCallIds` when the model called client tools; with
  * RUN_ERROR (the provider's message, code `MODEL_ERROR`) when the model fails; and the usage of
@@ -83,12 +101,15 @@ export const DEFAULT_MAX_STEPS = 20;
 export function aiAgent<S = unknown>(options: AiAgentOptions<S>): Agent<S> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TypeError(`expected maxSteps to be a positive integer, but got ${String(options.maxSteps)}`);
+  const telemetry = new Telemetry(options.telemetry);
   return {
     state: options.state,
     async run(ctx: RunContext<S>): Promise<SuccessOutcome> {
+      // Read before the first await: the run's span is active here wherever the driver made it so.
+      const runContext = telemetry.active();
       const steered = new RunSteering(ctx.offers$);
       try {
-        return await generate(ctx, options, maxSteps, steered);
+        return await generate(ctx, options, maxSteps, steered, { telemetry, runContext });
       } finally {
         steered.stop();
       }
@@ -97,7 +118,13 @@ export function aiAgent<S = unknown>(options: AiAgentOptions<S>): Agent<S> {
 }
 
 /** One run's `streamText` call, mapped onto the run; steers reach it through `steered`. */
-async function generate<S>(ctx: RunContext<S>, options: AiAgentOptions<S>, maxSteps: number, steered: RunSteering): Promise<SuccessOutcome> {
+async function generate<S>(
+  ctx: RunContext<S>,
+  options: AiAgentOptions<S>,
+  maxSteps: number,
+  steered: RunSteering,
+  trace: { readonly telemetry: Telemetry; readonly runContext: OtelContext },
+): Promise<SuccessOutcome> {
   const prompt = toModelPrompt(ctx.messages);
   const instructions = [...systemOf(options.system), ...contextOf(ctx.context), ...prompt.instructions];
   const built: AiCall = {
@@ -110,11 +137,16 @@ async function generate<S>(ctx: RunContext<S>, options: AiAgentOptions<S>, maxSt
     abortSignal: ctx.signal,
     onError: reportedThroughTheStream,
     experimental_steering: steered.steering,
+    telemetry: modelTelemetry(options.telemetry, options.name),
   };
   // Started before the call, so messages steered before it reach its first step.
   steered.start();
   const call = options.prepare === undefined ? built : await options.prepare(ctx, built);
-  const result = streamText({ ...call, abortSignal: withRunSignal(ctx.signal, call.abortSignal) });
+  const result = streamText({
+    ...call,
+    abortSignal: withRunSignal(ctx.signal, call.abortSignal),
+    telemetry: joinRun(call.telemetry ?? call.experimental_telemetry, trace.runContext, trace.telemetry),
+  });
   return streamToRun(ctx, result, {
     onError: options.onError,
     steps: options.steps,

@@ -1,0 +1,128 @@
+/**
+ * The AI SDK's own spans under the run (docs/observability.md#ai-sdk), with the real OpenTelemetry
+ * SDK and the AI SDK's OpenTelemetry integration (`@ai-sdk/otel`) registered as an application
+ * registers it: its spans are children of the run's `invoke_agent` in the run's trace, through
+ * Node's async context and through the explicit context `aiAgent` passes where no async context
+ * follows promises; prompts and responses are not recorded unless the application opts in.
+ */
+import { context, ROOT_CONTEXT, trace, type ContextManager } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { OpenTelemetry } from "@ai-sdk/otel";
+import { registerTelemetry, streamText, type Telemetry as AiTelemetryIntegration } from "ai";
+import { lastValueFrom, toArray } from "rxjs";
+import { runAgentInput } from "../../src/protocol/build";
+import { run, type Agent } from "../../src/server";
+import { aiAgent } from "../../src/ai";
+import type { TelemetryOptions } from "../../src/telemetry/TelemetryOptions";
+import { finish, scriptedModel, text } from "./support";
+import { StackContextManager } from "./stackContextManager";
+
+const PROMPT = "What is the weather in Seoul?";
+const ANSWER = "Sunny, 21 degrees.";
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
+/** The AI SDK's registered integrations (`registerTelemetry`), emptied after each test. */
+const integrations = globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: AiTelemetryIntegration[] };
+
+beforeEach(() => {
+  trace.setGlobalTracerProvider(provider);
+  registerTelemetry(new OpenTelemetry());
+});
+
+afterEach(() => {
+  exporter.reset();
+  trace.disable();
+  context.disable();
+  integrations.AI_SDK_TELEMETRY_INTEGRATIONS = undefined;
+});
+
+function useContextManager(manager: ContextManager): void {
+  context.setGlobalContextManager(manager);
+}
+
+const agentWith = (telemetry?: TelemetryOptions) =>
+  aiAgent({ model: scriptedModel([...text("t", ANSWER), finish()]), name: "weather", ...(telemetry === undefined ? {} : { telemetry }) });
+
+/** Runs `agent` under a span named `invoke_agent` made active as the server makes the run's span active while the agent runs; returns that span. */
+async function runUnderSpan(agent: Agent): Promise<ReadableSpan> {
+  const runSpan = trace.getTracer("test").startSpan("invoke_agent");
+  const input = runAgentInput("thread-1", "run-1", { messages: [{ id: "u1", role: "user", content: PROMPT }] });
+  const events = await context.with(trace.setSpan(ROOT_CONTEXT, runSpan), () => lastValueFrom(run(agent, input).pipe(toArray())));
+  expect(events[events.length - 1].type).toBe("RUN_FINISHED");
+  runSpan.end();
+  return exporter.getFinishedSpans().find((span) => span.spanContext().spanId === runSpan.spanContext().spanId)!;
+}
+
+/** The spans the AI SDK's integration made (every span but the run's). */
+function modelSpans(runSpan: ReadableSpan): ReadableSpan[] {
+  return exporter.getFinishedSpans().filter((span) => span !== runSpan);
+}
+
+/** Every attribute value of `spans`, as one string, to look for content in. */
+const attributeText = (spans: readonly ReadableSpan[]): string => JSON.stringify(spans.map((span) => span.attributes));
+
+/** Checks that the model spans form one tree under the run's span, in its trace; returns the AI SDK's root. */
+function expectUnder(runSpan: ReadableSpan): ReadableSpan {
+  const spans = modelSpans(runSpan);
+  expect(spans.map((span) => span.name).sort()).toEqual(["chat mock-model-id", "invoke_agent mock-model-id", "step 1"]);
+  for (const span of spans) expect(span.spanContext().traceId).toBe(runSpan.spanContext().traceId);
+  const root = spans.find((span) => span.name === "invoke_agent mock-model-id")!;
+  expect(root.parentSpanContext?.spanId).toBe(runSpan.spanContext().spanId);
+  const step = spans.find((span) => span.name === "step 1")!;
+  expect(step.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
+  expect(spans.find((span) => span.name === "chat mock-model-id")!.parentSpanContext?.spanId).toBe(step.spanContext().spanId);
+  return root;
+}
+
+test("on Node (async context): the model call's spans are children of the run's span, in its trace, without the prompt or the answer", async () => {
+  useContextManager(new AsyncLocalStorageContextManager().enable());
+  const runSpan = await runUnderSpan(agentWith());
+  const root = expectUnder(runSpan);
+  // The agent's name is the AI SDK's functionId; usage is recorded; content is not.
+  expect(root.attributes["gen_ai.usage.input_tokens"]).toBe(10);
+  const recorded = attributeText(modelSpans(runSpan));
+  expect(recorded).not.toContain(PROMPT);
+  expect(recorded).not.toContain(ANSWER);
+  expect(recorded).not.toContain("gen_ai.input.messages");
+});
+
+test("recordContent: true passes the opt-in on: the AI SDK records the prompt and the answer", async () => {
+  useContextManager(new AsyncLocalStorageContextManager().enable());
+  const runSpan = await runUnderSpan(agentWith({ recordContent: true }));
+  expectUnder(runSpan);
+  const recorded = attributeText(modelSpans(runSpan));
+  expect(recorded).toContain(PROMPT);
+  expect(recorded).toContain(ANSWER);
+});
+
+test("where the context does not follow promises, the run's context passed explicitly still puts the model call under the run", async () => {
+  useContextManager(new StackContextManager());
+  // Without it: the AI SDK opens its first span after an await, where such a manager has lost the parent.
+  const parent = trace.getTracer("test").startSpan("parent");
+  const bare = context.with(trace.setSpan(ROOT_CONTEXT, parent), () => streamText({ model: scriptedModel([...text("t", ANSWER), finish()]), prompt: PROMPT }));
+  await bare.consumeStream();
+  parent.end();
+  const lost = exporter.getFinishedSpans().find((span) => span.name === "invoke_agent mock-model-id")!;
+  expect(lost.spanContext().traceId).not.toBe(parent.spanContext().traceId);
+  exporter.reset();
+
+  expectUnder(await runUnderSpan(agentWith()));
+});
+
+test("tracer: false turns the AI SDK's telemetry off for the agent: no model spans", async () => {
+  useContextManager(new AsyncLocalStorageContextManager().enable());
+  const runSpan = await runUnderSpan(agentWith({ tracer: false }));
+  expect(modelSpans(runSpan)).toEqual([]);
+});
+
+test("an integration that throws in every callback does not reach the run", async () => {
+  useContextManager(new AsyncLocalStorageContextManager().enable());
+  const failing = (): never => {
+    throw new Error("broken integration");
+  };
+  registerTelemetry({ onStart: failing, onStepStart: failing, onStepEnd: failing, onEnd: failing, onLanguageModelCallStart: failing });
+  expectUnder(await runUnderSpan(agentWith()));
+});
