@@ -4,6 +4,7 @@ import { ev } from "../../protocol/build";
 import type { Event } from "../../protocol/events";
 import { isTerminal } from "../../thread/isTerminal";
 import { SourceObserver } from "../../rx/operate";
+import type { AppendTally } from "./AppendTally";
 import type { StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
@@ -28,6 +29,8 @@ export interface RecorderTiming {
   readonly clock: StoreClock;
   readonly renewEvery: number;
   readonly defer: (callback: () => void) => () => void;
+  /** Where each batch's size and time go (docs/observability.md#store-work); absent: nothing is timed. */
+  readonly tally?: AppendTally | undefined;
 }
 
 /**
@@ -164,24 +167,29 @@ export class RunRecorder {
     const batch = this.queue;
     this.queue = [];
     this.batching = APPENDING;
+    const { tally } = this.timing;
+    const sent = tally === undefined ? 0 : tally.now();
     let appended: Promise<readonly string[]>;
     try {
       appended = this.writer.append(batch);
     } catch (error) {
       // A writer that throws instead of rejecting: still this run's failure, never an uncaught one in a later turn.
       this.batching = IDLE;
+      tally?.refused();
       this.fail(error);
       return;
     }
     appended.then(
       (cursors) => {
         this.batching = IDLE;
+        tally?.appended(batch.length, tally.now() - sent);
         if (this.phase.kind === "closed") return;
         for (let i = 0; i < batch.length; i++) this.subscriber.next({ cursor: cursors[i], event: batch[i] });
         this.flush();
       },
       (error: unknown) => {
         this.batching = IDLE;
+        tally?.refused();
         this.fail(error);
       },
     );

@@ -2,6 +2,7 @@
 import type { OperatorFunction } from "rxjs";
 import { operate } from "../../rx/operate";
 import type { Event } from "../../protocol/events";
+import type { AppendTally } from "./AppendTally";
 import { RunRecorder, type RecorderTiming } from "./RunRecorder";
 import { systemClock, type StoreClock } from "./StoreClock";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
@@ -18,6 +19,11 @@ export interface RecordRunOptions {
    * `setTimeout(…, 0)`). A batch is sent then, so events arriving in one turn share one append.
    */
   readonly defer?: ((callback: () => void) => () => void) | undefined;
+  /**
+   * Counts the batches as they are logged, once per batch (docs/observability.md#store-work): what
+   * the run's span reports when tracing is on. Absent (the default): nothing is counted or timed.
+   */
+  readonly tally?: AppendTally | undefined;
 }
 
 /**
@@ -69,7 +75,12 @@ export { STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE } from "./RunRecorder";
  * run(agent, input).pipe(recordRun(writer)).subscribe(({ cursor, event }) => send(event, cursor));
  */
 export function recordRun(writer: RunWriter, options: RecordRunOptions = {}): OperatorFunction<Event, StoredEvent> {
-  const timing: RecorderTiming = { clock: options.clock ?? systemClock, renewEvery: options.renewEvery ?? 10_000, defer: options.defer ?? nextMacrotask };
+  const timing: RecorderTiming = {
+    clock: options.clock ?? systemClock,
+    renewEvery: options.renewEvery ?? 10_000,
+    defer: options.defer ?? nextMacrotask,
+    tally: options.tally,
+  };
   return operate<Event, StoredEvent>((source, subscriber) => {
     const recorder = new RunRecorder(writer, subscriber, timing);
     recorder.heartbeat();

@@ -4,6 +4,7 @@ import { concat, from, lastValueFrom, Observable, of, Subject, take, throwError,
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
+import { AppendTally } from "../../../src/server/store/AppendTally";
 import { nextMacrotask, recordRun } from "../../../src/server/store/recordRun";
 import type { RunWriter, StoredEvent } from "../../../src/server/store/ThreadStore";
 import { run, sequentialIds, success, type Agent } from "../../../src/server";
@@ -48,6 +49,33 @@ test("a run's events are logged in batches, not one by one, and each is passed o
   expect(out).toHaveLength(1 + 50 * 3 + 1);
   expect(batches.length).toBeLessThan(10); // 151 events after RUN_STARTED
   expect(batches.reduce((a, b) => a + b, 0)).toBe(151);
+});
+
+test("a tally counts each batch once as it is logged: batches, events, the largest, and the store's time", async () => {
+  const { writer, batches } = await setup();
+  let now = 0;
+  const tally = new AppendTally(() => (now += 2)); // every batch takes 2 ms on this clock
+  await collect(run(chatty, input, { ids: sequentialIds("x") }).pipe(recordRun(writer, { tally })));
+  expect(tally.batches).toBe(batches.length);
+  expect(tally.events).toBe(151);
+  expect(tally.largestBatch).toBe(Math.max(...batches));
+  expect(tally.attributes()).toEqual({
+    "agui_rx.store.batches": batches.length,
+    "agui_rx.store.events": 151,
+    "agui_rx.store.largest_batch": Math.max(...batches),
+    "agui_rx.store.append_ms": 2 * batches.length,
+    "agui_rx.store.slowest_append_ms": 2,
+    "agui_rx.store.failed_appends": 0,
+  });
+});
+
+test("a tally counts a refused batch", async () => {
+  const { writer } = await setup();
+  const tally = new AppendTally();
+  const refusing: RunWriter = { ...writer, append: () => Promise.reject(new Error("store down")) };
+  await expect(collect(from([started, ev.custom("n", 1), finished]).pipe(recordRun(refusing, { tally })))).rejects.toThrow("store down");
+  expect(tally.failed).toBe(1);
+  expect(tally.batches).toBe(0);
 });
 
 test("the source's RUN_STARTED is not logged twice; one naming another run errors the output and lets a synchronous source go", async () => {
