@@ -48,6 +48,8 @@ export type RunOutcome = SuccessOutcome | InterruptOutcome;
  * };
  */
 export interface Agent<S = unknown> {
+  /** The agent's name, for its run spans (`invoke_agent {name}`, `gen_ai.agent.name`; docs/observability.md#traces). */
+  readonly name?: string | undefined;
   /** The shared state's codec and default; absent for a stateless agent (its state is the raw input value). */
   readonly state?: StateSpec<S> | undefined;
   /**

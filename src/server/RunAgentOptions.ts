@@ -2,6 +2,8 @@
 import type { Observable } from "rxjs";
 import type { UserMessage } from "../protocol/messages";
 import type { IdSource } from "./ids";
+import type { OtelContext } from "../telemetry/OtelApi";
+import type { TelemetryOptions } from "../telemetry/TelemetryOptions";
 
 /**
  * Options of `run()`.
@@ -57,4 +59,18 @@ export interface RunAgentOptions {
    * it `ctx.incoming$` completes at once.
    */
   readonly incoming?: Observable<UserMessage> | undefined;
+  /**
+   * Where the run's spans go (docs/observability.md#traces): by default the globally registered
+   * OpenTelemetry tracer, read when the run is subscribed (no SDK registered: no spans, and the
+   * run does no per-event work for them); `{ tracer }` to pass one, `tracer: false` for none,
+   * `recordContent` to put message text, tool arguments and state on spans. `createHandler` traces
+   * its runs itself, from its own `telemetry`.
+   */
+  readonly telemetry?: TelemetryOptions | undefined;
+  /**
+   * The context the run's span (`invoke_agent`) is started in, its parent (default: the active
+   * context when the run is subscribed). The agent's `run` is called with the run span's context
+   * active, so that spans it starts (the AI SDK's, the application's) are the run's children.
+   */
+  readonly traceContext?: OtelContext | undefined;
 }

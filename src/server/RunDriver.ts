@@ -47,6 +47,8 @@ export class RunDriver<S> {
     private readonly options: RunAgentOptions,
     private readonly subscriber: Subscriber<Event>,
     private readonly unanswered: UnansweredToolCalls,
+    /** Calls the agent inside the run's trace context (docs/observability.md#traces), when there is one. */
+    private readonly enter?: (<R>(call: () => R) => R) | undefined,
   ) {}
 
   /** Writes RUN_STARTED, then ends at once for a `problem` or a signal already aborted, else calls the agent. */
@@ -69,7 +71,8 @@ export class RunDriver<S> {
     core.incoming.start();
     let running: Promise<RunOutcome | void>;
     try {
-      running = Promise.resolve(agent.run(ctx));
+      // Inside the run span's context, so that spans started by the agent (the AI SDK's model calls, the application's own) are its children.
+      running = Promise.resolve(this.enter === undefined ? agent.run(ctx) : this.enter(() => agent.run(ctx)));
     } catch (error) {
       running = Promise.reject(error);
     }

@@ -12,6 +12,8 @@ import { RunCore, type RunCoreOptions } from "./RunCore";
 import { RunDriver } from "./RunDriver";
 import type { RunAgentOptions } from "./RunAgentOptions";
 import { UnansweredToolCalls } from "./UnansweredToolCalls";
+import { Telemetry } from "../telemetry/Telemetry";
+import { RunSpans } from "./tracing/RunSpans";
 
 export type { RunAgentOptions } from "./RunAgentOptions";
 
@@ -49,18 +51,53 @@ export type { RunAgentOptions } from "./RunAgentOptions";
 export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunAgentOptions = {}): Observable<Event> {
   return new Observable<Event>((subscriber) => {
     const unanswered = new UnansweredToolCalls(input.tools);
-    const setup = startCore(agent, input, options, (event) => {
-      unanswered.observe(event);
-      subscriber.next(event);
-    });
+    const trace = runTrace(agent.name, input, options);
+    const spans = trace?.spans;
+    // Chosen once per run: with no span recording nothing traces per event.
+    const output =
+      spans === undefined
+        ? (event: Event): void => {
+            unanswered.observe(event);
+            subscriber.next(event);
+          }
+        : (event: Event): void => {
+            unanswered.observe(event);
+            subscriber.next(spans.observe(event));
+          };
+    const setup = startCore(agent, input, options, output);
     if (setup instanceof Error) {
+      spans?.streamEnded("error", setup.name);
       subscriber.error(setup);
       return;
     }
-    const driver = new RunDriver(setup.core, input, options, subscriber, unanswered);
+    const driver = new RunDriver(setup.core, input, options, subscriber, unanswered, trace?.enter);
     driver.start(agent, setup.problem);
-    return () => driver.teardown();
+    return () => {
+      driver.teardown();
+      spans?.streamEnded("cancelled"); // nothing after a terminal event; a run the consumer left ends cancelled
+    };
   });
+}
+
+/** A run's tracing: its spans (when it records them here) and how the agent is called in its context. */
+interface RunTrace {
+  readonly spans: RunSpans | undefined;
+  readonly enter: <R>(call: () => R) => R;
+}
+
+/**
+ * The run's tracing (docs/observability.md#traces), or `undefined` when there is nothing to trace
+ * and no context to run the agent in. A run already traced by the context it is subscribed in
+ * (`createHandler` traces its runs from their events) starts no second span: the agent just runs
+ * in that context.
+ */
+function runTrace(agentName: string | undefined, input: RunAgentInput, options: RunAgentOptions): RunTrace | undefined {
+  const telemetry = new Telemetry(options.telemetry);
+  const parent = options.traceContext ?? telemetry.active();
+  const spans = RunSpans.tracedIn(parent, input.runId) ? undefined : RunSpans.start(telemetry, input, parent, agentName);
+  const context = spans?.context ?? options.traceContext ?? (RunSpans.tracedIn(parent, input.runId) ? parent : undefined);
+  if (context === undefined) return undefined;
+  return { spans, enter: (call) => telemetry.with(context, call) };
 }
 
 /** A run's core, and the error that must end the run right after RUN_STARTED, if any. */
