@@ -55,7 +55,7 @@ export interface AiAgentOptions<S = unknown> {
   readonly steps?: boolean | undefined;
   /** The agent's shared state, for a `prepare` or tools that read `ctx.state`. */
   readonly state?: StateSpec<S> | undefined;
-  /** The agent's name: the AI SDK telemetry's `functionId` of its calls (docs/observability.md#ai-sdk). */
+  /** The agent's name: its run spans' (`invoke_agent {name}`) and the AI SDK telemetry's `functionId` (docs/observability.md#ai-sdk). */
   readonly name?: string | undefined;
   /**
    * What the AI SDK's own telemetry records of this agent's model calls (docs/observability.md#ai-sdk):
@@ -103,6 +103,7 @@ export function aiAgent<S = unknown>(options: AiAgentOptions<S>): Agent<S> {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new TypeError(`expected maxSteps to be a positive integer, but got ${String(options.maxSteps)}`);
   const telemetry = new Telemetry(options.telemetry);
   return {
+    name: options.name,
     state: options.state,
     async run(ctx: RunContext<S>): Promise<SuccessOutcome> {
       // Read before the first await: the run's span is active here wherever the driver made it so.

@@ -12,6 +12,7 @@ import { OpenSpans } from "./OpenSpans";
 import { forkMarkerOf, type BranchGroup, type ForkMarker } from "../protocol/branchMeta";
 import { PathBranches, type SelectResult } from "./branches/PathBranches";
 import type { SiblingHead } from "./branches/stateBefore";
+import { runTraceOf, type RunTrace } from "../protocol/runTraceMeta";
 import type { RunSummaryStatus, RunSummary, ThreadSnapshot } from "./ThreadSnapshot";
 import { endedSubagentEvents } from "./endedSubagents";
 import { applySubagentEvent } from "./reducers/subagentRules";
@@ -27,6 +28,8 @@ interface RunRecord {
   status: RunSummaryStatus;
   errorMessage: string | undefined;
   errorCode: string | undefined;
+  /** The trace its RUN_STARTED named (`runTraceOf`), if it was traced. */
+  trace: RunTrace | undefined;
 }
 
 /**
@@ -88,6 +91,7 @@ export class ThreadFold {
       status: run.status,
       errorMessage: run.errorMessage,
       errorCode: run.errorCode,
+      trace: run.trace,
     };
     if (run.status === "running") fold.spans = OpenSpans.from(run.reopen);
     fold.pendingToolCallIds = snapshot.pendingToolCallIds ?? [];
@@ -160,6 +164,7 @@ export class ThreadFold {
       ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
       ...(run.errorMessage === undefined ? {} : { errorMessage: run.errorMessage }),
       ...(run.errorCode === undefined ? {} : { errorCode: run.errorCode }),
+      ...(run.trace === undefined ? {} : { trace: run.trace }),
     };
     return {
       threadId: this.threadId,
@@ -226,7 +231,14 @@ export class ThreadFold {
   }
 
   private startRun(event: RunStartedEvent): void {
-    this.run = { runId: event.runId, parentRunId: event.parentRunId, status: "running", errorMessage: undefined, errorCode: undefined };
+    this.run = {
+      runId: event.runId,
+      parentRunId: event.parentRunId,
+      status: "running",
+      errorMessage: undefined,
+      errorCode: undefined,
+      trace: runTraceOf(event.metadata),
+    };
     this.spans = new OpenSpans();
     // docs/threads.md#pending-client-tools: a new run ends the wait — the tool messages of its input answered
     // their calls, and a call it left unanswered is one the client moved on from (nobody resumes it any more)

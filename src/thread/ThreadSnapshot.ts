@@ -22,13 +22,18 @@ import { BranchTree } from "./branches/BranchTree";
 export const RunSummaryStatus = t.keyof({ running: null, finished: null, interrupted: null, cancelled: null, failed: null }, "RunSummaryStatus");
 export type RunSummaryStatus = t.TypeOf<typeof RunSummaryStatus>;
 
+/** A run's trace as its RUN_STARTED logged it (`runTraceOf`, docs/observability.md#store-work): its span's trace and span ids. */
+const RunTraceCodec = t.type({ traceId: t.string, spanId: t.string }, "RunTrace");
+
 const RunSummaryCodec = struct(
   "RunSummary",
   { runId: t.string, status: RunSummaryStatus, reopen: t.readonlyArray(Event) },
-  { parentRunId: t.string, errorMessage: t.string, errorCode: t.string },
+  { parentRunId: t.string, errorMessage: t.string, errorCode: t.string, trace: RunTraceCodec },
 );
 /**
- * The thread's last run: its ids, its status, the RUN_ERROR's message and code when it failed, and
+ * The thread's last run: its ids, its status, the RUN_ERROR's message and code when it failed, the
+ * trace its RUN_STARTED named under our key when it was traced (so that a connect on any instance
+ * links to it and the prelude's RUN_STARTED names it again, docs/observability.md#store-work), and
  * — while it runs — `reopen`: the events that re-open what it has open right now (the openers of
  * open text messages, tool calls, reasoning blocks and messages and steps, with their metadata
  * left out because the messages already carry it) and every subagent lifecycle event of the run,

@@ -46,19 +46,19 @@ function useContextManager(manager: ContextManager): void {
 const agentWith = (telemetry?: TelemetryOptions) =>
   aiAgent({ model: scriptedModel([...text("t", ANSWER), finish()]), name: "weather", ...(telemetry === undefined ? {} : { telemetry }) });
 
-/** Runs `agent` under a span named `invoke_agent` made active as the server makes the run's span active while the agent runs; returns that span. */
-async function runUnderSpan(agent: Agent): Promise<ReadableSpan> {
-  const runSpan = trace.getTracer("test").startSpan("invoke_agent");
+/** Runs `agent` through the driver, which starts the run's span (`invoke_agent weather`) and runs the agent in its context; returns that span. */
+async function runTraced(agent: Agent): Promise<ReadableSpan> {
   const input = runAgentInput("thread-1", "run-1", { messages: [{ id: "u1", role: "user", content: PROMPT }] });
-  const events = await context.with(trace.setSpan(ROOT_CONTEXT, runSpan), () => lastValueFrom(run(agent, input).pipe(toArray())));
+  const events = await lastValueFrom(run(agent, input).pipe(toArray()));
   expect(events[events.length - 1].type).toBe("RUN_FINISHED");
-  runSpan.end();
-  return exporter.getFinishedSpans().find((span) => span.spanContext().spanId === runSpan.spanContext().spanId)!;
+  const runSpans = exporter.getFinishedSpans().filter((span) => span.name === "invoke_agent weather");
+  expect(runSpans).toHaveLength(1);
+  return runSpans[0];
 }
 
-/** The spans the AI SDK's integration made (every span but the run's). */
-function modelSpans(runSpan: ReadableSpan): ReadableSpan[] {
-  return exporter.getFinishedSpans().filter((span) => span !== runSpan);
+/** The spans the AI SDK's integration made (its tracer is `gen_ai`; the run's own spans are `agui-rx`'s). */
+function modelSpans(): ReadableSpan[] {
+  return exporter.getFinishedSpans().filter((span) => span.instrumentationScope.name === "gen_ai");
 }
 
 /** Every attribute value of `spans`, as one string, to look for content in. */
@@ -66,7 +66,7 @@ const attributeText = (spans: readonly ReadableSpan[]): string => JSON.stringify
 
 /** Checks that the model spans form one tree under the run's span, in its trace; returns the AI SDK's root. */
 function expectUnder(runSpan: ReadableSpan): ReadableSpan {
-  const spans = modelSpans(runSpan);
+  const spans = modelSpans();
   expect(spans.map((span) => span.name).sort()).toEqual(["chat mock-model-id", "invoke_agent mock-model-id", "step 1"]);
   for (const span of spans) expect(span.spanContext().traceId).toBe(runSpan.spanContext().traceId);
   const root = spans.find((span) => span.name === "invoke_agent mock-model-id")!;
@@ -79,11 +79,11 @@ function expectUnder(runSpan: ReadableSpan): ReadableSpan {
 
 test("on Node (async context): the model call's spans are children of the run's span, in its trace, without the prompt or the answer", async () => {
   useContextManager(new AsyncLocalStorageContextManager().enable());
-  const runSpan = await runUnderSpan(agentWith());
+  const runSpan = await runTraced(agentWith());
   const root = expectUnder(runSpan);
   // The agent's name is the AI SDK's functionId; usage is recorded; content is not.
   expect(root.attributes["gen_ai.usage.input_tokens"]).toBe(10);
-  const recorded = attributeText(modelSpans(runSpan));
+  const recorded = attributeText(modelSpans());
   expect(recorded).not.toContain(PROMPT);
   expect(recorded).not.toContain(ANSWER);
   expect(recorded).not.toContain("gen_ai.input.messages");
@@ -91,9 +91,9 @@ test("on Node (async context): the model call's spans are children of the run's 
 
 test("recordContent: true passes the opt-in on: the AI SDK records the prompt and the answer", async () => {
   useContextManager(new AsyncLocalStorageContextManager().enable());
-  const runSpan = await runUnderSpan(agentWith({ recordContent: true }));
+  const runSpan = await runTraced(agentWith({ recordContent: true }));
   expectUnder(runSpan);
-  const recorded = attributeText(modelSpans(runSpan));
+  const recorded = attributeText(modelSpans());
   expect(recorded).toContain(PROMPT);
   expect(recorded).toContain(ANSWER);
 });
@@ -109,13 +109,14 @@ test("where the context does not follow promises, the run's context passed expli
   expect(lost.spanContext().traceId).not.toBe(parent.spanContext().traceId);
   exporter.reset();
 
-  expectUnder(await runUnderSpan(agentWith()));
+  expectUnder(await runTraced(agentWith()));
 });
 
 test("tracer: false turns the AI SDK's telemetry off for the agent: no model spans", async () => {
   useContextManager(new AsyncLocalStorageContextManager().enable());
-  const runSpan = await runUnderSpan(agentWith({ tracer: false }));
-  expect(modelSpans(runSpan)).toEqual([]);
+  const runSpan = await runTraced(agentWith({ tracer: false }));
+  expect(runSpan.ended).toBe(true); // the run is still traced: only the AI SDK's telemetry is off
+  expect(modelSpans()).toEqual([]);
 });
 
 test("an integration that throws in every callback does not reach the run", async () => {
@@ -124,5 +125,5 @@ test("an integration that throws in every callback does not reach the run", asyn
     throw new Error("broken integration");
   };
   registerTelemetry({ onStart: failing, onStepStart: failing, onStepEnd: failing, onEnd: failing, onLanguageModelCallStart: failing });
-  expectUnder(await runUnderSpan(agentWith()));
+  expectUnder(await runTraced(agentWith()));
 });

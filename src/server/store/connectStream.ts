@@ -6,6 +6,7 @@
  * state.
  */
 import { branchesMetadata } from "../../protocol/branchMeta";
+import { withRunTrace } from "../../protocol/runTraceMeta";
 import { queueMetadata, type QueuedMessage } from "../../protocol/queueMeta";
 import { ev, outcome } from "../../protocol/build";
 import { PROTOCOL_VERSION } from "../../protocol/version";
@@ -95,7 +96,8 @@ export function planConnect(read: ThreadRead, options: ConnectStreamOptions = {}
 
 /**
  * The compacted prelude of a thread: RUN_STARTED (the last run's ids, without the input echo: the
- * messages snapshot holds it all), MESSAGES_SNAPSHOT (with the path's sibling groups under
+ * messages snapshot holds it all; with the run's trace under `metadata["agui-rx"]` when its own
+ * RUN_STARTED logged one, docs/observability.md#store-work), MESSAGES_SNAPSHOT (with the path's sibling groups under
  * `metadata["agui-rx"].branches` when it has any, docs/threads.md#branches-on-the-wire, and the
  * thread's waiting messages `queue` under `metadata["agui-rx"].queue` when there are any,
  * docs/queue.md#what-every-tab-sees), STATE_SNAPSHOT, then
@@ -122,7 +124,11 @@ export function planConnect(read: ThreadRead, options: ConnectStreamOptions = {}
 export function connectPrelude(snapshot: ThreadSnapshot, options: ConnectStreamOptions = {}, queue: readonly QueuedMessage[] = []): Event[] {
   const { threadId, run } = snapshot;
   const events: Event[] = [
-    ev.runStarted(threadId, run.runId, { parentRunId: run.parentRunId, protocolVersion: PROTOCOL_VERSION }),
+    ev.runStarted(threadId, run.runId, {
+      parentRunId: run.parentRunId,
+      protocolVersion: PROTOCOL_VERSION,
+      ...(run.trace === undefined ? {} : { metadata: withRunTrace(undefined, run.trace) }),
+    }),
     ev.messagesSnapshot(snapshot.messages.slice(), snapshotMetadata(snapshot, queue)),
     ev.stateSnapshot(snapshot.state),
     ...replayedSubagents(snapshot),

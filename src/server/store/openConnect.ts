@@ -2,7 +2,8 @@
 import { concat, from, type Observable } from "rxjs";
 import type { ConnectMode } from "../../protocol/connectMode";
 import { newThreadPrelude, planConnect, type ConnectFrame, type ConnectStreamOptions } from "./connectStream";
-import type { Cursor, ReadOptions, ThreadStore } from "./ThreadStore";
+import { runTraceOf, type RunTrace } from "../../protocol/runTraceMeta";
+import type { Cursor, ReadOptions, StoredEvent, ThreadStore } from "./ThreadStore";
 
 /**
  * An open connect stream: its `mode` (a handler may say which in a header) and its `frames`, a
@@ -21,6 +22,14 @@ export interface ConnectStream {
    * `POST {url}/history` takes as `before`), docs/threads.md#paginated-history.
    */
   readonly page?: { readonly hasOlder: boolean; readonly oldestMessageId?: string };
+  /** How many frames the read gave (the events after the cursor, or the prelude), sent before any live tail. */
+  readonly planned?: number | undefined;
+  /**
+   * The trace of the run these frames belong to, as its RUN_STARTED logged it (`runTraceOf`), when
+   * the read shows it: the snapshot's last run, or a RUN_STARTED among the events after the cursor
+   * (docs/observability.md#store-work).
+   */
+  readonly trace?: RunTrace | undefined;
 }
 
 /**
@@ -48,9 +57,20 @@ export async function openConnect(
   const plan = planConnect(read, options);
   const tailAfter = plan.tailAfter;
   const frames: Observable<ConnectFrame> = tailAfter === undefined ? from(plan.frames) : concat(from(plan.frames), store.tail(threadId, tailAfter, { owner }));
-  if (read.kind === "resume") return { mode: plan.mode, frames };
+  const planned = plan.frames.length;
+  if (read.kind === "resume") return { mode: plan.mode, frames, planned, trace: startedTrace(read.events) };
   const oldest = read.snapshot.messages[0];
-  return { mode: plan.mode, frames, page: { hasOlder: read.hasOlder === true, ...(oldest === undefined ? {} : { oldestMessageId: oldest.id }) } };
+  const page = { hasOlder: read.hasOlder === true, ...(oldest === undefined ? {} : { oldestMessageId: oldest.id }) };
+  return { mode: plan.mode, frames, page, planned, trace: read.snapshot.run.trace };
+}
+
+/** The trace the last RUN_STARTED among `events` names, if any (a resume from before a run's start). */
+function startedTrace(events: readonly StoredEvent[]): RunTrace | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const { event } = events[i];
+    if (event.type === "RUN_STARTED") return runTraceOf(event.metadata);
+  }
+  return undefined;
 }
 
 /**
