@@ -45,3 +45,16 @@ export function runTraceOf(metadata: unknown): RunTrace | undefined {
 export function withRunTrace(metadata: unknown, trace: RunTrace): Record<string, unknown> {
   return withOwnEntries(metadata, { traceId: trace.traceId, spanId: trace.spanId });
 }
+
+/**
+ * The `metadata` member of a RUN_STARTED a store logs: `metadata` (a fork marker, or nothing) with
+ * the run's trace added when there is one; no member at all when both are absent, so an untraced
+ * run's RUN_STARTED stays exactly as it was.
+ *
+ * @example
+ * ev.runStarted(threadId, runId, { protocolVersion, ...startedMetadata(undefined, options.runTrace) });
+ */
+export function startedMetadata(metadata: Record<string, unknown> | undefined, trace: RunTrace | undefined): { metadata?: Record<string, unknown> } {
+  const traced = trace === undefined ? metadata : withRunTrace(metadata, trace);
+  return traced === undefined ? {} : { metadata: traced };
+}

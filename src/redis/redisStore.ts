@@ -44,6 +44,7 @@ import { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type Red
 import { RunSignals } from "./RunSignals";
 import { beginArguments, beginScript, parseBeginReply } from "./scripts/beginRun";
 import { forkMetadata } from "../protocol/branchMeta";
+import { startedMetadata } from "../protocol/runTraceMeta";
 import { switchBranch } from "./selectBranch";
 import { noticeScript, parseNoticeReply } from "./scripts/leaseScripts";
 import type { ScriptContext } from "./scripts/prelude";
@@ -184,7 +185,7 @@ class RedisThreadStore implements RedisStore {
       if (expectCursor !== undefined && expectCursor !== (last === "" ? null : last)) throw historyMoved(threadId, runId, expectCursor);
       if (loaded.kind === "snapshot") refuseSwitched(fold.pathMark(), options.expectPath, threadId, runId);
       const fork = forkAfter === undefined ? undefined : fold.forkMarker(forkAfter); // docs/threads.md#the-tree: its RUN_STARTED forks every fold
-      const metadata = fork === undefined ? {} : { metadata: forkMetadata(fork) };
+      const metadata = startedMetadata(fork === undefined ? undefined : forkMetadata(fork), options.runTrace);
       const started = ev.runStarted(threadId, runId, { parentRunId: input.parentRunId, protocolVersion: PROTOCOL_VERSION, ...metadata });
       // Folded with its input (docs/rules.md#A15: the input's messages join the thread); logged without it. The
       // cursor is Redis's to give: the script keeps it beside the snapshot.

@@ -6,8 +6,12 @@
  * assignable to these, so an application passes its own objects unchanged.
  */
 
-/** Attribute values as the API takes them: primitives and homogeneous arrays of them. */
-export type OtelAttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
+/**
+ * Attribute values as the API takes them (`AttributeValue`): primitives and homogeneous arrays of
+ * them, written exactly as the API writes them (mutable arrays that may hold `null`), so that the
+ * API's own `Tracer` and `Span` are assignable to the shapes here and back.
+ */
+export type OtelAttributeValue = string | number | boolean | (string | null | undefined)[] | (number | null | undefined)[] | (boolean | null | undefined)[];
 
 /** A set of attributes. */
 export type OtelAttributes = Readonly<Record<string, OtelAttributeValue | undefined>>;
@@ -25,7 +29,15 @@ export interface OtelSpanContext {
   readonly spanId: string;
   readonly traceFlags: number;
   readonly isRemote?: boolean | undefined;
-  readonly traceState?: unknown;
+  readonly traceState?: OtelTraceState | undefined;
+}
+
+/** Vendor trace state (`TraceState`), as the API shapes it. */
+export interface OtelTraceState {
+  set(key: string, value: string): OtelTraceState;
+  unset(key: string): OtelTraceState;
+  get(key: string): string | undefined;
+  serialize(): string;
 }
 
 /** A link from one span to another (`Link`). */
@@ -58,7 +70,7 @@ export interface OtelSpan {
 export interface OtelSpanOptions {
   readonly kind?: 0 | 1 | 2 | 3 | 4 | undefined;
   readonly attributes?: OtelAttributes | undefined;
-  readonly links?: readonly OtelLink[] | undefined;
+  readonly links?: OtelLink[] | undefined;
   readonly startTime?: number | undefined;
   readonly root?: boolean | undefined;
 }

@@ -1,4 +1,5 @@
 /** Starting a stored run whose history the store owns (docs/threads.md#the-anchor-rule): one read, the rules, then `beginRun` at the cursor read. */
+import type { RunTrace } from "../../protocol/runTraceMeta";
 import { ev } from "../../protocol/build";
 import type { RunAgentInput } from "../../protocol/input";
 import { randomIds } from "../ids";
@@ -35,6 +36,8 @@ export interface BeginReconciledOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly read?: { readonly read: ThreadRead | undefined };
   readonly passQueue?: boolean;
+  /** The run's trace, for the logged RUN_STARTED (`BeginOptions.runTrace`, docs/observability.md#traces). */
+  readonly runTrace?: RunTrace | undefined;
 }
 
 /**
@@ -54,8 +57,9 @@ export interface BeginReconciledOptions {
 export async function beginReconciledRun(store: ThreadStore, posted: RunAgentInput, options: BeginReconciledOptions): Promise<BegunRun | Response> {
   const { scope, headers } = options;
   const passQueue = options.passQueue === true ? { passQueue: true } : {};
+  const traced = options.runTrace === undefined ? {} : { runTrace: options.runTrace };
   try {
-    if (options.history === "client") return { writer: await store.beginRun(posted, { ...scope, ...passQueue }), input: posted };
+    if (options.history === "client") return { writer: await store.beginRun(posted, { ...scope, ...passQueue, ...traced }), input: posted };
     const read = options.read === undefined ? await store.read(posted.threadId, undefined, scope) : options.read.read;
     if (read !== undefined && read.kind !== "snapshot") {
       return errorResponse(
@@ -68,7 +72,7 @@ export async function beginReconciledRun(store: ThreadStore, posted: RunAgentInp
     if ("error" in verdict) return errorResponse(refusalStatus(verdict), verdict, headers);
     const fork = verdict.forkAfter === undefined ? {} : { forkAfter: verdict.forkAfter };
     const path = verdict.expectPath === undefined ? {} : { expectPath: verdict.expectPath };
-    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork, ...path, ...passQueue });
+    const writer = await store.beginRun(verdict.input, { ...scope, expectCursor: verdict.expectCursor, ...fork, ...path, ...passQueue, ...traced });
     // Logged before the run's own events (recordRun appends after this resolves). Should it fail, the
     // store is failing: the answer says so, and the begun run ends ABANDONED when its lease runs out.
     if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);

@@ -39,6 +39,8 @@ export interface HandlerContext {
   readonly headers: Readonly<Record<string, string>>;
   /** The source's default run function (an Agent through the driver, or the run function itself). */
   readonly runDefault: RunFunction;
+  /** The `Agent` source's name (`Agent.name`), for its run spans; `undefined` for a run function or a nameless agent. */
+  readonly agentName: string | undefined;
   /** For an `Agent` source, its driver with the stop option (a stored run's stop ends it RUN_FINISHED cancelled); `undefined` for a run function. */
   readonly driver:
     | ((

@@ -23,6 +23,7 @@ import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
 import { heartbeatInterval } from "./heartbeatInterval";
 import { Telemetry } from "../../telemetry/Telemetry";
+import { traceRequest } from "../tracing/traceRequest";
 
 export type {
   Authorize,
@@ -115,6 +116,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     headers: options.headers ?? {},
     runDefault,
     driver: typeof source === "function" ? undefined : agentDriver(source, maxJsonDepth),
+    agentName: typeof source === "function" ? undefined : source.name,
     store: options.store,
     identify: options.identify,
     history: options.history ?? "server",
@@ -129,12 +131,14 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
   };
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
-  return async (request) => {
+  const answer = async (request: Request): Promise<Response> => {
     if (cors === undefined) return dispatch(request, context);
     const match = request.method === "OPTIONS" ? routeOf(request.method, request.url) : undefined;
     if (match?.kind === "wrong-method") return cors.preflight(request, match.allow); // a preflight is its own CORS answer
     return cors.decorate(request, await dispatch(request, context));
   };
+  // Every request in its server span, parented on its traceparent (docs/observability.md#traces); no tracer: answered as it is.
+  return (request) => traceRequest(context.telemetry, request, answer);
 }
 
 /**

@@ -1,4 +1,6 @@
 /** Starting a thread's first waiting message (docs/queue.md#who-starts-a-waiting-message): any instance may try; exactly one starts it. */
+import { handlerRunSpans } from "../tracing/handlerRunSpans";
+import type { RunSpans } from "../tracing/RunSpans";
 import { ev } from "../../protocol/build";
 import { excerpt } from "../../protocol/describeFailure";
 import { randomIds } from "../ids";
@@ -43,6 +45,7 @@ export async function drainQueue(store: ThreadStore, threadId: string, scope: St
 /** One attempt: `done` (started, nothing to start, or someone else's), `next` (the head was cancelled: try the next), `moved` (read again). */
 async function tryHead(store: ThreadStore, threadId: string, scope: StoreScope, context: HandlerContext): Promise<"done" | "next" | "moved"> {
   let head: QueuedRun | undefined;
+  let spans: RunSpans | undefined;
   try {
     const read = await store.read(threadId, undefined, scope);
     if (read === undefined || read.kind !== "snapshot") return "done";
@@ -61,11 +64,18 @@ async function tryHead(store: ThreadStore, threadId: string, scope: StoreScope, 
       return "next";
     }
     const path = verdict.expectPath === undefined ? {} : { expectPath: verdict.expectPath };
-    const writer = await store.beginRun(verdict.input, { owner: head.owner, expectCursor: verdict.expectCursor, ...path, dequeue: head.id });
+    // A waiting message's run begins its own trace (no request of its own is traced), its span first so the logged RUN_STARTED carries it.
+    spans = handlerRunSpans(context.telemetry, request, verdict.input, {
+      agentName: chosen === undefined ? context.agentName : undefined,
+      responseIsRun: false,
+    });
+    const runTrace = spans === undefined ? {} : { runTrace: spans.trace };
+    const writer = await store.beginRun(verdict.input, { owner: head.owner, expectCursor: verdict.expectCursor, ...path, dequeue: head.id, ...runTrace });
     if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);
-    startStoredRun(writer, verdict.input, chosen, context, { request, onEnd: () => void drainQueue(store, threadId, scope, context) });
+    startStoredRun(writer, verdict.input, chosen, context, { request, spans, onEnd: () => void drainQueue(store, threadId, scope, context) });
     return "done";
   } catch (error) {
+    spans?.streamEnded("error", StoreError.isInstance(error) ? error.code : "_OTHER", "the waiting message's run did not begin");
     if (StoreError.isInstance(error)) {
       if (error.code === "history-moved") return "moved";
       if (error.code === "queue-moved" || error.code === "run-active" || error.code === "deleted") return "done";

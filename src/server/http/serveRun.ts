@@ -1,5 +1,7 @@
 /** `POST {url}` (docs/server.md#run-and-context, docs/durability.md#stores-and-routes): one run, streamed as SSE; with a store, recorded and outliving its response. */
+import type { Observable } from "rxjs";
 import { excerpt } from "../../protocol/describeFailure";
+import type { Event } from "../../protocol/events";
 import { CAPABILITIES_KEY } from "../../protocol/historyCapability";
 import { RunAgentInput } from "../../protocol/input";
 import { whileRunningOf, type WhileRunning } from "../../protocol/queueMeta";
@@ -13,6 +15,8 @@ import { serveStoredPost } from "./serveStoredPost";
 import { readJsonRequest } from "./readJsonRequest";
 import { eventStreamResponse } from "./streamResponse";
 import { toEventStream } from "./toEventStream";
+import { handlerRunSpans } from "../tracing/handlerRunSpans";
+import { tracedRun } from "../tracing/tracedRun";
 
 /**
  * Serves one run. Refusals come first, in request order: 405, 406, the body's (415, 413, 408,
@@ -51,8 +55,12 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
   if (context.store !== undefined) return serveStoredPost(request, input, chosen, context, context.store, caller, policy);
 
   const runSource = chosen ?? context.runDefault;
+  const spans = handlerRunSpans(context.telemetry, request, input, { agentName: chosen === undefined ? context.agentName : undefined, responseIsRun: true });
   const body = toEventStream(
-    (ready, signal) => runSource(input, { request, ready, signal, setThreadTitle: noThreadTitle }).pipe(debugEvents(context.debug, "server")),
+    (ready, signal) => {
+      const events = (): Observable<Event> => runSource(input, { request, ready, signal, setThreadTitle: noThreadTitle });
+      return (spans === undefined ? events() : tracedRun(events, spans, signal)).pipe(debugEvents(context.debug, "server"));
+    },
     {
       ...context.stream,
       signal: request.signal,

@@ -13,6 +13,7 @@ import { startStoredRun } from "./startStoredRun";
 import { eventStreamResponse } from "./streamResponse";
 import { tailStreamOptions } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
+import { handlerRunSpans } from "../tracing/handlerRunSpans";
 
 /**
  * A run kept in `store`: `beginReconciledRun` as the caller (docs/threads.md#owners; `begin` passes
@@ -38,11 +39,17 @@ export async function serveStoredRun(
   begin: Pick<BeginReconciledOptions, "read" | "passQueue"> = {},
 ): Promise<Response> {
   // docs/threads.md#the-anchor-rule: the run gets the stored history, filled in, or the post is refused
-  const begun = await beginReconciledRun(store, posted, { ...begin, history: context.history, scope: caller.scope, headers: context.headers });
-  if (begun instanceof Response) return begun;
+  // The run's span starts first, so that the RUN_STARTED the store logs carries its trace (docs/observability.md#traces).
+  const spans = handlerRunSpans(context.telemetry, request, posted, { agentName: chosen === undefined ? context.agentName : undefined, responseIsRun: false });
+  const runTrace = spans === undefined ? {} : { runTrace: spans.trace };
+  const begun = await beginReconciledRun(store, posted, { ...begin, history: context.history, scope: caller.scope, headers: context.headers, ...runTrace });
+  if (begun instanceof Response) {
+    spans?.streamEnded("error", String(begun.status), "the run was refused before it began");
+    return begun;
+  }
   const { writer, input } = begun;
   const { threadId } = input;
-  const pace = startStoredRun(writer, input, chosen, context, { request, onEnd: () => void drainQueue(store, threadId, caller.scope, context) });
+  const pace = startStoredRun(writer, input, chosen, context, { request, spans, onEnd: () => void drainQueue(store, threadId, caller.scope, context) });
   const body = toEventStream(
     (ready, gone) => {
       pace.attach(ready, gone);

@@ -1,5 +1,6 @@
 /** The recording half of a stored run (docs/durability.md#stores-and-routes): the run subscribed on its own, apart from any response, every event logged. */
-import { map } from "rxjs";
+import { map, type Observable } from "rxjs";
+import type { Event } from "../../protocol/events";
 import { excerpt } from "../../protocol/describeFailure";
 import type { RunAgentInput } from "../../protocol/input";
 import { debugEvents } from "../../operators/logEvents";
@@ -14,6 +15,8 @@ import type { HandlerContext } from "./HandlerContext";
 import type { RunFunction } from "./HandlerOptions";
 import { RecordingBacklog } from "./RecordingBacklog";
 import { RunPace } from "./RunPace";
+import type { RunSpans } from "../tracing/RunSpans";
+import { tracedRun } from "../tracing/tracedRun";
 
 /**
  * Runs a begun stored run: `input` through `chosen` (a routed run function) or the source's
@@ -28,10 +31,11 @@ import { RunPace } from "./RunPace";
  * while the store is far behind (`RecordingBacklog`). A recording that fails aborts the agent as a
  * stop does (with a reason that says why) and is reported to `onRunError`. When the recording ends,
  * however it ends, the thread's queue is offered the turn (`onEnd`: the handler drains it,
- * docs/queue.md#who-starts-a-waiting-message).
+ * docs/queue.md#who-starts-a-waiting-message). With `spans` (started before the run began, so
+ * that its logged RUN_STARTED carries the trace) the run's events are traced (docs/observability.md#traces).
  *
  * @example
- * const pace = startStoredRun(writer, input, chosen, context, { request, onEnd: () => drain() });
+ * const pace = startStoredRun(writer, input, chosen, context, { request, spans, onEnd: () => drain() });
  * pace.attach(ready, gone); // while a response reads the run
  */
 export function startStoredRun(
@@ -39,7 +43,7 @@ export function startStoredRun(
   input: RunAgentInput,
   chosen: RunFunction | undefined,
   context: HandlerContext,
-  how: { readonly request: Request; readonly onEnd: () => void },
+  how: { readonly request: Request; readonly onEnd: () => void; readonly spans: RunSpans | undefined },
 ): RunPace {
   const { threadId, runId } = input;
   const stop = new AbortController();
@@ -50,7 +54,8 @@ export function startStoredRun(
   const backlog = new RecordingBacklog(input); // the producer waits while the store is far behind (RECORDING_BACKLOG)
   const ready = backlog.pace(pace.ready);
   const setThreadTitle = (title: string): Promise<void> => writer.setTitle(title); // docs/threads.md#the-thread-list
-  const events =
+  const { spans } = how;
+  const produced = (): Observable<Event> =>
     chosen === undefined && context.driver !== undefined
       ? context.driver(input, { ready, stop: stop.signal, setThreadTitle, incoming: writer.steers.pipe(map(queuedMessageOf)) })
       : (chosen ?? context.runDefault)(input, { request: how.request, ready, signal: stop.signal, setThreadTitle }).pipe(
@@ -58,6 +63,7 @@ export function startStoredRun(
           verifyEvents(),
           endOnStop(stop.signal, threadId, runId),
         );
+  const events = spans === undefined ? produced() : tracedRun(produced, spans);
   const over = (): void => {
     stopWatch.unsubscribe();
     pace.end();

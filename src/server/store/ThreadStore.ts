@@ -4,6 +4,7 @@
  * Redis Streams (XADD with the entry id as cursor, XRANGE to replay, XREAD BLOCK to tail, a
  * heartbeat per live run, the compacted snapshot kept beside the stream).
  */
+import type { RunTrace } from "../../protocol/runTraceMeta";
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
@@ -214,6 +215,12 @@ export interface BeginOptions extends StoreScope {
    * queue goes first.
    */
   readonly passQueue?: boolean | undefined;
+  /**
+   * The run's trace (docs/observability.md#traces): the logged RUN_STARTED carries it in its
+   * `metadata` under our key (`runTraceOf` reads it), so that a reconnect, another instance or a
+   * UI links to the run's trace. Given by the handler when a span records the run.
+   */
+  readonly runTrace?: RunTrace | undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Event, EventOf } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
-import { withRunTrace } from "../../protocol/runTraceMeta";
+import { withRunTrace, type RunTrace } from "../../protocol/runTraceMeta";
 import type { TokenUsage } from "../../protocol/common";
 import type { OtelAttributes, OtelContext, OtelSpan, OtelTracer } from "../../telemetry/OtelApi";
 import type { Telemetry } from "../../telemetry/Telemetry";
@@ -119,6 +119,17 @@ export class RunSpans {
     return this.root.context;
   }
 
+  /** Runs `call` with the run span's context active (a no-op wrapper without a context manager). */
+  enter<R>(call: () => R): R {
+    return this.telemetry.with(this.root.context, call);
+  }
+
+  /** The run span's trace context, as the run's RUN_STARTED `metadata` carries it. */
+  get trace(): RunTrace {
+    const { traceId, spanId } = this.root.span.spanContext();
+    return { traceId, spanId };
+  }
+
   /**
    * Takes one event the run sends, in order, and returns it: RUN_STARTED with the run's trace
    * added to its `metadata` (docs/observability.md#traces), every other event as it is.
@@ -155,12 +166,13 @@ export class RunSpans {
 
   /**
    * The run's stream ended; a run that sent no terminal event ends `cancelled` (its consumer went
-   * away, or a stop) or `error` with `errorType` (the stream failed). After a terminal: nothing.
+   * away, or a stop) or `error` with `errorType` and `message` (the stream failed, or the run was
+   * refused before it began). After a terminal: nothing.
    */
-  streamEnded(outcome: "cancelled" | "error", errorType?: string | undefined): void {
+  streamEnded(outcome: "cancelled" | "error", errorType?: string | undefined, message = "the run's stream failed"): void {
     if (this.outcome !== undefined || this.broken) return;
     try {
-      if (outcome === "error") this.markError(this.root.span, errorType ?? "_OTHER", "the run's stream failed");
+      if (outcome === "error") this.markError(this.root.span, errorType ?? "_OTHER", message);
       this.finish(outcome);
     } catch {
       this.break();
@@ -170,10 +182,8 @@ export class RunSpans {
   private take(event: Event): Event {
     this.events++;
     switch (event.type) {
-      case "RUN_STARTED": {
-        const { traceId, spanId } = this.root.span.spanContext();
-        return { ...event, metadata: withRunTrace(event.metadata, { traceId, spanId }) };
-      }
+      case "RUN_STARTED":
+        return { ...event, metadata: withRunTrace(event.metadata, this.trace) };
       case "STEP_STARTED":
         this.openStep(event);
         return event;

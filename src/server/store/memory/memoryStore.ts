@@ -4,6 +4,7 @@ import type { QueuedRun } from "../QueuedRun";
 import { PROTOCOL_VERSION } from "../../../protocol/version";
 import { ev } from "../../../protocol/build";
 import { forkMetadata } from "../../../protocol/branchMeta";
+import { startedMetadata } from "../../../protocol/runTraceMeta";
 import type { Event } from "../../../protocol/events";
 import type { RunAgentInput } from "../../../protocol/input";
 import { checkBatch } from "../checkBatch";
@@ -144,7 +145,7 @@ class MemoryThreadStore implements MemoryStore {
     const started = ev.runStarted(threadId, runId, {
       parentRunId: input.parentRunId,
       protocolVersion: PROTOCOL_VERSION,
-      ...(fork === undefined ? {} : { metadata: forkMetadata(fork) }),
+      ...startedMetadata(fork === undefined ? undefined : forkMetadata(fork), options.runTrace),
     });
     // Logged without the input (every later copy is small); folded with it, so its messages join the thread (docs/rules.md#A15): that growth is the run's too.
     const [startedBytes] = eventSizes(threadId, [started]);
