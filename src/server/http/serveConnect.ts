@@ -1,7 +1,9 @@
 /** `POST {url}/connect` (docs/durability.md#stores-and-routes): a thread's events after a cursor, or its compacted prelude, then the live tail. */
 import * as t from "io-ts";
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
-import { newThreadStream, openConnect, type ConnectStream } from "../store/openConnect";
+import { newThreadStream, type ConnectStream } from "../store/openConnect";
+import { RequestTrace } from "../tracing/RequestTrace";
+import { tracedConnect } from "../tracing/tracedConnect";
 import type { QueueEntryState, ThreadStore } from "../store/ThreadStore";
 import { drainQueue } from "./drainQueue";
 import { queuedResponse, type QueuedWait } from "./queuedStream";
@@ -63,7 +65,9 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   const lastEventId = request.headers.get("last-event-id") || undefined; // an empty header is no cursor
   let stream: ConnectStream | undefined;
   try {
-    stream = await openConnect(store, threadId, lastEventId, { reconnect: lastEventId !== undefined || runId !== undefined, owner, limit });
+    // Traced when the request is: the read and the tail as short spans, the request linked to the run's trace (docs/observability.md#store-work).
+    const options = { reconnect: lastEventId !== undefined || runId !== undefined, owner, limit };
+    stream = await tracedConnect(context.telemetry, RequestTrace.of(request)?.context, store, threadId, lastEventId, options);
   } catch (error) {
     return storeFailure(error, headers);
   }

@@ -13,6 +13,8 @@ import { startStoredRun } from "./startStoredRun";
 import { eventStreamResponse } from "./streamResponse";
 import { tailStreamOptions } from "./tailLimits";
 import { toEventStream } from "./toEventStream";
+import { RequestTrace } from "../tracing/RequestTrace";
+import { tracedTail } from "../tracing/tracedTail";
 import { handlerRunSpans } from "../tracing/handlerRunSpans";
 
 /**
@@ -53,7 +55,10 @@ export async function serveStoredRun(
   const body = toEventStream(
     (ready, gone) => {
       pace.attach(ready, gone);
-      return concat(of(writer.started), store.tail(threadId, writer.started.cursor, caller.scope)).pipe(cutOnStoreFailure());
+      return concat(
+        of(writer.started),
+        tracedTail(store.tail(threadId, writer.started.cursor, caller.scope), context.telemetry, RequestTrace.of(request)?.context),
+      ).pipe(cutOnStoreFailure());
     },
     { ...context.stream, ...tailStreamOptions(context.tails), gatherWrites: false, signal: request.signal, slowConsumer: "end" },
   );

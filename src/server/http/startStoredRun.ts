@@ -15,6 +15,7 @@ import type { HandlerContext } from "./HandlerContext";
 import type { RunFunction } from "./HandlerOptions";
 import { RecordingBacklog } from "./RecordingBacklog";
 import { RunPace } from "./RunPace";
+import { countAppends } from "../tracing/countAppends";
 import type { RunSpans } from "../tracing/RunSpans";
 import { tracedRun } from "../tracing/tracedRun";
 
@@ -64,12 +65,14 @@ export function startStoredRun(
           endOnStop(stop.signal, threadId, runId),
         );
   const events = spans === undefined ? produced() : tracedRun(produced, spans);
+  const appends = countAppends(context.telemetry, spans); // docs/observability.md#store-work
   const over = (): void => {
+    appends.report();
     stopWatch.unsubscribe();
     pace.end();
     how.onEnd();
   };
-  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer), backlog.logged()).subscribe({
+  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer, { tally: appends.tally }), backlog.logged()).subscribe({
     error: (error: unknown) => {
       // Nothing more of this run can be logged (its clients read the log): the agent stops rather
       // than generate into nothing. recordRun errors before it lets the source go, so the reason
