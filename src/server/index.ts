@@ -82,6 +82,9 @@ export { isTerminal } from "../thread/isTerminal";
 export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectStreamOptions } from "./store/connectStream";
 export { openConnect, type ConnectStream } from "./store/openConnect";
 export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";
+// A run's store work counted for its span, and the run's trace as its RUN_STARTED logs it (docs/observability.md#store-work).
+export { AppendTally, STORE_APPENDS_EVENT } from "./store/AppendTally";
+export { runTraceOf, type RunTrace } from "../protocol/runTraceMeta";
 export {
   memoryStore,
   MEMORY_STORE_DEFAULTS,
