@@ -12,7 +12,8 @@ import { OpenTelemetry } from "@ai-sdk/otel";
 import { registerTelemetry, streamText, type Telemetry as AiTelemetryIntegration } from "ai";
 import { lastValueFrom, toArray } from "rxjs";
 import { runAgentInput } from "../../src/protocol/build";
-import { run, type Agent } from "../../src/server";
+import { createHandler, run, type Agent } from "../../src/server";
+import { serve } from "../../src/node/serve";
 import { aiAgent } from "../../src/ai";
 import type { TelemetryOptions } from "../../src/telemetry/TelemetryOptions";
 import { finish, scriptedModel, text } from "./support";
@@ -126,4 +127,23 @@ test("an integration that throws in every callback does not reach the run", asyn
   };
   registerTelemetry({ onStart: failing, onStepStart: failing, onStepEnd: failing, onEnd: failing, onLanguageModelCallStart: failing });
   expectUnder(await runTraced(agentWith()));
+});
+
+test("served over loopback HTTP: the model call's spans are children of the handler's run span, under the request's span", async () => {
+  useContextManager(new AsyncLocalStorageContextManager().enable());
+  const served = await serve(createHandler(agentWith()));
+  try {
+    const response = await fetch(served.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(runAgentInput("thread-1", "run-1", { messages: [{ id: "u1", role: "user", content: PROMPT }] })),
+    });
+    expect(await response.text()).toContain("RUN_FINISHED");
+  } finally {
+    await served.close();
+  }
+  const runSpan = exporter.getFinishedSpans().find((span) => span.name === "invoke_agent weather")!;
+  const request = exporter.getFinishedSpans().find((span) => span.name === "POST {url}")!;
+  expect(runSpan.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+  expectUnder(runSpan);
 });

@@ -7,6 +7,7 @@
  */
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { runTraceOf } from "../../../src/protocol/runTraceMeta";
+import type { OtelTracer } from "../../../src/telemetry/OtelApi";
 import { success, type Agent } from "../../../src/server/Agent";
 import { STORE_APPENDS_EVENT } from "../../../src/server/store/AppendTally";
 import { STORE_READ_SPAN } from "../../../src/server/tracing/tracedConnect";
@@ -139,4 +140,29 @@ test("without a tracer: no trace in RUN_STARTED, nothing linked, the answers as 
   const started = (await framesOf(text))[0].event;
   expect(started.type === "RUN_STARTED" ? started.metadata : "not RUN_STARTED").toBeUndefined();
   expect(exporter.getFinishedSpans()).toEqual([]);
+});
+
+test("a tracer that throws on the store's spans and events: the run and the connect answer as they would, the link still made", async () => {
+  const real = provider.getTracer("agui-rx");
+  const breaking: OtelTracer = {
+    startSpan(name, options, context) {
+      if (name.startsWith("agui_rx.store")) throw new Error("broken tracer");
+      const span = real.startSpan(name, options, context);
+      // The run's span refuses the appends' event.
+      const addEvent = span.addEvent.bind(span);
+      span.addEvent = (event, attributes) => {
+        if (event === STORE_APPENDS_EVENT) throw new Error("broken span");
+        return addEvent(event, attributes);
+      };
+      return span;
+    },
+  };
+  const { url } = await serveStored(writer(3), { telemetry: { tracer: breaking } });
+  const ran = await framesOf((await postJson(url, inputFor("t1", "r1"))).text);
+  expect(ran[ran.length - 1].event.type).toBe("RUN_FINISHED");
+  const joined = await framesOf((await postJson(`${url}/connect`, { threadId: "t1" })).text);
+  expect(joined.map((frame) => frame.event.type)).toEqual(["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]);
+  await until(() => spansNamed("POST {url}/connect").length === 1 && spansNamed("invoke_agent writer").length === 1, "the spans to end");
+  expect(spansNamed("POST {url}/connect")[0].links.map((link) => link.context.spanId)).toEqual([runSpanOf().spanContext().spanId]);
+  expect(spansNamed(STORE_READ_SPAN)).toEqual([]);
 });
