@@ -43,6 +43,7 @@ export { DEFAULT_MAX_PAGE_SIZE } from "./http/pageLimit";
 // OpenTelemetry (docs/observability.md): the option, and the API's shapes it is typed with (an application passes the API's own objects).
 export type { TelemetryOptions } from "../telemetry/TelemetryOptions";
 export type * from "../telemetry/OtelApi";
+export { runTraceOf, type RunTrace } from "../protocol/runTraceMeta";
 export { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready } from "./http/toEventStream";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
 export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, type Frame } from "./http/TailFrames";

@@ -11,38 +11,15 @@ import { from, type Observable } from "rxjs";
 import { ev } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { runTraceOf } from "../../../src/protocol/runTraceMeta";
-import { interrupted, success, type Agent } from "../../../src/server/Agent";
+import type { Agent } from "../../../src/server/Agent";
 import { AgentError } from "../../../src/server/AgentError";
 import { createHandler, type RunFunction } from "../../../src/server/http/createHandler";
 import type { HandlerOptions } from "../../../src/server/http/HandlerOptions";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
 import { serve, type Served } from "../../../src/node/serve";
 import { parseSseBody } from "../../http/loopback";
+import { inputOf, planner, SECRET } from "./planner";
 import { recorded, registerTracing, spanTree, unregisterTracing, type Recorded } from "./tracing";
-
-const SECRET = "the-user-said-this";
-
-/** Plans, looks something up, asks a researcher, then waits for a confirmation; on resume, sends and leaves a client tool call. */
-const planner: Agent = {
-  name: "planner",
-  async run(ctx) {
-    if (ctx.isResume) {
-      ctx.say("Sent.");
-      ctx.toolCall("notify").argsJson({ text: SECRET }).end(); // a client tool: no result here
-      return success();
-    }
-    await ctx.step("plan", async (step) => {
-      step.say(`Planning for ${SECRET}.`);
-      const call = step.toolCall("search").argsJson({ query: SECRET });
-      call.result(`found ${SECRET}`);
-      const researcher = step.subagent("researcher", { parentToolCallId: undefined });
-      researcher.say("Three papers.");
-      researcher.finish({ papers: 3 });
-    });
-    ctx.reportUsage({ provider: "test", model: "m1", inputTokens: 12, outputTokens: 7 });
-    return interrupted(ctx.interrupt({ reason: "confirmation", message: "Send it?" }));
-  },
-};
 
 const servers: Served[] = [];
 let otel: Recorded;
@@ -71,17 +48,6 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   // A stored run's frames carry `id: <cursor>` lines first; the events are the `data:` lines.
   const text = await response.text();
   return parseSseBody(text.replace(/^id: .*\n/gm, ""));
-}
-
-function inputOf(runId: string, more: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    threadId: "t1",
-    runId,
-    messages: [{ id: `u-${runId}`, role: "user", content: `Please do ${SECRET}.` }],
-    tools: [{ name: "notify", description: "shows a notification", parameters: { type: "object" } }],
-    state: { secret: SECRET },
-    ...more,
-  };
 }
 
 /** Every attribute value of every span, as one text to search for content. */

@@ -58,7 +58,7 @@ export function unregisterTracing(): void {
 
 /**
  * The finished spans as an indented tree, one line per span: its name and its attributes (`keys`
- * only, when given), children under their parent in start order. Spans whose parent is not among
+ * only, in that order, when given), children under their parent in start order. Spans whose parent is not among
  * them are roots (a remote parent shows as `(remote parent <span id>)`).
  */
 export function spanTree(spans: readonly ReadableSpan[], keys?: readonly string[]): string {
@@ -66,7 +66,8 @@ export function spanTree(spans: readonly ReadableSpan[], keys?: readonly string[
   const byStart = [...spans].sort((a, b) => compareTime(a.startTime, b.startTime));
   const lines: string[] = [];
   const walk = (span: ReadableSpan, depth: number): void => {
-    const shown = Object.entries(span.attributes).filter(([key]) => keys === undefined || keys.includes(key));
+    const shown =
+      keys === undefined ? Object.entries(span.attributes) : keys.filter((key) => key in span.attributes).map((key) => [key, span.attributes[key]] as const);
     const attributes = shown.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(" ");
     const status = span.status.code === 2 ? " [error]" : "";
     lines.push(`${"  ".repeat(depth)}${span.name}${status}${attributes.length > 0 ? `  ${attributes}` : ""}`);
