@@ -81,7 +81,7 @@ export class RunSpans {
    * `undefined` when there is no tracer, the tracer threw, or the span does not record (sampled
    * out: its children would not record either, so nothing per event is worth doing).
    */
-  static start(telemetry: Telemetry, input: RunAgentInput, parent: OtelContext, agentName?: string | undefined): RunSpans | undefined {
+  static start(telemetry: Telemetry, input: RunAgentInput, parent: OtelContext, agentName?: string): RunSpans | undefined {
     try {
       const tracer = telemetry.tracer();
       if (tracer === undefined) return undefined;
@@ -169,7 +169,7 @@ export class RunSpans {
    * away, or a stop) or `error` with `errorType` and `message` (the stream failed, or the run was
    * refused before it began). After a terminal: nothing.
    */
-  streamEnded(outcome: "cancelled" | "error", errorType?: string | undefined, message = "the run's stream failed"): void {
+  streamEnded(outcome: "cancelled" | "error", errorType?: string, message = "the run's stream failed"): void {
     if (this.outcome !== undefined || this.broken) return;
     try {
       if (outcome === "error") this.markError(this.root.span, errorType ?? "_OTHER", message);

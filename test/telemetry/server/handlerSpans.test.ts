@@ -4,7 +4,7 @@
  * the request's traceparent as the parent; content only when asked; the client's error code on
  * the span; a run function's spans; a stored run; and nothing at all with no SDK registered.
  */
-import { trace, type Context, type SpanOptions } from "@opentelemetry/api";
+import { trace } from "@opentelemetry/api";
 import type { OtelTracer } from "../../../src/telemetry/OtelApi";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { from, type Observable } from "rxjs";
@@ -62,7 +62,7 @@ test("a run with a step, a tool call, a subagent and an interrupt, then its resu
   const first = await post(url, inputOf("r1"), { traceparent: TRACEPARENT });
   const finished = first[first.length - 1];
   if (finished?.type !== "RUN_FINISHED" || finished.outcome?.type !== "interrupt") throw new Error("expected the run to end interrupted");
-  const interruptId = finished.outcome.interrupts[0]!.id;
+  const interruptId = finished.outcome.interrupts[0].id;
 
   const request = otel.one("POST {url}");
   expect(request.kind).toBe(1); // server
@@ -240,7 +240,7 @@ test("a tracer that throws never breaks a run: not at startSpan, not on a span's
   let started = 0;
   const throwsLater: OtelTracer = {
     startSpan(name, options, parent) {
-      const span = real.startSpan(name, options as SpanOptions, parent as Context);
+      const span = real.startSpan(name, options, parent);
       // The third span (the step) throws on everything; the run and the request still answer.
       if (++started !== 3) return span;
       return new Proxy(span, {

@@ -1,5 +1,5 @@
 /** The real OpenTelemetry SDK for the server's tracing tests: a provider with an in-memory exporter, registered globally, and the span tree as text. */
-import { context, trace } from "@opentelemetry/api";
+import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 
@@ -41,7 +41,7 @@ export function recorded(exporter: InMemorySpanExporter, provider: BasicTracerPr
             .map((s) => s.name)
             .join(", ")}`,
         );
-      return found[0]!;
+      return found[0];
     },
     parentOf(span) {
       const parent = span.parentSpanContext?.spanId;
@@ -69,7 +69,7 @@ export function spanTree(spans: readonly ReadableSpan[], keys?: readonly string[
     const shown =
       keys === undefined ? Object.entries(span.attributes) : keys.filter((key) => key in span.attributes).map((key) => [key, span.attributes[key]] as const);
     const attributes = shown.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(" ");
-    const status = span.status.code === 2 ? " [error]" : "";
+    const status = span.status.code === SpanStatusCode.ERROR ? " [error]" : "";
     lines.push(`${"  ".repeat(depth)}${span.name}${status}${attributes.length > 0 ? `  ${attributes}` : ""}`);
     for (const child of byStart.filter((other) => other.parentSpanContext?.spanId === span.spanContext().spanId)) walk(child, depth + 1);
   };
