@@ -270,3 +270,10 @@ test("a passed tracer is used without a registered provider", async () => {
   expect(mine.parentOf(mine.one("invoke_agent planner"))).toBe(mine.one("POST {url}"));
   expect(mine.one("POST {url}").spanContext().traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
 });
+
+test("telemetry: { tracer: false } on the handler: no spans even with an SDK registered, and the events carry no trace", async () => {
+  const events = await post(await serveHandler(planner, { telemetry: { tracer: false } }), inputOf("r1"), { traceparent: TRACEPARENT });
+  expect(otel.spans()).toEqual([]);
+  expect(events[0]?.metadata).toBeUndefined();
+  expect(events[events.length - 1]).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "interrupt" } });
+});
