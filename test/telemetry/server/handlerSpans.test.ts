@@ -11,13 +11,13 @@ import { from, type Observable } from "rxjs";
 import { ev } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { runTraceOf } from "../../../src/protocol/runTraceMeta";
-import type { Agent } from "../../../src/server/Agent";
+import { success, type Agent } from "../../../src/server/Agent";
 import { AgentError } from "../../../src/server/AgentError";
 import { createHandler, type RunFunction } from "../../../src/server/http/createHandler";
 import type { HandlerOptions } from "../../../src/server/http/HandlerOptions";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
 import { serve, type Served } from "../../../src/node/serve";
-import { parseSseBody } from "../../http/loopback";
+import { openPost, parseSseBody } from "../../http/loopback";
 import { inputOf, planner, SECRET } from "./planner";
 import { recorded, registerTracing, spanTree, unregisterTracing, type Recorded } from "./tracing";
 
@@ -276,4 +276,23 @@ test("telemetry: { tracer: false } on the handler: no spans even with an SDK reg
   expect(otel.spans()).toEqual([]);
   expect(events[0]?.metadata).toBeUndefined();
   expect(events[events.length - 1]).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "interrupt" } });
+});
+
+test("a client that goes away mid-run (no store): the run span ends cancelled, the request span ends with the body", async () => {
+  const waiting: Agent = {
+    name: "waiting",
+    async run(ctx) {
+      ctx.say("Working on it.");
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      return success();
+    },
+  };
+  const url = await serveHandler(waiting);
+  const open = await openPost(url, JSON.stringify(inputOf("r1")));
+  await new Promise<void>((resolve) => open.response.once("data", () => resolve()).resume());
+  open.destroy();
+  const runSpan = await otel.ended("invoke_agent waiting");
+  expect(runSpan.attributes["agui_rx.run.outcome"]).toBe("cancelled");
+  const request = await otel.ended("POST {url}");
+  expect(otel.parentOf(runSpan)).toBe(request);
 });
