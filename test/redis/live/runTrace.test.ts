@@ -60,7 +60,7 @@ describe.each([
     );
     expect(runTraceOf(second.started.event.metadata)).toEqual(TRACE);
     expect(forkMarkerOf(second.started.event.metadata)).toBeDefined();
-    const logged = await firstValueFrom(other.tail(threadId, end!));
+    const logged = await firstValueFrom(other.tail(threadId, end));
     expect(logged.event).toMatchObject({ type: "RUN_STARTED", runId: "r2" });
     expect(runTraceOf(logged.event.metadata)).toEqual(TRACE);
   });
