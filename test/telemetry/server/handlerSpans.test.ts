@@ -296,3 +296,18 @@ test("a client that goes away mid-run (no store): the run span ends cancelled, t
   const request = await otel.ended("POST {url}");
   expect(otel.parentOf(runSpan)).toBe(request);
 });
+
+test("a run function's chunks open tool calls too (its stream is not normalized without a store)", async () => {
+  const chunks: RunFunction = (input) =>
+    from([
+      ev.runStarted(input.threadId, input.runId),
+      ev.toolCallChunk({ toolCallId: "c1", toolCallName: "lookup", delta: '{"q":' }),
+      ev.toolCallChunk({ toolCallId: "c1", delta: '"x"}' }),
+      ev.toolCallResult("m1", "c1", "ok"),
+      ev.runFinished(input.threadId, input.runId, { outcome: { type: "success" } }),
+    ]);
+  await post(await serveHandler(chunks, { telemetry: { recordContent: true } }), inputOf("r1"));
+  const tool = otel.one("execute_tool lookup");
+  expect(otel.parentOf(tool)).toBe(otel.one("invoke_agent"));
+  expect(tool.attributes).toMatchObject({ "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.arguments": '{"q":"x"}', "gen_ai.tool.call.result": "ok" });
+});
