@@ -9,6 +9,7 @@ export * from "./protocol/common";
 export { ev, withSubagentRunId, outcome, runAgentInput, type EventOptions } from "./protocol/build";
 export { stateSpec, isEmptyState, type StateSpec } from "./protocol/stateSpec";
 export { isThinkingEvent } from "./protocol/thinking";
+export { runTraceOf, type RunTrace } from "./protocol/runTraceMeta";
 export { decodeEvent, type DecodeEventOptions } from "./wire/decodeEvent";
 export { DecodeError, type DecodeErrorCode } from "./wire/DecodeError";
 export { DecodeWarning, isDecodeWarning, type DecodeWarningCode, type DecodeWarningContext } from "./wire/DecodeWarning";

@@ -43,6 +43,7 @@ export { DEFAULT_MAX_PAGE_SIZE } from "./http/pageLimit";
 // OpenTelemetry (docs/observability.md): the option, and the API's shapes it is typed with (an application passes the API's own objects).
 export type { TelemetryOptions } from "../telemetry/TelemetryOptions";
 export type * from "../telemetry/OtelApi";
+export { runTraceOf, type RunTrace } from "../protocol/runTraceMeta";
 export { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES, type Ready } from "./http/toEventStream";
 export { SlowConsumerError, SLOW_CONSUMER_CODE } from "./http/SlowConsumerError";
 export { tailFrames, sharedTailFrames, DEFAULT_MAX_TAIL_BYTES, type TailFrames, type Frame } from "./http/TailFrames";
@@ -82,9 +83,8 @@ export { isTerminal } from "../thread/isTerminal";
 export { planConnect, connectPrelude, type ConnectFrame, type ConnectPlan, type ConnectStreamOptions } from "./store/connectStream";
 export { openConnect, type ConnectStream } from "./store/openConnect";
 export { recordRun, STREAM_ERROR_CODE, TRUNCATED_ERROR_CODE, type RecordRunOptions } from "./store/recordRun";
-// A run's store work counted for its span, and the run's trace as its RUN_STARTED logs it (docs/observability.md#store-work).
+// A run's store work counted for its span (docs/observability.md#store-work).
 export { AppendTally, STORE_APPENDS_EVENT } from "./store/AppendTally";
-export { runTraceOf, type RunTrace } from "../protocol/runTraceMeta";
 export {
   memoryStore,
   MEMORY_STORE_DEFAULTS,

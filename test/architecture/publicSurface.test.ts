@@ -34,7 +34,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "ReasoningMessageChunkEvent", "ReasoningMessageContentEvent", "ReasoningMessageEndEvent",
     "ReasoningMessageStartEvent", "ReasoningStartEvent", "RemoveOperation", "ReplaceOperation", "ResumeEntry",
     "RunAgentInput", "RunCancelledOutcome", "RunErrorEvent", "RunFinishedEvent", "RunFinishedOutcome",
-    "RunInterruptOutcome", "RunStartedEvent", "RunSuccessOutcome", "SUBAGENT_EVENT_TYPES", "type SseControl",
+    "RunInterruptOutcome", "RunStartedEvent", "RunSuccessOutcome", "type RunTrace", "SUBAGENT_EVENT_TYPES", "type SseControl",
     "type SseControlsOption", "type SseFrame", "SseIdField", "SseNamedFrame", "SseRetryField", "StateDeltaEvent",
     "StateSnapshotEvent", "type StateSpec", "StepFinishedEvent", "StepStartedEvent", "type StructCodec",
     "type StructOutput", "type StructType", "SubagentErrorEvent", "SubagentFinishedEvent",
@@ -50,7 +50,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "applyPatch", "decodeEvent", "decodeSse", "decodeSseFrames", "diff", "encodeSse", "ev", "eventCodecs",
     "findTooDeep", "initialNormalizerState", "initialVerifierState", "isDecodeWarning", "isDiagnostic",
     "isEmptyState", "isInBandReport", "isSseControl", "isSseNamedFrame", "isThinkingEvent", "logEvents", "normalizeChunks",
-    "normalizeStep", "outcome", "runAgentInput", "selectStateEncoding", "stateEncodingStep", "stateSpec",
+    "normalizeStep", "outcome", "runAgentInput", "runTraceOf", "selectStateEncoding", "stateEncodingStep", "stateSpec",
     "textMessageRole", "verifyEvents", "verifyStep", "withDefault", "withSubagentRunId",
   ],
   "agui-rx/server": [

@@ -24,6 +24,7 @@ import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventSt
 import { heartbeatInterval } from "./heartbeatInterval";
 import { Telemetry } from "../../telemetry/Telemetry";
 import { traceRequest } from "../tracing/traceRequest";
+import type { TelemetryOptions } from "../../telemetry/TelemetryOptions";
 
 export type {
   Authorize,
@@ -45,6 +46,13 @@ const DEFAULT_MAX_QUEUED_MESSAGES = 16;
 
 /** The default `queueRecheckMs`: a waiting message's stream looks again every 10 s (docs/queue.md#who-starts-a-waiting-message). */
 const DEFAULT_QUEUE_RECHECK_MS = 10_000;
+
+/**
+ * What the handler's own `run()` calls are told of tracing: no spans of their own, since the
+ * handler traces each run from its events (docs/observability.md#traces) and calls the driver with
+ * the run span active, so the agent still runs in it.
+ */
+const TRACED_BY_HANDLER: TelemetryOptions = { tracer: false };
 
 /** The default request body limit: 10 MiB, the size the official client's SSE parser accepts per event. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -97,7 +105,9 @@ export const DEFAULT_IDLE_WRITE_TIMEOUT_MS = 30_000;
 export function createHandler<S>(source: RunSource<S>, options: HandlerOptions = {}): FetchHandler {
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const runDefault: RunFunction =
-    typeof source === "function" ? source : (input, { ready, signal, setThreadTitle }) => run(source, input, { ready, signal, maxJsonDepth, setThreadTitle });
+    typeof source === "function"
+      ? source
+      : (input, { ready, signal, setThreadTitle }) => run(source, input, { ready, signal, maxJsonDepth, setThreadTitle, telemetry: TRACED_BY_HANDLER });
   const context: HandlerContext = {
     limits: { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxJsonDepth },
     stream: {
@@ -203,7 +213,8 @@ function dispatch(request: Request, context: HandlerContext): Promise<Response> 
  * steers the run takes from the thread's queue (`incoming`, docs/queue.md#steer: `ctx.incoming$`).
  */
 function agentDriver<S>(agent: Agent<S>, maxJsonDepth: number): NonNullable<HandlerContext["driver"]> {
-  return (input, { ready, stop, setThreadTitle, incoming }) => run(agent, input, { ready, stop, maxJsonDepth, setThreadTitle, incoming });
+  return (input, { ready, stop, setThreadTitle, incoming }) =>
+    run(agent, input, { ready, stop, maxJsonDepth, setThreadTitle, incoming, telemetry: TRACED_BY_HANDLER });
 }
 
 /** A finite timeout, or `undefined` for none (`Infinity` turns a timeout off; a timer would fire at once). */

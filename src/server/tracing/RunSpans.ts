@@ -81,7 +81,7 @@ export class RunSpans {
    * `undefined` when there is no tracer, the tracer threw, or the span does not record (sampled
    * out: its children would not record either, so nothing per event is worth doing).
    */
-  static start(telemetry: Telemetry, input: RunAgentInput, parent: OtelContext, agentName?: string | undefined): RunSpans | undefined {
+  static start(telemetry: Telemetry, input: RunAgentInput, parent: OtelContext, agentName?: string): RunSpans | undefined {
     try {
       const tracer = telemetry.tracer();
       if (tracer === undefined) return undefined;
@@ -169,7 +169,7 @@ export class RunSpans {
    * away, or a stop) or `error` with `errorType` and `message` (the stream failed, or the run was
    * refused before it began). After a terminal: nothing.
    */
-  streamEnded(outcome: "cancelled" | "error", errorType?: string | undefined, message = "the run's stream failed"): void {
+  streamEnded(outcome: "cancelled" | "error", errorType?: string, message = "the run's stream failed"): void {
     if (this.outcome !== undefined || this.broken) return;
     try {
       if (outcome === "error") this.markError(this.root.span, errorType ?? "_OTHER", message);
@@ -198,6 +198,9 @@ export class RunSpans {
         if (tool !== undefined && tool.args.length < CONTENT_LIMIT) tool.args += event.delta;
         return event;
       }
+      case "TOOL_CALL_CHUNK":
+        this.toolChunk(event);
+        return event;
       case "TOOL_CALL_RESULT":
         this.closeTool(event);
         return event;
@@ -257,6 +260,20 @@ export class RunSpans {
       step.span.end();
       return;
     }
+  }
+
+  /**
+   * A chunk (a run function's stream the handler does not normalize): the first that names a new
+   * call opens its span, as TOOL_CALL_START would; its deltas are the arguments.
+   */
+  private toolChunk(event: EventOf<"TOOL_CALL_CHUNK">): void {
+    const { toolCallId, toolCallName } = event;
+    if (toolCallId === undefined) return;
+    if (!this.tools.has(toolCallId) && toolCallName !== undefined) {
+      this.openTool({ type: "TOOL_CALL_START", toolCallId, toolCallName, subagentRunId: event.subagentRunId });
+    }
+    const tool = this.telemetry.recordContent ? this.tools.get(toolCallId) : undefined;
+    if (tool !== undefined && event.delta !== undefined && tool.args.length < CONTENT_LIMIT) tool.args += event.delta;
   }
 
   private openTool(event: EventOf<"TOOL_CALL_START">): void {

@@ -14,7 +14,7 @@ import type { RunSpans } from "./RunSpans";
  * @example
  * toEventStream((ready, signal) => tracedRun(() => runFunction(input, { request, ready, signal, setThreadTitle }), spans, signal));
  */
-export function tracedRun(events: () => Observable<Event>, spans: RunSpans, signal?: AbortSignal | undefined): Observable<Event> {
+export function tracedRun(events: () => Observable<Event>, spans: RunSpans, signal?: AbortSignal): Observable<Event> {
   return new Observable<Event>((subscriber) => {
     const subscription = spans.enter(() =>
       events().subscribe({

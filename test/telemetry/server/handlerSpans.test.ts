@@ -4,45 +4,22 @@
  * the request's traceparent as the parent; content only when asked; the client's error code on
  * the span; a run function's spans; a stored run; and nothing at all with no SDK registered.
  */
-import { trace, type Context, type SpanOptions } from "@opentelemetry/api";
+import { trace } from "@opentelemetry/api";
 import type { OtelTracer } from "../../../src/telemetry/OtelApi";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { from, type Observable } from "rxjs";
 import { ev } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { runTraceOf } from "../../../src/protocol/runTraceMeta";
-import { interrupted, success, type Agent } from "../../../src/server/Agent";
+import { success, type Agent } from "../../../src/server/Agent";
 import { AgentError } from "../../../src/server/AgentError";
 import { createHandler, type RunFunction } from "../../../src/server/http/createHandler";
 import type { HandlerOptions } from "../../../src/server/http/HandlerOptions";
 import { memoryStore } from "../../../src/server/store/memory/memoryStore";
 import { serve, type Served } from "../../../src/node/serve";
-import { parseSseBody } from "../../http/loopback";
+import { openPost, parseSseBody } from "../../http/loopback";
+import { inputOf, planner, SECRET } from "./planner";
 import { recorded, registerTracing, spanTree, unregisterTracing, type Recorded } from "./tracing";
-
-const SECRET = "the-user-said-this";
-
-/** Plans, looks something up, asks a researcher, then waits for a confirmation; on resume, sends and leaves a client tool call. */
-const planner: Agent = {
-  name: "planner",
-  async run(ctx) {
-    if (ctx.isResume) {
-      ctx.say("Sent.");
-      ctx.toolCall("notify").argsJson({ text: SECRET }).end(); // a client tool: no result here
-      return success();
-    }
-    await ctx.step("plan", async (step) => {
-      step.say(`Planning for ${SECRET}.`);
-      const call = step.toolCall("search").argsJson({ query: SECRET });
-      call.result(`found ${SECRET}`);
-      const researcher = step.subagent("researcher", { parentToolCallId: undefined });
-      researcher.say("Three papers.");
-      researcher.finish({ papers: 3 });
-    });
-    ctx.reportUsage({ provider: "test", model: "m1", inputTokens: 12, outputTokens: 7 });
-    return interrupted(ctx.interrupt({ reason: "confirmation", message: "Send it?" }));
-  },
-};
 
 const servers: Served[] = [];
 let otel: Recorded;
@@ -73,17 +50,6 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   return parseSseBody(text.replace(/^id: .*\n/gm, ""));
 }
 
-function inputOf(runId: string, more: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    threadId: "t1",
-    runId,
-    messages: [{ id: `u-${runId}`, role: "user", content: `Please do ${SECRET}.` }],
-    tools: [{ name: "notify", description: "shows a notification", parameters: { type: "object" } }],
-    state: { secret: SECRET },
-    ...more,
-  };
-}
-
 /** Every attribute value of every span, as one text to search for content. */
 function allAttributeText(spans: readonly ReadableSpan[]): string {
   return JSON.stringify(spans.map((span) => span.attributes));
@@ -96,7 +62,7 @@ test("a run with a step, a tool call, a subagent and an interrupt, then its resu
   const first = await post(url, inputOf("r1"), { traceparent: TRACEPARENT });
   const finished = first[first.length - 1];
   if (finished?.type !== "RUN_FINISHED" || finished.outcome?.type !== "interrupt") throw new Error("expected the run to end interrupted");
-  const interruptId = finished.outcome.interrupts[0]!.id;
+  const interruptId = finished.outcome.interrupts[0].id;
 
   const request = otel.one("POST {url}");
   expect(request.kind).toBe(1); // server
@@ -274,7 +240,7 @@ test("a tracer that throws never breaks a run: not at startSpan, not on a span's
   let started = 0;
   const throwsLater: OtelTracer = {
     startSpan(name, options, parent) {
-      const span = real.startSpan(name, options as SpanOptions, parent as Context);
+      const span = real.startSpan(name, options, parent);
       // The third span (the step) throws on everything; the run and the request still answer.
       if (++started !== 3) return span;
       return new Proxy(span, {
@@ -303,4 +269,45 @@ test("a passed tracer is used without a registered provider", async () => {
   expect(otel.spans()).toEqual([]);
   expect(mine.parentOf(mine.one("invoke_agent planner"))).toBe(mine.one("POST {url}"));
   expect(mine.one("POST {url}").spanContext().traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+});
+
+test("telemetry: { tracer: false } on the handler: no spans even with an SDK registered, and the events carry no trace", async () => {
+  const events = await post(await serveHandler(planner, { telemetry: { tracer: false } }), inputOf("r1"), { traceparent: TRACEPARENT });
+  expect(otel.spans()).toEqual([]);
+  expect(events[0]?.metadata).toBeUndefined();
+  expect(events[events.length - 1]).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "interrupt" } });
+});
+
+test("a client that goes away mid-run (no store): the run span ends cancelled, the request span ends with the body", async () => {
+  const waiting: Agent = {
+    name: "waiting",
+    async run(ctx) {
+      ctx.say("Working on it.");
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      return success();
+    },
+  };
+  const url = await serveHandler(waiting);
+  const open = await openPost(url, JSON.stringify(inputOf("r1")));
+  await new Promise<void>((resolve) => open.response.once("data", () => resolve()).resume());
+  open.destroy();
+  const runSpan = await otel.ended("invoke_agent waiting");
+  expect(runSpan.attributes["agui_rx.run.outcome"]).toBe("cancelled");
+  const request = await otel.ended("POST {url}");
+  expect(otel.parentOf(runSpan)).toBe(request);
+});
+
+test("a run function's chunks open tool calls too (its stream is not normalized without a store)", async () => {
+  const chunks: RunFunction = (input) =>
+    from([
+      ev.runStarted(input.threadId, input.runId),
+      ev.toolCallChunk({ toolCallId: "c1", toolCallName: "lookup", delta: '{"q":' }),
+      ev.toolCallChunk({ toolCallId: "c1", delta: '"x"}' }),
+      ev.toolCallResult("m1", "c1", "ok"),
+      ev.runFinished(input.threadId, input.runId, { outcome: { type: "success" } }),
+    ]);
+  await post(await serveHandler(chunks, { telemetry: { recordContent: true } }), inputOf("r1"));
+  const tool = otel.one("execute_tool lookup");
+  expect(otel.parentOf(tool)).toBe(otel.one("invoke_agent"));
+  expect(tool.attributes).toMatchObject({ "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.arguments": '{"q":"x"}', "gen_ai.tool.call.result": "ok" });
 });
