@@ -58,7 +58,18 @@ export async function openConnect(
   const tailAfter = plan.tailAfter;
   const frames: Observable<ConnectFrame> = tailAfter === undefined ? from(plan.frames) : concat(from(plan.frames), store.tail(threadId, tailAfter, { owner }));
   const planned = plan.frames.length;
-  if (read.kind === "resume") return { mode: plan.mode, frames, planned, trace: startedTrace(read.events) };
+  if (read.kind === "resume") {
+    const { events } = read;
+    // Looked for only when asked (a traced connect): untraced, a resume pays nothing for it.
+    return {
+      mode: plan.mode,
+      frames,
+      planned,
+      get trace() {
+        return startedTrace(events);
+      },
+    };
+  }
   const oldest = read.snapshot.messages[0];
   const page = { hasOlder: read.hasOlder === true, ...(oldest === undefined ? {} : { oldestMessageId: oldest.id }) };
   return { mode: plan.mode, frames, page, planned, trace: read.snapshot.run.trace };
