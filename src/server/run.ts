@@ -44,6 +44,11 @@ export type { RunAgentOptions } from "./RunAgentOptions";
  * Observable errors, nothing more is sent) and `stop` (the run is cancelled: it ends with
  * RUN_FINISHED `cancelled`, like any other end, so a log of it is complete).
  *
+ * With a tracer (`options.telemetry`, by default the registered one) the run is traced
+ * (docs/observability.md#traces): an `invoke_agent` span with its steps, tool calls and subagents,
+ * the agent called with it active, and its trace in RUN_STARTED's `metadata`. With none, nothing
+ * of it is done.
+ *
  * @example
  * run(greeter, runAgentInput("thread-1", "run-1")).subscribe((event) => console.log(event.type));
  * // RUN_STARTED, TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT, TEXT_MESSAGE_END, RUN_FINISHED
@@ -51,7 +56,7 @@ export type { RunAgentOptions } from "./RunAgentOptions";
 export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunAgentOptions = {}): Observable<Event> {
   return new Observable<Event>((subscriber) => {
     const unanswered = new UnansweredToolCalls(input.tools);
-    const trace = runTrace(agent.name, input, options);
+    const trace = driverTrace(agent.name, input, options);
     const spans = trace?.spans;
     // Chosen once per run: with no span recording nothing traces per event.
     const output =
@@ -79,8 +84,8 @@ export function run<S>(agent: Agent<S>, input: RunAgentInput, options: RunAgentO
   });
 }
 
-/** A run's tracing: its spans (when it records them here) and how the agent is called in its context. */
-interface RunTrace {
+/** A run's tracing: its spans (when it records them itself) and how the agent is called in its context. */
+interface DriverTrace {
   readonly spans: RunSpans | undefined;
   readonly enter: <R>(call: () => R) => R;
 }
@@ -88,16 +93,16 @@ interface RunTrace {
 /**
  * The run's tracing (docs/observability.md#traces), or `undefined` when there is nothing to trace
  * and no context to run the agent in. A run already traced by the context it is subscribed in
- * (`createHandler` traces its runs from their events) starts no second span: the agent just runs
- * in that context.
+ * (`createHandler` traces its runs from their events, and subscribes them in the run span's
+ * context) starts no second span: the agent just runs in that context.
  */
-function runTrace(agentName: string | undefined, input: RunAgentInput, options: RunAgentOptions): RunTrace | undefined {
+function driverTrace(agentName: string | undefined, input: RunAgentInput, options: RunAgentOptions): DriverTrace | undefined {
   const telemetry = new Telemetry(options.telemetry);
   const parent = options.traceContext ?? telemetry.active();
-  const spans = RunSpans.tracedIn(parent, input.runId) ? undefined : RunSpans.start(telemetry, input, parent, agentName);
-  const context = spans?.context ?? options.traceContext ?? (RunSpans.tracedIn(parent, input.runId) ? parent : undefined);
-  if (context === undefined) return undefined;
-  return { spans, enter: (call) => telemetry.with(context, call) };
+  if (RunSpans.tracedIn(parent, input.runId)) return { spans: undefined, enter: (call) => telemetry.with(parent, call) };
+  const spans = RunSpans.start(telemetry, input, parent, agentName);
+  const context = spans?.context ?? options.traceContext;
+  return context === undefined ? undefined : { spans, enter: (call) => telemetry.with(context, call) };
 }
 
 /** A run's core, and the error that must end the run right after RUN_STARTED, if any. */
