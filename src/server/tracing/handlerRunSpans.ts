@@ -26,13 +26,13 @@ export function handlerRunSpans(
   const spans = RunSpans.start(telemetry, input, trace?.context ?? ROOT_CONTEXT, how.agentName);
   if (spans === undefined || trace === undefined) return spans;
   const release = spans.hold();
-  trace.follow(
-    (count) => spans.addBytes(count),
-    () => {
-      // Without a store the response is the run: a body that ends before the run was ever read (the client left at once) ends it.
-      if (how.responseIsRun) spans.streamEnded("cancelled");
-      release();
-    },
-  );
+  const ended = (): void => {
+    // Without a store the response is the run: a body that ends before the run was ever read (the client left at once) ends it.
+    if (how.responseIsRun) spans.streamEnded("cancelled");
+    release();
+  };
+  trace.follow((count) => spans.addBytes(count), ended);
+  // A client gone whose body is never cancelled still lets the span go (both are idempotent).
+  request.signal.addEventListener("abort", ended, { once: true });
   return spans;
 }

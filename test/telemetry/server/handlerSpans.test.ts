@@ -7,7 +7,9 @@
 import { trace } from "@opentelemetry/api";
 import type { OtelTracer } from "../../../src/telemetry/OtelApi";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { from, type Observable } from "rxjs";
+import { EventSchemas } from "@ag-ui/core/schemas";
+import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import { verifyEvents } from "../../../src/operators/verifyEvents";
 import { ev } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { runTraceOf } from "../../../src/protocol/runTraceMeta";
@@ -310,4 +312,12 @@ test("a run function's chunks open tool calls too (its stream is not normalized 
   const tool = otel.one("execute_tool lookup");
   expect(otel.parentOf(tool)).toBe(otel.one("invoke_agent"));
   expect(tool.attributes).toMatchObject({ "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.arguments": '{"q":"x"}', "gen_ai.tool.call.result": "ok" });
+});
+
+test("a traced run's events, the trace in RUN_STARTED metadata included, pass the strict verifier and the official @ag-ui/core schemas", async () => {
+  const events = await post(await serveHandler(planner), inputOf("r1"));
+  expect(runTraceOf(events[0]?.metadata)).toBeDefined();
+  await expect(lastValueFrom(from(events).pipe(verifyEvents({ mode: "strict" }), toArray()))).resolves.toEqual(events);
+  for (const event of events) expect(EventSchemas.safeParse(event).success).toBe(true);
+  expect(EventSchemas.parse(events[0])).toMatchObject({ type: "RUN_STARTED", metadata: { "agui-rx": runTraceOf(events[0]?.metadata) } });
 });
