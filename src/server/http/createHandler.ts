@@ -23,6 +23,8 @@ import { DEFAULT_MAX_TAIL_BYTES, sharedTailFrames } from "./TailFrames";
 import { DEFAULT_HIGH_WATER_MARK, DEFAULT_MAX_BUFFERED_BYTES } from "./toEventStream";
 import { heartbeatInterval } from "./heartbeatInterval";
 import { Telemetry } from "../../telemetry/Telemetry";
+import { ServerMetrics } from "../telemetry/ServerMetrics";
+import { countStoreErrors } from "../telemetry/countStoreErrors";
 
 export type {
   Authorize,
@@ -97,6 +99,9 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const runDefault: RunFunction =
     typeof source === "function" ? source : (input, { ready, signal, setThreadTitle }) => run(source, input, { ready, signal, maxJsonDepth, setThreadTitle });
+  const telemetry = new Telemetry(options.telemetry);
+  const tailPool = options.tailFrames ?? sharedTailFrames;
+  const metrics = new ServerMetrics(telemetry, tailPool, options.clock ?? systemClock);
   const context: HandlerContext = {
     limits: { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxJsonDepth },
     stream: {
@@ -105,9 +110,10 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       turns: options.turns,
       heartbeatMs: heartbeatInterval(options.heartbeatMs),
       clock: options.clock ?? systemClock,
+      metrics: metrics.stream,
     },
     tails: {
-      frames: options.tailFrames ?? sharedTailFrames,
+      frames: tailPool,
       maxBytes: options.maxTailBytes ?? DEFAULT_MAX_TAIL_BYTES,
       idleWriteTimeoutMs: finiteOrNone(options.idleWriteTimeoutMs ?? DEFAULT_IDLE_WRITE_TIMEOUT_MS),
       clock: options.clock ?? systemClock,
@@ -115,7 +121,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     headers: options.headers ?? {},
     runDefault,
     driver: typeof source === "function" ? undefined : agentDriver(source, maxJsonDepth),
-    store: options.store,
+    store: options.store === undefined ? undefined : countStoreErrors(options.store, metrics),
     identify: options.identify,
     history: options.history ?? "server",
     authorize: options.authorize,
@@ -125,7 +131,8 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     capabilities: capabilitiesOf(options.capabilities, options.store !== undefined, options.history ?? "server"),
     onRunError: options.onRunError ?? reportRunError,
     queue: { maxMessages: options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES, recheckMs: options.queueRecheckMs ?? DEFAULT_QUEUE_RECHECK_MS },
-    telemetry: new Telemetry(options.telemetry),
+    telemetry,
+    metrics,
   };
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);

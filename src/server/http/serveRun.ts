@@ -52,7 +52,8 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
 
   const runSource = chosen ?? context.runDefault;
   const body = toEventStream(
-    (ready, signal) => runSource(input, { request, ready, signal, setThreadTitle: noThreadTitle }).pipe(debugEvents(context.debug, "server")),
+    (ready, signal) =>
+      runSource(input, { request, ready, signal, setThreadTitle: noThreadTitle }).pipe(debugEvents(context.debug, "server"), context.metrics.measureRun()),
     {
       ...context.stream,
       signal: request.signal,

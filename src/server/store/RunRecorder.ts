@@ -6,6 +6,7 @@ import { isTerminal } from "../../thread/isTerminal";
 import { SourceObserver } from "../../rx/operate";
 import type { StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";
+import { trackAppend } from "./pendingAppends";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
 
 /**
@@ -166,7 +167,7 @@ export class RunRecorder {
     this.batching = APPENDING;
     let appended: Promise<readonly string[]>;
     try {
-      appended = this.writer.append(batch);
+      appended = trackAppend(this.writer.append(batch)); // counted while at the store (pendingAppendBatches)
     } catch (error) {
       // A writer that throws instead of rejecting: still this run's failure, never an uncaught one in a later turn.
       this.batching = IDLE;
