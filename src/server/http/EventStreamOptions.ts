@@ -60,9 +60,9 @@ export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Even
  */
 export interface StreamMetrics {
   /** A read handed `frames` frames (events and named notices; a heartbeat is not counted) to the reader. */
-  sent(frames: number): void;
+  readonly sent: (frames: number) => void;
   /** The stream was cut for its reader: a `SlowConsumerError` past the cap, or an `IdleWriteError`. */
-  stopped(reason: unknown): void;
+  readonly stopped: (reason: unknown) => void;
 }
 
 /**

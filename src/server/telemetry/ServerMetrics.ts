@@ -91,7 +91,7 @@ function safely(record: () => void): void {
 
 /** The event of a run's item: the event itself, or a logged one's (`StoredEvent`); told apart by `type`, as a RAW event has an `event` too. */
 function eventOf(item: Event | { readonly event: Event }): Event {
-  return "type" in item ? (item as Event) : item.event;
+  return "type" in item ? item : item.event;
 }
 
 /** The outcome attributes of a run's terminal event. */
