@@ -15,7 +15,7 @@ import type { RunWriter, ThreadStore } from "../../../src/server/store/ThreadSto
 import { tailFrames } from "../../../src/server/http/TailFrames";
 import { serve } from "../../../src/node/serve";
 import { createHandler, type HandlerOptions, type RunSource } from "../../../src/server/http/createHandler";
-import { success, type Agent } from "../../../src/server/Agent";
+import { interrupted, success, type Agent } from "../../../src/server/Agent";
 import type { OtelMeter } from "../../../src/telemetry/OtelApi";
 import { closeAll, framesOf, gate, inputFor, openStream, postJson, serveStored } from "../../http/durable/support";
 import { scriptedAgent, sendInput, post, noticeOf } from "../../http/queue/support";
@@ -110,6 +110,37 @@ test("a run's RUN_ERROR is recorded as outcome error with its code as error.type
   ]);
 });
 
+test("an interrupted run and a stopped stored run are recorded as outcomes interrupt and cancelled", async () => {
+  ids.push("t-ask", "r-ask", "t-stop", "r-stop");
+  const started = gate();
+  const agent: Agent = {
+    async run(ctx) {
+      if (ctx.threadId === "t-ask") return interrupted(ctx.interrupt({ reason: "confirmation" }));
+      ctx.assistantMessage().delta("waiting for a stop");
+      started.open();
+      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+      return success();
+    },
+  };
+  const { url } = await serveStored(agent, { telemetry: { meter: probe.meter } });
+  const asked = await framesOf((await postJson(url, inputFor("t-ask", "r-ask"))).text);
+  expect(asked[asked.length - 1].event).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "interrupt" } });
+  const live = await openStream(url, inputFor("t-stop", "r-stop"));
+  await started.opened;
+  expect((await postJson(`${url}/stop`, { threadId: "t-stop", runId: "r-stop" })).response.status).toBe(202);
+  const stopped = await framesOf(await live.rest());
+  expect(stopped[stopped.length - 1].event).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "cancelled" } });
+
+  const points = await probe.collectUntil((now) => total(now.filter((p) => p.name === `${P}run.duration`)) === 2, "both runs' ends recorded");
+  expect(points.filter((p) => p.name === `${P}run.duration`)).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ count: 1, attributes: { "agui_rx.run.outcome": "interrupt" } }),
+      expect.objectContaining({ count: 1, attributes: { "agui_rx.run.outcome": "cancelled" } }),
+    ]),
+  );
+  expect(total(points.filter((p) => p.name === `${P}runs.live`))).toBe(0);
+});
+
 test("a connect, then a connect with Last-Event-ID: both timed to their first frame, the second counted as a reconnect", async () => {
   ids.push("t-conn", "r1");
   const store = memoryStore();
@@ -152,6 +183,22 @@ test("a client too slow for the send-buffer cap is counted as a slow_consumer ab
   const frames = await framesOf(text);
   expect(frames[frames.length - 1].event).toMatchObject({ type: "RUN_ERROR", code: "SLOW_CONSUMER" });
   expect(await probe.points(`${P}stream.aborts`)).toEqual([expect.objectContaining({ value: 1, attributes: { "agui_rx.abort.reason": "slow_consumer" } })]);
+});
+
+test("a connect refused past the tail budget (maxTailBytes) is counted as a tail_budget abort", async () => {
+  ids.push("t-budget", "r-budget");
+  const frames = tailFrames();
+  const { url } = await serveStored({ run: async (ctx) => void ctx.say("hello") } satisfies Agent, {
+    tailFrames: frames,
+    maxTailBytes: 10,
+    telemetry: { meter: probe.meter },
+  });
+  const logged = await framesOf((await postJson(url, inputFor("t-budget", "r-budget"))).text);
+  const held = frames.take(logged[1].event, logged[1].id); // a reader that does not read holds it: past the budget of 10 bytes
+  const refused = await postJson(`${url}/connect`, { threadId: "t-budget" });
+  expect(refused.response.status).toBe(503);
+  frames.release(held);
+  expect(await probe.points(`${P}stream.aborts`)).toEqual([expect.objectContaining({ value: 1, attributes: { "agui_rx.abort.reason": "tail_budget" } })]);
 });
 
 test("a store that refuses: its failure is counted by StoreError code, and the client gets the 503", async () => {
