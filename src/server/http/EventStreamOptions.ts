@@ -51,6 +51,21 @@ export interface DataFrame {
 export type EventSource = (ready: Ready, signal: AbortSignal) => Observable<Event | CursorFrame | DataFrame>;
 
 /**
+ * What a stream tells the server's metrics (docs/observability.md#metrics): called per read, never
+ * per event, and only with a handler's metrics (`createHandler` passes them; a bare `toEventStream`
+ * has none and pays nothing).
+ *
+ * @example
+ * const metrics: StreamMetrics = { sent: (frames) => counter.add(frames), stopped: (reason) => log(reason) };
+ */
+export interface StreamMetrics {
+  /** A read handed `frames` frames (events and named notices; a heartbeat is not counted) to the reader. */
+  readonly sent: (frames: number) => void;
+  /** The stream was cut for its reader: a `SlowConsumerError` past the cap, or an `IdleWriteError`. */
+  readonly stopped: (reason: unknown) => void;
+}
+
+/**
  * How the stream paces and ends.
  *
  * @example
@@ -145,4 +160,6 @@ export interface EventStreamOptions {
    * response, whose source is the run.
    */
   readonly resumeAfter?: (cursor: string) => Observable<CursorFrame>;
+  /** Where frames sent and cuts are counted (default: nowhere); see `StreamMetrics`. */
+  readonly metrics?: StreamMetrics | undefined;
 }

@@ -70,6 +70,8 @@ export class EventStreamPump {
   private readonly clock: StoreClock;
   /** When bytes were last handed to the reader (or the stream was made), on `clock`: the heartbeat counts its silence from it. */
   private lastWrite: number;
+  /** A heartbeat waits in the queue: the read that takes it does not count it as a frame sent. */
+  private heartbeatQueued = false;
 
   constructor(
     private readonly source: Observable<Event | CursorFrame | DataFrame> | EventSource,
@@ -80,6 +82,7 @@ export class EventStreamPump {
     this.clock = options.clock ?? systemClock;
     this.lastWrite = this.clock.now();
     this.reader = new EventStreamReader(options.idleWriteTimeoutMs, this.clock, (reason) => {
+      options.metrics?.stopped(reason);
       this.close(reason);
       this.body?.error(reason);
     });
@@ -110,10 +113,12 @@ export class EventStreamPump {
     if (turnToWrite !== undefined) await turnToWrite;
     this.reader.endRead();
     if (queue.length > 0) {
+      const queued = queue.length;
       if (options.uncopiedFrames === true) for (const c of queue.takeFrames()) controller.enqueue(c);
       else controller.enqueue(queue.takeChunk());
       this.lastWrite = this.clock.now();
       this.release();
+      options.metrics?.sent(queued - queue.length - this.sentHeartbeat());
     }
     if (this.phase.kind === "closed" || (this.phase.kind === "finished" && queue.length === 0)) {
       this.writeTurn?.leave();
@@ -229,6 +234,7 @@ export class EventStreamPump {
   /** The reader cannot keep up: stop the run with what is queued and one final RUN_ERROR. */
   private overflow(following: Following, frameSize: number): void {
     const reason = new SlowConsumerError(this.queue.bytes + frameSize, this.bounds.maxBufferedBytes);
+    this.options.metrics?.stopped(reason);
     if (!following.terminated && this.options.slowConsumer !== "end") this.pushOwn(ev.runError(reason.message, { code: SLOW_CONSUMER_CODE }));
     following.terminated = true;
     this.phase = FINISHED; // before the abort, so the source's reaction to it (an error) adds nothing
@@ -280,6 +286,7 @@ export class EventStreamPump {
     return this.clock.setTimer(due, () => {
       if (this.queue.length > 0 || this.ended) return;
       this.queue.push(HEARTBEAT_FRAME);
+      this.heartbeatQueued = true;
       this.reader.wake();
     });
   }
@@ -287,6 +294,13 @@ export class EventStreamPump {
   /** Frames wait: unless the stream is closed, an idle reader has `idleWriteTimeoutMs` from now to ask for them. */
   private watchIdle(): void {
     if (this.phase.kind !== "closed") this.reader.watch();
+  }
+
+  /** 1 when the read just taken carried the heartbeat (queued only into an empty queue, so it is always taken first), else 0. */
+  private sentHeartbeat(): number {
+    if (!this.heartbeatQueued) return 0;
+    this.heartbeatQueued = false;
+    return 1;
   }
 
   /** Lets the producers waiting in `ready()` go on. */

@@ -14,6 +14,7 @@ import type { BodyLimits } from "./readJsonRequest";
 import type { TailLimits } from "./tailLimits";
 import type { Ready } from "./toEventStream";
 import type { Telemetry } from "../../telemetry/Telemetry";
+import type { ServerMetrics } from "../telemetry/ServerMetrics";
 
 /**
  * Everything a route needs, with the defaults filled in.
@@ -32,6 +33,8 @@ export interface HandlerContext {
     readonly heartbeatMs: number | undefined;
     /** The handler's clock: the heartbeat's timer (and the idle-write timeout's, where a route sets one). */
     readonly clock: StoreClock;
+    /** The handler's stream metrics (`ServerMetrics.stream`): frames sent, readers cut. */
+    readonly metrics: ServerMetrics["stream"];
   };
   /** What bounds the store-backed responses: shared frames, their budget, the idle-write timeout. */
   readonly tails: TailLimits;
@@ -69,4 +72,6 @@ export interface HandlerContext {
   readonly queue: { readonly maxMessages: number; readonly recheckMs: number };
   /** Where spans and metrics go (`HandlerOptions.telemetry`, resolved; docs/observability.md#setup). */
   readonly telemetry: Telemetry;
+  /** The handler's metrics (docs/observability.md#metrics), recorded through `telemetry`'s meter. */
+  readonly metrics: ServerMetrics;
 }

@@ -25,6 +25,8 @@ import { heartbeatInterval } from "./heartbeatInterval";
 import { Telemetry } from "../../telemetry/Telemetry";
 import { traceRequest } from "../tracing/traceRequest";
 import type { TelemetryOptions } from "../../telemetry/TelemetryOptions";
+import { ServerMetrics } from "../telemetry/ServerMetrics";
+import { countStoreErrors } from "../telemetry/countStoreErrors";
 
 export type {
   Authorize,
@@ -108,6 +110,9 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     typeof source === "function"
       ? source
       : (input, { ready, signal, setThreadTitle }) => run(source, input, { ready, signal, maxJsonDepth, setThreadTitle, telemetry: TRACED_BY_HANDLER });
+  const telemetry = new Telemetry(options.telemetry);
+  const tailPool = options.tailFrames ?? sharedTailFrames;
+  const metrics = new ServerMetrics(telemetry, tailPool, options.clock ?? systemClock);
   const context: HandlerContext = {
     limits: { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxJsonDepth },
     stream: {
@@ -116,9 +121,10 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
       turns: options.turns,
       heartbeatMs: heartbeatInterval(options.heartbeatMs),
       clock: options.clock ?? systemClock,
+      metrics: metrics.stream,
     },
     tails: {
-      frames: options.tailFrames ?? sharedTailFrames,
+      frames: tailPool,
       maxBytes: options.maxTailBytes ?? DEFAULT_MAX_TAIL_BYTES,
       idleWriteTimeoutMs: finiteOrNone(options.idleWriteTimeoutMs ?? DEFAULT_IDLE_WRITE_TIMEOUT_MS),
       clock: options.clock ?? systemClock,
@@ -127,7 +133,7 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     runDefault,
     driver: typeof source === "function" ? undefined : agentDriver(source, maxJsonDepth),
     agentName: typeof source === "function" ? undefined : source.name,
-    store: options.store,
+    store: options.store === undefined ? undefined : countStoreErrors(options.store, metrics),
     identify: options.identify,
     history: options.history ?? "server",
     authorize: options.authorize,
@@ -137,7 +143,8 @@ export function createHandler<S>(source: RunSource<S>, options: HandlerOptions =
     capabilities: capabilitiesOf(options.capabilities, options.store !== undefined, options.history ?? "server"),
     onRunError: options.onRunError ?? reportRunError,
     queue: { maxMessages: options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES, recheckMs: options.queueRecheckMs ?? DEFAULT_QUEUE_RECHECK_MS },
-    telemetry: new Telemetry(options.telemetry),
+    telemetry,
+    metrics,
   };
 
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);

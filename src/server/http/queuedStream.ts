@@ -78,9 +78,12 @@ export function queuedFrames(store: ThreadStore, wait: QueuedWait, context: Hand
     let lookAgain = false;
     let run: Subscription | undefined;
     let cancelTimer = (): void => undefined;
+    let waitingCounted: string | undefined; // the policy it was counted waiting under (agui_rx.server.queue.waiting), until its wait ends
     const notify = (notice: QueueNotice): void => subscriber.next({ name: QUEUE_NOTICE_EVENT, data: JSON.stringify(notice) });
     const drain = (): void => void drainQueue(store, threadId, scope, context);
     const stopWatching = (): void => {
+      if (waitingCounted !== undefined) context.metrics.queueWaiting(-1, waitingCounted);
+      waitingCounted = undefined;
       over = true;
       changes.unsubscribe();
       cancelTimer();
@@ -109,6 +112,10 @@ export function queuedFrames(store: ThreadStore, wait: QueuedWait, context: Hand
           since ??= snapshot?.cursor;
           const status = queueStatusOf(where.entry, snapshot);
           if (status !== shown) notify({ id, status, queued: listedQueued(where.entry, status) });
+          if (waitingCounted === undefined) {
+            waitingCounted = where.entry.policy;
+            context.metrics.queueWaiting(1, waitingCounted);
+          }
           shown = status;
           return;
         }

@@ -48,6 +48,7 @@ const ConnectRequest = t.intersection([t.type({ threadId: t.string }), t.partial
  */
 export async function serveConnect(request: Request, context: HandlerContext): Promise<Response> {
   const { headers, store } = context;
+  const startedAt = context.tails.clock.now(); // the connect's latency counts from here to its first frame
   const shape = refuseMethodOrMedia(request, headers, { body: "a { threadId } body", answersEventStream: true });
   if (shape) return shape;
   if (store === undefined) return notResumable("connect", headers);
@@ -60,7 +61,10 @@ export async function serveConnect(request: Request, context: HandlerContext): P
   if (caller instanceof Response) return caller;
   const { owner } = caller.scope;
   const overBudget = refuseOverBudget(context.tails, headers);
-  if (overBudget) return overBudget;
+  if (overBudget) {
+    context.metrics.aborted("tail_budget");
+    return overBudget;
+  }
   if (queued !== undefined) return connectQueued(request, context, store, { threadId, id: queued, scope: caller.scope });
   const lastEventId = request.headers.get("last-event-id") || undefined; // an empty header is no cursor
   let stream: ConnectStream | undefined;
@@ -81,6 +85,7 @@ export async function serveConnect(request: Request, context: HandlerContext): P
     ...connectStreamOptions(context.tails),
     signal: request.signal,
     slowConsumer: "end",
+    metrics: context.metrics.connect(startedAt, { mode: stream.mode, reconnect: lastEventId !== undefined }),
     // A tail whose reader stopped reading is let go and followed again from its last cursor when it reads (PARK_BYTES).
     resumeAfter: (cursor) => store.tail(threadId, cursor, { owner }).pipe(cutOnStoreFailure()),
   });

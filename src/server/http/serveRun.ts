@@ -59,7 +59,7 @@ export async function serveRun(request: Request, context: HandlerContext): Promi
   const body = toEventStream(
     (ready, signal) => {
       const events = (): Observable<Event> => runSource(input, { request, ready, signal, setThreadTitle: noThreadTitle });
-      return (spans === undefined ? events() : tracedRun(events, spans, signal)).pipe(debugEvents(context.debug, "server"));
+      return (spans === undefined ? events() : tracedRun(events, spans, signal)).pipe(debugEvents(context.debug, "server"), context.metrics.measureRun());
     },
     {
       ...context.stream,

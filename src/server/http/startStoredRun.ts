@@ -72,7 +72,7 @@ export function startStoredRun(
     pace.end();
     how.onEnd();
   };
-  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer, { tally: appends.tally }), backlog.logged()).subscribe({
+  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer, { tally: appends.tally }), context.metrics.measureRun(), backlog.logged()).subscribe({
     error: (error: unknown) => {
       // Nothing more of this run can be logged (its clients read the log): the agent stops rather
       // than generate into nothing. recordRun errors before it lets the source go, so the reason

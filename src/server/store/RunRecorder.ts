@@ -7,6 +7,7 @@ import { SourceObserver } from "../../rx/operate";
 import type { AppendTally } from "./AppendTally";
 import type { StoreClock } from "./StoreClock";
 import { StoreError } from "./StoreError";
+import { trackAppend } from "./pendingAppends";
 import type { RunWriter, StoredEvent } from "./ThreadStore";
 
 /**
@@ -171,7 +172,7 @@ export class RunRecorder {
     const sent = tally === undefined ? 0 : tally.now();
     let appended: Promise<readonly string[]>;
     try {
-      appended = this.writer.append(batch);
+      appended = trackAppend(this.writer.append(batch)); // counted while at the store (pendingAppendBatches)
     } catch (error) {
       // A writer that throws instead of rejecting: still this run's failure, never an uncaught one in a later turn.
       this.batching = IDLE;

@@ -1,0 +1,185 @@
+/**
+ * What OpenTelemetry costs the HTTP server (issue #26, docs/observability.md#overhead), over real
+ * loopback HTTP, the workload of the server suite's throughput table (an Agent streaming text
+ * deltas, awaiting `ctx.ready()` before each, to a client reading as fast as it can), without a
+ * store and with `memoryStore()`, in three lanes measured in alternation:
+ *
+ * - **off**: `telemetry: { tracer: false, meter: false }`: every instrument turned off by option,
+ *   the nearest thing to the code before it was instrumented;
+ * - **no SDK**: the default options with nothing registered globally (what most applications run);
+ * - **SDK**: a `BasicTracerProvider` whose spans go through a `SimpleSpanProcessor` to an exporter
+ *   that drops them, a `MeterProvider` with a reader, and Node's async context manager, all
+ *   registered globally for the lane's measurement and unregistered after it.
+ *
+ * Targets: no SDK costs at most 2% against off (≥ 0.98×), the SDK at most 10% against no SDK
+ * (≥ 0.90×). Before a lane's time counts, one run through it is read whole and must be exactly
+ * what the agent wrote; the SDK lane's meter must also have counted every frame the client read.
+ * `npm run bench -- serverTelemetry` runs only this suite (`-- server` runs it with the server suites).
+ */
+import { context, metrics, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { runAgentInput } from "../../src/protocol/build";
+import { serve, type Served } from "../../src/node/serve";
+import { success, type Agent } from "../../src/server/Agent";
+import { createHandler, type HandlerOptions } from "../../src/server/http/createHandler";
+import { memoryStore } from "../../src/server/store/memory/memoryStore";
+import { collectGarbage } from "../support/measure";
+import { readEvents } from "../support/answerChecks";
+import { postSse, readAll } from "../support/sseReading";
+import { fmt, printTable } from "../support/table";
+
+/** Measurements per case and lane, in alternation; the median is reported (the issue asks for at least 7). */
+const ROUNDS = 7;
+const DELTAS = 20_000;
+const TOKENS = [" The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", "."];
+
+/** An exporter that drops what it is given: the lane measures the SDK's own work, not an export. */
+class DroppingExporter implements SpanExporter {
+  spans = 0;
+  export(spans: ReadableSpan[], done: (result: { code: 0 }) => void): void {
+    this.spans += spans.length;
+    done({ code: 0 });
+  }
+  async shutdown(): Promise<void> {}
+}
+
+/** A reader collected on demand (the lane's check reads it once). */
+class OnDemandReader extends MetricReader {
+  protected async onShutdown(): Promise<void> {}
+  protected async onForceFlush(): Promise<void> {}
+}
+
+/** The SDK registered globally, and how to read what its meter counted and let it all go. */
+interface RegisteredSdk {
+  readonly framesSent: () => Promise<number>;
+  readonly unregister: () => Promise<void>;
+}
+
+function registerSdk(): RegisteredSdk {
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new DroppingExporter())] });
+  const reader = new OnDemandReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  trace.setGlobalTracerProvider(tracerProvider);
+  metrics.setGlobalMeterProvider(meterProvider);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  return {
+    framesSent: async () => {
+      const { resourceMetrics } = await reader.collect();
+      let frames = 0;
+      for (const scope of resourceMetrics.scopeMetrics)
+        for (const metric of scope.metrics)
+          if (metric.descriptor.name === "agui_rx.server.events.sent") for (const point of metric.dataPoints) frames += point.value as number;
+      return frames;
+    },
+    unregister: async () => {
+      trace.disable();
+      metrics.disable();
+      context.disable();
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
+}
+
+type Lane = "off" | "no SDK" | "SDK";
+const LANES: readonly Lane[] = ["off", "no SDK", "SDK"];
+
+/** Streams `DELTAS` text deltas in one message, awaiting the reader before each (a paced model loop). */
+const streaming: Agent = {
+  async run(ctx) {
+    const message = ctx.assistantMessage();
+    for (let i = 0; i < DELTAS; i++) {
+      await ctx.ready();
+      message.delta(TOKENS[i % TOKENS.length]);
+    }
+    message.end();
+    return success();
+  },
+};
+
+interface Case {
+  readonly name: string;
+  readonly options: () => HandlerOptions;
+}
+
+const CASES: readonly Case[] = [
+  { name: "no store", options: () => ({}) },
+  { name: "memoryStore()", options: () => ({ store: memoryStore({ maxBytes: 1024 * 1024 * 1024, maxThreads: 10_000 }) }) },
+];
+
+/** Serves the agent with the case's options and the lane's telemetry option; the SDK lane registers it first. */
+async function served(c: Case, lane: Lane): Promise<{ readonly server: Served; readonly sdk: RegisteredSdk | undefined }> {
+  const sdk = lane === "SDK" ? registerSdk() : undefined;
+  const telemetry: HandlerOptions["telemetry"] = lane === "off" ? { tracer: false, meter: false } : undefined;
+  const server = await serve(createHandler(streaming, { ...c.options(), telemetry }));
+  return { server, sdk };
+}
+
+/** Before a lane's time counts: one run read whole must be exactly what `streaming` writes; the SDK lane's meter must have counted each frame. */
+async function checkLane(c: Case, lane: Lane): Promise<void> {
+  const { server, sdk } = await served(c, lane);
+  try {
+    const events = await readEvents(
+      await postSse(`${server.url}agent`, runAgentInput(`check-${lane}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })),
+    );
+    const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? event.delta : "")).join("");
+    const expectedText = Array.from({ length: DELTAS }, (_, i) => TOKENS[i % TOKENS.length]).join("");
+    const ends = `${events[0]?.type},${events[events.length - 1]?.type}`;
+    if (events.length !== DELTAS + 4 || ends !== "RUN_STARTED,RUN_FINISHED" || text !== expectedText)
+      throw new Error(
+        `${c.name}, ${lane}: expected ${DELTAS + 4} events from RUN_STARTED to RUN_FINISHED with the streamed text, but got ${events.length} (${ends})`,
+      );
+    if (sdk !== undefined) {
+      const counted = await sdk.framesSent();
+      if (counted !== events.length) throw new Error(`${c.name}, SDK: expected the meter to count the ${events.length} frames sent, but it counted ${counted}`);
+    }
+  } finally {
+    await server.close();
+    await sdk?.unregister();
+  }
+}
+
+/** One measurement: one run read to its end; events/s (its frames counted and checked). */
+async function throughputOnce(c: Case, lane: Lane, round: number): Promise<number> {
+  const { server, sdk } = await served(c, lane);
+  try {
+    collectGarbage();
+    const start = performance.now();
+    const answer = await readAll(
+      await postSse(`${server.url}agent`, runAgentInput(`tm-${round}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    if (answer.frames !== DELTAS + 4) throw new Error(`${c.name}, ${lane}: expected ${DELTAS + 4} frames, but the client read ${answer.frames}`);
+    return answer.frames / seconds;
+  } finally {
+    await server.close();
+    await sdk?.unregister();
+  }
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export default async function run(): Promise<void> {
+  const rows: string[][] = [["case", "off ev/s", "no SDK ev/s", "SDK ev/s", "no SDK × off", "SDK × no SDK"]];
+  const targets: string[][] = [["target", "measured", "ok"]];
+  for (const c of CASES) {
+    for (const lane of LANES) await checkLane(c, lane);
+    const rates = new Map<Lane, number[]>(LANES.map((lane) => [lane, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // Rotate the order, so load from other processes and warm-up hit every lane alike.
+      const order = LANES.map((_, i) => LANES[(i + round) % LANES.length]);
+      for (const lane of order) rates.get(lane)!.push(await throughputOnce(c, lane, round));
+    }
+    const [off, noSdk, sdk] = LANES.map((lane) => median(rates.get(lane)!));
+    rows.push([c.name, fmt(off), fmt(noSdk), fmt(sdk), `${fmt(noSdk / off)}×`, `${fmt(sdk / noSdk)}×`]);
+    targets.push([`${c.name}: no SDK costs ≤ 2% (≥ 0.98× off)`, `${fmt(noSdk / off)}×`, noSdk / off >= 0.98 ? "yes" : "NO"]);
+    targets.push([`${c.name}: SDK + dropping exporter costs ≤ 10% (≥ 0.90× no SDK)`, `${fmt(sdk / noSdk)}×`, sdk / noSdk >= 0.9 ? "yes" : "NO"]);
+  }
+  printTable(
+    `createHandler → SSE over loopback HTTP, one run of ${DELTAS} deltas: events/s by telemetry lane, median of ${ROUNDS} in rotation (higher is better)`,
+    rows,
+  );
+  printTable("telemetry overhead targets", targets);
+}
