@@ -679,6 +679,8 @@ export class Session<S = unknown> {
     joined: boolean,
   ): Observable<Update<S>> {
     const { tools, max } = loop;
+    // per exchange, so that each run and follow-up of it is traced under one span (docs/observability.md#client)
+    const trace = (run.trace = this.options.telemetry?.exchange(this, joined));
     const followUp = (runId: string) => defer(() => this.pipeline((owned) => this.input({ ...runOptions, runId }, undefined, tools.wire, owned), run));
     const append = (message: ToolMessage): number => {
       const index = this.store.messages.append(message);
@@ -709,7 +711,7 @@ export class Session<S = unknown> {
       newId: this.newId,
       firstJoined: joined,
       ...(transport.connect === undefined ? {} : { yieldTo: { withdraw, rejoin } }),
-    });
+    }).pipe(tap<Update<S>>(trace)); // `tap(undefined)` is no operator at all: no trace, no work per update
   }
 
   /** Takes a refused send's message back out (`takeBack`), telling the views. */
@@ -740,7 +742,8 @@ export class Session<S = unknown> {
         const made = input(owned);
         run.runId = made.runId;
         // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
-        const items = defer(() => this.transport.run(made, { warnings: true, connection: true })).pipe(
+        const items = defer(() => this.transport.run(made, { warnings: true, connection: true, trace: run.trace })).pipe(
+          tap(run.trace?.items), // no trace: `tap(undefined)`, no operator
           filter((item): item is Event | DecodeWarning | ConnectionNotice => !isQueueNoticeItem(item)),
           map((item) => withPostedInput(item, made)),
           tap((item) => {
