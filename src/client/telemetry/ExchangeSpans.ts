@@ -138,7 +138,12 @@ export class ExchangeSpans implements ExchangeTrace {
     });
   }
 
-  private startRun(name: string, parent: OtelContext, attributes: OtelAttributes, links?: readonly { readonly context: ReturnType<OtelSpan["spanContext"]> }[]): RunSpan {
+  private startRun(
+    name: string,
+    parent: OtelContext,
+    attributes: OtelAttributes,
+    links?: readonly { readonly context: ReturnType<OtelSpan["spanContext"]> }[],
+  ): RunSpan {
     const { tracer, telemetry, session } = this.options;
     const span = tracer.startSpan(
       name,

@@ -6,4 +6,14 @@ export type { ClientTelemetryOptions } from "./ClientTelemetryOptions";
 export { traceTarget } from "./traceTarget";
 export { CLIENT_SPAN } from "./ExchangeSpans";
 export type { SessionTelemetry, ExchangeTrace, TracedSession } from "../SessionTelemetry";
-export type { OtelTracer, OtelSpan, OtelSpanOptions, OtelSpanContext, OtelContext, OtelAttributes, OtelAttributeValue, OtelLink, OtelSpanStatus } from "../../telemetry/OtelApi";
+export type {
+  OtelTracer,
+  OtelSpan,
+  OtelSpanOptions,
+  OtelSpanContext,
+  OtelContext,
+  OtelAttributes,
+  OtelAttributeValue,
+  OtelLink,
+  OtelSpanStatus,
+} from "../../telemetry/OtelApi";
