@@ -46,7 +46,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => pageServer.listen(0, "127.0.0.1", resolve));
   pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`; // a TCP listener's address is an AddressInfo
   const handler = createHandler(
-    { run: (ctx) => void ctx.say("Hello, page.") },
+    { run: async (ctx) => void ctx.say("Hello, page.") },
     { store: memoryStore(), cors: { origin: pageOrigin }, onRunError: () => undefined },
   );
   agent = await serve((request) => {

@@ -469,8 +469,7 @@ export class Session<S = unknown> {
    */
   connect(options: ConnectOptions = {}): Observable<Update<S>> {
     return defer(() => {
-      if (this.running)
-        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
+      if (this.running) return refuse<S>(alreadyRunning("joining the thread"));
       const transport = this.transport;
       if (transport.connect === undefined) return refuse<S>(noConnect());
       const limit = options.limit ?? this.options.historyLimit;
@@ -549,8 +548,7 @@ export class Session<S = unknown> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "a resume");
       if (policy !== undefined) return refuse<S>(policy);
-      if (this.running)
-        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      if (this.running) return refuse<S>(alreadyRunning("starting another"));
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
       if (refused !== undefined) return refuse<S>(refused);
       const loop = this.loopOptions(runOptions);
@@ -575,8 +573,7 @@ export class Session<S = unknown> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "an edit or a regenerate");
       if (policy !== undefined) return refuse<S>(policy);
-      if (this.running)
-        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      if (this.running) return refuse<S>(alreadyRunning("starting another"));
       const loop = this.loopOptions(runOptions);
       if (loop instanceof ClientError) return refuse<S>(loop);
       const plan = planOf(this.messages);
@@ -807,6 +804,11 @@ export class Session<S = unknown> {
 
 /** How many older messages `loadOlder` reads when neither it nor the session says. */
 const DEFAULT_HISTORY_PAGE = 50;
+
+/** Why a run cannot start while another is active on the session (one run at a time); `doing` is what waits. */
+function alreadyRunning(doing: string): ClientError {
+  return new ClientError("config", `a run is already active on this session; wait for its done update before ${doing}`);
+}
 
 /** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {

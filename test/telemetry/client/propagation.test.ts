@@ -40,7 +40,7 @@ describe("traceTarget", () => {
 });
 
 describe("over loopback", () => {
-  const greeter: Agent = { run: (ctx) => void ctx.say("Hello.") };
+  const greeter: Agent = { run: async (ctx) => void ctx.say("Hello.") };
   let sdk: ReturnType<typeof registerSdk> | undefined;
   let served: Served | undefined;
   const location = Object.getOwnPropertyDescriptor(globalThis, "location");
@@ -88,7 +88,7 @@ describe("a server with cors", () => {
   afterEach(async () => served?.close());
 
   test("answers a preflight asking for traceparent and tracestate by allowing them; without cors an OPTIONS is refused", async () => {
-    const started = await serveNoting({ run: (ctx) => void ctx.say("Hello.") }, { cors: { origin: "https://app.example" } });
+    const started = await serveNoting({ run: async (ctx) => void ctx.say("Hello.") }, { cors: { origin: "https://app.example" } });
     served = started.served;
     const answer = await fetch(started.url, {
       method: "OPTIONS",
@@ -104,7 +104,7 @@ describe("a server with cors", () => {
     expect(answer.headers.get("access-control-allow-origin")).toBe("https://app.example");
     await served.close();
 
-    const plain = await serveNoting({ run: (ctx) => void ctx.say("Hello.") });
+    const plain = await serveNoting({ run: async (ctx) => void ctx.say("Hello.") });
     served = plain.served;
     const refused = await fetch(plain.url, { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" } });
     expect(refused.headers.get("access-control-allow-headers")).toBeNull();

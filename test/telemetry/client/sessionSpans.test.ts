@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 const greeter: Agent = {
-  run(ctx) {
+  async run(ctx) {
     ctx.say("Hello there, this is a longer answer so that the stream has a few frames to cut.");
   },
 };
@@ -109,7 +109,7 @@ const lookup = clientTool({
 
 /** Calls lookup_weather first, answers with the result once it comes back. */
 const forecaster: Agent = {
-  run(ctx) {
+  async run(ctx) {
     const last = ctx.messages[ctx.messages.length - 1];
     if (last?.role !== "tool") {
       ctx.toolCall("lookup_weather").argsJson({ city: "Paris" }).end();
@@ -152,7 +152,7 @@ test("a client tool call and the follow-up run: execute_tool is a child of the r
 test("a run the agent fails: the span's status is an error carrying the code the client shows", async () => {
   sdk = registerSdk();
   const failing: Agent = {
-    run() {
+    async run() {
       throw new AgentError("the quota is used up", "QUOTA");
     },
   };
