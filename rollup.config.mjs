@@ -9,6 +9,8 @@ const entries = {
   index: "src/index.ts",
   server: "src/server/index.ts",
   client: "src/client/index.ts",
+  // `agui-rx/client/telemetry`: the Session's spans, a file of its own so that the Session's bundle holds only its hooks (docs/observability.md#client).
+  "client-telemetry": "src/client/telemetry/index.ts",
   node: "src/node/index.ts",
   react: "src/react/index.ts",
   angular: "src/angular/index.ts",

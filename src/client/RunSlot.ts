@@ -5,6 +5,7 @@
  */
 import { Observable, Subject } from "rxjs";
 import { operate, SourceObserver } from "../rx/operate";
+import type { ExchangeTrace } from "./SessionTelemetry";
 
 /**
  * The token of one active exchange or joined run, and the id of the run in flight once known (a
@@ -20,6 +21,8 @@ export interface ActiveRun {
   runId: string | undefined;
   /** An event of the exchange has arrived: the server has recorded its input (a refused send is judged by it, `withdrawRefusedSend`). */
   heard: boolean;
+  /** The exchange's trace, when the session has telemetry that records (docs/observability.md#client). */
+  trace?: ExchangeTrace | undefined;
 }
 
 /**

@@ -469,8 +469,7 @@ export class Session<S = unknown> {
    */
   connect(options: ConnectOptions = {}): Observable<Update<S>> {
     return defer(() => {
-      if (this.running)
-        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before joining the thread"));
+      if (this.running) return refuse<S>(alreadyRunning("joining the thread"));
       const transport = this.transport;
       if (transport.connect === undefined) return refuse<S>(noConnect());
       const limit = options.limit ?? this.options.historyLimit;
@@ -549,8 +548,7 @@ export class Session<S = unknown> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "a resume");
       if (policy !== undefined) return refuse<S>(policy);
-      if (this.running)
-        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      if (this.running) return refuse<S>(alreadyRunning("starting another"));
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
       if (refused !== undefined) return refuse<S>(refused);
       const loop = this.loopOptions(runOptions);
@@ -575,8 +573,7 @@ export class Session<S = unknown> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "an edit or a regenerate");
       if (policy !== undefined) return refuse<S>(policy);
-      if (this.running)
-        return refuse<S>(new ClientError("config", "a run is already active on this session; wait for its done update before starting another"));
+      if (this.running) return refuse<S>(alreadyRunning("starting another"));
       const loop = this.loopOptions(runOptions);
       if (loop instanceof ClientError) return refuse<S>(loop);
       const plan = planOf(this.messages);
@@ -679,6 +676,8 @@ export class Session<S = unknown> {
     joined: boolean,
   ): Observable<Update<S>> {
     const { tools, max } = loop;
+    // per exchange, so that each run and follow-up of it is traced under one span (docs/observability.md#client)
+    const trace = (run.trace = this.options.telemetry?.exchange(this, joined));
     const followUp = (runId: string) => defer(() => this.pipeline((owned) => this.input({ ...runOptions, runId }, undefined, tools.wire, owned), run));
     const append = (message: ToolMessage): number => {
       const index = this.store.messages.append(message);
@@ -709,7 +708,7 @@ export class Session<S = unknown> {
       newId: this.newId,
       firstJoined: joined,
       ...(transport.connect === undefined ? {} : { yieldTo: { withdraw, rejoin } }),
-    });
+    }).pipe(tap<Update<S>>(trace)); // `tap(undefined)` is no operator at all: no trace, no work per update
   }
 
   /** Takes a refused send's message back out (`takeBack`), telling the views. */
@@ -740,7 +739,8 @@ export class Session<S = unknown> {
         const made = input(owned);
         run.runId = made.runId;
         // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
-        const items = defer(() => this.transport.run(made, { warnings: true, connection: true })).pipe(
+        const items = defer(() => this.transport.run(made, { warnings: true, connection: true, trace: run.trace })).pipe(
+          tap(run.trace?.items), // no trace: `tap(undefined)`, no operator
           filter((item): item is Event | DecodeWarning | ConnectionNotice => !isQueueNoticeItem(item)),
           map((item) => withPostedInput(item, made)),
           tap((item) => {
@@ -804,6 +804,11 @@ export class Session<S = unknown> {
 
 /** How many older messages `loadOlder` reads when neither it nor the session says. */
 const DEFAULT_HISTORY_PAGE = 50;
+
+/** Why a run cannot start while another is active on the session (one run at a time); `doing` is what waits. */
+function alreadyRunning(doing: string): ClientError {
+  return new ClientError("config", `a run is already active on this session; wait for its done update before ${doing}`);
+}
 
 /** A refused run: the error, then `done` failed (docs/rules.md#E3). */
 function refuse<S>(error: ClientError): Observable<Update<S>> {

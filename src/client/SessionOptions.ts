@@ -5,6 +5,7 @@ import type { WhileRunning } from "../protocol/queueMeta";
 import type { DebugOption } from "../operators/logEvents";
 import type { Hydration } from "./hydrate";
 import type { ClientTool } from "./tools/clientTool";
+import type { SessionTelemetry } from "./SessionTelemetry";
 
 /**
  * What a session is built with. Tools, context and forwardedProps are the defaults for every run;
@@ -35,6 +36,13 @@ export interface SessionOptions<S> extends Hydration {
    * `loadOlder()` reads per page (50 without it) (docs/threads.md#in-the-client).
    */
   readonly historyLimit?: number | undefined;
+  /**
+   * Where the session's runs are traced (docs/observability.md#client): `clientTelemetry()` of
+   * `agui-rx/client/telemetry`, which records a span per run as the user saw it (through the
+   * registered OpenTelemetry SDK by default) and has the HTTP transport carry its `traceparent`.
+   * Without it nothing is recorded and no event pays for it.
+   */
+  readonly telemetry?: SessionTelemetry | undefined;
 }
 
 /**

@@ -48,6 +48,7 @@ export type {
   ThreadNotice,
   CancelQueuedRequest,
   CancelQueuedResult,
+  TransportTrace,
 } from "./transports/Transport";
 // Sending while the agent works (docs/queue.md#in-the-client): the queue notices a transport yields, and the wire's shapes.
 export { QueueNoticeItem, isQueueNoticeItem } from "./transports/QueueNoticeItem";
@@ -60,6 +61,8 @@ export { reconnectDelay, DEFAULT_RECONNECT_ATTEMPTS, type ReconnectConfig } from
 export type { RetryConfig } from "./transports/retryUnanswered";
 export { MAX_RETRY_AFTER_MS } from "./transports/requestFailure";
 export type { Hydration } from "./hydrate";
+// Telemetry's contract (docs/observability.md#client): what a Session and a transport hand their trace; the tracing itself is agui-rx/client/telemetry.
+export type { SessionTelemetry, ExchangeTrace, TracedSession } from "./SessionTelemetry";
 export { ReplayTransport } from "./transports/ReplayTransport";
 export { InProcessTransport } from "./transports/InProcessTransport";
 export { HttpTransport, type HttpTransportOptions, type HeadersOption, type HttpRoute } from "./transports/HttpTransport";

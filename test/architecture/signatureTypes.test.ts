@@ -18,6 +18,8 @@ const KNOWN_GAPS: Readonly<Record<string, readonly string[]>> = {
   "agui-rx": ["LaneKey", "OpenStream", "OptionalKeys", "ReasoningBlocks", "Result", "RunPhase", "RunScope", "StateManager", "StreamKind", "StreamThread", "Stripped", "ThinkingIds", "VerifierExpectations"],
   "agui-rx/server": ["AgentCapabilities", "CancelQueuedAnswer", "Closable", "Cursor", "DebugOption", "EnqueueAnswer", "EnqueueOptions", "Event", "EventOf", "HistoryPage", "Interrupt", "JsonPatchOperation", "Message", "NamedStructCodec", "ProtocolError", "QueueChange", "QueueEntryState", "QueuedMessage", "QueuedRun", "RunAgentInput", "RunFinishedOutcome", "RunReaders", "SelectResult", "SiblingHead", "SubagentFinishedOutcome", "ThreadListEvent", "ThreadPage", "ThreadPatch", "ThreadSummary", "TokenUsage", "UserMessage"],
   "agui-rx/client": [],
+  // The Session's hooks it fills are agui-rx/client's contract: the updates, running calls and transport trace it hears are imported from there.
+  "agui-rx/client/telemetry": ["RunningToolCall", "TransportTrace", "Update"],
   // The kit's signatures name the client's and the server's own types (a Transport, an Agent, an Update), which a test imports from those entries.
   "agui-rx/testing": ["Agent", "DecodeWarning", "Event", "FetchHandler", "HttpTransport", "HttpTransportOptions", "Message", "NamedStructCodec", "RunAgentInput", "Transport", "TransportRunOptions", "Update"],
   "agui-rx/react": ["BranchInfo", "CancelQueuedResult", "ClientError", "ClientTool", "QueuedMessage", "ResumeEntry", "RunEnd", "RunningToolCall", "SendOptions", "Session", "SessionOptions", "StopResult", "ThreadList", "ThreadListSnapshot", "Transport", "Update", "UserMessage"],

@@ -12,7 +12,7 @@ const viaRequire = (script: string) => node(["-e", script]);
 const viaImport = (script: string) => node(["--input-type=module", "-e", script]);
 
 /** The entries and the subpath each is reached by. */
-const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/node", "agui-rx/ai", "agui-rx/redis", "agui-rx/testing", "agui-rx/testing/ai"];
+const entries = ["agui-rx", "agui-rx/server", "agui-rx/client", "agui-rx/client/telemetry", "agui-rx/node", "agui-rx/ai", "agui-rx/redis", "agui-rx/testing", "agui-rx/testing/ai"];
 
 beforeAll(ensureBuilt, 300_000);
 

@@ -23,6 +23,7 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   "agui-rx": "src/index.ts",
   "agui-rx/server": "src/server/index.ts",
   "agui-rx/client": "src/client/index.ts",
+  "agui-rx/client/telemetry": "src/client/telemetry/index.ts",
   "agui-rx/node": "src/node/index.ts",
   "agui-rx/react": "src/react/index.ts",
   "agui-rx/angular": "src/angular/index.ts",

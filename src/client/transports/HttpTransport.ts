@@ -443,7 +443,8 @@ export class HttpTransport implements Transport {
     return {
       url,
       headers: async () => {
-        const extra = await this.headers(input, route);
+        // the run's trace context (docs/observability.md#client) under the application's own headers, which win
+        const extra = { ...runOptions.trace?.headers(url), ...(await this.headers(input, route)) };
         return lastEventId === undefined ? extra : { ...extra, "Last-Event-ID": lastEventId };
       },
       body,

@@ -22,6 +22,20 @@ export interface TransportRunOptions {
   readonly warnings?: boolean | undefined;
   readonly connection?: boolean | undefined;
   readonly queue?: boolean | undefined;
+  /** The run's trace context (docs/observability.md#client): an HTTP transport adds `trace.headers(url)` to each request of the run, its reconnects included. */
+  readonly trace?: TransportTrace | undefined;
+}
+
+/**
+ * A run's trace context as a transport carries it (docs/observability.md#client): the headers a
+ * request to `url` carries (`traceparent`, and `tracestate` when the propagator writes one), or
+ * `undefined` when none may go there (another origin that was not configured). Never throws.
+ *
+ * @example
+ * const headers = { ...options.trace?.headers(url), ...applicationHeaders };
+ */
+export interface TransportTrace {
+  headers(url: string): Readonly<Record<string, string>> | undefined;
 }
 
 /**

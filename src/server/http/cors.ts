@@ -1,13 +1,14 @@
 /** Cross-origin pages (docs/threads.md#routes): the CORS headers on every answer, and the preflight of every route. */
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, RESUMABLE_HEADER } from "../../protocol/connectMode";
 import { HEARTBEAT_HEADER } from "../../protocol/heartbeat";
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER } from "../../telemetry/traceparent";
 
 /**
  * Which other origins' pages may call the handler (docs/threads.md#routes): `origin` is one origin
  * (`"https://app.example"`), a list of them, or `"*"` for any; `credentials` lets them send
  * cookies and `Authorization` (the browser then needs the exact origin, which is what is echoed
  * whenever the request's `Origin` is allowed); `allowHeaders` are request headers allowed besides
- * the handler's own (`Content-Type`, `Accept`, `Authorization`, `Last-Event-ID`); `maxAge` how
+ * the handler's own (`Content-Type`, `Accept`, `Authorization`, `Last-Event-ID`, `traceparent`, `tracestate`); `maxAge` how
  * long, in seconds, a browser may keep a preflight's answer (default 600).
  *
  * @example
@@ -20,8 +21,11 @@ export interface CorsOptions {
   readonly maxAge?: number | undefined;
 }
 
-/** The request headers our clients send that are not CORS-safelisted: a page needs a preflight for them. */
-const CLIENT_HEADERS = ["Content-Type", "Accept", "Authorization", "Last-Event-ID"];
+/**
+ * The request headers our clients send that are not CORS-safelisted: a page needs a preflight for
+ * them. `traceparent` and `tracestate` carry a traced Session's trace context (docs/observability.md#client).
+ */
+const CLIENT_HEADERS = ["Content-Type", "Accept", "Authorization", "Last-Event-ID", TRACEPARENT_HEADER, TRACESTATE_HEADER];
 
 /** The response headers a page must be able to read: the connect mode, resumability, the history page, the heartbeat interval, and when to retry. */
 const EXPOSED_HEADERS = [CONNECT_MODE_HEADER, RESUMABLE_HEADER, HISTORY_OLDER_HEADER, HISTORY_OLDEST_HEADER, HEARTBEAT_HEADER, "Retry-After"].join(", ");

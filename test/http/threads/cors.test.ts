@@ -35,7 +35,7 @@ test("preflights of PATCH and DELETE on a thread, and of the other routes, are a
       "access-control-allow-origin": APP,
       "access-control-allow-credentials": "true",
       "access-control-allow-methods": methods,
-      "access-control-allow-headers": "Content-Type, Accept, Authorization, Last-Event-ID, X-User",
+      "access-control-allow-headers": "Content-Type, Accept, Authorization, Last-Event-ID, traceparent, tracestate, X-User",
       "access-control-max-age": "60",
       vary: "Origin",
     });
