@@ -7,7 +7,7 @@
 import { checkEndpoint, type CheckOptions } from "./checkEndpoint";
 import { exitCodeOf } from "./Finding";
 import { formatReport } from "./formatReport";
-import { startInspector, type InspectorOptions } from "./startInspector";
+import { startInspectServer, type InspectServerOptions } from "./startInspectServer";
 
 export const USAGE = `usage: agui-rx check <url> [message] [--header "Name: value"]... [--timeout <seconds>] [--json]
        agui-rx inspect <url> [--thread <id>] [--port <n>] [--header "Name: value"]... [--trace-link <template>]
@@ -25,7 +25,7 @@ and sends runs from its own composer to any other. --trace-link turns trace ids 
 /** A parsed command line, or what was wrong with it. */
 type Parsed =
   | { readonly kind: "check"; readonly url: string; readonly options: CheckOptions; readonly json: boolean }
-  | { readonly kind: "inspect"; readonly options: InspectorOptions }
+  | { readonly kind: "inspect"; readonly options: InspectServerOptions }
   | { readonly kind: "usage"; readonly error?: string };
 
 /** `--header "Name: value"` as a name and a value, or undefined when it is not one. */
@@ -109,7 +109,7 @@ function parseInspect(rest: readonly string[]): Parsed {
   if (url === undefined) return { kind: "usage", error: "expected the endpoint's URL" };
   if (!/^https?:\/\//.test(url)) return { kind: "usage", error: `expected an http(s) URL, got ${JSON.stringify(url)}` };
   if (extra.length > 0) return { kind: "usage", error: `inspect takes one URL, got also ${JSON.stringify(extra.join(" "))}` };
-  const options: InspectorOptions = {
+  const options: InspectServerOptions = {
     url,
     ...(threadId === undefined ? {} : { threadId }),
     ...(port === undefined ? {} : { port }),
@@ -145,7 +145,7 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   }
   if (parsed.kind === "inspect") {
     const stopped = stop(); // listening for the signal before the server starts: one sent early is not lost
-    const inspector = await startInspector(parsed.options);
+    const inspector = await startInspectServer(parsed.options);
     write(`agui-rx inspect: ${parsed.options.url}\nopen ${inspector.url}\n`);
     await stopped;
     await inspector.close();

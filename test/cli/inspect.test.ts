@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main, parseArgs } from "../../src/cli/main";
-import { startInspector, type RunningInspector } from "../../src/cli/startInspector";
+import { startInspectServer, type RunningInspectServer } from "../../src/cli/startInspectServer";
 import { forwardedHeaders, proxiedUrl } from "../../src/cli/proxyRequest";
 
 describe("parseArgs inspect", () => {
@@ -119,13 +119,19 @@ function startTarget() {
 
 describe("the inspector's server", () => {
   let target: Awaited<ReturnType<typeof startTarget>>;
-  let inspector: RunningInspector;
+  let inspector: RunningInspectServer;
   let pageRoot: string;
   beforeEach(async () => {
     target = await startTarget();
     pageRoot = mkdtempSync(join(tmpdir(), "agui-rx-inspect-"));
     writeFileSync(join(pageRoot, "inspector.js"), "window.inspected = true;\n");
-    inspector = await startInspector({ url: target.url, threadId: "board-1", traceLink: "http://traces/{traceId}", headers: { "X-Api-Key": "k1" }, pageRoot });
+    inspector = await startInspectServer({
+      url: target.url,
+      threadId: "board-1",
+      traceLink: "http://traces/{traceId}",
+      headers: { "X-Api-Key": "k1" },
+      pageRoot,
+    });
   });
   afterEach(async () => {
     await inspector.close();

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { INSPECT_AGENT_PATH, INSPECT_CONFIG_PATH, INSPECT_SCRIPT, type InspectConfig } from "./InspectConfig";
 import { proxiedUrl, proxyRequest } from "./proxyRequest";
 
-/** Options of {@link startInspector}. */
-export interface InspectorOptions {
+/** Options of {@link startInspectServer}. */
+export interface InspectServerOptions {
   /** The AG-UI endpoint to inspect (an absolute http(s) URL: where runs are POSTed). */
   readonly url: string;
   /** The thread the page joins at once (against a server that keeps threads). */
@@ -23,7 +23,7 @@ export interface InspectorOptions {
 }
 
 /** A running inspector: the page's URL, and the way to stop it. */
-export interface RunningInspector {
+export interface RunningInspectServer {
   /** The page, e.g. `http://127.0.0.1:43121/`. */
   readonly url: string;
   /** Stops listening and cuts every open connection (proxied streams included). */
@@ -36,6 +36,7 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>agui-rx inspect</title>
+    <link rel="icon" href="data:," />
   </head>
   <body>
     <div id="root"></div>
@@ -53,11 +54,11 @@ const PAGE = `<!doctype html>
  * target is reachable through it; it listens on loopback only.
  *
  * @example
- * const inspector = await startInspector({ url: "http://127.0.0.1:8000/agent", threadId: "board-1" });
+ * const inspector = await startInspectServer({ url: "http://127.0.0.1:8000/agent", threadId: "board-1" });
  * console.log(`open ${inspector.url}`);
  * await inspector.close();
  */
-export function startInspector(options: InspectorOptions): Promise<RunningInspector> {
+export function startInspectServer(options: InspectServerOptions): Promise<RunningInspectServer> {
   const target = new URL(options.url).href; // refused here, not at the first request, when it is no URL
   const pageRoot = options.pageRoot ?? join(__dirname, "inspector");
   const config: InspectConfig = {
