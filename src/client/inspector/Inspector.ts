@@ -192,7 +192,7 @@ export class Inspector {
   }
 
   /** The current stream ended (with the transport's `error`, if it failed): a run left open is a finding (docs/rules.md#E8). */
-  end(at: number = this.now(), error?: string  ): void {
+  end(at: number = this.now(), error?: string): void {
     const stream = this.current;
     if (stream === undefined || stream.ended) return;
     const rest = stream.splitter.finish();
@@ -383,7 +383,7 @@ export class Inspector {
     event: Event | undefined,
     findings: readonly InspectorFinding[],
     scope: EventScope = { runId: stream.runId },
-    state?: StateChange  ,
+    state?: StateChange,
   ): void {
     const index = stream.frames - 1;
     const entry: InspectedEvent = {

@@ -37,9 +37,10 @@ interface Building {
 /**
  * Groups `events` (in arrival order) by their `scope`: consecutive events of one stream and run
  * form a run group (a run replayed by a later join is a group of its own); inside it, consecutive
- * events of one step a step group; inside that (or the run, outside any step) the events of one
- * message or tool call a group, placed where its first event came, even when other events came in
- * between. Linear in the number of events.
+ * events of one step a step group; the events of one message or tool call of the run form a group
+ * placed where its first event came (in its step, or in the run outside any step), and its later
+ * events join it even when other events came in between or its step has ended (a tool call's
+ * result stays with its call). Linear in the number of events.
  *
  * @example
  * const runs = groupEvents(inspector.getSnapshot().events);
@@ -62,7 +63,6 @@ export function groupEvents(events: readonly InspectedEvent[]): readonly Inspect
     else if (step === undefined || step.id !== stepName) {
       step = { kind: "step", id: stepName, stream: event.stream, items: [] };
       run.items.push(step);
-      parts = new Map();
     }
     const parent = step ?? run;
     const key = toolCallId !== undefined ? `t:${toolCallId}` : messageId !== undefined ? `m:${messageId}` : undefined;
