@@ -12,6 +12,7 @@ const entries = {
   client: "src/client/index.ts",
   node: "src/node/index.ts",
   react: "src/react/index.ts",
+  inspector: "src/inspector/index.ts",
   angular: "src/angular/index.ts",
   ai: "src/ai/index.ts",
   redis: "src/redis/index.ts",
