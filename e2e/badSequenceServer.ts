@@ -3,19 +3,24 @@
  * `@ag-ui/encoder` 1.0.0 `EventEncoder`, no code of this library. Every `POST /agent` answers one run
  * of the posted thread and run ids with an ordering mistake in it (a text message's content for a
  * message that was never started, and a second RUN_STARTED inside the run), so that the inspector's
- * findings have somewhere to show. It has no `/capabilities` and no `/connect` (404, as a server
- * without threads answers), so the inspector sends runs from its own composer.
+ * findings have somewhere to show. Its RUN_STARTED names a trace id where an agui-rx server puts
+ * one (`metadata["agui-rx"].traceId`), so the inspector's trace link shows too. It has no
+ * `/capabilities` and no `/connect` (404, as a server without threads answers), so the inspector
+ * sends runs from its own composer.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { EventEncoder } from "@ag-ui/encoder";
 import type { BaseEvent } from "@ag-ui/core";
 
+/** The trace id every run names. */
+export const BAD_RUN_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
 /** The events of one run, some out of order on purpose; the comments name the finding each causes. */
 export function badRun(threadId: string, runId: string): readonly Record<string, unknown>[] {
   const message = `${runId}-m1`;
   return [
-    { type: "RUN_STARTED", threadId, runId }, // #0
+    { type: "RUN_STARTED", threadId, runId, metadata: { "agui-rx": { traceId: BAD_RUN_TRACE_ID } } }, // #0
     { type: "STEP_STARTED", stepName: "draft" }, // #1
     { type: "TEXT_MESSAGE_START", messageId: message, role: "assistant" }, // #2
     { type: "TEXT_MESSAGE_CONTENT", messageId: message, delta: "Hello from " }, // #3

@@ -25,7 +25,7 @@ import { serve, type Served } from "../src/node";
 import { createHandler, memoryStore, success, type Agent } from "../src/server";
 import { stateSpec } from "../src/protocol/stateSpec";
 import { seriousViolations } from "./axe";
-import { startBadSequenceServer, type BadSequenceServer } from "./badSequenceServer";
+import { BAD_RUN_TRACE_ID, startBadSequenceServer, type BadSequenceServer } from "./badSequenceServer";
 import { launchChromium, type LaunchedBrowser } from "./browser";
 import { ARTIFACTS } from "./taskBoardPages";
 // The page's bundler, shared with rollup.config.mjs (CommonJS, so that both load it).
@@ -185,7 +185,7 @@ describe("against an @ag-ui/encoder server that sends a bad sequence", () => {
 
   test("no /connect: the page sends from its composer, and the verifier's findings show at the events that caused them", async () => {
     bad = await startBadSequenceServer();
-    inspector = await startInspectServer({ url: bad.url, pageRoot });
+    inspector = await startInspectServer({ url: bad.url, traceLink: "http://traces.example/trace/{traceId}", pageRoot });
     const page = await openPage(inspector.url);
     await page
       .getByTestId("inspect-mode")
@@ -199,7 +199,11 @@ describe("against an @ag-ui/encoder server that sends a bad sequence", () => {
     // the findings are listed under the event that caused them, and only there
     const orphan = page.getByRole("list", { name: "Findings of event 4" });
     expect(await orphan.textContent()).toMatch(/R15/);
+    expect(await page.getByRole("list", { name: "Findings of event 9" }).textContent()).toMatch(/R2/); // the second RUN_STARTED
+    await page.getByText("12 events · 2 errors · 0 warnings").waitFor();
     expect(await page.getByRole("list", { name: "Findings of event 3" }).count()).toBe(0);
+    // the run's trace id, linked through --trace-link
+    expect(await page.getByRole("link", { name: BAD_RUN_TRACE_ID }).getAttribute("href")).toBe(`http://traces.example/trace/${BAD_RUN_TRACE_ID}`);
     await page.getByRole("button", { name: /^#8 STATE_DELTA/ }).click();
     expect(JSON.parse((await block(page, "Diff (JSON Patch)").textContent()) ?? "")).toEqual([{ op: "replace", path: "/count", value: 2 }]);
     await page.screenshot({ path: join(ARTIFACTS, "inspect-bad-sequence.png"), fullPage: true });
