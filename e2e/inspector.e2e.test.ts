@@ -28,8 +28,7 @@ import { seriousViolations } from "./axe";
 import { BAD_RUN_TRACE_ID, startBadSequenceServer, type BadSequenceServer } from "./badSequenceServer";
 import { launchChromium, type LaunchedBrowser } from "./browser";
 import { ARTIFACTS } from "./taskBoardPages";
-// The page's bundler, shared with rollup.config.mjs (CommonJS, so that both load it).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the page's bundler is a CommonJS script shared with rollup.config.mjs, without types to import
 const { buildInspectorPage } = require("../scripts/inspector/buildInspectorPage.cjs") as { buildInspectorPage: (outdir: string) => Promise<string> };
 
 const Board = t.type({ tasks: t.array(t.type({ title: t.string, done: t.boolean })) });
