@@ -16,6 +16,7 @@ import type { InspectorFinding } from "./InspectorFinding";
 import type { InspectorSnapshot, StreamFinding } from "./InspectorSnapshot";
 import { SseBlockSplitter } from "./SseBlockSplitter";
 import { traceIdOf, traceLinkOf } from "./traceLink";
+import { utf8Length } from "./utf8Length";
 
 /**
  * Options of an `Inspector`.
@@ -39,7 +40,6 @@ export const DEFAULT_MAX_INSPECTED_EVENTS = 5000;
 
 const DEFAULT_MAX_BLOCK = 1024 * 1024;
 const NO_FINDINGS: readonly InspectorFinding[] = Object.freeze([]);
-const utf8 = new TextEncoder();
 
 /** Per stream: its own verifier, raw reader and scope, as the Session verifies each stream afresh. */
 interface StreamState {
@@ -187,7 +187,7 @@ export class Inspector {
     } catch {
       raw = "";
     }
-    this.inspect(stream, { raw, rawSource: "encoded", at, bytes: utf8.encode(raw).length }, () => E.right(event));
+    this.inspect(stream, { raw, rawSource: "encoded", at, bytes: utf8Length(raw) }, () => E.right(event));
     this.changed();
   }
 
@@ -278,7 +278,7 @@ export class Inspector {
     ).feed(raw);
     if (frame === undefined) return;
     const found = frame;
-    const bytes = utf8.encode(raw).length;
+    const bytes = utf8Length(raw);
     if (found.event === QUEUE_NOTICE_EVENT) {
       this.record(stream, { raw, rawSource: "received", at, bytes }, QUEUE_NOTICE_EVENT, undefined, NO_FINDINGS);
       stream.frames++;

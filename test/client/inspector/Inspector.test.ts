@@ -5,6 +5,7 @@ import { messageTree } from "../../../src/client/inspector/messageTree";
 import { stateDiffOf } from "../../../src/client/inspector/stateDiffOf";
 import { SseBlockSplitter } from "../../../src/client/inspector/SseBlockSplitter";
 import { traceIdOf, traceLinkOf } from "../../../src/client/inspector/traceLink";
+import { utf8Length } from "../../../src/client/inspector/utf8Length";
 import { ev } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { encodeSse } from "../../../src/wire/encodeSse";
@@ -229,4 +230,8 @@ test("a snapshot is the same object until something changes, and listeners hear 
   inspector.clear();
   expect(heard).toBe(2);
   expect(inspector.getSnapshot().events).toEqual([]);
+});
+
+test("utf8Length counts as TextEncoder does, surrogate pairs and lone surrogates included", () => {
+  for (const text of ["", "ascii", "héllo 👋", "€", "\ud83d", "a\udc00b", "😀😀"]) expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
 });
