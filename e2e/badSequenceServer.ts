@@ -42,20 +42,34 @@ export interface BadSequenceServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startBadSequenceServer}. */
+export interface BadSequenceServerOptions {
+  /**
+   * Answer `GET /agent/capabilities` with `transport.resumable: true`, though `/connect` stays a
+   * 404: a server that claims more than it serves, which the inspector finds out when it joins.
+   */
+  readonly claimResumable?: boolean | undefined;
+}
+
 /**
  * Starts the server on a free loopback port. `POST /agent` with a `RunAgentInput` answers
- * {@link badRun} of its thread and run ids; a body that is not one is a 400; anything else a 404.
+ * {@link badRun} of its thread and run ids; a body that is not one is a 400; anything else a 404
+ * (the capabilities too, unless `claimResumable`).
  *
  * @example
  * const bad = await startBadSequenceServer();
  * await startInspectServer({ url: bad.url });
  */
-export function startBadSequenceServer(): Promise<BadSequenceServer> {
+export function startBadSequenceServer(options: BadSequenceServerOptions = {}): Promise<BadSequenceServer> {
   const runs: { threadId: string; runId: string }[] = [];
   const server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
+      if (options.claimResumable === true && req.method === "GET" && req.url === "/agent/capabilities") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end('{"transport":{"streaming":true,"resumable":true}}');
+        return;
+      }
       if (req.method !== "POST" || req.url !== "/agent") {
         res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;

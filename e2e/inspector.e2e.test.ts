@@ -210,4 +210,20 @@ describe("against an @ag-ui/encoder server that sends a bad sequence", () => {
     expect(await seriousViolations(page, ARTIFACTS, "inspect-bad-sequence")).toEqual([]);
     expect(failedRequests).toEqual(["404 GET /agent/capabilities"]); // the probe: a server without threads
   });
+
+  test("capabilities that claim threads but a /connect that answers 404: the join is refused, and the page composes instead", async () => {
+    bad = await startBadSequenceServer({ claimResumable: true });
+    inspector = await startInspectServer({ url: bad.url, threadId: "t-elsewhere", pageRoot });
+    const page = await openPage(inspector.url);
+    await page
+      .getByTestId("inspect-mode")
+      .getByText(/^sends its own runs: joining thread t-elsewhere was refused/)
+      .waitFor();
+    await page.getByLabel(/Message to thread inspect-/).fill("Hello");
+    await page.getByRole("button", { name: "Send" }).click();
+    await eventButton(page, 11, "RUN_FINISHED").waitFor();
+    expect(bad.runs.map((run) => run.threadId)).toEqual([expect.stringMatching(/^inspect-/)]);
+    // the join, and the thread list's stream (asked at the same time, so in either order)
+    expect([...failedRequests].sort()).toEqual(["404 GET /agent/threads/events", "404 POST /agent/connect"]);
+  });
 });
