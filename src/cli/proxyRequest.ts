@@ -78,8 +78,11 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: 
     // An SSE answer must reach the page as the target writes it: send the headers now, not with the first chunk.
     res.flushHeaders();
     answer.pipe(res);
+    // The target cut its answer short: so does the page's, rather than ending it as if it were whole.
     answer.on("error", () => res.destroy());
-    answer.on("aborted", () => res.destroy());
+    answer.on("close", () => {
+      if (!answer.complete) res.destroy();
+    });
   });
   upstream.on("error", (error) => {
     if (res.headersSent) res.destroy();

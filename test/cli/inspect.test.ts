@@ -97,6 +97,7 @@ function startTarget() {
     opened: Promise<void>;
     closed: Promise<void>;
     write(frame: string): void;
+    cut(): void;
     close(): Promise<void>;
   }>((resolve) =>
     server.listen(0, "127.0.0.1", () => {
@@ -107,6 +108,7 @@ function startTarget() {
         opened,
         closed,
         write: (frame) => stream?.write(frame),
+        cut: () => stream?.destroy(),
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();
@@ -186,6 +188,16 @@ describe("the inspector's server", () => {
     expect(request).toMatchObject({ method: "POST", url: "/agent", body: '{"threadId":"t1"}' });
     expect(request.headers).toMatchObject({ accept: "text/event-stream", "x-api-key": "k1", authorization: "Bearer page", host: new URL(target.url).host });
     expect(request.headers.origin).toBeUndefined();
+  });
+
+  test("a target that cuts its stream short cuts the page's too: the page's read fails rather than ending cleanly", async () => {
+    const response = await fetch(new URL("/agent", inspector.url), { method: "POST", headers: { accept: "text/event-stream" }, body: "{}" });
+    await target.opened;
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    target.write('data: {"type":"RAW"}\n\n');
+    expect((await reader.read()).value).toBe('data: {"type":"RAW"}\n\n');
+    target.cut();
+    await expect(reader.read()).rejects.toThrow("terminated");
   });
 
   test("sub-routes reach the target's sub-routes; the target's 404 passes through with its body and headers", async () => {
