@@ -4,6 +4,7 @@ import esbuild from "rollup-plugin-esbuild";
 import { dts } from "rollup-plugin-dts";
 import { builtinModules } from "node:module";
 import pkg from "./package.json" with { type: "json" };
+import inspectorPage from "./scripts/inspector/buildInspectorPage.cjs";
 
 const entries = {
   index: "src/index.ts",
@@ -13,6 +14,7 @@ const entries = {
   "client-telemetry": "src/client/telemetry/index.ts",
   node: "src/node/index.ts",
   react: "src/react/index.ts",
+  inspector: "src/inspector/index.ts",
   angular: "src/angular/index.ts",
   ai: "src/ai/index.ts",
   redis: "src/redis/index.ts",
@@ -42,10 +44,14 @@ export default [
     ],
   },
   {
-    // The `agui-rx` bin (package.json "bin"): one self-contained CommonJS file with its own copy of the operators.
+    // The `agui-rx` bin (package.json "bin"): one self-contained CommonJS file with its own copy of the operators,
+    // and beside it the page `agui-rx inspect` serves (dist/cli/inspector/inspector.js, React bundled in).
     input: { "agui-rx": "src/cli/main.ts" },
     external,
-    plugins: [esbuild({ target: "es2022", tsconfig: "tsconfig.build.json" })],
+    plugins: [
+      esbuild({ target: "es2022", tsconfig: "tsconfig.build.json" }),
+      { name: "inspector-page", writeBundle: () => inspectorPage.buildInspectorPage("dist/cli/inspector").then(() => undefined) },
+    ],
     output: { dir: "dist/cli", format: "cjs", paths, entryFileNames: "[name].cjs", banner: "#!/usr/bin/env node" },
   },
   {

@@ -40,6 +40,7 @@ import { takeBackAnswers } from "./answeredElsewhere";
 import type { QueuedMessage } from "../protocol/queueMeta";
 import { QueueList } from "./queue/QueueList";
 import { policyRefusal, SessionQueue } from "./queue/SessionQueue";
+import { SessionWire, type WireItem } from "./SessionWire";
 import type { CancelQueuedResult } from "./transports/Transport";
 
 export type { SessionSnapshot } from "./SessionViews";
@@ -137,6 +138,9 @@ export class Session<S = unknown> {
   /** Sends with a policy, the queue list's inputs and cancels (docs/queue.md#in-the-client). */
   private readonly sending: SessionQueue<S>;
 
+  /** The tap on what the transport receives (`wire$`). */
+  private readonly wire: SessionWire;
+
   /** The options minus the StateSpec (kept apart so that `Session<S>` stays covariant in S). */
   private readonly options: Omit<SessionOptions<S>, "state">;
 
@@ -149,6 +153,8 @@ export class Session<S = unknown> {
     this.store = hydrate(options.state, options);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
+    this.wire = new SessionWire(this.now);
+    this.wire$ = this.wire.items$;
     this.tools = this.toolCalls.resolve(options.tools ?? []);
     const refused = checkMaxToolRoundtrips(options.maxToolRoundtrips);
     if (refused !== undefined) throw refused;
@@ -171,6 +177,18 @@ export class Session<S = unknown> {
       heard: (notice) => this.sending.heard(notice),
     });
   }
+
+  /**
+   * Everything this session's transport receives, as it arrives (docs/observability.md#inspector):
+   * each stream's start and end, the raw SSE bytes of each HTTP response (`HttpTransport`), and
+   * every event the transport decoded, each with its time. For inspectors (`agui-rx/inspector`):
+   * no second connection. Hot: a listener sees what arrives after it subscribed (a stream already
+   * flowing is announced first, `late`). With no listener it costs one boolean read per event.
+   *
+   * @example
+   * const subscription = session.wire$.subscribe((item) => item.kind === "event" && console.log(item.event.type));
+   */
+  readonly wire$: Observable<WireItem>;
 
   /** The thread this session talks on. */
   get threadId(): string {
@@ -476,7 +494,7 @@ export class Session<S = unknown> {
       const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
       if (badLimit !== undefined) return refuse<S>(badLimit);
       const run = this.slot.begin();
-      const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId));
+      const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId), this.wire);
       const updates = this.loop(
         this.follow(joined, true),
         run,
@@ -739,7 +757,7 @@ export class Session<S = unknown> {
         const made = input(owned);
         run.runId = made.runId;
         // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
-        const items = defer(() => this.transport.run(made, { warnings: true, connection: true, trace: run.trace })).pipe(
+        const items = defer(() => this.transport.run(made, { warnings: true, connection: true, trace: run.trace, wire: this.wire })).pipe(
           tap(run.trace?.items), // no trace: `tap(undefined)`, no operator
           filter((item): item is Event | DecodeWarning | ConnectionNotice => !isQueueNoticeItem(item)),
           map((item) => withPostedInput(item, made)),
@@ -759,9 +777,13 @@ export class Session<S = unknown> {
    * views (`followRun`); `joining`: a join's stream, whose prelude's snapshot names every group.
    */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, joining: boolean): Observable<Update<S>> {
-    const windowed = events.pipe(
+    const wire = this.wire;
+    const windowed = wire.watch(events, joining ? "connect" : "run", this.threadId).pipe(
       map((item) => {
-        if ("type" in item) this.sending.event(item, joining);
+        if ("type" in item) {
+          if (wire.on) wire.event(item);
+          this.sending.event(item, joining);
+        }
         if (!("type" in item) || (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED")) return item;
         // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
         if (item.type === "MESSAGES_SNAPSHOT" && this.rereadingPath) this.leavePath();

@@ -5,6 +5,7 @@ import type { DecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "../thread/ClientError";
 import type { ConnectionNotice } from "./transports/ConnectionNotice";
 import type { ConnectRequest, Transport } from "./transports/Transport";
+import type { WireTap } from "./transports/WireTap";
 
 /**
  * The `code` of the error a join fails with when the server keeps no threads (docs/threads.md#joining-a-new-thread):
@@ -18,7 +19,7 @@ export const NOT_RESUMABLE_CODE = "not-resumable";
 
 /**
  * The transport's connect stream for `request` (cold; with warnings and connection notices, as
- * for a run), telling `onRun` the run it names (its first RUN_STARTED). A thread the caller never
+ * for a run, and the raw bytes shown to `wire`), telling `onRun` the run it names (its first RUN_STARTED). A thread the caller never
  * had is a new, empty thread the server answers like any other (mode `new`), so nothing here is
  * special about it. A server that keeps no threads (404 `not-resumable`, 405, a 404 without the
  * server's JSON refusal) errors the stream with an `http` error of code `not-resumable` saying so;
@@ -32,8 +33,11 @@ export function joinThread(
   transport: Transport,
   request: ConnectRequest,
   onRun: (runId: string) => void,
+  wire?: WireTap  ,
 ): Observable<Event | DecodeWarning | ConnectionNotice> {
-  return defer(() => (transport.connect === undefined ? throwError(() => noConnect()) : transport.connect(request, { warnings: true, connection: true }))).pipe(
+  return defer(() =>
+    transport.connect === undefined ? throwError(() => noConnect()) : transport.connect(request, { warnings: true, connection: true, wire }),
+  ).pipe(
     tap((item) => {
       if ("type" in item && item.type === "RUN_STARTED") onRun(item.runId);
     }),

@@ -73,7 +73,7 @@ describe("parseArgs", () => {
     ],
     [[], { kind: "usage" }],
     [["--help"], { kind: "usage" }],
-    [["lint"], { kind: "usage", error: 'unknown command "lint"; expected check' }],
+    [["lint"], { kind: "usage", error: 'unknown command "lint"; expected check or inspect' }],
     [["check"], { kind: "usage", error: "expected the endpoint's URL" }],
     [["check", "http://h/", "--timeout", "soon"], { kind: "usage", error: 'expected --timeout <seconds> to be a positive number, got "soon"' }],
     [["check", "http://h/", "--header", "nocolon"], { kind: "usage", error: 'expected --header "Name: value", got "nocolon"' }],

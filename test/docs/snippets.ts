@@ -26,6 +26,7 @@ export const ENTRIES: Readonly<Record<string, string>> = {
   "agui-rx/client/telemetry": "src/client/telemetry/index.ts",
   "agui-rx/node": "src/node/index.ts",
   "agui-rx/react": "src/react/index.ts",
+  "agui-rx/inspector": "src/inspector/index.ts",
   "agui-rx/angular": "src/angular/index.ts",
   "agui-rx/ai": "src/ai/index.ts",
   "agui-rx/redis": "src/redis/index.ts",

@@ -454,6 +454,7 @@ export class HttpTransport implements Transport {
       warnings: runOptions.warnings === true,
       stallMs: this.options.stallMs,
       scheduler: this.options.scheduler,
+      wire: runOptions.wire,
     };
   }
 

@@ -7,6 +7,7 @@ import type { DecodeWarning } from "../../wire/DecodeWarning";
 import type { ConnectionNotice } from "./ConnectionNotice";
 import type { QueuedMessage } from "../../protocol/queueMeta";
 import type { QueueNoticeItem } from "./QueueNoticeItem";
+import type { WireTap } from "./WireTap";
 
 /**
  * How the Session asks a transport to run: with `warnings`, a transport that decodes interleaves
@@ -20,6 +21,8 @@ import type { QueueNoticeItem } from "./QueueNoticeItem";
  */
 export interface TransportRunOptions {
   readonly warnings?: boolean | undefined;
+  /** Shown the raw bytes of every response body before they are decoded, by a transport that reads bytes (docs/observability.md#inspector). */
+  readonly wire?: WireTap | undefined;
   readonly connection?: boolean | undefined;
   readonly queue?: boolean | undefined;
   /** The run's trace context (docs/observability.md#client): an HTTP transport adds `trace.headers(url)` to each request of the run, its reconnects included. */

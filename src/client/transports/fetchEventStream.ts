@@ -1,5 +1,5 @@
 /** One HTTP request answered with an SSE body (docs/wire.md#6), read as events with their `id:`/`retry:` fields: one connection of `HttpTransport`. */
-import { Observable, type SchedulerLike, type Subscription } from "rxjs";
+import { Observable, tap, type SchedulerLike, type Subscription } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { CONNECT_MODE_HEADER, HISTORY_OLDER_HEADER, RESUMABLE_HEADER, type ConnectMode } from "../../protocol/connectMode";
 import { decodeSse } from "../../wire/decodeSse";
@@ -14,6 +14,7 @@ import { QueueNoticeItem } from "./QueueNoticeItem";
 import { describe, failedRequest, refusedAnswer } from "./requestFailure";
 import { HEARTBEAT_HEADER } from "../../protocol/heartbeat";
 import { stallAfter, stallLimit } from "./stallAfter";
+import type { WireTap } from "./WireTap";
 
 /**
  * The answer arrived (a 2xx `text/event-stream`): emitted once, before the body's items. `mode`
@@ -62,6 +63,8 @@ export interface StreamRequest {
   readonly stallMs?: number | false | undefined;
   /** Where the silence is timed (default `asyncScheduler`). */
   readonly scheduler?: SchedulerLike | undefined;
+  /** Shown each answer's body as it arrives, before decoding (`TransportRunOptions.wire`). */
+  readonly wire?: WireTap | undefined;
 }
 
 /**
@@ -128,7 +131,10 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
       );
       const decoding = { maxFrameBytes: request.maxFrameBytes, maxDepth: request.maxDepth, warnings: request.warnings, controls: true as const, named: NAMED };
       const silence = stallLimit(request.stallMs, response.headers.get(HEARTBEAT_HEADER));
-      inner = readBody(response, url)
+      const { wire } = request;
+      wire?.opened(url);
+      const body = readBody(response, url);
+      inner = (wire === undefined ? body : body.pipe(tap((chunk) => wire.chunk(chunk))))
         .pipe(stallAfter(silence, request.scheduler, `the response of POST ${url}`), decodeSse(decoding))
         .subscribe({
           next: (item) => {
