@@ -40,7 +40,7 @@ import { takeBackAnswers } from "./answeredElsewhere";
 import type { QueuedMessage } from "../protocol/queueMeta";
 import { QueueList } from "./queue/QueueList";
 import { policyRefusal, SessionQueue } from "./queue/SessionQueue";
-import { SessionWire, type WireItem } from "./SessionWire";
+import type { WireListener } from "./transports/WireTap";
 import type { CancelQueuedResult } from "./transports/Transport";
 
 export type { SessionSnapshot } from "./SessionViews";
@@ -138,8 +138,8 @@ export class Session<S = unknown> {
   /** Sends with a policy, the queue list's inputs and cancels (docs/queue.md#in-the-client). */
   private readonly sending: SessionQueue<S>;
 
-  /** The tap on what the transport receives (`wire$`). */
-  private readonly wire: SessionWire;
+  /** The listener on what the transport receives (`listenWire`), when an inspector attached one. */
+  private wire: WireListener | undefined;
 
   /** The options minus the StateSpec (kept apart so that `Session<S>` stays covariant in S). */
   private readonly options: Omit<SessionOptions<S>, "state">;
@@ -153,8 +153,6 @@ export class Session<S = unknown> {
     this.store = hydrate(options.state, options);
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.now = options.now ?? Date.now;
-    this.wire = new SessionWire(this.now);
-    this.wire$ = this.wire.items$;
     this.tools = this.toolCalls.resolve(options.tools ?? []);
     const refused = checkMaxToolRoundtrips(options.maxToolRoundtrips);
     if (refused !== undefined) throw refused;
@@ -179,16 +177,19 @@ export class Session<S = unknown> {
   }
 
   /**
-   * Everything this session's transport receives, as it arrives (docs/observability.md#inspector):
-   * each stream's start and end, the raw SSE bytes of each HTTP response (`HttpTransport`), and
-   * every event the transport decoded, each with its time. For inspectors (`agui-rx/inspector`):
-   * no second connection. Hot: a listener sees what arrives after it subscribed (a stream already
-   * flowing is announced first, `late`). With no listener it costs one boolean read per event.
+   * Attaches the one listener on what this session's transport receives (docs/observability.md#inspector),
+   * or detaches it (`undefined`): each stream's start, every event as the transport decoded it, each
+   * run's end, and, from a transport that reads bytes (`HttpTransport`) for streams begun while it is
+   * attached, each response body's bytes before decoding. What `agui-rx/inspector` reads
+   * (`inspectSession`, `wireOf`), with no second connection; use those, which share the slot. With
+   * no listener, an event costs one field read.
    *
    * @example
-   * const subscription = session.wire$.subscribe((item) => item.kind === "event" && console.log(item.event.type));
+   * session.listenWire({ stream: () => {}, event: (event) => console.log(event.type), end: () => {}, opened: () => {}, chunk: () => {} });
    */
-  readonly wire$: Observable<WireItem>;
+  listenWire(listener: WireListener | undefined): void {
+    this.wire = listener;
+  }
 
   /** The thread this session talks on. */
   get threadId(): string {
@@ -777,11 +778,11 @@ export class Session<S = unknown> {
    * views (`followRun`); `joining`: a join's stream, whose prelude's snapshot names every group.
    */
   private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, joining: boolean): Observable<Update<S>> {
-    const wire = this.wire;
-    const windowed = wire.watch(events, joining ? "connect" : "run", this.threadId).pipe(
+    this.wire?.stream(joining ? "connect" : "run");
+    const windowed = events.pipe(
       map((item) => {
         if ("type" in item) {
-          if (wire.on) wire.event(item);
+          this.wire?.event(item);
           this.sending.event(item, joining);
         }
         if (!("type" in item) || (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED")) return item;
@@ -798,6 +799,7 @@ export class Session<S = unknown> {
       newId: this.newId,
       threadId: this.threadId,
       notify: (update) => {
+        if (update.kind === "done") this.wire?.end(update.end);
         this.known.learn(update);
         this.views.notifyUpdate(update);
       },

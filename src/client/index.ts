@@ -50,9 +50,8 @@ export type {
   CancelQueuedResult,
   TransportTrace,
 } from "./transports/Transport";
-// The tap an inspector reads (docs/observability.md#inspector): `Session.wire$`'s items, and what a transport is shown of its bytes.
-export type { WireItem } from "./SessionWire";
-export type { WireTap } from "./transports/WireTap";
+// The tap an inspector attaches (docs/observability.md#inspector): `Session.listenWire`'s listener, and what a transport is shown of its bytes.
+export type { WireListener, WireTap } from "./transports/WireTap";
 // Sending while the agent works (docs/queue.md#in-the-client): the queue notices a transport yields, and the wire's shapes.
 export { QueueNoticeItem, isQueueNoticeItem } from "./transports/QueueNoticeItem";
 export type { WhileRunning, QueuedPolicy, QueuedStatus, QueuedMessage, QueueNotice, QueueNoticeStatus } from "../protocol/queueMeta";

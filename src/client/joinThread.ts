@@ -33,7 +33,7 @@ export function joinThread(
   transport: Transport,
   request: ConnectRequest,
   onRun: (runId: string) => void,
-  wire?: WireTap  ,
+  wire?: WireTap,
 ): Observable<Event | DecodeWarning | ConnectionNotice> {
   return defer(() =>
     transport.connect === undefined ? throwError(() => noConnect()) : transport.connect(request, { warnings: true, connection: true, wire }),

@@ -10,7 +10,9 @@ export { groupEvents, isInspectorGroup, type InspectorGroup } from "../client/in
 export { messageTree, type MessageNode } from "../client/inspector/messageTree";
 export { stateDiffOf } from "../client/inspector/stateDiffOf";
 export { traceIdOf, traceLinkOf } from "../client/inspector/traceLink";
-export { inspectSession, type WireSource } from "../client/inspector/inspectSession";
-export type { WireItem } from "../client/SessionWire";
+export { inspectSession } from "../client/inspector/inspectSession";
+export { wireOf, type WireItem, type WireSource } from "../client/inspector/SessionWire";
+export type { WireListener, WireTap } from "../client/transports/WireTap";
+export type { RunEnd, Interrupt, UserMessage } from "../client/index";
 export type { Event, Message } from "../client/index";
 export type { JsonPatchOperation } from "../protocol/common";

@@ -90,7 +90,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "type SubagentStatus", "type SubagentUpdate", "ThreadChanged", "ThreadDeleted", "ThreadList", "ThreadListEvent", "type ThreadListOptions",
     "type ThreadListSnapshot", "type ThreadNotice", "ThreadPage", "ThreadPatch", "type ThreadQuery", "ThreadQueueChanged", "type ThreadStreamItem",
     "type ThreadStreamOpened", "ThreadSummary", "type ThreadsTransport", "Tool", "type ToolCallContext", "type ToolSession", "type TracedSession", "type Transport",
-    "type TransportRunOptions", "type TransportTrace", "UnfinishedParts", "type Update", "UserMessage", "WhileRunning", "type WireItem", "type WireTap", "applyEvents", "callsOf", "clientTool",
+    "type TransportRunOptions", "type TransportTrace", "UnfinishedParts", "type Update", "UserMessage", "WhileRunning", "type WireListener", "type WireTap", "applyEvents", "callsOf", "clientTool",
     "coalesceUpdates", "decodeEvents", "defaultRenderFrame", "isClientTool", "isConnectionNotice", "isQueueNoticeItem", "jsonSchemaOf", "mergeCutOff",
     "reconnectDelay", "sameBranchInfo", "sessionTicks", "stateSpec", "threadList", "waitForResponse",
   ],
@@ -111,9 +111,9 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   "agui-rx/inspector": [
     "AgentInspector", "type AgentInspectorProps", "DEFAULT_MAX_INSPECTED_EVENTS", "Event", "type EventScope", "type InspectedEvent", "Inspector",
-    "type InspectorFinding", "type InspectorGroup", "type InspectorOptions", "type InspectorSnapshot", "type InspectorStage", "JsonPatchOperation",
-    "Message", "type MessageNode", "type StateChange", "type StreamFinding", "type WireItem", "type WireSource", "groupEvents", "inspectSession",
-    "isInspectorGroup", "messageTree", "stateDiffOf", "traceIdOf", "traceLinkOf",
+    "type InspectorFinding", "type InspectorGroup", "type InspectorOptions", "type InspectorSnapshot", "type InspectorStage", "Interrupt", "JsonPatchOperation",
+    "Message", "type MessageNode", "type RunEnd", "type StateChange", "type StreamFinding", "UserMessage", "type WireItem", "type WireListener", "type WireSource",
+    "type WireTap", "groupEvents", "inspectSession", "isInspectorGroup", "messageTree", "stateDiffOf", "traceIdOf", "traceLinkOf", "wireOf",
   ],
   "agui-rx/angular": [
     "AGENT_SESSION", "type AgentView", "type ProvideAgentOptions", "type Threads", "injectAgent", "injectSession",

@@ -36,7 +36,7 @@ test("the types build warns about nothing (no private type reached from an entry
 });
 
 test("every entry's declaration file is built", () => {
-  for (const entry of ["index", "server", "client", "node", "react", "angular", "ai", "redis"]) expect(Object.keys(build.files)).toContain(`${entry}.d.ts`);
+  for (const entry of ["index", "server", "client", "node", "react", "inspector", "angular", "ai", "redis"]) expect(Object.keys(build.files)).toContain(`${entry}.d.ts`);
 });
 
 test("no @internal declaration is published, and ClientState is in no published type", () => {

@@ -10,7 +10,7 @@ import { decodeEvent } from "../../wire/decodeEvent";
 import { encodeSse } from "../../wire/encodeSse";
 import type { SseFrame } from "../../wire/SseFrame";
 import { SseFrameReader } from "../../wire/SseFrameReader";
-import type { WireItem } from "../SessionWire";
+import type { WireItem } from "./SessionWire";
 import type { EventScope, InspectedEvent, StateChange } from "./InspectedEvent";
 import type { InspectorFinding } from "./InspectorFinding";
 import type { InspectorSnapshot, StreamFinding } from "./InspectorSnapshot";
@@ -63,7 +63,7 @@ interface StreamState {
  * size, raw SSE text and event; the findings of the decoder, the chunk normalizer, the verifier
  * (report mode, the client `Session`'s own `checkedStep`) and the reducer (`applyEvent`) at the
  * event where they happened; the state before and after each change; the thread's messages; the
- * latest run's trace id. Fed from `Session.wire$` (`feed`, or `inspectSession`) or by hand
+ * latest run's trace id. Fed from a Session (`inspectSession`, or `feed` with `wireOf(session)`'s items) or by hand
  * (`stream`, `chunk`, `frame`, `event`, `end`) for a stream read elsewhere (the `agui-rx inspect`
  * page). Pure: no timers, no I/O; nothing it is fed throws out of it.
  *
@@ -75,7 +75,7 @@ interface StreamState {
  *
  * @example
  * const inspector = new Inspector({ traceLink: "https://tracing.example/trace/{traceId}" });
- * const subscription = session.wire$.subscribe((item) => inspector.feed(item));
+ * const subscription = wireOf(session).subscribe((item) => inspector.feed(item));
  * inspector.getSnapshot().events.filter((event) => event.findings.length > 0);
  */
 export class Inspector {
@@ -115,11 +115,11 @@ export class Inspector {
     return this.snapshot;
   };
 
-  /** One item of `Session.wire$`. */
+  /** One item of `wireOf(session)`. */
   feed(item: WireItem): void {
     switch (item.kind) {
       case "stream":
-        this.stream({ at: item.at, late: item.late });
+        this.stream({ at: item.at });
         break;
       case "response":
         this.response();
@@ -191,7 +191,10 @@ export class Inspector {
     this.changed();
   }
 
-  /** The current stream ended (with the transport's `error`, if it failed): a run left open is a finding (docs/rules.md#E8). */
+  /**
+   * The current stream ended (with `error`, why it failed, if it did): a run left open is a finding
+   * (docs/rules.md#E8, naming `error`), and otherwise a failure is one about the transport.
+   */
   end(at: number = this.now(), error?: string): void {
     const stream = this.current;
     if (stream === undefined || stream.ended) return;
@@ -205,15 +208,15 @@ export class Inspector {
       });
     }
     stream.ended = true;
-    if (error !== undefined) this.addStreamFinding(stream, at, { severity: "error", stage: "transport", rule: "transport", message: error });
-    else if (stream.runOpen) {
+    if (stream.runOpen) {
+      const why = error === undefined ? "" : `: ${error}`;
       this.addStreamFinding(stream, at, {
         severity: "error",
         stage: "run-end",
         rule: "E8",
-        message: `the stream ended after ${stream.frames} frames without RUN_FINISHED or RUN_ERROR (truncated)`,
+        message: `the stream ended after ${stream.frames} frames without RUN_FINISHED or RUN_ERROR (truncated)${why}`,
       });
-    }
+    } else if (error !== undefined) this.addStreamFinding(stream, at, { severity: "error", stage: "transport", rule: "transport", message: error });
     this.changed();
   }
 

@@ -1,22 +1,11 @@
-/** An inspector fed by a Session's own tap: no second connection (docs/observability.md#inspector). */
-import type { Observable } from "rxjs";
-import type { WireItem } from "../SessionWire";
+/** An inspector fed by a Session's own transport: no second connection (docs/observability.md#inspector). */
 import type { Inspector } from "./Inspector";
+import { wireOf, type WireSource } from "./SessionWire";
 
 /**
- * What `inspectSession` reads: a Session, or anything with its `wire$`.
- *
- * @example
- * const source: WireSource = session;
- */
-export interface WireSource {
-  readonly wire$: Observable<WireItem>;
-}
-
-/**
- * Feeds `inspector` with everything `session`'s transport receives from now on (`Session.wire$`),
- * until the returned function is called. A stream already flowing is inspected from its next
- * RUN_STARTED on (`late`).
+ * Feeds `inspector` with everything `session`'s transport receives from now on (`wireOf`), until
+ * the returned function is called. A stream already flowing is inspected from its next
+ * RUN_STARTED on, from its events (its bytes were not tapped).
  *
  * @example
  * const inspector = new Inspector();
@@ -24,7 +13,7 @@ export interface WireSource {
  * // … later
  * stop();
  */
-export function inspectSession(session: WireSource, inspector: Inspector): () => void {
-  const subscription = session.wire$.subscribe((item) => inspector.feed(item));
+export function inspectSession(session: WireSource, inspector: Inspector, now?: () => number): () => void {
+  const subscription = wireOf(session, now).subscribe((item) => inspector.feed(item));
   return () => subscription.unsubscribe();
 }

@@ -133,9 +133,12 @@ export function fetchEventStream(request: StreamRequest): Observable<StreamItem>
       const silence = stallLimit(request.stallMs, response.headers.get(HEARTBEAT_HEADER));
       const { wire } = request;
       wire?.opened(url);
-      const body = readBody(response, url);
-      inner = (wire === undefined ? body : body.pipe(tap((chunk) => wire.chunk(chunk))))
-        .pipe(stallAfter(silence, request.scheduler, `the response of POST ${url}`), decodeSse(decoding))
+      inner = readBody(response, url)
+        .pipe(
+          tap((chunk) => wire?.chunk(chunk)),
+          stallAfter(silence, request.scheduler, `the response of POST ${url}`),
+          decodeSse(decoding),
+        )
         .subscribe({
           next: (item) => {
             if (!(item instanceof SseNamedFrame)) return subscriber.next(item);

@@ -184,8 +184,17 @@ test("a transport failure and a frame cut by the body's end are findings about t
   inspector.end(5, "reading the response failed: socket hang up");
   expect(inspector.getSnapshot().streamFindings.map(({ finding }) => [finding.stage, finding.rule])).toEqual([
     ["sse", "truncated"],
-    ["transport", "transport"],
+    ["run-end", "E8"],
   ]);
+  expect(inspector.getSnapshot().streamFindings[1]?.finding.message).toMatch(/socket hang up$/);
+  inspector.stream();
+  inspector.end(6, "POST /agent answered 500");
+  expect(
+    inspector
+      .getSnapshot()
+      .streamFindings.map(({ finding }) => [finding.stage, finding.rule])
+      .at(-1),
+  ).toEqual(["transport", "transport"]);
 });
 
 test("a frame over the limit is a finding, skipped without being kept whole, and the next frame is read", () => {

@@ -1,10 +1,10 @@
-/** Session.wire$: what the Session's own transport received, over real loopback HTTP, read by an inspector with no second connection. */
+/** wireOf(session) (Session.listenWire): what the Session's own transport received, over real loopback HTTP, read by an inspector with no second connection. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { lastValueFrom, toArray } from "rxjs";
 import { Inspector } from "../../../src/client/inspector/Inspector";
 import { inspectSession } from "../../../src/client/inspector/inspectSession";
-import type { WireItem } from "../../../src/client/SessionWire";
+import { wireOf, type WireItem } from "../../../src/client/inspector/SessionWire";
 import { Session } from "../../../src/client/Session";
 import { HttpTransport } from "../../../src/client/transports/HttpTransport";
 import { InProcessTransport } from "../../../src/client/transports/InProcessTransport";
@@ -65,16 +65,16 @@ test("over HTTP: the stream's start, its response, the bytes exactly as sent, th
   ];
   const url = await answerWith(body);
   let clock = 0;
-  const session = new Session(new HttpTransport(url, { retry: false }), { threadId: "t1", newId: counter("s-"), now: () => ++clock });
+  const session = new Session(new HttpTransport(url, { retry: false }), { threadId: "t1", newId: counter("s-") });
   const items: WireItem[] = [];
-  const subscription = session.wire$.subscribe((item) => items.push(item));
+  const subscription = wireOf(session, () => ++clock).subscribe((item) => items.push(item));
   const inspector = new Inspector();
   const stop = inspectSession(session, inspector);
   await lastValueFrom(session.send("hi").pipe(toArray()));
   subscription.unsubscribe();
   stop();
 
-  expect(items[0]).toMatchObject({ kind: "stream", route: "run", threadId: "t1", late: false });
+  expect(items[0]).toMatchObject({ kind: "stream", route: "run" });
   expect(items[1]).toMatchObject({ kind: "response", url });
   expect(bytesOf(items)).toBe(body.join(""));
   expect(items.filter((item) => item.kind === "event").map((item) => (item.kind === "event" ? item.event.type : ""))).toEqual([
@@ -85,7 +85,7 @@ test("over HTTP: the stream's start, its response, the bytes exactly as sent, th
     "RUN_FINISHED",
   ]);
   expect(items.at(-1)).toEqual({ kind: "end", at: expect.any(Number) });
-  // Times come from the session's clock, in order.
+  // Times come from the given clock, in order.
   const times = items.map((item) => item.at);
   expect(times).toEqual([...times].sort((a, b) => a - b));
 
@@ -137,14 +137,14 @@ test("a join (connect) is a stream of its own, its bytes tapped too, and the ins
   expect(inspector.getSnapshot().messages.map((message) => message.content)).toEqual(["hi", "hello"]);
 });
 
-test("a transport without bytes: the events, encoded; nothing is tapped before anyone listens, and a listener arriving mid-stream is told it is late", async () => {
+test("a transport without bytes: the events, encoded; nothing is tapped before anyone listens, and a listener arriving mid-stream sees the rest of its events", async () => {
   const session = new Session(
     new InProcessTransport((input) => of(ev.runStarted(input.threadId, input.runId), ev.textMessageStart("m1"), ev.runFinished(input.threadId, input.runId))),
     { threadId: "t1", newId: counter("s-") },
   );
   await lastValueFrom(session.send("unseen").pipe(toArray()));
   const items: WireItem[] = [];
-  const subscription = session.wire$.subscribe((item) => items.push(item));
+  const subscription = wireOf(session).subscribe((item) => items.push(item));
   expect(items).toEqual([]); // nothing kept from before
   let late: WireItem[] = [];
   await lastValueFrom(session.send("seen").pipe(toArray()));
@@ -166,9 +166,34 @@ test("a transport without bytes: the events, encoded; nothing is tapped before a
     },
   );
   const done = lastValueFrom(slow.send("go").pipe(toArray()));
-  const lateSubscription = slow.wire$.subscribe((item) => (late = [...late, item]));
+  const lateSubscription = wireOf(slow).subscribe((item) => (late = [...late, item]));
   await done;
   lateSubscription.unsubscribe();
-  expect(late[0]).toMatchObject({ kind: "stream", route: "run", late: true });
-  expect(late.at(-1)).toMatchObject({ kind: "end" });
+  // Its start and bytes were before the listener: its events and its end only.
+  expect(late.map((item) => (item.kind === "event" ? item.event.type : item.kind))).toEqual(["RUN_STARTED", "RUN_FINISHED", "end"]);
+});
+
+test("the session's one listener slot is shared by every subscriber and freed after the last", async () => {
+  const session = new Session(new InProcessTransport((input) => of(ev.runStarted(input.threadId, input.runId), ev.runFinished(input.threadId, input.runId))), {
+    threadId: "t1",
+    newId: counter("s-"),
+  });
+  const attached: unknown[] = [];
+  const listen = session.listenWire.bind(session);
+  session.listenWire = (listener) => {
+    attached.push(listener);
+    listen(listener);
+  };
+  const first: WireItem[] = [];
+  const second: WireItem[] = [];
+  const a = wireOf(session).subscribe((item) => first.push(item));
+  const b = wireOf(session).subscribe((item) => second.push(item));
+  await lastValueFrom(session.send("hi").pipe(toArray()));
+  a.unsubscribe();
+  expect(attached).toHaveLength(1);
+  b.unsubscribe();
+  expect(attached).toHaveLength(2);
+  expect(attached[1]).toBeUndefined();
+  expect(first.map((item) => item.kind)).toEqual(["stream", "event", "event", "end"]);
+  expect(second).toEqual(first);
 });
