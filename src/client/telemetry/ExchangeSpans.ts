@@ -3,7 +3,7 @@
  * its follow-up runs, and its client tool executions.
  */
 import type { Subscription } from "rxjs";
-import type { OtelAttributes, OtelContext, OtelSpan, OtelTracer } from "../../telemetry/OtelApi";
+import type { OtelAttributes, OtelContext, OtelLink, OtelSpan, OtelTracer } from "../../telemetry/OtelApi";
 import type { Telemetry } from "../../telemetry/Telemetry";
 import type { RunEnd, Update } from "../../thread/Update";
 import type { ExchangeTrace, TracedSession } from "../SessionTelemetry";
@@ -142,7 +142,7 @@ export class ExchangeSpans implements ExchangeTrace {
     name: string,
     parent: OtelContext,
     attributes: OtelAttributes,
-    links?: readonly { readonly context: ReturnType<OtelSpan["spanContext"]> }[],
+    links?: OtelLink[],
   ): RunSpan {
     const { tracer, telemetry, session } = this.options;
     const span = tracer.startSpan(

@@ -59,8 +59,7 @@ export function metricsProbe(): MetricsProbe {
   };
   return {
     provider,
-    // The SDK's Meter takes attribute arrays with null members, which OtelAttributes (readonly, no null) does not describe: reported to the lead (src/telemetry/OtelApi.ts).
-    meter: provider.getMeter("agui-rx") as unknown as OtelMeter,
+    meter: provider.getMeter("agui-rx"),
     collect,
     collectUntil: async (done, what) => {
       for (let turn = 0; turn < 1000; turn++) {
