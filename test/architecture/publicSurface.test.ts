@@ -96,8 +96,8 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   "agui-rx/client/telemetry": [
     "CLIENT_SPAN", "type ClientTelemetryOptions", "type ExchangeTrace", "type OtelAttributeValue", "type OtelAttributes", "type OtelContext",
-    "type OtelLink", "type OtelSpan", "type OtelSpanContext", "type OtelSpanOptions", "type OtelSpanStatus", "type OtelTracer",
-    "type SessionTelemetry", "type TracedSession", "clientTelemetry", "traceTarget",
+    "type OtelLink", "type OtelSpan", "type OtelSpanContext", "type OtelSpanOptions", "type OtelSpanStatus", "type OtelTraceState",
+    "type OtelTracer", "type SessionTelemetry", "type TracedSession", "clientTelemetry", "traceTarget",
   ],
   "agui-rx/node": [
     "type FetchHandler", "type NodeHandler", "type ServeOptions", "type Served", "serve", "toNodeHandler",

@@ -16,4 +16,5 @@ export type {
   OtelAttributeValue,
   OtelLink,
   OtelSpanStatus,
+  OtelTraceState,
 } from "../../telemetry/OtelApi";

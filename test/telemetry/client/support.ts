@@ -32,7 +32,8 @@ export async function serveNoting<S>(
   source: RunSource<S>,
   options: HandlerOptions = {},
 ): Promise<{ readonly url: string; readonly seen: SeenRequest[]; readonly served: Served }> {
-  const handler = createHandler(source, { onRunError: () => undefined, store: memoryStore(), ...options });
+  // The handler would trace too under the globally registered provider: these tests read the client's spans alone.
+  const handler = createHandler(source, { onRunError: () => undefined, store: memoryStore(), telemetry: { tracer: false, meter: false }, ...options });
   const seen: SeenRequest[] = [];
   const served = await serve((request) => {
     seen.push({
