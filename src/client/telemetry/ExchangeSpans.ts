@@ -9,7 +9,7 @@ import type { RunEnd, Update } from "../../thread/Update";
 import type { ExchangeTrace, TracedSession } from "../SessionTelemetry";
 import type { RunningToolCall } from "../tools/RunningToolCalls";
 
-/** The span names and attributes the client records; `agui_rx.*` are ours, the rest the generative-AI conventions' (v1.37). */
+/** The span names and attributes the client records; `agui_rx.*` are ours, the rest the generative-AI conventions' (v1.41.0, as the server's: src/server/tracing/traceConventions.ts). */
 export const CLIENT_SPAN = {
   run: "invoke_agent",
   join: "agui_rx.connect",
