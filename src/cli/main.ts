@@ -34,6 +34,45 @@ function headerOf(value: string): readonly [string, string] | undefined {
   return colon <= 0 ? undefined : [value.slice(0, colon).trim(), value.slice(colon + 1).trim()];
 }
 
+/** Sets the header a `--header "Name: value"` names; the usage error when `value` names none. */
+function addHeader(headers: Record<string, string>, value: string): Parsed | undefined {
+  const header = headerOf(value);
+  if (header === undefined) return { kind: "usage", error: `expected --header "Name: value", got ${JSON.stringify(value)}` };
+  headers[header[0]] = header[1];
+  return undefined;
+}
+
+/** What a command's options are: those that take the next word as their value, and those that stand alone. */
+interface OptionSpec {
+  readonly valued: readonly string[];
+  readonly flags?: readonly string[] | undefined;
+  /** Takes one option (a flag's value is `""`); returns the usage error that stops the parse. */
+  readonly take: (option: string, value: string) => Parsed | undefined;
+}
+
+/**
+ * Walks a command's arguments: options go to `spec.take`, the other words come back in order,
+ * the first of them the endpoint's URL (checked: present, http or https). A usage error stops it.
+ */
+function walkArgs(rest: readonly string[], spec: OptionSpec): { readonly url: string; readonly words: readonly string[] } | Parsed {
+  const words: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] ?? "";
+    let refused: Parsed | undefined;
+    if (spec.flags?.includes(arg) === true) refused = spec.take(arg, "");
+    else if (spec.valued.includes(arg)) {
+      const value = rest[++i];
+      refused = value === undefined || value === "" ? { kind: "usage", error: `${arg} needs a value` } : spec.take(arg, value);
+    } else if (arg.startsWith("--")) refused = { kind: "usage", error: `unknown option ${arg}` };
+    else words.push(arg);
+    if (refused !== undefined) return refused;
+  }
+  const [url = "", ...others] = words;
+  if (url === "") return { kind: "usage", error: "expected the endpoint's URL" };
+  if (!/^https?:\/\//.test(url)) return { kind: "usage", error: `expected an http(s) URL, got ${JSON.stringify(url)}` };
+  return { url, words: others };
+}
+
 /**
  * Parses the arguments after `agui-rx`.
  *
@@ -46,31 +85,25 @@ export function parseArgs(argv: readonly string[]): Parsed {
   if (command === undefined || command === "--help" || command === "-h") return { kind: "usage" };
   if (command === "inspect") return parseInspect(rest);
   if (command !== "check") return { kind: "usage", error: `unknown command ${JSON.stringify(command)}; expected check or inspect` };
-  const words: string[] = [];
   const headers: Record<string, string> = {};
   let timeoutMs: number | undefined;
   let json = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] ?? "";
-    if (arg === "--json") json = true;
-    else if (arg === "--header" || arg === "--timeout") {
-      const value = rest[++i];
-      if (value === undefined) return { kind: "usage", error: `${arg} needs a value` };
-      if (arg === "--timeout") {
+  const walked = walkArgs(rest, {
+    valued: ["--header", "--timeout"],
+    flags: ["--json"],
+    take: (option, value) => {
+      if (option === "--json") json = true;
+      else if (option === "--header") return addHeader(headers, value);
+      else {
         const seconds = Number(value);
         if (!(seconds > 0)) return { kind: "usage", error: `expected --timeout <seconds> to be a positive number, got ${JSON.stringify(value)}` };
         timeoutMs = seconds * 1000;
-      } else {
-        const header = headerOf(value);
-        if (header === undefined) return { kind: "usage", error: `expected --header "Name: value", got ${JSON.stringify(value)}` };
-        headers[header[0]] = header[1];
       }
-    } else if (arg.startsWith("--")) return { kind: "usage", error: `unknown option ${arg}` };
-    else words.push(arg);
-  }
-  const [url, ...message] = words;
-  if (url === undefined) return { kind: "usage", error: "expected the endpoint's URL" };
-  if (!/^https?:\/\//.test(url)) return { kind: "usage", error: `expected an http(s) URL, got ${JSON.stringify(url)}` };
+      return undefined;
+    },
+  });
+  if ("kind" in walked) return walked;
+  const { url, words: message } = walked;
   const options: CheckOptions = {
     ...(message.length > 0 ? { message: message.join(" ") } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -81,33 +114,26 @@ export function parseArgs(argv: readonly string[]): Parsed {
 
 /** The arguments after `agui-rx inspect`. */
 function parseInspect(rest: readonly string[]): Parsed {
-  const words: string[] = [];
   const headers: Record<string, string> = {};
   let threadId: string | undefined;
   let port: number | undefined;
   let traceLink: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] ?? "";
-    if (arg === "--thread" || arg === "--port" || arg === "--header" || arg === "--trace-link") {
-      const value = rest[++i];
-      if (value === undefined || value === "") return { kind: "usage", error: `${arg} needs a value` };
-      if (arg === "--thread") threadId = value;
-      else if (arg === "--trace-link") traceLink = value;
-      else if (arg === "--port") {
+  const walked = walkArgs(rest, {
+    valued: ["--thread", "--port", "--header", "--trace-link"],
+    take: (option, value) => {
+      if (option === "--thread") threadId = value;
+      else if (option === "--trace-link") traceLink = value;
+      else if (option === "--header") return addHeader(headers, value);
+      else {
         port = Number(value);
         if (!Number.isInteger(port) || port < 0 || port > 65535)
           return { kind: "usage", error: `expected --port <n> to be a port number, got ${JSON.stringify(value)}` };
-      } else {
-        const header = headerOf(value);
-        if (header === undefined) return { kind: "usage", error: `expected --header "Name: value", got ${JSON.stringify(value)}` };
-        headers[header[0]] = header[1];
       }
-    } else if (arg.startsWith("--")) return { kind: "usage", error: `unknown option ${arg}` };
-    else words.push(arg);
-  }
-  const [url, ...extra] = words;
-  if (url === undefined) return { kind: "usage", error: "expected the endpoint's URL" };
-  if (!/^https?:\/\//.test(url)) return { kind: "usage", error: `expected an http(s) URL, got ${JSON.stringify(url)}` };
+      return undefined;
+    },
+  });
+  if ("kind" in walked) return walked;
+  const { url, words: extra } = walked;
   if (extra.length > 0) return { kind: "usage", error: `inspect takes one URL, got also ${JSON.stringify(extra.join(" "))}` };
   const options: InspectServerOptions = {
     url,

@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, filter, from, map, Observable, of, switchMap, tap, type Observable as Obs } from "rxjs";
+import { defer, filter, map, Observable, of, switchMap, tap, type Observable as Obs } from "rxjs";
 import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
 import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
 import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
@@ -26,6 +26,7 @@ import { sentMessageUpdates } from "./sentMessageUpdates";
 import { RunSlot, type ActiveRun } from "./RunSlot";
 import type { RunOptions, SessionOptions } from "./SessionOptions";
 import { SessionViews, type SessionSnapshot, type ViewChannel } from "./SessionViews";
+import { failedExchange } from "./failedExchange";
 import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
@@ -34,7 +35,7 @@ import { isQueueNoticeItem } from "./transports/QueueNoticeItem";
 import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
 import type { HistoryPage } from "../thread/threadList";
-import type { RunEnd, Subagent, Update } from "../thread/Update";
+import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend, type RefusedSendOptions } from "./withdrawRefusedSend";
 import { takeBackAnswers } from "./answeredElsewhere";
 import type { QueuedMessage } from "../protocol/queueMeta";
@@ -335,7 +336,7 @@ export class Session<S = unknown> {
     if (policy === "refuse") return this.start(runOptions, undefined, message);
     return defer(() => {
       const loop = this.loopOptions(runOptions);
-      if (loop instanceof ClientError) return refuse<S>(loop);
+      if (loop instanceof ClientError) return failedExchange<S>(loop);
       const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
       const id = runOptions.runId ?? this.newId();
       // follow-up runs of the tool loop answer the thread's client tool calls: plain posts, which pass the queue
@@ -488,12 +489,12 @@ export class Session<S = unknown> {
    */
   connect(options: ConnectOptions = {}): Observable<Update<S>> {
     return defer(() => {
-      if (this.running) return refuse<S>(alreadyRunning("joining the thread"));
+      if (this.running) return failedExchange<S>(alreadyRunning("joining the thread"));
       const transport = this.transport;
-      if (transport.connect === undefined) return refuse<S>(noConnect());
+      if (transport.connect === undefined) return failedExchange<S>(noConnect());
       const limit = options.limit ?? this.options.historyLimit;
       const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
-      if (badLimit !== undefined) return refuse<S>(badLimit);
+      if (badLimit !== undefined) return failedExchange<S>(badLimit);
       const run = this.slot.begin();
       const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId), this.wire);
       const updates = this.loop(
@@ -566,12 +567,12 @@ export class Session<S = unknown> {
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "a resume");
-      if (policy !== undefined) return refuse<S>(policy);
-      if (this.running) return refuse<S>(alreadyRunning("starting another"));
+      if (policy !== undefined) return failedExchange<S>(policy);
+      if (this.running) return failedExchange<S>(alreadyRunning("starting another"));
       const refused = checkResume(this.store.interrupts, resume ?? [], this.now());
-      if (refused !== undefined) return refuse<S>(refused);
+      if (refused !== undefined) return failedExchange<S>(refused);
       const loop = this.loopOptions(runOptions);
-      if (loop instanceof ClientError) return refuse<S>(loop);
+      if (loop instanceof ClientError) return failedExchange<S>(loop);
       if (message !== undefined) {
         const user: UserMessage = typeof message === "string" ? { id: this.newId(), role: "user", content: message } : message;
         const index = this.store.messages.append(user);
@@ -591,12 +592,12 @@ export class Session<S = unknown> {
   private fork(planOf: (path: readonly Message[]) => ForkPlan | ClientError, runOptions: RunOptions): Observable<Update<S>> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "an edit or a regenerate");
-      if (policy !== undefined) return refuse<S>(policy);
-      if (this.running) return refuse<S>(alreadyRunning("starting another"));
+      if (policy !== undefined) return failedExchange<S>(policy);
+      if (this.running) return failedExchange<S>(alreadyRunning("starting another"));
       const loop = this.loopOptions(runOptions);
-      if (loop instanceof ClientError) return refuse<S>(loop);
+      if (loop instanceof ClientError) return failedExchange<S>(loop);
       const plan = planOf(this.messages);
-      if (plan instanceof ClientError) return refuse<S>(plan);
+      if (plan instanceof ClientError) return failedExchange<S>(plan);
       const fork = new PathFork(this.store, this.groups, plan);
       fork.cut();
       this.notify("messages");
@@ -832,16 +833,6 @@ const DEFAULT_HISTORY_PAGE = 50;
 /** Why a run cannot start while another is active on the session (one run at a time); `doing` is what waits. */
 function alreadyRunning(doing: string): ClientError {
   return new ClientError("config", `a run is already active on this session; wait for its done update before ${doing}`);
-}
-
-/** A refused run: the error, then `done` failed (docs/rules.md#E3). */
-function refuse<S>(error: ClientError): Observable<Update<S>> {
-  const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
-  const updates: Update<S>[] = [
-    { kind: "error", error },
-    { kind: "done", end },
-  ];
-  return from(updates);
 }
 
 function concatFirst<S>(first: readonly Update<S>[], rest: Observable<Update<S>>): Observable<Update<S>> {

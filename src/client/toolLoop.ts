@@ -7,6 +7,7 @@ import { catchError, concat, concatMap, defer, EMPTY, from, of, type Observable 
 import type { Message, ToolMessage } from "../protocol/messages";
 import { ClientError } from "../thread/ClientError";
 import { answeredElsewhere } from "./answeredElsewhere";
+import { failedExchange } from "./failedExchange";
 import type { ClientTool, ToolSession } from "./tools/clientTool";
 import type { ClientToolError } from "./tools/ClientToolError";
 import { executeToolCalls } from "./tools/executeToolCalls";
@@ -127,7 +128,7 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
         const held: Extract<Update<S>, { kind: "error" }>[] = [];
         const updates = run$.pipe(
           // A Session run reports failures as updates; a run stream that errors anyway ends like a failed run.
-          catchError((error: unknown) => failed<S>(ClientError.from(error))),
+          catchError((error: unknown) => failedExchange<S>(ClientError.from(error))),
           concatMap((update): readonly Update<S>[] => {
             if (update.kind === "done") {
               end = update.end; // held back: the exchange may go on
@@ -154,7 +155,7 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
             }
             const rest =
               end === undefined
-                ? failed<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" }))
+                ? failedExchange<S>(new ClientError("decode", "the run's update stream completed without its done update", { code: "truncated" }))
                 : afterRun(end, touched, joined);
             return concat(from(held), rest);
           }),
@@ -171,7 +172,7 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
       });
       const warnings = pending.unknownIds.map((id): Update<S> => ({ kind: "error", error: unknownCall(id) }));
       if (pending.execute.length === 0) return of(...warnings, done<S>(end));
-      if (roundtrip >= options.maxToolRoundtrips) return concat(of(...warnings), failed<S>(tooManyRoundtrips(options.maxToolRoundtrips, pending)));
+      if (roundtrip >= options.maxToolRoundtrips) return concat(of(...warnings), failedExchange<S>(tooManyRoundtrips(options.maxToolRoundtrips, pending)));
       return concat(of(...warnings), execute(pending, end));
     };
 
@@ -204,7 +205,7 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
     return runThenFollow(options.first, options.firstJoined === true, []).pipe(
       catchError((thrown: unknown) => {
         const why = thrown instanceof Error ? thrown.message : String(thrown);
-        return failed<S>(new ClientError("tool", `the client-tool loop failed: ${why}`, { code: "tool-loop", cause: thrown }));
+        return failedExchange<S>(new ClientError("tool", `the client-tool loop failed: ${why}`, { code: "tool-loop", cause: thrown }));
       }),
     );
   });
@@ -212,13 +213,6 @@ export function toolLoop<S>(options: ToolLoopOptions<S>): Observable<Update<S>> 
 
 function done<S>(end: RunEnd): Update<S> {
   return { kind: "done", end };
-}
-
-/** The error and the failed `done` that end an exchange. */
-function failed<S>(error: ClientError): Observable<Update<S>> {
-  const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
-  const updates: Update<S>[] = [{ kind: "error", error }, done<S>(end)];
-  return from(updates);
 }
 
 /** Collects the ids of the messages a run created or extended: its message updates, and what a snapshot brought that was not there before. */

@@ -3,7 +3,8 @@
  * part of the library goes through, reading the global registry lazily (docs/observability.md#setup).
  */
 import { globalOtel } from "./globalOtel";
-import type { OtelContext, OtelMeter, OtelPropagator, OtelSpan, OtelSpanContext, OtelTracer } from "./OtelApi";
+import { nonRecordingSpan } from "./nonRecordingSpan";
+import type { OtelContext, OtelMeter, OtelPropagator, OtelSpan, OtelTracer } from "./OtelApi";
 import type { TelemetryOptions } from "./TelemetryOptions";
 import { formatTraceparent, parseTraceparent, TRACEPARENT_HEADER } from "./traceparent";
 
@@ -31,21 +32,6 @@ class PlainContext implements OtelContext {
 
 /** The empty context. */
 export const ROOT_CONTEXT: OtelContext = new PlainContext();
-
-/** A remote parent as a span that records nothing (the API's `NonRecordingSpan`), so that a tracer reads its context. */
-function remoteParent(spanContext: OtelSpanContext): OtelSpan {
-  return {
-    spanContext: () => spanContext,
-    setAttribute: () => undefined,
-    setAttributes: () => undefined,
-    addEvent: () => undefined,
-    setStatus: () => undefined,
-    updateName: () => undefined,
-    recordException: () => undefined,
-    end: () => undefined,
-    isRecording: () => false,
-  };
-}
 
 /** Reads a `Headers` for a propagator. */
 const headersGetter = {
@@ -124,7 +110,7 @@ export class Telemetry {
     const propagator: OtelPropagator | undefined = globalOtel()?.propagation;
     if (propagator !== undefined) return propagator.extract(base, headers, headersGetter);
     const parent = parseTraceparent(headers.get(TRACEPARENT_HEADER));
-    return parent === undefined ? base : this.withSpan(base, remoteParent(parent));
+    return parent === undefined ? base : this.withSpan(base, nonRecordingSpan(parent));
   }
 
   /** Writes `context`'s span into `headers` (the registered propagator's fields, or `traceparent`); nothing without a span. */

@@ -5,6 +5,7 @@
 import type { Subscription } from "rxjs";
 import type { OtelAttributes, OtelContext, OtelLink, OtelSpan, OtelTracer } from "../../telemetry/OtelApi";
 import type { Telemetry } from "../../telemetry/Telemetry";
+import { nonRecordingSpan } from "../../telemetry/nonRecordingSpan";
 import type { RunEnd, Update } from "../../thread/Update";
 import type { ExchangeTrace, TracedSession } from "../SessionTelemetry";
 import type { RunningToolCall } from "../tools/RunningToolCalls";
@@ -138,12 +139,7 @@ export class ExchangeSpans implements ExchangeTrace {
     });
   }
 
-  private startRun(
-    name: string,
-    parent: OtelContext,
-    attributes: OtelAttributes,
-    links?: OtelLink[],
-  ): RunSpan {
+  private startRun(name: string, parent: OtelContext, attributes: OtelAttributes, links?: OtelLink[]): RunSpan {
     const { tracer, telemetry, session } = this.options;
     const span = tracer.startSpan(
       name,
@@ -242,17 +238,7 @@ export class ExchangeSpans implements ExchangeTrace {
 }
 
 /** A span that records nothing: a tool call whose span already ended. */
-const ENDED: OtelSpan = {
-  spanContext: () => ({ traceId: "", spanId: "", traceFlags: 0 }),
-  setAttribute: () => undefined,
-  setAttributes: () => undefined,
-  addEvent: () => undefined,
-  setStatus: () => undefined,
-  updateName: () => undefined,
-  recordException: () => undefined,
-  end: () => undefined,
-  isRecording: () => false,
-};
+const ENDED: OtelSpan = nonRecordingSpan({ traceId: "", spanId: "", traceFlags: 0 });
 
 /** An AG-UI event as a transport delivers it (notices and warnings have no `type`). */
 function isEvent(item: unknown): item is { readonly type: string; readonly runId?: unknown } {
