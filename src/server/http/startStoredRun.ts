@@ -72,21 +72,23 @@ export function startStoredRun(
     pace.end();
     how.onEnd();
   };
-  events.pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer, { tally: appends.tally }), context.metrics.measureRun(), backlog.logged()).subscribe({
-    error: (error: unknown) => {
-      // Nothing more of this run can be logged (its clients read the log): the agent stops rather
-      // than generate into nothing. recordRun errors before it lets the source go, so the reason
-      // (for RUN_TOO_LARGE, naming the limit) reaches `ctx.signal` and a run function's `signal`.
-      stop.abort(
-        new DOMException(
-          `run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`,
-          "AbortError",
-        ),
-      );
-      context.onRunError(error, { threadId, runId });
-      over();
-    },
-    complete: over,
-  });
+  events
+    .pipe(debugEvents(context.debug, "server"), backlog.taken(), recordRun(writer, { tally: appends.tally }), context.metrics.measureRun(), backlog.logged())
+    .subscribe({
+      error: (error: unknown) => {
+        // Nothing more of this run can be logged (its clients read the log): the agent stops rather
+        // than generate into nothing. recordRun errors before it lets the source go, so the reason
+        // (for RUN_TOO_LARGE, naming the limit) reaches `ctx.signal` and a run function's `signal`.
+        stop.abort(
+          new DOMException(
+            `run ${JSON.stringify(runId)} was stopped: the store refused it: ${error instanceof Error ? error.message : excerpt(error)}`,
+            "AbortError",
+          ),
+        );
+        context.onRunError(error, { threadId, runId });
+        over();
+      },
+      complete: over,
+    });
   return pace;
 }
