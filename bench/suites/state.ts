@@ -23,6 +23,7 @@ import type { JsonPatchOperation } from "../../src/protocol/common";
 import { applyOpsInPlace, firstDifference } from "../support/checkResult";
 import { compare, type Comparison } from "../support/measure";
 import { fmt, printTable } from "../support/table";
+import { recordTarget } from "../support/targets";
 
 interface Task {
   id: string;
@@ -130,6 +131,9 @@ export default async function run(): Promise<void> {
       ]),
     ],
   );
+
+  for (const c of cases)
+    recordTarget("state", `${c.candidate.name} ≤ 3× JSON.stringify (${TASKS.toLocaleString("en-US")} tasks)`, `${fmt(c.ratio)}×`, c.ratio <= 3);
 
   const delta = [{ op: "replace" as const, path: `/tasks/${middle}/title`, value: "renamed" }];
   const renamed = board(TASKS);

@@ -3,6 +3,7 @@ import type { OperatorFunction } from "rxjs";
 import type { Event } from "../protocol/events";
 import { isDiagnostic, type InBandReport } from "../operators/ProtocolError";
 import { operate, SourceObserver } from "../rx/operate";
+import { atBatchEnd } from "../rx/runInBatch";
 import { isDecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "../thread/ClientError";
 import { applyEvent } from "../thread/reducers/applyEvent";
@@ -36,6 +37,14 @@ export interface ApplyEventsOptions<S> {
  *   `error` (`ClientError.from`) then `done` failed;
  * - exactly one `done`, always last; the output never errors; what was applied stays applied (docs/rules.md#E6).
  *
+ * STATE_DELTAs that arrive in one delivery batch (docs/client.md#state-batches; `runInBatch`: the events of one SSE read, as
+ * `decodeSse` delivers them) are applied as one: each container of the state is copied once per
+ * batch, not once per delta, and the batch's consecutive deltas yield one `state` update, the
+ * last, emitted before anything else is (every other update, a diagnostic included, keeps its
+ * position, with the state as it stood there) and at the batch's end. A delta that fails leaves the
+ * state as the one before it left it. Events delivered one at a time (no batch) yield one `state`
+ * update per delta.
+ *
  * Per-event cost is `applyEvent`'s (proportional to the event). Each subscription applies to the
  * given state (or a fresh one), so subscribe once per run.
  *
@@ -68,22 +77,42 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
       ended = true;
       upstream.unsubscribe();
     };
+    // The batch's `state` update, held back until something else is emitted or the batch ends.
+    let held: Update<S> | Update<unknown> | undefined;
+    let flushAtEnd = false;
+    const flush = (): void => {
+      state.unpublished = undefined; // published: from now on shared, copied before any change
+      const update = held;
+      held = undefined;
+      if (update !== undefined && !subscriber.closed) subscriber.next(update);
+    };
+    const endOfBatch = (): void => {
+      flushAtEnd = false;
+      if (!ended) flush();
+    };
     const upstream = new SourceObserver<Event | InBandReport>(subscriber, {
       next(item) {
         if (ended) return;
         if (isDiagnostic(item)) {
+          flush();
           const cause = item.error;
           subscriber.next({ kind: "error", error: new ClientError("protocol", cause.message, { cause, code: cause.rule, event: cause.event }) });
           return;
         }
         if (isDecodeWarning(item)) {
+          flush();
           subscriber.next({ kind: "error", error: ClientError.fromWarning(item) });
           return;
         }
+        // A STATE_DELTA inside a delivery batch joins the batch's unpublished state; anything else publishes it first.
+        const batched = item.type === "STATE_DELTA" && (flushAtEnd || (flushAtEnd = atBatchEnd(endOfBatch)));
+        if (batched) state.unpublished ??= new Set();
+        else flush();
         let updates: readonly (Update<S> | Update<unknown>)[];
         try {
           updates = applyEvent<unknown>(state, item);
         } catch (thrown) {
+          flush();
           // a bug, not a wire problem; still reported through the contract rather than as a stream error
           fail(
             new ClientError("decode", `applying ${item.type} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, {
@@ -96,6 +125,11 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
         }
         for (let i = 0; i < updates.length; i++) {
           const update = updates[i];
+          if (batched && update.kind === "state") {
+            held = update;
+            continue;
+          }
+          flush();
           subscriber.next(update);
           if (update.kind === "done") {
             subscriber.complete();
@@ -105,9 +139,11 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
         }
       },
       error(error: unknown) {
+        flush();
         if (!ended) fail(ClientError.from(error));
       },
       complete() {
+        flush();
         if (!ended) {
           fail(new ClientError("decode", "the stream ended before the run's RUN_FINISHED or RUN_ERROR: it was truncated", { code: "truncated" }));
         }

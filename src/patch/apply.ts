@@ -42,14 +42,28 @@ function isContainer(value: unknown): value is Container {
   return typeof value === "object" && value !== null;
 }
 
+/** `token` as an array index (digits without leading zeros), or -1; read digit by digit, as a regular expression's test costs more than the whole loop. */
+function indexOf(token: string): number {
+  const length = token.length;
+  if (length === 0 || length > 15) return ARRAY_INDEX.test(token) ? Number(token) : -1; // 15 digits: still exact as a double
+  if (length > 1 && token.charCodeAt(0) === 0x30) return -1; // a leading zero
+  let index = 0;
+  for (let i = 0; i < length; i++) {
+    const digit = token.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    index = index * 10 + digit;
+  }
+  return index;
+}
+
 /** Reads `token` as an index into an array of `length`; `-` (one past the end) only when appending. */
 function arrayIndex(token: string, length: number, forAdd: boolean): number {
   if (token === "-") {
     if (forAdd) return length;
     throw new Failure(`"-" names no existing element (only add may use it, to append)`);
   }
-  if (!ARRAY_INDEX.test(token)) throw new Failure(`"${token}" is not an array index (digits without leading zeros, or "-")`);
-  const index = Number(token);
+  const index = indexOf(token);
+  if (index < 0) throw new Failure(`"${token}" is not an array index (digits without leading zeros, or "-")`);
   const last = forAdd ? length : length - 1;
   if (index > last) throw new Failure(`index ${index} is out of range (array length ${length})`);
   return index;
@@ -58,8 +72,13 @@ function arrayIndex(token: string, length: number, forAdd: boolean): number {
 /** The child of `node` named by `token`, which must exist. */
 function childOf(node: Container, token: string): unknown {
   if (Array.isArray(node)) return node[arrayIndex(token, node.length, false)];
+  // One keyed read settles the usual case: JSON holds neither functions nor `undefined`, and what an
+  // object inherits from Object.prototype is a function (its one other member, `__proto__`, is a
+  // segment parsePointer refuses). Only the rest asks whether the member is the node's own.
+  const value = node[token];
+  if (value !== undefined && typeof value !== "function") return value;
   if (!Object.prototype.hasOwnProperty.call(node, token)) throw new Failure(`no member "${token}"`);
-  return node[token];
+  return value;
 }
 
 /**
@@ -81,11 +100,12 @@ class Draft {
     this.owned?.add(created);
   };
 
+  /** `owned`: track ownership in this set (a batch's, kept across patches: `applyPatchInBatch`), in a new one, or not at all. */
   constructor(
     public root: unknown,
-    track: boolean,
+    owned: Set<object> | boolean,
   ) {
-    this.owned = track ? new Set<object>() : undefined;
+    this.owned = owned === true ? new Set<object>() : owned === false ? undefined : owned;
   }
 
   /** A copy of an operation's value that shares nothing with the patch (the event stays independent of the state). */
@@ -168,9 +188,13 @@ class Draft {
     this.root = node;
     for (let i = 0; i < tokens.length - 1; i++) {
       const token = tokens[i];
-      const child = this.writable(this.container(childOf(node, token), tokens, i + 1));
-      if (Array.isArray(node)) node[Number(token)] = child;
-      else setMember(node, token, child);
+      const existing = this.container(childOf(node, token), tokens, i + 1);
+      const child = this.writable(existing);
+      // An owned child is edited in place: its parent already holds it.
+      if (child !== existing) {
+        if (Array.isArray(node)) node[Number(token)] = child;
+        else setMember(node, token, child);
+      }
       node = child;
     }
     return node;
@@ -258,8 +282,42 @@ function applyOne(draft: Draft, operation: JsonPatchOperation): void {
  */
 export function applyPatch<T>(document: T, patch: readonly JsonPatchOperation[]): Either<PatchError, T> {
   // One add, remove, replace or test writes along one path, once: nothing to remember between writes.
-  const single = patch.length === 1 && patch[0].op !== "move" && patch[0].op !== "copy";
-  const draft = new Draft(document, !single);
+  return applyWith<T>(new Draft(document, !isSingleWrite(patch)), patch);
+}
+
+/** One add, remove, replace or test: it writes along one path, once, and fails before it writes anything that changes a value. */
+function isSingleWrite(patch: readonly JsonPatchOperation[]): boolean {
+  return patch.length === 1 && patch[0].op !== "move" && patch[0].op !== "copy";
+}
+
+/**
+ * `applyPatch` for a run of patches whose intermediate results nobody else sees (a batch of
+ * STATE_DELTAs of one SSE read, published once at its end): `owned` holds the containers the
+ * batch created so far, which are edited in place instead of copied again, so a container on the
+ * changed paths is copied once per batch, not once per patch. The caller starts each batch with
+ * an empty set and drops it once the result is published (from then on it is shared).
+ *
+ * Still all or nothing: a single-write patch (one add, remove, replace or test) fails before it
+ * changes a value (at worst an owned container got a fresh copy of a child, equal to it), and
+ * any other patch is drafted with its own set, so a failure leaves the document as it was; its
+ * containers join `owned` when it succeeds. Untouched subtrees keep their identity, as with
+ * `applyPatch`. Internal to the library (not re-exported from the package root).
+ *
+ * @example
+ * const owned = new Set<object>();
+ * let doc = state;
+ * for (const delta of batch) { const r = applyPatchInBatch(doc, delta, owned); if (isRight(r)) doc = r.right; }
+ * publish(doc); // then forget `owned`
+ */
+export function applyPatchInBatch<T>(document: T, patch: readonly JsonPatchOperation[], owned: Set<object>): Either<PatchError, T> {
+  if (isSingleWrite(patch)) return applyWith<T>(new Draft(document, owned), patch);
+  const own = new Set<object>();
+  const result = applyWith<T>(new Draft(document, own), patch);
+  if (!isLeft(result)) for (const created of own) owned.add(created);
+  return result;
+}
+
+function applyWith<T>(draft: Draft, patch: readonly JsonPatchOperation[]): Either<PatchError, T> {
   for (let index = 0; index < patch.length; index++) {
     const operation = patch[index];
     try {

@@ -1,8 +1,10 @@
 import type { OperatorFunction, Subscriber } from "rxjs";
 import { operate, SourceObserver } from "../rx/operate";
+import { runInBatch } from "../rx/runInBatch";
 import { SseIdField, SseRetryField, type SseControl } from "./SseControl";
 import type { SseFrame } from "./SseFrame";
 import { SseFrameReader } from "./SseFrameReader";
+import type { DecodeError } from "./DecodeError";
 
 export type { SseFrame } from "./SseFrame";
 
@@ -120,8 +122,14 @@ export function readSseFrames<T>(
       fields,
     );
     let decoder: TextDecoder | undefined;
+    // The frames of one chunk (one read of the body) are one delivery batch (`runInBatch`): a stage
+    // downstream may publish once for all of them (the client's state, `applyEvents`).
+    const feedText = (): DecodeError | undefined => reader.feed(pending);
+    let pending = "";
     const feed = (text: string): boolean => {
-      const error = reader.feed(text);
+      pending = text;
+      const error = runInBatch(feedText);
+      pending = "";
       if (error) subscriber.error(error);
       return !error && !subscriber.closed;
     };

@@ -30,6 +30,12 @@ export class ClientState<S = unknown> {
   rawState: unknown;
   /** `rawState` decoded into S; `undefined` while it does not decode. */
   state: S | undefined;
+  /**
+   * While STATE_DELTAs of one batch are applied and not yet published (`applyEvents`, docs/client.md#state-batches):
+   * the containers of `rawState` the batch created, which later deltas of the batch edit in place
+   * (`applyPatchInBatch`). `undefined` otherwise: every delta copies what it changes.
+   */
+  unpublished: Set<object> | undefined;
   /** Interrupts of the last interrupted run, until a later RUN_FINISHED replaces them (docs/rules.md#I3). */
   interrupts: readonly Interrupt[] = [];
   /** Subagent invocations by id, across runs (docs/rules.md#A18). */

@@ -3,7 +3,7 @@ import * as E from "fp-ts/Either";
 import { forkMarkerOf } from "../../protocol/branchMeta";
 import type { Event } from "../../protocol/events";
 import { compareProtocolVersion, PROTOCOL_VERSION } from "../../protocol/version";
-import { applyPatch } from "../../patch/apply";
+import { applyPatch, applyPatchInBatch } from "../../patch/apply";
 import { cloneJson } from "../../patch/json";
 import { ClientError } from "../ClientError";
 import type { RunEnd, Update } from "../Update";
@@ -84,7 +84,8 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       setState(state, cloneJson(event.snapshot), emit);
       break;
     case "STATE_DELTA": {
-      const patched = applyPatch(state.rawState, event.delta);
+      const unpublished = state.unpublished;
+      const patched = unpublished === undefined ? applyPatch(state.rawState, event.delta) : applyPatchInBatch(state.rawState, event.delta, unpublished);
       if (E.isLeft(patched)) {
         emit({
           kind: "error",
