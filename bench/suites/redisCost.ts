@@ -112,7 +112,9 @@ async function runLane(lane: Lane, store: RedisStore, admin: Client, prefix: str
     const lastJson = JSON.stringify(delta(perRun - 1));
     // RUN_STARTED and TEXT_MESSAGE_START, then the deltas
     if (length !== perRun + 2 || !JSON.stringify(last).includes(JSON.stringify(lastJson)))
-      throw new Error(`redisCost ${lane.name}: expected ${perRun + 2} entries ending with ${lastJson} in ${keys.events}, but found ${length}: ${JSON.stringify(last)}`);
+      throw new Error(
+        `redisCost ${lane.name}: expected ${perRun + 2} entries ending with ${lastJson} in ${keys.events}, but found ${length}: ${JSON.stringify(last)}`,
+      );
   }
   await Promise.all(writers.map((writer) => writer.append([ev.textMessageEnd("m1"), ev.runFinished(writer.threadId, writer.runId)])));
   return { usPerEvent: usec / counted, msPerAppend: wall / lane.appends };
@@ -151,8 +153,20 @@ export default async function run(): Promise<void> {
     for (const lane of LANES) {
       const values = samples.get(lane.name) ?? [];
       const value = median(values);
-      rows.push([lane.name, lane.name === "paced 2.5" ? "2, 3 (2.5)" : String(lane.batch(0)), fmt(value, 2), fmt(Math.min(...values), 2), fmt(Math.max(...values), 2), `≤ ${lane.target}`]);
-      recordTarget("redisCost", `Redis CPU per event, ${lane.name} (${lane.name === "saturated" ? "1,000" : lane.name.slice(6)} per append) ≤ ${lane.target} µs`, `${fmt(value, 2)} µs`, value <= lane.target);
+      rows.push([
+        lane.name,
+        lane.name === "paced 2.5" ? "2, 3 (2.5)" : String(lane.batch(0)),
+        fmt(value, 2),
+        fmt(Math.min(...values), 2),
+        fmt(Math.max(...values), 2),
+        `≤ ${lane.target}`,
+      ]);
+      recordTarget(
+        "redisCost",
+        `Redis CPU per event, ${lane.name} (${lane.name === "saturated" ? "1,000" : lane.name.slice(6)} per append) ≤ ${lane.target} µs`,
+        `${fmt(value, 2)} µs`,
+        value <= lane.target,
+      );
     }
     printTable("Redis CPU per event (INFO commandstats: EVALSHA + EVAL usec, reset before each lane; ~70-byte events; fixed batching)", rows);
     printTargets("redisCost targets", "redisCost");
