@@ -55,7 +55,8 @@ function delta(i: number): Event {
 
 /** The usec of the store's scripts since the last CONFIG RESETSTAT (EVALSHA + EVAL; a script's own calls are inside). */
 async function scriptUsec(admin: Client): Promise<{ usec: number; calls: number }> {
-  const info = String(await admin.sendCommand(["INFO", "commandstats"]));
+  const reply: unknown = await admin.sendCommand(["INFO", "commandstats"]);
+  const info = typeof reply === "string" ? reply : "";
   let usec = 0;
   let calls = 0;
   for (const name of ["evalsha", "eval"]) {

@@ -146,6 +146,9 @@ if last then
       ids[i] = entry[1]
     end
     if #ids ~= count then return {'misplaced', m[2] or '0'} end
+    -- a write, so that a WAIT after this answer (replica-acknowledged appends) waits for the
+    -- replicas to hold everything before it, the batch's first logging included
+    redis.call('HSET', META, 'batch', last)
     local again = {}
     if terminal then again = row() end
     return {'ok', stop, tostring(first), ids, 'none', again, {}}
