@@ -1,5 +1,5 @@
 /**
- * Redis's own cost per event of `redisStore()` (issue #28 §3, docs/durability.md#sizing): the
+ * Redis's own cost per event of `redisStore()` (issue #28 §3, docs/durability.md#sizing-measured): the
  * microseconds Redis spends in the store's scripts per logged event, read from `INFO commandstats`
  * (the `usec` of EVALSHA and EVAL, which include the commands a script calls; the lanes send nothing
  * else), reset with `CONFIG RESETSTAT` before each lane, on a redis-server this suite starts for
@@ -72,6 +72,7 @@ async function scriptUsec(admin: Client): Promise<{ usec: number; calls: number 
 /** What one lane measured: Redis µs per event, and the producer's mean ms per append (wall). */
 interface LaneResult {
   readonly usPerEvent: number;
+  /** Wall ms per append of one run (its appends go one after the other). */
   readonly msPerAppend: number;
 }
 
@@ -176,5 +177,54 @@ export default async function run(): Promise<void> {
     await client.close();
     await admin.close();
     await server.stop();
+  }
+  await replicaCost();
+}
+
+/**
+ * The cost of `replicas: { count: 1 }`: a primary with one replica on loopback, the paced lane
+ * (one event per append) through a store that waits for the replica and one that does not,
+ * interleaved 7 times: the producer's ms per append and Redis's µs per event, medians.
+ */
+async function replicaCost(): Promise<void> {
+  const primary = await startRedisServer();
+  const replica = await startRedisServer({ replicaOf: primary.port });
+  const admin = await connect(primary.url, "cost-admin");
+  const client = await connect(primary.url, "cost-writer");
+  const prefix = `cost-replica:${process.pid}:`;
+  const plain = redisStore({ client, prefix });
+  const waiting = redisStore({ client, prefix, replicas: { count: 1, timeoutMs: 5_000 } });
+  const lane: Lane = { name: "paced 1", runs: 10, appends: 100, batch: () => 1, target: 8 };
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const info: unknown = await admin.sendCommand(["INFO", "replication"]);
+      if (typeof info === "string" && info.includes("connected_slaves:1") && info.includes("state=online")) break;
+      if (Date.now() > deadline) throw new Error("redisCost: the replica did not come online within 10 s");
+    }
+    const off: LaneResult[] = [];
+    const on: LaneResult[] = [];
+    for (let rep = 0; rep < REPETITIONS; rep++) {
+      off.push(await runLane(lane, plain, admin, prefix, `off-${rep}`));
+      on.push(await runLane(lane, waiting, admin, prefix, `on-${rep}`));
+    }
+    const ms = (results: LaneResult[]) => median(results.map((r) => r.msPerAppend));
+    const us = (results: LaneResult[]) => median(results.map((r) => r.usPerEvent));
+    printTable(
+      "replicas: { count: 1 } (WAIT after each append) against no WAIT, one primary + one replica on loopback, 1 event per append, 10 runs, median of 7 interleaved",
+      [
+        ["store", "producer ms per append (each run's appends in sequence)", "Redis µs per event"],
+        ["no WAIT", fmt(ms(off), 3), fmt(us(off), 2)],
+        ["replicas: 1", fmt(ms(on), 3), fmt(us(on), 2)],
+        ["ratio", `${fmt(ms(on) / ms(off))}×`, `${fmt(us(on) / us(off))}×`],
+      ],
+    );
+  } finally {
+    await waiting.close();
+    await plain.close();
+    await client.close();
+    await admin.close();
+    await replica.stop();
+    await primary.stop();
   }
 }
