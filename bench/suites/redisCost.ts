@@ -69,9 +69,19 @@ async function scriptUsec(admin: Client): Promise<{ usec: number; calls: number 
   return { usec, calls };
 }
 
+/** Redis's process CPU seconds so far (INFO cpu: used_cpu_user + used_cpu_sys), which a loaded machine's waits do not inflate. */
+async function processCpu(admin: Client): Promise<number> {
+  const reply: unknown = await admin.sendCommand(["INFO", "cpu"]);
+  const info = typeof reply === "string" ? reply : "";
+  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+  return field("used_cpu_user") + field("used_cpu_sys");
+}
+
 /** What one lane measured: Redis µs per event, and the producer's mean ms per append (wall). */
 interface LaneResult {
   readonly usPerEvent: number;
+  /** Redis's process CPU per event (parsing, replies and networking included). */
+  readonly cpuUsPerEvent: number;
   /** Wall ms per append of one run (its appends go one after the other). */
   readonly msPerAppend: number;
 }
@@ -87,6 +97,7 @@ async function runLane(lane: Lane, store: RedisStore, admin: Client, prefix: str
   );
   await Promise.all(writers.map((writer) => writer.append([ev.textMessageStart("m1")])));
   await admin.sendCommand(["CONFIG", "RESETSTAT"]);
+  const cpuBefore = await processCpu(admin);
   let perRun = 0;
   for (let i = 0; i < lane.appends; i++) perRun += lane.batch(i);
   const counted = perRun * lane.runs;
@@ -106,6 +117,7 @@ async function runLane(lane: Lane, store: RedisStore, admin: Client, prefix: str
   );
   const wall = performance.now() - start;
   const { usec } = await scriptUsec(admin);
+  const cpu = (await processCpu(admin)) - cpuBefore;
   if (events !== counted) throw new Error(`redisCost ${lane.name}: expected ${counted} events appended, but ${events} were`);
   for (const writer of writers) {
     const keys = threadKeys(prefix, writer.threadId);
@@ -119,7 +131,7 @@ async function runLane(lane: Lane, store: RedisStore, admin: Client, prefix: str
       );
   }
   await Promise.all(writers.map((writer) => writer.append([ev.textMessageEnd("m1"), ev.runFinished(writer.threadId, writer.runId)])));
-  return { usPerEvent: usec / counted, msPerAppend: wall / lane.appends };
+  return { usPerEvent: usec / counted, cpuUsPerEvent: (cpu * 1e6) / counted, msPerAppend: wall / lane.appends };
 }
 
 function median(values: readonly number[]): number {
@@ -147,13 +159,14 @@ export default async function run(): Promise<void> {
   const prefix = `cost:${process.pid}:`;
   const store = redisStore({ client, prefix });
   try {
-    const samples = new Map<string, number[]>(LANES.map((lane) => [lane.name, []]));
+    const samples = new Map<string, LaneResult[]>(LANES.map((lane) => [lane.name, []]));
     for (let rep = 0; rep < REPETITIONS; rep++) {
-      for (const lane of LANES) samples.get(lane.name)?.push((await runLane(lane, store, admin, prefix, `${rep}`)).usPerEvent);
+      for (const lane of LANES) samples.get(lane.name)?.push(await runLane(lane, store, admin, prefix, `${rep}`));
     }
-    const rows = [["lane", "events per append", "Redis µs per event (median of 7)", "min", "max", "target"]];
+    const rows = [["lane", "events per append", "Redis µs per event (median of 7)", "min", "max", "target", "Redis process CPU µs per event"]];
     for (const lane of LANES) {
-      const values = samples.get(lane.name) ?? [];
+      const results = samples.get(lane.name) ?? [];
+      const values = results.map((r) => r.usPerEvent);
       const value = median(values);
       rows.push([
         lane.name,

@@ -91,14 +91,14 @@ local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber
 local user_ids = ARGV[12]
 local after_events = 13 + 2 * count
 -- Logs the batch's events straight from ARGV (no table per event), moves the log's head and
--- remembers the batch (meta.batch), renews the run's lease unless it ends; returns the entry ids.
-local function log_batch()
+-- remembers the batch (meta.batch), renews the run's lease unless it ends or is renewed already; returns the entry ids.
+local function log_batch(renewed)
   local ids = {}
   for i = 1, count do
     ids[i] = redis.call('XADD', EVENTS, '*', 't', ARGV[11 + 2 * i], 'n', tostring(first + i - 1), 'e', ARGV[12 + 2 * i])
   end
   redis.call('HSET', META, 'seq', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
-  if not terminal then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
+  if not terminal and not renewed then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
   return ids
 end
 -- Looks at the stream's length once per 1% of its bound (every append for a bound under 100);
@@ -116,9 +116,17 @@ local m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop')
 local stop = '0'
 if m[4] == run_id then stop = '1' end
 if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_ids == '' and #ARGV < after_events then
-  local deadline = redis.call('GET', LEASE)
-  if deadline and tonumber(deadline) > NOW then
-    local ids = log_batch()
+  -- The lease holds: on Redis's clock its key exists (it expires with the deadline it holds), and
+  -- SET … XX GET renews it in the same call; on an injected clock its deadline is compared.
+  local held
+  if ARGV[1] == '' then
+    held = redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl, 'XX', 'GET')
+  else
+    local deadline = redis.call('GET', LEASE)
+    held = deadline and tonumber(deadline) > NOW
+  end
+  if held then
+    local ids = log_batch(ARGV[1] == '')
     bound_stream()
     if redis.call('PTTL', META) < TTL then touch_slack() end
     return {'ok', stop, m[2] or '0', ids, 'none', {}, {}}
@@ -161,7 +169,7 @@ if m[1] ~= run_id then
 end
 local next_seq = m[2] or '0'
 if tonumber(next_seq) ~= first then return {'misplaced', next_seq} end
-local ids = log_batch()
+local ids = log_batch(false)
 if terminal then
   end_live(run_id)
   redis.call('HSET', META, 'updated', tostring(NOW))
