@@ -112,7 +112,7 @@ local function bound_stream()
 end
 -- One read of the thread's state. The common case (this live run's next batch, its lease held, no
 -- end, steer or checkpoint) is done here, before the shared functions are even defined.
-local m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop')
+local m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew')
 local stop = '0'
 if m[4] == run_id then stop = '1' end
 if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_ids == '' and #ARGV < after_events then
@@ -128,7 +128,7 @@ if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_i
   if held then
     local ids = log_batch(ARGV[1] == '')
     bound_stream()
-    if redis.call('PTTL', META) < TTL then touch_slack() end
+    if not expiries_hold(m[5]) then touch_slack() end
     return {'ok', stop, m[2] or '0', ids, 'none', {}, {}}
   end
 end
@@ -138,7 +138,7 @@ if m[1] then
   local deadline = redis.call('GET', LEASE)
   if not (deadline and tonumber(deadline) > NOW) then
     abandon_if_due()
-    m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop')
+    m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew')
   end
 end
 stop = '0'
@@ -194,10 +194,10 @@ end
 local kept = 'none'
 if #ARGV >= after_events + 1 then kept = checkpoint(after_events) end
 bound_stream()
--- Every key's expiry is renewed with some slack (TOUCH_SLACK), and only once it is below TTL, so
+-- Every key's expiry is renewed with some slack (TOUCH_SLACK), and only once that slack is used up, so
 -- that it stays at least TTL after this write: most appends renew nothing. A write that creates or
 -- changes other keys (a checkpoint, a steer taken, the run's end) renews them all.
-if terminal or kept == 'kept' or #taken > 0 or redis.call('PTTL', META) < TTL then touch_slack() end
+if terminal or kept == 'kept' or #taken > 0 or not expiries_hold(m[5]) then touch_slack() end
 local changed = {}
 if terminal then changed = row() end
 return {'ok', stop, next_seq, ids, kept, changed, taken}

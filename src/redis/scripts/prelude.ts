@@ -83,7 +83,7 @@ local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])
 ${CLOCK_LUA}
 -- touch() with slack: every key lives TTL + TOUCH_SLACK ms from now, so that writes in the next
 -- TOUCH_SLACK ms may leave expiries alone and still find every key living at least TTL more
--- (docs/durability.md#retention-and-defaults: the append renews only once META has less than TTL left).
+-- (docs/durability.md#retention-and-defaults: the append renews them once META's 'renew' time is past).
 local TOUCH_SLACK = math.min(math.floor(TTL / 10), ${TOUCH_SLACK_MAX_MS})
 local function touch_slack()
   local ttl = TTL + TOUCH_SLACK
@@ -96,6 +96,12 @@ local function touch_slack()
   redis.call('PEXPIRE', QUEUE, ttl)
   redis.call('PEXPIRE', QENTRIES, ttl)
   redis.call('PEXPIRE', QOUTCOMES, ttl)
+  redis.call('HSET', META, 'renew', tostring(NOW + TOUCH_SLACK))
+end
+-- Whether every key lives at least TTL more without touch_slack: one ran less than TOUCH_SLACK ago
+-- (META's 'renew', which touch() clears: it sets TTL exactly).
+local function expiries_hold(renew)
+  return renew and tonumber(renew) > NOW
 end
 `;
 
@@ -119,6 +125,8 @@ local function touch()
   redis.call('PEXPIRE', QUEUE, TTL)
   redis.call('PEXPIRE', QENTRIES, TTL)
   redis.call('PEXPIRE', QOUTCOMES, TTL)
+  -- the expiries are TTL from now, not more: the append's next write renews them again
+  redis.call('HDEL', META, 'renew')
 end
 
 
