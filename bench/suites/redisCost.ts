@@ -175,6 +175,7 @@ export default async function run(): Promise<void> {
         fmt(Math.min(...values), 2),
         fmt(Math.max(...values), 2),
         `≤ ${lane.target}`,
+        fmt(median(results.map((r) => r.cpuUsPerEvent)), 2),
       ]);
       recordTarget(
         "redisCost",

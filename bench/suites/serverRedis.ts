@@ -29,6 +29,7 @@ import type { ThreadStore } from "../../src/server/store/ThreadStore";
 import { benchRedis } from "../../test/redis/support/redisServer";
 import { collectGarbage } from "../support/measure";
 import { fmt, printTable } from "../support/table";
+import { printTargets, recordTarget } from "../support/targets";
 import { checkSameRun, readEvents } from "../support/answerChecks";
 import { postSse } from "../support/sseReading";
 import { openRun, percentile, readRun, RunPlans, type Plan } from "../support/storedRunPlans";
@@ -307,6 +308,16 @@ export default async function run(): Promise<void> {
           const result = median(repeats);
           const memory = results.get(c.name);
           results.set(c.name, memory ?? result);
+          if (memory !== undefined && c.name === "1 run") {
+            const ratio = result.perProcess / memory.perProcess;
+            recordTarget("serverRedis", "one saturated run per process through createHandler: redisStore ≥ 0.6× memoryStore", `${fmt(ratio)}×`, ratio >= 0.6);
+            recordTarget(
+              "serverRedis",
+              "one saturated run per process through createHandler on Redis ≥ 20,000 ev/s",
+              fmt(result.perProcess),
+              result.perProcess >= 20_000,
+            );
+          }
           rows.push([
             c.name,
             fmt(result.events),
@@ -350,6 +361,7 @@ export default async function run(): Promise<void> {
       rows,
     );
     printTable("Reconnect latency: a client cut from a live run reconnects with Last-Event-ID; reconnect request → first replayed frame", reconnectRows);
+    printTargets("serverRedis targets", "serverRedis");
     if (failures.length > 0) throw new AggregateError(failures, `serverRedis: ${failures.length} measurement(s) failed (see the tables above)`);
     for (const factory of factories) {
       const { perRun, perTail } = await instanceMemory(factory);
