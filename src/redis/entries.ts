@@ -1,6 +1,7 @@
 /**
  * One event as one stream entry (docs/durability.md, "Redis"), both ways and pure: the fields an
- * XADD writes (`t` the event type, `n` its sequence number in the thread, `e` its JSON) and the
+ * XADD writes (`n` its sequence number in the thread, `e` its JSON; the store's own RUN_STARTED and
+ * RUN_ERROR entries also `t`, the event type, as every entry did before issue #28) and the
  * event, cursor and sequence number read back from an XRANGE or XREAD entry.
  */
 import type { Event } from "../protocol/events";
@@ -59,21 +60,6 @@ export function encodeEvent(event: Event, index: number, threadId: string): Enco
   }
   if (json === undefined) throw new StoreError("invalid-append", `expected JSON events, but the event at index ${index} serializes to nothing`, { threadId });
   return { type: event.type, json };
-}
-
-/**
- * The arguments a batch adds to a script call: type and JSON of each event, in order.
- *
- * @example
- * batchArguments([{ type: "CUSTOM", json: "{…}" }]); // ["CUSTOM", "{…}"]
- */
-export function batchArguments(events: readonly EncodedEvent[]): string[] {
-  const out: string[] = new Array<string>(events.length * 2);
-  for (let i = 0; i < events.length; i++) {
-    out[2 * i] = events[i].type;
-    out[2 * i + 1] = events[i].json;
-  }
-  return out;
 }
 
 /**

@@ -13,7 +13,6 @@
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
 import type { EncodedEvent } from "../entries";
-import { batchArguments } from "../entries";
 import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { parseCheckpointReply, type CheckpointResult } from "./checkpointSnapshot";
 import { PRELUDE_FUNCTIONS, PRELUDE_HEAD } from "./prelude";
@@ -68,7 +67,7 @@ export type AppendReply =
 
 /**
  * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, maxEvents, the batch's first
- * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`), then its type/JSON pairs, then the checkpoint, if any: a
+ * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`), then each event's JSON, then the checkpoint, if any: a
  * snapshot write, `snapshotWriteArguments`).
  *
  * The last batch logged is remembered in `meta.batch` as `"<first seq> <count> <first id> <last
@@ -89,13 +88,15 @@ export const appendScript: StoreScript = {
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
 local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local user_ids = ARGV[12]
-local after_events = 13 + 2 * count
--- Logs the batch's events straight from ARGV (no table per event), moves the log's head and
+local after_events = 13 + count
+-- Logs the batch's events straight from ARGV (no table per event) as entries of two fields, the
+-- sequence number (n) and the JSON (e): no type field, which only the store's own RUN_STARTED and
+-- RUN_ERROR entries carry (a read tells a RUN_STARTED by it). Moves the log's head and
 -- remembers the batch (meta.batch), renews the run's lease unless it ends or is renewed already; returns the entry ids.
 local function log_batch(renewed)
   local ids = {}
   for i = 1, count do
-    ids[i] = redis.call('XADD', EVENTS, '*', 't', ARGV[11 + 2 * i], 'n', tostring(first + i - 1), 'e', ARGV[12 + 2 * i])
+    ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[12 + i])
   end
   redis.call('HSET', META, 'seq', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
   if not terminal and not renewed then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
@@ -119,14 +120,14 @@ if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_i
   -- The lease holds: on Redis's clock its key exists (it expires with the deadline it holds), and
   -- SET … XX GET renews it in the same call; on an injected clock its deadline is compared.
   local held
-  if ARGV[1] == '' then
+  if REDIS_CLOCK then
     held = redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl, 'XX', 'GET')
   else
     local deadline = redis.call('GET', LEASE)
     held = deadline and tonumber(deadline) > NOW
   end
   if held then
-    local ids = log_batch(ARGV[1] == '')
+    local ids = log_batch(REDIS_CLOCK)
     bound_stream()
     if not expiries_hold(m[5]) then touch_slack() end
     return {'ok', stop, m[2] or '0', ids, 'none', {}, {}}
@@ -150,7 +151,8 @@ if last then
     local entries = redis.call('XRANGE', EVENTS, b_from, b_to)
     local ids = {}
     for i, entry in ipairs(entries) do
-      if entry[2][2] ~= ARGV[11 + 2 * i] then return {'misplaced', m[2] or '0'} end
+      -- the JSON is the last field in either entry format (t, n, e before #28; n, e since)
+      if entry[2][#entry[2]] ~= ARGV[12 + i] then return {'misplaced', m[2] or '0'} end
       ids[i] = entry[1]
     end
     if #ids ~= count then return {'misplaced', m[2] or '0'} end
@@ -221,7 +223,7 @@ export function appendArguments(request: AppendRequest): string[] {
     String(request.firstSeq),
     String(request.events.length),
     request.userMessageIds === undefined || request.userMessageIds.length === 0 ? "" : JSON.stringify(request.userMessageIds),
-    ...batchArguments(request.events),
+    ...request.events.map((event) => event.json),
     ...(checkpoint === undefined ? [] : snapshotWriteArguments(checkpoint)),
   ];
 }

@@ -80,7 +80,8 @@ local EVENTS, META, LEASE, SNAPSHOT, RUNS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], 
 local MESSAGES, IDS, TOMBSTONE = KEYS[6], KEYS[7], KEYS[8]
 local QUEUE, QENTRIES, QOUTCOMES = KEYS[9], KEYS[10], KEYS[11]
 local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])
-${CLOCK_LUA}
+${CLOCK_LUA}-- NOW is Redis's own: a key with a PX TTL expires exactly when a deadline NOW + TTL passes.
+local REDIS_CLOCK = ARGV[1] == ''
 -- touch() with slack: every key lives TTL + TOUCH_SLACK ms from now, so that writes in the next
 -- TOUCH_SLACK ms may leave expiries alone and still find every key living at least TTL more
 -- (docs/durability.md#retention-and-defaults: the append renews them once META's 'renew' time is past).
