@@ -16,9 +16,10 @@ import { replyArray, replyString } from "./replies";
 const STORED: EventDecoding = { maxDepth: DEFAULT_MAX_JSON_DEPTH, checkDepth: true, onStripped: undefined };
 
 /**
- * What a store script writes for one event: its type (the `t` field, which lets a script tell a
- * RUN_STARTED or a terminal event without parsing JSON) and its JSON text (the `e` field). The
- * sequence number (`n`) is the script's to give, since only Redis knows the count so far.
+ * One event ready for a store script: its JSON text (the `e` field the append writes) and its type,
+ * for the writer's own checks (an appended event's entry no longer stores it: since issue #28 only
+ * the store's RUN_STARTED and RUN_ERROR entries carry a `t` field). The sequence number (`n`) is
+ * the script's to give, since only Redis knows the count so far.
  *
  * @example
  * encodeEvent(ev.textMessageStart("m1"), 0, "t1"); // { type: "TEXT_MESSAGE_START", json: '{"type":…}' }

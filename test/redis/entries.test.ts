@@ -26,7 +26,7 @@ test("every event survives encodeEvent → stream entry → decodeEntry, with it
   expect(decodeEntries(raw, "t1")).toEqual(events.map((event, i) => ({ cursor: `1718000000000-${i}`, seq: i + 10, event })));
 });
 
-test("the entry's type field is the event's type (scripts read it without parsing JSON)", () => {
+test("an encoded event keeps the event's type beside its JSON", () => {
   expect(events.map((event) => encodeEvent(event, 0, "t1").type)).toEqual(events.map((event) => event.type));
 });
 
