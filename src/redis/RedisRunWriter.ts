@@ -25,6 +25,7 @@ import { keptOf, snapshotWrite, type KeptMessages, type SnapshotWrite } from "./
 import type { ThreadSnapshot } from "../thread/ThreadSnapshot";
 import { noticeScript, parseNoticeReply, parseRenewReply, renewArguments, renewScript } from "./scripts/leaseScripts";
 import { untilAnswered, type RetryLimits } from "./untilAnswered";
+import { scriptAcknowledged } from "./replicaWait";
 import type { WriterEnvironment } from "./WriterEnvironment";
 import { misplacedBatch, runEnded } from "./writerErrors";
 import { decodeQueued, userMessageIds } from "./queuedEntries";
@@ -177,7 +178,8 @@ export class RedisRunWriter implements RunWriter {
     });
     // Parsed inside the attempt: a reply of another shape was meant for another command (a client
     // whose replies got out of step), so it says nothing of this batch, which is sent again.
-    const reply = await this.guard(untilAnswered(() => this.script(appendScript, args).then(parseAppendReply), this.retryLimits));
+    // With replicas, the reply counts once they hold the batch (replicaWait.ts): only then does it reach anyone.
+    const reply = await this.guard(untilAnswered(() => this.appendScript(args).then(parseAppendReply), this.retryLimits));
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- a failure recorded while this batch awaited its reply: the check above narrowed it to `never` for TypeScript
     if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
     if (reply.kind === "ended") {
@@ -294,6 +296,13 @@ export class RedisRunWriter implements RunWriter {
   /** What the next checkpoint builds on, after Redis answered `result` for `checkpoint`: it, if kept; else all messages go. */
   private keptIf(result: CheckpointResult, checkpoint: Checkpoint): void {
     this.base = result === "kept" ? keptOf(checkpoint.write.seq, checkpoint.snapshot) : undefined;
+  }
+
+  /** The append script, acknowledged by the replicas when the store waits for them. */
+  private appendScript(args: readonly string[]): Promise<unknown> {
+    const { calls, connection, keys, context, replicas } = this.env;
+    if (replicas === undefined) return this.script(appendScript, args);
+    return scriptAcknowledged(calls, connection, appendScript, keys, context(), args, replicas, { runId: this.runId });
   }
 
   private script(script: StoreScript, args: readonly string[]): Promise<unknown> {

@@ -4,6 +4,7 @@ import type { ThreadStore } from "../server/store/ThreadStore";
 import { DEFAULT_PREFIX } from "./keys";
 import type { NodeRedisClient } from "./nodeRedisPort";
 import type { RedisPort } from "./RedisPort";
+import type { ReplicaAcknowledgement } from "./replicaWait";
 
 /**
  * The settings of `redisStore()`; every one has a default (`REDIS_STORE_DEFAULTS`).
@@ -33,6 +34,14 @@ export interface RedisStoreSettings {
    * on that clock, and the key's own TTL is the thread's.
    */
   readonly clock?: StoreClock | undefined;
+  /**
+   * Replica-acknowledged appends (docs/durability.md#failover-and-acknowledged-events): each append
+   * (and each run's RUN_STARTED) is followed by `WAIT <count> <timeoutMs>` on the connection that
+   * ran it, and its events go to this instance's tails and the run's own answer only once that
+   * many replicas hold them; fewer within the timeout fail the append (`unavailable`, cause
+   * `NOREPLICAS`), and the run with it. Default: not waited for (Redis replicates asynchronously).
+   */
+  readonly replicas?: ReplicaAcknowledgement | undefined;
   /** Names of the connections the store opens (`CLIENT SETNAME`): `<name>:<instance>:reader` and `…:signals` (default `"agui-rx"`). */
   readonly connectionName?: string | undefined;
 }

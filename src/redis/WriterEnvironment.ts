@@ -3,6 +3,7 @@ import type { StoreClock } from "../server/store/StoreClock";
 import type { ThreadKeys } from "./keys";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
+import type { ReplicaAcknowledgement } from "./replicaWait";
 import type { ScriptContext } from "./scripts/prelude";
 import type { KeptMessages } from "./snapshotWrites";
 import type { LocalFeed } from "./tailState";
@@ -12,7 +13,7 @@ import type { LocalFeed } from "./tailState";
  * context (the lease clock's now), the lease settings and bounds, timers, and a way to hear signals.
  *
  * @example
- * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, timers: systemClock, watchSignals, feed, released, base, listChanged, steersTaken, runEnded });
+ * new RedisRunWriter(threadId, runId, started, seq, fold, { connection: port, calls, keys, context, lease: 30_000, leaseTtl: 30_000, maxEvents: 100_000, snapshotEvery: 1_000, replicas: undefined, timers: systemClock, watchSignals, feed, released, base, listChanged, steersTaken, runEnded });
  */
 export interface WriterEnvironment {
   readonly connection: RedisConnection;
@@ -24,6 +25,8 @@ export interface WriterEnvironment {
   readonly leaseTtl: number;
   readonly maxEvents: number;
   readonly snapshotEvery: number;
+  /** Replicas that must hold each append before its events go anywhere (`undefined`: none are waited for). */
+  readonly replicas: ReplicaAcknowledgement | undefined;
   readonly timers: StoreClock;
   readonly watchSignals: (listener: (kind: "stop" | "end" | "steer") => void) => () => void;
   /** Where each logged batch goes for this instance's tails of the thread (released when the run is no longer live here). */

@@ -1,6 +1,7 @@
 /**
  * One event as one stream entry (docs/durability.md, "Redis"), both ways and pure: the fields an
- * XADD writes (`t` the event type, `n` its sequence number in the thread, `e` its JSON) and the
+ * XADD writes (`n` its sequence number in the thread, `e` its JSON; the store's own RUN_STARTED and
+ * RUN_ERROR entries also `t`, the event type, as every entry did before issue #28) and the
  * event, cursor and sequence number read back from an XRANGE or XREAD entry.
  */
 import type { Event } from "../protocol/events";
@@ -15,9 +16,10 @@ import { replyArray, replyString } from "./replies";
 const STORED: EventDecoding = { maxDepth: DEFAULT_MAX_JSON_DEPTH, checkDepth: true, onStripped: undefined };
 
 /**
- * What a store script writes for one event: its type (the `t` field, which lets a script tell a
- * RUN_STARTED or a terminal event without parsing JSON) and its JSON text (the `e` field). The
- * sequence number (`n`) is the script's to give, since only Redis knows the count so far.
+ * One event ready for a store script: its JSON text (the `e` field the append writes) and its type,
+ * for the writer's own checks (an appended event's entry no longer stores it: since issue #28 only
+ * the store's RUN_STARTED and RUN_ERROR entries carry a `t` field). The sequence number (`n`) is
+ * the script's to give, since only Redis knows the count so far.
  *
  * @example
  * encodeEvent(ev.textMessageStart("m1"), 0, "t1"); // { type: "TEXT_MESSAGE_START", json: '{"type":…}' }
@@ -59,21 +61,6 @@ export function encodeEvent(event: Event, index: number, threadId: string): Enco
   }
   if (json === undefined) throw new StoreError("invalid-append", `expected JSON events, but the event at index ${index} serializes to nothing`, { threadId });
   return { type: event.type, json };
-}
-
-/**
- * The arguments a batch adds to a script call: type and JSON of each event, in order.
- *
- * @example
- * batchArguments([{ type: "CUSTOM", json: "{…}" }]); // ["CUSTOM", "{…}"]
- */
-export function batchArguments(events: readonly EncodedEvent[]): string[] {
-  const out: string[] = new Array<string>(events.length * 2);
-  for (let i = 0; i < events.length; i++) {
-    out[2 * i] = events[i].type;
-    out[2 * i + 1] = events[i].json;
-  }
-  return out;
 }
 
 /**

@@ -4,3 +4,4 @@ export { redisStore, REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptio
 export { nodeRedisPort, type NodeRedisClient, type NodeRedisPortOptions } from "./nodeRedisPort";
 export type { RedisPort, RedisConnection, OwnedConnection, OwnedSubscription } from "./RedisPort";
 export { threadKeys, signalChannel, DEFAULT_PREFIX, type ThreadKeys } from "./keys";
+export type { ReplicaAcknowledgement } from "./replicaWait";

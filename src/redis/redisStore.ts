@@ -62,6 +62,7 @@ import { QueueFeed } from "./QueueFeed";
 import { decodeQueued } from "./queuedEntries";
 import { RedisQueue } from "./RedisQueue";
 import { historyMoved, refuseQueue, runActive } from "./beginRefusals";
+import { scriptAcknowledged, type ReplicaAcknowledgement } from "./replicaWait";
 
 export { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreSettings, type RedisStoreStats } from "./RedisStoreOptions";
 
@@ -102,6 +103,7 @@ class RedisThreadStore implements RedisStore {
   private readonly maxRuns: number;
   private readonly maxEvents: number;
   private readonly snapshotEvery: number;
+  private readonly replicas: ReplicaAcknowledgement | undefined;
   private readonly clock: StoreClock | undefined;
   private readonly timers: StoreClock;
   private readonly signals: RunSignals;
@@ -121,6 +123,7 @@ class RedisThreadStore implements RedisStore {
     this.maxRuns = positive("maxRunsPerThread", options.maxRunsPerThread ?? REDIS_STORE_DEFAULTS.maxRunsPerThread);
     this.maxEvents = positive("maxEventsPerThread", options.maxEventsPerThread ?? REDIS_STORE_DEFAULTS.maxEventsPerThread);
     this.snapshotEvery = positive("snapshotEvery", options.snapshotEvery ?? REDIS_STORE_DEFAULTS.snapshotEvery);
+    this.replicas = options.replicas === undefined ? undefined : replicaSetting(options.replicas);
     this.calls = new RedisCalls(positive("timeout", options.timeout ?? REDIS_STORE_DEFAULTS.timeout));
     this.clock = options.clock;
     this.timers = options.clock ?? systemClock;
@@ -207,7 +210,11 @@ class RedisThreadStore implements RedisStore {
         dequeue,
         passQueue,
       };
-      const reply = parseBeginReply(await this.calls.script(this.port, beginScript, keys, this.context(ref), beginArguments(request), { runId }));
+      const begun =
+        this.replicas === undefined
+          ? this.calls.script(this.port, beginScript, keys, this.context(ref), beginArguments(request), { runId })
+          : scriptAcknowledged(this.calls, this.port, beginScript, keys, this.context(ref), beginArguments(request), this.replicas, { runId });
+      const reply = parseBeginReply(await begun);
       switch (reply.kind) {
         case "active":
           throw runActive(threadId, runId, reply.liveRunId);
@@ -380,6 +387,7 @@ class RedisThreadStore implements RedisStore {
       leaseTtl: this.leaseTtl,
       maxEvents: this.maxEvents,
       snapshotEvery: this.snapshotEvery,
+      replicas: this.replicas,
       timers: this.timers,
       watchSignals: (listener) => this.signals.watch(ref, runId, listener),
       feed: this.reader.own(ref, runId, { cursor: started.cursor, seq, event: started.event }, keys),
@@ -421,6 +429,12 @@ function changeOf(patch: ThreadPatch): "archived" | "updated" | "renamed" {
   if (patch.archived === true) return "archived";
   if (patch.archived === false) return "updated";
   return "renamed";
+}
+
+/** The `replicas` setting, checked: a whole count of at least 1 and a positive timeout. */
+function replicaSetting(replicas: ReplicaAcknowledgement): ReplicaAcknowledgement {
+  if (!Number.isInteger(replicas.count)) positive("replicas.count", NaN);
+  return { count: positive("replicas.count", replicas.count), timeoutMs: positive("replicas.timeoutMs", replicas.timeoutMs) };
 }
 
 function positive(name: string, value: number): number {

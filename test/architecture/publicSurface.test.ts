@@ -129,6 +129,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "DEFAULT_PREFIX", "type NodeRedisClient", "type NodeRedisPortOptions", "type OwnedConnection",
     "type OwnedSubscription", "REDIS_STORE_DEFAULTS", "type RedisConnection", "type RedisPort",
     "type RedisStore", "type RedisStoreOptions", "type RedisStoreSettings", "type RedisStoreStats",
+    "type ReplicaAcknowledgement",
     "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
   ],
   "agui-rx/testing": [

@@ -1,7 +1,7 @@
 /** One event as one stream entry, both ways (pure): XADD fields out, XRANGE/XREAD entries in. */
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
-import { batchArguments, decodeEntries, decodeEntry, encodeEvent } from "../../src/redis/entries";
+import { decodeEntries, decodeEntry, encodeEvent } from "../../src/redis/entries";
 import { StoreError } from "../../src/server/store/StoreError";
 
 const events: Event[] = [
@@ -26,18 +26,16 @@ test("every event survives encodeEvent → stream entry → decodeEntry, with it
   expect(decodeEntries(raw, "t1")).toEqual(events.map((event, i) => ({ cursor: `1718000000000-${i}`, seq: i + 10, event })));
 });
 
-test("the entry's type field is the event's type (scripts read it without parsing JSON)", () => {
+test("an encoded event keeps the event's type beside its JSON", () => {
   expect(events.map((event) => encodeEvent(event, 0, "t1").type)).toEqual(events.map((event) => event.type));
 });
 
-test("batchArguments lays out type, JSON pairs in batch order", () => {
-  const encoded = [ev.stepStarted("a"), ev.stepFinished("a")].map((event, i) => encodeEvent(event, i, "t1"));
-  expect(batchArguments(encoded)).toEqual([
-    "STEP_STARTED",
-    '{"type":"STEP_STARTED","stepName":"a"}',
-    "STEP_FINISHED",
-    '{"type":"STEP_FINISHED","stepName":"a"}',
-  ]);
+test("an entry decodes alike in either format: t, n, e (RUN_STARTED, and every entry before #28) and n, e (appended events since)", () => {
+  const json = '{"type":"STEP_STARTED","stepName":"a"}';
+  const old = decodeEntry(["1-0", ["t", "STEP_STARTED", "n", "4", "e", json]], "t1");
+  const now = decodeEntry(["1-0", ["n", "4", "e", json]], "t1");
+  expect(now).toEqual(old);
+  expect(now).toEqual({ cursor: "1-0", seq: 4, event: { type: "STEP_STARTED", stepName: "a" } });
 });
 
 test("an event JSON cannot spell is refused before anything is sent, naming its index", () => {

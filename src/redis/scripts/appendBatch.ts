@@ -13,10 +13,9 @@
 import { replyArray, replyString, unexpectedReply } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
 import type { EncodedEvent } from "../entries";
-import { batchArguments } from "../entries";
 import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { parseCheckpointReply, type CheckpointResult } from "./checkpointSnapshot";
-import { PRELUDE } from "./prelude";
+import { PRELUDE_FUNCTIONS, PRELUDE_HEAD } from "./prelude";
 
 /**
  * What one append sends.
@@ -68,7 +67,7 @@ export type AppendReply =
 
 /**
  * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, maxEvents, the batch's first
- * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`), then its type/JSON pairs, then the checkpoint, if any: a
+ * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`), then each event's JSON, then the checkpoint, if any: a
  * snapshot write, `snapshotWriteArguments`).
  *
  * The last batch logged is remembered in `meta.batch` as `"<first seq> <count> <first id> <last
@@ -85,48 +84,97 @@ export type AppendReply =
  */
 export const appendScript: StoreScript = {
   name: "append",
-  source: `${PRELUDE}
+  source: `${PRELUDE_HEAD}
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
 local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local user_ids = ARGV[12]
-local after_events = 13 + 2 * count
-local function stop_flag()
-  if redis.call('HGET', META, 'stop') == run_id then return '1' end
-  return '0'
+local after_events = 13 + count
+-- Logs the batch's events straight from ARGV (no table per event) as entries of two fields, the
+-- sequence number (n) and the JSON (e): no type field, which only the store's own RUN_STARTED and
+-- RUN_ERROR entries carry (a read tells a RUN_STARTED by it). Moves the log's head and
+-- remembers the batch (meta.batch), renews the run's lease unless it ends or is renewed already; returns the entry ids.
+local function log_batch(renewed)
+  local ids = {}
+  for i = 1, count do
+    ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[12 + i])
+  end
+  redis.call('HSET', META, 'seq', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
+  if not terminal and not renewed then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
+  return ids
 end
-abandon_if_due()
-local last = redis.call('HGET', META, 'batch')
+-- Looks at the stream's length once per 1% of its bound (every append for a bound under 100);
+-- past the bound, trims it up to the kept snapshot.
+local function bound_stream()
+  if max_events <= 0 then return end
+  local step = math.max(1, math.floor(max_events / 100))
+  if math.floor((first + count) / step) == math.floor(first / step) or redis.call('XLEN', EVENTS) <= max_events then return end
+  local kept_cursor = redis.call('HGET', SNAPSHOT, 'cursor')
+  if kept_cursor then redis.call('XTRIM', EVENTS, 'MINID', kept_cursor) end
+end
+-- One read of the thread's state. The common case (this live run's next batch, its lease held, no
+-- end, steer or checkpoint) is done here, before the shared functions are even defined.
+local m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew')
+local stop = '0'
+if m[4] == run_id then stop = '1' end
+if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_ids == '' and #ARGV < after_events then
+  -- The lease holds: on Redis's clock its key exists (it expires with the deadline it holds), and
+  -- SET … XX GET renews it in the same call; on an injected clock its deadline is compared.
+  local held
+  if REDIS_CLOCK then
+    held = redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl, 'XX', 'GET')
+  else
+    local deadline = redis.call('GET', LEASE)
+    held = deadline and tonumber(deadline) > NOW
+  end
+  if held then
+    local ids = log_batch(REDIS_CLOCK)
+    bound_stream()
+    if not expiries_hold(m[5]) then touch_slack() end
+    return {'ok', stop, m[2] or '0', ids, 'none', {}, {}}
+  end
+end
+${PRELUDE_FUNCTIONS}
+-- the other cases: first end the run ABANDONED if its lease ran out
+if m[1] then
+  local deadline = redis.call('GET', LEASE)
+  if not (deadline and tonumber(deadline) > NOW) then
+    abandon_if_due()
+    m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew')
+  end
+end
+stop = '0'
+if m[4] == run_id then stop = '1' end
+local last = m[3]
 if last then
   local b_first, b_count, b_from, b_to, b_run = string.match(last, '^(%d+) (%d+) (%S+) (%S+) (.*)$')
   if b_run == run_id and tonumber(b_first) == first and tonumber(b_count) == count then
     local entries = redis.call('XRANGE', EVENTS, b_from, b_to)
     local ids = {}
     for i, entry in ipairs(entries) do
-      if entry[2][2] ~= ARGV[11 + 2 * i] then return {'misplaced', redis.call('HGET', META, 'seq')} end
+      -- the JSON is the last field in either entry format (t, n, e before #28; n, e since)
+      if entry[2][#entry[2]] ~= ARGV[12 + i] then return {'misplaced', m[2] or '0'} end
       ids[i] = entry[1]
     end
-    if #ids ~= count then return {'misplaced', redis.call('HGET', META, 'seq')} end
+    if #ids ~= count then return {'misplaced', m[2] or '0'} end
+    -- a write, so that a WAIT after this answer (replica-acknowledged appends) waits for the
+    -- replicas to hold everything before it, the batch's first logging included
+    redis.call('HSET', META, 'batch', last)
     local again = {}
     if terminal then again = row() end
-    return {'ok', stop_flag(), tostring(first), ids, 'none', again, {}}
+    return {'ok', stop, tostring(first), ids, 'none', again, {}}
   end
 end
-if redis.call('HGET', META, 'live') ~= run_id then
+if m[1] ~= run_id then
   if redis.call('HGET', META, 'abandoned') == run_id then return {'ended', 'abandoned'} end
   if deleted() then return {'ended', 'deleted'} end
   return {'ended', 'over'}
 end
-local next_seq = redis.call('HGET', META, 'seq') or '0'
+local next_seq = m[2] or '0'
 if tonumber(next_seq) ~= first then return {'misplaced', next_seq} end
-local events = {}
-for i = 13, after_events - 1, 2 do events[#events + 1] = {ARGV[i], ARGV[i + 1]} end
-local ids = log(events)
-redis.call('HSET', META, 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[#ids] .. ' ' .. run_id)
+local ids = log_batch(false)
 if terminal then
   end_live(run_id)
   redis.call('HSET', META, 'updated', tostring(NOW))
-else
-  redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl)
 end
 -- the steers of this run whose user message the batch starts: taken, out of the queue
 local taken = {}
@@ -147,14 +195,14 @@ if user_ids ~= '' then
 end
 local kept = 'none'
 if #ARGV >= after_events + 1 then kept = checkpoint(after_events) end
-if max_events > 0 and redis.call('XLEN', EVENTS) > max_events then
-  local kept_cursor = redis.call('HGET', SNAPSHOT, 'cursor')
-  if kept_cursor then redis.call('XTRIM', EVENTS, 'MINID', kept_cursor) end
-end
-touch()
+bound_stream()
+-- Every key's expiry is renewed with some slack (TOUCH_SLACK), and only once that slack is used up, so
+-- that it stays at least TTL after this write: most appends renew nothing. A write that creates or
+-- changes other keys (a checkpoint, a steer taken, the run's end) renews them all.
+if terminal or kept == 'kept' or #taken > 0 or not expiries_hold(m[5]) then touch_slack() end
 local changed = {}
 if terminal then changed = row() end
-return {'ok', stop_flag(), next_seq, ids, kept, changed, taken}
+return {'ok', stop, next_seq, ids, kept, changed, taken}
 `,
 };
 
@@ -175,7 +223,7 @@ export function appendArguments(request: AppendRequest): string[] {
     String(request.firstSeq),
     String(request.events.length),
     request.userMessageIds === undefined || request.userMessageIds.length === 0 ? "" : JSON.stringify(request.userMessageIds),
-    ...batchArguments(request.events),
+    ...request.events.map((event) => event.json),
     ...(checkpoint === undefined ? [] : snapshotWriteArguments(checkpoint)),
   ];
 }

@@ -44,6 +44,15 @@ export function contextArguments(context: ScriptContext): string[] {
 export const QUEUE_OUTCOMES_KEPT = 64;
 
 /**
+ * The most an append's renewal of a thread's expiries exceeds its TTL (a tenth of the TTL, at most
+ * this): an idle thread's keys go between `ttl` and `ttl` + this many ms after its last write.
+ *
+ * @example
+ * TOUCH_SLACK_MAX_MS; // 60_000
+ */
+export const TOUCH_SLACK_MAX_MS = 60_000;
+
+/**
  * The Lua lines a script starts its clock with: \`NOW\` in ms, from \`ARGV[1]\` when the store
  * has an injected clock (tests), else from Redis's own \`TIME\`, so that every instance agrees.
  *
@@ -60,19 +69,52 @@ end
 `;
 
 /**
- * The shared Lua: constants, then `touch`, `log`, `signal`, `end_live`, `abandon_if_due`,
- * `deleted`, `snapshot_fits`, `write_snapshot`, `checkpoint`, `row`, and the queue's
- * `queue_signal`, `queue_entries` and `leave_queue` (docs/queue.md#redis-keys).
+ * The start of every thread script: the keys and common arguments by name, the clock (`NOW`), and
+ * `touch_slack` (the append's amortised renewal of the thread's expiries).
  *
  * @example
- * const source = `${PRELUDE}\nreturn abandon_if_due() and 1 or 0`;
+ * const source = `${PRELUDE_HEAD}return NOW`;
  */
-export const PRELUDE = `
+export const PRELUDE_HEAD = `
 local EVENTS, META, LEASE, SNAPSHOT, RUNS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local MESSAGES, IDS, TOMBSTONE = KEYS[6], KEYS[7], KEYS[8]
 local QUEUE, QENTRIES, QOUTCOMES = KEYS[9], KEYS[10], KEYS[11]
 local CHANNEL, THREAD, TTL = ARGV[2], ARGV[3], tonumber(ARGV[4])
-${CLOCK_LUA}
+${CLOCK_LUA}-- NOW is Redis's own: a key with a PX TTL expires exactly when a deadline NOW + TTL passes.
+local REDIS_CLOCK = ARGV[1] == ''
+-- touch() with slack: every key lives TTL + TOUCH_SLACK ms from now, so that writes in the next
+-- TOUCH_SLACK ms may leave expiries alone and still find every key living at least TTL more
+-- (docs/durability.md#retention-and-defaults: the append renews them once META's 'renew' time is past).
+local TOUCH_SLACK = math.min(math.floor(TTL / 10), ${TOUCH_SLACK_MAX_MS})
+local function touch_slack()
+  local ttl = TTL + TOUCH_SLACK
+  redis.call('PEXPIRE', EVENTS, ttl)
+  redis.call('PEXPIRE', META, ttl)
+  redis.call('PEXPIRE', SNAPSHOT, ttl)
+  redis.call('PEXPIRE', RUNS, ttl)
+  redis.call('PEXPIRE', MESSAGES, ttl)
+  redis.call('PEXPIRE', IDS, ttl)
+  redis.call('PEXPIRE', QUEUE, ttl)
+  redis.call('PEXPIRE', QENTRIES, ttl)
+  redis.call('PEXPIRE', QOUTCOMES, ttl)
+  redis.call('HSET', META, 'renew', tostring(NOW + TOUCH_SLACK))
+end
+-- Whether every key lives at least TTL more without touch_slack: one ran less than TOUCH_SLACK ago
+-- (META's 'renew', which touch() clears: it sets TTL exactly).
+local function expiries_hold(renew)
+  return renew and tonumber(renew) > NOW
+end
+`;
+
+/**
+ * The shared Lua after `PRELUDE_HEAD`: the functions. A script whose common case needs none of
+ * them (the append's) runs that case between the two, so that Lua does not build a dozen closures
+ * per call for nothing.
+ *
+ * @example
+ * const source = `${PRELUDE_HEAD}if fast then return 1 end${PRELUDE_FUNCTIONS}return 2`;
+ */
+export const PRELUDE_FUNCTIONS = `
 -- Every key of the thread lives TTL ms after its last write (the lease key has its own TTL).
 local function touch()
   redis.call('PEXPIRE', EVENTS, TTL)
@@ -84,7 +126,10 @@ local function touch()
   redis.call('PEXPIRE', QUEUE, TTL)
   redis.call('PEXPIRE', QENTRIES, TTL)
   redis.call('PEXPIRE', QOUTCOMES, TTL)
+  -- the expiries are TTL from now, not more: the append's next write renews them again
+  redis.call('HDEL', META, 'renew')
 end
+
 
 -- Logs events ({type, json} pairs) with the next sequence numbers; returns their entry ids.
 local function log(events)
@@ -254,3 +299,14 @@ local function row()
   return {title, m[2] or '', m[3] or '0', m[4] or '0', m[5] or '0', running, redis.call('LRANGE', MESSAGES, -8, -1)}
 end
 `;
+
+/**
+ * The Lua every thread script starts with: `PRELUDE_HEAD` (keys, arguments, clock, `touch_slack`)
+ * then `PRELUDE_FUNCTIONS` (`touch`, `log`, `signal`, `end_live`, `abandon_if_due`,
+ * `deleted`, `snapshot_fits`, `write_snapshot`, `checkpoint`, `row`, and the queue's
+ * `queue_signal`, `queue_entries` and `leave_queue`, docs/queue.md#redis-keys).
+ *
+ * @example
+ * const source = `${PRELUDE}\nreturn abandon_if_due() and 1 or 0`;
+ */
+export const PRELUDE = PRELUDE_HEAD + PRELUDE_FUNCTIONS;

@@ -63,7 +63,8 @@ if after ~= '' then
   if #at == 1 then
     local rest = redis.call('XRANGE', EVENTS, '(' .. after, '+', 'COUNT', count)
     -- resume unless nothing of the cursor's run is left: the next entry starts a run, or there is
-    -- none and no run is live (fields are t, n, e in that order: rest[1][2][2] is the type)
+    -- none and no run is live (a RUN_STARTED's fields are t, n, e: rest[1][2][2] is its type; an
+    -- appended event's are n, e since #28, so its second value is a sequence number, never RUN_STARTED)
     if (#rest > 0 and rest[1][2][2] ~= 'RUN_STARTED') or (#rest == 0 and live ~= '') then
       return {'resume', live, at[1], rest}
     end

@@ -46,6 +46,8 @@ export interface RedisServerOptions {
    * same directory has everything the stopped one answered. Default: no persistence.
    */
   readonly appendOnlyDir?: string;
+  /** Start as a replica of the server on this loopback port (`--replicaof 127.0.0.1 <port>`). */
+  readonly replicaOf?: number;
 }
 
 /**
@@ -60,7 +62,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = options.port ?? (await freePort());
   const persistence =
     options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes", "--loglevel", "notice"];
+  const replica = options.replicaOf === undefined ? [] : ["--replicaof", "127.0.0.1", String(options.replicaOf)];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, ...replica, "--protected-mode", "yes", "--loglevel", "notice"];
   const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,74 @@
+/**
+ * Store scripts acknowledged by replicas (docs/durability.md#failover-and-acknowledged-events): the
+ * script and a `WAIT <count> <timeoutMs>` go out together, in one turn of the event loop, so that
+ * they are written on the same connection one after the other and `WAIT` counts the replicas that
+ * hold what the script wrote (WAIT cannot run inside a script). A script Redis does not have
+ * (`NOSCRIPT`, after a failover or a restart) is loaded with `SCRIPT LOAD` (which runs nothing) and
+ * the pair sent again; it is never sent whole with EVAL ahead of its WAIT.
+ */
+import { StoreError, type StoreErrorDetails } from "../server/store/StoreError";
+import { evalArguments, evalshaArguments, isNoScript, type ScriptKeys, type StoreScript } from "./commands/EVAL";
+import type { RedisCalls } from "./RedisCalls";
+import type { RedisConnection } from "./RedisPort";
+import { scriptDigest } from "./scriptDigests";
+import type { ScriptContext } from "./scripts/prelude";
+
+/**
+ * The `replicas` setting of `redisStore()`: how many replicas must hold an append before its events
+ * go to anyone, and how long to wait for them.
+ *
+ * @example
+ * redisStore({ client, replicas: { count: 1, timeoutMs: 500 } });
+ */
+export interface ReplicaAcknowledgement {
+  /** Replicas that must acknowledge each append (`WAIT <count>`): at least 1. */
+  readonly count: number;
+  /** Milliseconds `WAIT` may take; fewer replicas by then fail the append (`unavailable`, cause `NOREPLICAS`). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Runs `script` on `connection` and resolves with its reply once `replicas.count` replicas
+ * acknowledged it; rejects with StoreError `unavailable` whose cause is a `NOREPLICAS` error when
+ * fewer did within `replicas.timeoutMs` (an answer, not a lost reply: never retried), and as
+ * `RedisCalls.command` does for any other failure.
+ *
+ * @example
+ * const reply = await scriptAcknowledged(calls, port, appendScript, keys, context, args, { count: 1, timeoutMs: 500 }, { runId });
+ */
+export async function scriptAcknowledged(
+  calls: RedisCalls,
+  connection: RedisConnection,
+  script: StoreScript,
+  keys: ScriptKeys,
+  context: ScriptContext,
+  args: readonly string[],
+  replicas: ReplicaAcknowledgement,
+  details: StoreErrorDetails = {},
+): Promise<unknown> {
+  const what = `the ${script.name} script`;
+  const on = { threadId: context.threadId, ...details };
+  const digest = scriptDigest(script);
+  const call = digest === undefined ? evalArguments(script, keys, context, args) : evalshaArguments(digest, keys, context, args);
+  const wait = ["WAIT", String(replicas.count), String(replicas.timeoutMs)];
+  const pair = (): Promise<[unknown, unknown]> =>
+    Promise.all([calls.command(connection, call, what, on), calls.command(connection, wait, `WAIT after ${what}`, on, replicas.timeoutMs)]);
+  let replies: [unknown, unknown];
+  try {
+    replies = await pair();
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    await calls.command(connection, ["SCRIPT", "LOAD", script.source], `SCRIPT LOAD of ${what}`, on);
+    replies = await pair();
+  }
+  const acknowledged = Number(replies[1]);
+  if (!(acknowledged >= replicas.count)) {
+    const cause = new Error(`NOREPLICAS ${acknowledged} of ${replicas.count} replicas acknowledged within ${replicas.timeoutMs} ms`);
+    throw new StoreError(
+      "unavailable",
+      `expected ${replicas.count} replica(s) to acknowledge ${what}${on.threadId === undefined ? "" : ` for thread "${on.threadId}"`} within ${replicas.timeoutMs} ms, but ${acknowledged} did: its events are not handed to anyone`,
+      { ...on, cause },
+    );
+  }
+  return replies[0];
+}
