@@ -9,6 +9,8 @@
  * signal channel, the thread id and the thread's key TTL in milliseconds.
  */
 
+import { NOTIFY_MARK } from "./notifyingScript";
+
 /**
  * What every script call carries besides its own arguments.
  *
@@ -94,6 +96,7 @@ local function log(events)
     ids[i] = redis.call('XADD', EVENTS, '*', 't', event[1], 'n', tostring(seq + i - 1), 'e', event[2])
   end
   redis.call('HSET', META, 'seq', tostring(seq + #events), 'last', ids[#ids])
+  ${NOTIFY_MARK}
   return ids
 end
 
