@@ -46,6 +46,8 @@ export interface RedisServerOptions {
    * same directory has everything the stopped one answered. Default: no persistence.
    */
   readonly appendOnlyDir?: string;
+  /** More arguments for `redis-server` (the cluster suite's `--cluster-enabled yes` and its node file). */
+  readonly extraArgs?: readonly string[];
 }
 
 /**
@@ -60,7 +62,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = options.port ?? (await freePort());
   const persistence =
     options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes", "--loglevel", "notice"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes", "--loglevel", "notice", ...(options.extraArgs ?? [])];
   const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
