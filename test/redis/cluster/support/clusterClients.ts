@@ -26,10 +26,11 @@ export const clusterErrors: Error[] = [];
  * @example
  * const cluster = await connectCluster();
  */
-export async function connectCluster(nodes: readonly string[] = clusterNodes()): Promise<TestCluster> {
+export async function connectCluster(options: { name?: string } = {}, nodes: readonly string[] = clusterNodes()): Promise<TestCluster> {
   const cluster = createCluster({
     rootNodes: nodes.map((node) => ({ url: `redis://${node}` })),
-    defaults: { socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 500) } },
+    // named, so that CLIENT LIST on every node can count one client's connections
+    defaults: { ...(options.name === undefined ? {} : { name: options.name }), socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 500) } },
   });
   cluster.on("error", (error: Error) => clusterErrors.push(error));
   await cluster.connect();
@@ -44,13 +45,17 @@ export async function connectCluster(nodes: readonly string[] = clusterNodes()):
  * const a = await stores.open();
  * afterEach(() => stores.closeAll());
  */
-export function clusterStores(name: string): { prefix: string; open(settings?: RedisStoreSettings): Promise<RedisStore>; closeAll(): Promise<void> } {
+export function clusterStores(name: string): {
+  prefix: string;
+  open(settings?: RedisStoreSettings & { clientName?: string }): Promise<RedisStore>;
+  closeAll(): Promise<void>;
+} {
   const prefix = `test:${name}:${process.pid}:${Date.now().toString(36)}:`;
   const opened: { store: RedisStore; cluster: TestCluster }[] = [];
   return {
     prefix,
-    async open(settings = {}) {
-      const cluster = await connectCluster();
+    async open({ clientName, ...settings } = {}) {
+      const cluster = await connectCluster(clientName === undefined ? {} : { name: clientName });
       const store = redisStore({ client: cluster, prefix, ...settings });
       opened.push({ store, cluster });
       return store;

@@ -59,12 +59,13 @@ export async function startProducer(config: ProducerConfig): Promise<Producer> {
       child.kill("SIGKILL");
       reject(error);
     };
-    child.once("exit", (code) => fail(new Error(`the producer exited with code ${code}; stderr:\n${stderr}`)));
+    const early = (code: number | null): void => fail(new Error(`the producer exited with code ${code}; stderr:\n${stderr}`));
+    child.once("exit", early);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
       if (!stdout.includes("\n")) return;
       clearTimeout(timer);
-      child.removeAllListeners("exit");
+      child.off("exit", early);
       // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- producerMain's own line, written by the test support
       resolve(JSON.parse(stdout.split("\n")[0])); // test-only: producerMain's announcement
     });
