@@ -74,8 +74,8 @@ export class RedisCalls {
   }
 }
 
-/** How often a command that met `TRYAGAIN` or `CLUSTERDOWN` is sent again, and the pause before the first retry (doubled each time, at most 200 ms). */
-const CLUSTER_RETRIES = 12;
+/** How often a command that met `TRYAGAIN` or `CLUSTERDOWN` is sent again (about 7.5 s in all: a slot move or a failover, within the command deadline), and the pause before the first retry (doubled each time, at most 200 ms). */
+const CLUSTER_RETRIES = 40;
 const CLUSTER_RETRY_MS = 10;
 
 /**
