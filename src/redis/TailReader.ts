@@ -240,8 +240,13 @@ export class TailReader {
     this.schedulePoll();
   }
 
-  /** Over a cluster: reads the stream after the reader's position now, or once more after the read under way. */
-  private pull(stream: FollowedStream): void {
+  /**
+   * Over a cluster: reads the stream after the reader's position now, or once more after the read
+   * under way. `polled`: the poll asks, not an announcement; if it finds entries, their announcements
+   * were lost (the slot moved, or its primary failed over, and the subscription stayed behind), so
+   * the thread's channel is subscribed again, where its slot is now.
+   */
+  private pull(stream: FollowedStream, polled = false): void {
     const pull = stream.pull;
     if (pull === undefined || this.closed || this.streams.get(stream.keys.events) !== stream || this.owners.has(stream.keys.events)) return;
     if (pull.reading) {
@@ -249,10 +254,10 @@ export class TailReader {
       return;
     }
     pull.reading = true;
-    void this.readNew(stream, pull).finally(() => (pull.reading = false));
+    void this.readNew(stream, pull, polled).finally(() => (pull.reading = false));
   }
 
-  private async readNew(stream: FollowedStream, pull: NonNullable<FollowedStream["pull"]>): Promise<void> {
+  private async readNew(stream: FollowedStream, pull: NonNullable<FollowedStream["pull"]>, polled: boolean): Promise<void> {
     const { calls, port, page } = this.env;
     try {
       do {
@@ -260,6 +265,8 @@ export class TailReader {
         const reply = await calls.command(port, xrangeArguments(stream.keys.events, stream.position.cursor, "+", page), "XRANGE", { threadId: stream.threadId });
         if (this.streams.get(stream.keys.events) !== stream) return;
         const entries = decodeEntries(reply, stream.threadId);
+        if (polled && entries.length > 0) this.relisten(stream);
+        polled = false;
         this.advanceEntries(stream, entries);
         if (entries.length >= page) pull.again = true; // a full page: there is more
       } while (pull.again && this.streams.get(stream.keys.events) === stream && !this.owners.has(stream.keys.events));
@@ -267,6 +274,27 @@ export class TailReader {
     } catch (error) {
       this.failedRead(stream, error);
     }
+  }
+
+  /**
+   * Over a cluster: subscribes the thread's channel again with a new listener (the port routes it to
+   * the slot's primary as it knows it now), then takes the old one off, wherever it was left.
+   */
+  private relisten(stream: FollowedStream): void {
+    const { pull } = stream;
+    const shards = this.env.shards;
+    if (pull === undefined || shards === undefined) return;
+    const old = pull.listener;
+    const listener = (): void => this.pull(stream);
+    pull.listener = listener;
+    shards.listen(stream.keys.events, listener).then(
+      () => {
+        if (this.streams.get(stream.keys.events) !== stream) shards.unlisten(stream.keys.events, listener).catch(() => undefined);
+        else this.pull(stream); // what was announced before the subscription landed
+      },
+      (error: unknown) => this.failedRead(stream, error),
+    );
+    shards.unlisten(stream.keys.events, old).catch(() => undefined); // the node that had it may answer MOVED: nothing is left there
   }
 
   /** A read that failed once is tried again by the next announcement or poll; twice in a row, its tails end with the cause. */
@@ -283,7 +311,7 @@ export class TailReader {
     this.polling = this.env.timers.setTimer(this.env.blockMs, () => {
       this.polling = undefined;
       if (this.streams.size === 0 || this.closed) return;
-      for (const stream of [...this.streams.values()]) this.pull(stream);
+      for (const stream of [...this.streams.values()]) this.pull(stream, true);
       this.schedulePoll();
     });
   }

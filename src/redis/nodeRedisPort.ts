@@ -35,8 +35,9 @@ export interface NodeRedisClient {
 export interface NodeRedisCluster {
   readonly masters: readonly unknown[];
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[], options?: { abortSignal?: AbortSignal }): Promise<unknown>;
-  SUBSCRIBE(channel: string, listener: (message: string, channel: string) => unknown): Promise<void>;
-  UNSUBSCRIBE(channel: string, listener: (message: string, channel: string) => unknown): Promise<void>;
+  SUBSCRIBE(channel: string, listener: (message: string | Uint8Array, channel: string | Uint8Array) => unknown): Promise<void>;
+  /** (node-redis types this listener for both its string and its buffer mode) */
+  UNSUBSCRIBE(channel: string, listener: (message: string | Uint8Array, channel: string | Uint8Array) => unknown): Promise<void>;
   SSUBSCRIBE(channel: string, listener: (message: string, channel: string) => unknown): Promise<void>;
   SUNSUBSCRIBE(channel: string, listener: (message: string, channel: string) => unknown): Promise<void>;
 }
@@ -128,7 +129,7 @@ function clusterPort(cluster: NodeRedisCluster): RedisPort {
       throw new Error("expected no blocking reader over a Redis Cluster: its tails are read by XRANGE on sharded notifications");
     },
     async subscribe(_name, channel, listener, signal): Promise<OwnedSubscription> {
-      const wrapped = (message: string): void => listener(message);
+      const wrapped = (message: string | Uint8Array): void => listener(typeof message === "string" ? message : new TextDecoder().decode(message));
       await cluster.SUBSCRIBE(channel, wrapped);
       if (signal?.aborted) {
         await cluster.UNSUBSCRIBE(channel, wrapped);

@@ -3,7 +3,7 @@
  * three replicas; docs/durability.md#redis-cluster): threads spread over every primary, read and
  * tailed through another instance, cut and resumed across instances, stopped across instances.
  */
-import { lastValueFrom, toArray, type Observable } from "rxjs";
+import { lastValueFrom, take, toArray, type Observable } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { StoredEvent } from "../../../src/server/store/ThreadStore";
 import { clusterNodes, clusterStores } from "./support/clusterClients";

@@ -4,8 +4,10 @@
  * sent again, ASK and MOVED are followed, the tail's sharded subscription follows the slot, and
  * nothing the writer was told was logged is missing or doubled.
  */
-import { lastValueFrom, toArray } from "rxjs";
+import { lastValueFrom, tap, toArray } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
+import type { StoredEvent } from "../../../src/server/store/ThreadStore";
+import { until } from "../support/until";
 import { clusterStores } from "./support/clusterClients";
 import { moveSlot, primaries, slotOf } from "./support/slotMoves";
 import { cli } from "./support/redisCluster";
@@ -35,7 +37,8 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   const target = all.find((primary) => primary.id !== owner.id);
   if (target === undefined) throw new Error("expected a second primary");
   const writer = await a.beginRun(runAgentInput(threadId, "r1"));
-  const tail = lastValueFrom(b.tail(threadId, writer.started.cursor).pipe(toArray()));
+  const seen: StoredEvent[] = [];
+  const tail = lastValueFrom(b.tail(threadId, writer.started.cursor).pipe(tap((stored) => seen.push(stored)), toArray()));
   await writer.append([ev.textMessageStart("m1")]);
   // appends back to back, each awaited, for as long as the slot moves and a little after
   const appended: string[] = [];
@@ -52,8 +55,14 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   moving = false;
   await appending;
   const after = await errorCounts(owner.address);
+  // the subscription stayed behind on the old primary: the poll finds what came since and subscribes again where the slot is
+  await writer.append([ev.textMessageContent("m1", "~")]);
+  await until(() => seen.some((stored) => stored.event.type === "TEXT_MESSAGE_CONTENT" && stored.event.delta === "~"), "the tail to see the append after the move", 15_000);
+  // subscribed again on the new primary: the run's end arrives by its announcement, well before the next poll (10 s)
+  const finished = Date.now();
   await writer.append([ev.textMessageEnd("m1"), ev.runFinished(threadId, "r1")]);
   const log = await tail;
+  expect(Date.now() - finished).toBeLessThan(5_000);
   expect(moved).toBeGreaterThanOrEqual(3); // events, meta, snapshot at least: a real move
   // the runs met the move half done (TRYAGAIN, sent again) or done on the old node (ASK, followed)
   expect(after.TRYAGAIN + after.ASK).toBeGreaterThan(before.TRYAGAIN + before.ASK);
@@ -61,6 +70,7 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   expect(log.map((stored) => stored.event)).toEqual([
     ev.textMessageStart("m1"),
     ...appended.map((delta) => ev.textMessageContent("m1", delta)),
+    ev.textMessageContent("m1", "~"),
     ev.textMessageEnd("m1"),
     ev.runFinished(threadId, "r1"),
   ]);
@@ -68,7 +78,7 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   expect(Number(await cli(target.address, "CLUSTER", "COUNTKEYSINSLOT", String(slot)))).toBeGreaterThanOrEqual(3);
   expect(Number(await cli(owner.address, "CLUSTER", "COUNTKEYSINSLOT", String(slot)))).toBe(0);
   const read = await b.read(threadId);
-  expect(read?.kind === "snapshot" && read.snapshot.messages.at(-1)?.content).toBe(appended.join(""));
+  expect(read?.kind === "snapshot" && read.snapshot.messages.at(-1)?.content).toBe(`${appended.join("")}~`);
   // a tail that joins after the move, from the middle, gets the rest exactly
   const rest = await lastValueFrom(a.tail(threadId, log[3].cursor).pipe(toArray()));
   expect(rest.map((stored) => stored.cursor)).toEqual(log.slice(4).map((stored) => stored.cursor));
