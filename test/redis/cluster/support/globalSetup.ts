@@ -3,7 +3,7 @@
  * (addresses of a running cluster's nodes, comma-separated), else a cluster of six `redis-server`
  * children started here on loopback (redisCluster.ts), stopped by the global teardown.
  */
-import { startRedisCluster, type RedisCluster } from "./redisCluster";
+import { clusterReady, settle, startRedisCluster, type RedisCluster } from "./redisCluster";
 
 declare global {
   // The cluster this setup started, for the teardown (jest runs both in the same process).
@@ -11,7 +11,12 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  if (process.env.REDIS_CLUSTER_NODES !== undefined && process.env.REDIS_CLUSTER_NODES !== "") return;
+  const given = process.env.REDIS_CLUSTER_NODES;
+  if (given !== undefined && given !== "") {
+    // CI's own cluster: ready for the failover tests too (every replica's link up)
+    await settle(() => clusterReady(given.split(",")), 60_000, "every node of REDIS_CLUSTER_NODES to be ready");
+    return;
+  }
   const cluster = await startRedisCluster();
   globalThis.__aguiRedisCluster = cluster;
   process.env.REDIS_CLUSTER_NODES = cluster.nodes.join(","); // the test workers, forked after this, inherit it
