@@ -262,7 +262,9 @@ export class TailReader {
     try {
       do {
         pull.again = false;
-        const reply = await calls.command(port, xrangeArguments(stream.keys.events, stream.position.cursor, "+", page), "XRANGE", { threadId: stream.threadId });
+        const reply = await calls.command(port, xrangeArguments(stream.keys.events, stream.position.cursor, "+", page), "XRANGE", {
+          threadId: stream.threadId,
+        });
         if (this.streams.get(stream.keys.events) !== stream) return;
         const entries = decodeEntries(reply, stream.threadId);
         if (polled && entries.length > 0) this.relisten(stream);

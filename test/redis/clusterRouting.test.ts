@@ -16,7 +16,18 @@ test("a script routes by the thread's first key and counts as writing; XRANGE re
   expect(commandRoute(evalshaArguments("ab12", keys, context, ["r1"]))).toEqual({ key: "agui:{t1}:events", readOnly: false });
   expect(commandRoute(["EVAL", "return 1", "0"])).toEqual({ key: undefined, readOnly: false });
   expect(commandRoute(xrangeArguments(keys.events, "1-0", "+", 10))).toEqual({ key: keys.events, readOnly: true });
-  expect(commandRoute(xreadArguments([{ key: "w", after: "0-0" }, { key: keys.events, after: "1-0" }], 10, 100))).toEqual({ key: "w", readOnly: true });
+  expect(
+    commandRoute(
+      xreadArguments(
+        [
+          { key: "w", after: "0-0" },
+          { key: keys.events, after: "1-0" },
+        ],
+        10,
+        100,
+      ),
+    ),
+  ).toEqual({ key: "w", readOnly: true });
   expect(commandRoute(["DEL", "agui:reader:k:wake"])).toEqual({ key: "agui:reader:k:wake", readOnly: false });
   expect(commandRoute(["PUBLISH", "agui:signals", "[]"])).toEqual({ key: undefined, readOnly: false });
 });

@@ -43,7 +43,11 @@ test("CLUSTER FAILOVER on a replica during 20 live runs: every acknowledged appe
   });
   await until(() => acknowledged.every((deltas) => deltas.length >= 3), "every run to append before the failover", 20_000);
   await cli(replica, "CLUSTER", "FAILOVER");
-  await settle(async () => (await cli(replica, "INFO", "replication")).includes("role:master") && (await clusterReady(clusterNodes())), 30_000, `${replica} to be promoted`);
+  await settle(
+    async () => (await cli(replica, "INFO", "replication")).includes("role:master") && (await clusterReady(clusterNodes())),
+    30_000,
+    `${replica} to be promoted`,
+  );
   const during = acknowledged.map((deltas) => deltas.length);
   await until(() => acknowledged.every((deltas, i) => deltas.length >= during[i] + 3), "every run to append after the failover", 30_000);
   failingOver = false;

@@ -38,7 +38,12 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   if (target === undefined) throw new Error("expected a second primary");
   const writer = await a.beginRun(runAgentInput(threadId, "r1"));
   const seen: StoredEvent[] = [];
-  const tail = lastValueFrom(b.tail(threadId, writer.started.cursor).pipe(tap((stored) => seen.push(stored)), toArray()));
+  const tail = lastValueFrom(
+    b.tail(threadId, writer.started.cursor).pipe(
+      tap((stored) => seen.push(stored)),
+      toArray(),
+    ),
+  );
   await writer.append([ev.textMessageStart("m1")]);
   // appends back to back, each awaited, for as long as the slot moves and a little after
   const appended: string[] = [];
@@ -57,7 +62,11 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   const after = await errorCounts(owner.address);
   // the subscription stayed behind on the old primary: the poll finds what came since and subscribes again where the slot is
   await writer.append([ev.textMessageContent("m1", "~")]);
-  await until(() => seen.some((stored) => stored.event.type === "TEXT_MESSAGE_CONTENT" && stored.event.delta === "~"), "the tail to see the append after the move", 15_000);
+  await until(
+    () => seen.some((stored) => stored.event.type === "TEXT_MESSAGE_CONTENT" && stored.event.delta === "~"),
+    "the tail to see the append after the move",
+    15_000,
+  );
   // subscribed again on the new primary: the run's end arrives by its announcement, well before the next poll (10 s)
   const finished = Date.now();
   await writer.append([ev.textMessageEnd("m1"), ev.runFinished(threadId, "r1")]);
@@ -66,7 +75,9 @@ test("a live thread's slot moves key by key to another primary mid-run: every ac
   expect(moved).toBeGreaterThanOrEqual(3); // events, meta, snapshot at least: a real move
   // the runs met the move half done (TRYAGAIN, sent again) or done on the old node (ASK, followed)
   expect(after.TRYAGAIN + after.ASK).toBeGreaterThan(before.TRYAGAIN + before.ASK);
-  console.log(`slot ${slot} moved (${moved} keys) under ${appended.length} appends: TRYAGAIN ${after.TRYAGAIN - before.TRYAGAIN}, ASK ${after.ASK - before.ASK}`);
+  console.log(
+    `slot ${slot} moved (${moved} keys) under ${appended.length} appends: TRYAGAIN ${after.TRYAGAIN - before.TRYAGAIN}, ASK ${after.ASK - before.ASK}`,
+  );
   expect(log.map((stored) => stored.event)).toEqual([
     ev.textMessageStart("m1"),
     ...appended.map((delta) => ev.textMessageContent("m1", delta)),

@@ -62,7 +62,20 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = options.port ?? (await freePort());
   const persistence =
     options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes", "--loglevel", "notice", ...(options.extraArgs ?? [])];
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    ...persistence,
+    "--protected-mode",
+    "yes",
+    "--loglevel",
+    "notice",
+    ...(options.extraArgs ?? []),
+  ];
   const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,8 @@ export type TestCluster = ReturnType<typeof createCluster>;
 /** The addresses of the suite's cluster nodes (`127.0.0.1:<port>`); set by the global setup, so a missing one is a broken setup. */
 export function clusterNodes(): string[] {
   const nodes = process.env.REDIS_CLUSTER_NODES;
-  if (nodes === undefined || nodes === "") throw new Error("expected REDIS_CLUSTER_NODES to be set by the cluster suite's global setup (npm run test:cluster), but it is not");
+  if (nodes === undefined || nodes === "")
+    throw new Error("expected REDIS_CLUSTER_NODES to be set by the cluster suite's global setup (npm run test:cluster), but it is not");
   return nodes.split(",");
 }
 
@@ -30,7 +31,10 @@ export async function connectCluster(options: { name?: string } = {}, nodes: rea
   const cluster = createCluster({
     rootNodes: nodes.map((node) => ({ url: `redis://${node}` })),
     // named, so that CLIENT LIST on every node can count one client's connections
-    defaults: { ...(options.name === undefined ? {} : { name: options.name }), socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 500) } },
+    defaults: {
+      ...(options.name === undefined ? {} : { name: options.name }),
+      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 500) },
+    },
   });
   cluster.on("error", (error: Error) => clusterErrors.push(error));
   await cluster.connect();

@@ -18,7 +18,16 @@ function bundle(): Promise<string> {
   bundled ??= (async () => {
     mkdirSync(CLUSTER_BUNDLES, { recursive: true });
     const outfile = join(CLUSTER_BUNDLES, `producer-${process.pid}.cjs`);
-    await build({ entryPoints: [join(__dirname, "producerMain.ts")], bundle: true, platform: "node", target: "node18", format: "cjs", outfile, external: ["redis"], logLevel: "error" });
+    await build({
+      entryPoints: [join(__dirname, "producerMain.ts")],
+      bundle: true,
+      platform: "node",
+      target: "node18",
+      format: "cjs",
+      outfile,
+      external: ["redis"],
+      logLevel: "error",
+    });
     return outfile;
   })();
   return bundled;
@@ -47,7 +56,11 @@ export interface Producer {
  */
 export async function startProducer(config: ProducerConfig): Promise<Producer> {
   const file = await bundle();
-  const child = spawn(process.execPath, [file], { cwd: ROOT, env: { ...process.env, AGUI_PRODUCER: JSON.stringify(config) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [file], {
+    cwd: ROOT,
+    env: { ...process.env, AGUI_PRODUCER: JSON.stringify(config) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -20,5 +20,4 @@ export default async function globalSetup(): Promise<void> {
   const cluster = await startRedisCluster();
   globalThis.__aguiRedisCluster = cluster;
   process.env.REDIS_CLUSTER_NODES = cluster.nodes.join(","); // the test workers, forked after this, inherit it
-  process.env.REDIS_CLUSTER_DIR = cluster.dir;
 }

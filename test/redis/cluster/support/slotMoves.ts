@@ -54,6 +54,7 @@ export async function moveSlot(slot: number, from: Primary, to: Primary, all: re
   }
   await between();
   // the importing node first, then the migrating one, then the rest (as redis-cli does)
-  for (const primary of [to, from, ...all.filter((p) => p.id !== to.id && p.id !== from.id)]) await cli(primary.address, "CLUSTER", "SETSLOT", String(slot), "NODE", to.id);
+  for (const primary of [to, from, ...all.filter((p) => p.id !== to.id && p.id !== from.id)])
+    await cli(primary.address, "CLUSTER", "SETSLOT", String(slot), "NODE", to.id);
   return moved;
 }
