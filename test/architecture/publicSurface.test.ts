@@ -126,10 +126,10 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "toModelPrompt", "toTokenUsage",
   ],
   "agui-rx/redis": [
-    "DEFAULT_PREFIX", "type NodeRedisClient", "type NodeRedisPortOptions", "type OwnedConnection",
+    "type CommandRoute", "DEFAULT_PREFIX", "type NodeRedisClient", "type NodeRedisCluster", "type NodeRedisPortOptions", "type OwnedConnection",
     "type OwnedSubscription", "REDIS_STORE_DEFAULTS", "type RedisConnection", "type RedisPort",
     "type RedisStore", "type RedisStoreOptions", "type RedisStoreSettings", "type RedisStoreStats",
-    "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
+    "type ShardNotifications", "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
   ],
   "agui-rx/testing": [
     "IN_PROCESS_URL", "type InProcessEndpointOptions", "RECORDING_FORMAT", "type RecordSseOptions", "RecordedFrame", "Recording",

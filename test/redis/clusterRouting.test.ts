@@ -6,8 +6,8 @@ import { xreadArguments } from "../../src/redis/commands/XREAD";
 import { threadKeys } from "../../src/redis/keys";
 import { isClusterRetry } from "../../src/redis/RedisCalls";
 import { appendScript } from "../../src/redis/scripts/appendBatch";
-import { NOTIFY_MARK, notifyingScript } from "../../src/redis/scripts/notifyingScript";
-import { PRELUDE } from "../../src/redis/scripts/prelude";
+import { notifyingScript } from "../../src/redis/scripts/notifyingScript";
+import { NOTIFY_MARK, PRELUDE } from "../../src/redis/scripts/prelude";
 
 const keys = threadKeys("agui:", "t1");
 const context = { now: "", channel: "agui:signals", threadId: "t1", ttl: 1000 };

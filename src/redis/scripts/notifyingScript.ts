@@ -6,15 +6,7 @@
  * `XREAD`, which cannot span slots. On one server the scripts carry only the mark, a Lua comment.
  */
 import type { StoreScript } from "../commands/EVAL";
-
-/**
- * The line in the prelude's `log` (after the events are added) that the cluster variant replaces
- * with its announcement; a comment, so it costs nothing on one server.
- *
- * @example
- * PRELUDE.includes(NOTIFY_MARK); // true
- */
-export const NOTIFY_MARK = "-- announced here on a Redis Cluster (notifyingScript)";
+import { NOTIFY_MARK } from "./prelude";
 
 /** The announcement: the last id logged, on the channel named like the events key (`EVENTS`, the same slot). */
 const NOTIFY_LUA = "redis.call('SPUBLISH', EVENTS, ids[#ids])";

@@ -9,7 +9,14 @@
  * signal channel, the thread id and the thread's key TTL in milliseconds.
  */
 
-import { NOTIFY_MARK } from "./notifyingScript";
+/**
+ * The line in the prelude's `log` (after the events are added) that the Redis Cluster variant of
+ * each script replaces with its announcement (notifyingScript.ts); a comment, so it costs nothing on one server.
+ *
+ * @example
+ * PRELUDE.includes(NOTIFY_MARK); // true
+ */
+export const NOTIFY_MARK = "-- announced here on a Redis Cluster (notifyingScript)";
 
 /**
  * What every script call carries besides its own arguments.
