@@ -221,13 +221,17 @@ export class TailReader {
   }
 
   /**
-   * Over a cluster: listens to the thread's channel, then reads what came before the subscription;
-   * polls while followed. A subscription that fails counts as a failed read (the poll tries again).
+   * Over a cluster: listens to the thread's channel with a new listener (the port routes the
+   * subscription to the slot's primary as it knows it now), then reads what was announced before
+   * the subscription landed; takes a previous listener off (wherever it was left: that node may
+   * answer MOVED); polls while anything is followed. A subscription that fails counts as a failed
+   * read (the poll tries again).
    */
   private listen(stream: FollowedStream): void {
     const pull = stream.pull;
     const shards = this.env.shards;
     if (pull === undefined || shards === undefined) return;
+    const old = pull.listener;
     const listener = (): void => this.pull(stream);
     pull.listener = listener;
     shards.listen(stream.keys.events, listener).then(
@@ -237,6 +241,7 @@ export class TailReader {
       },
       (error: unknown) => this.failedRead(stream, error),
     );
+    shards.unlisten(stream.keys.events, old).catch(() => undefined);
     this.schedulePoll();
   }
 
@@ -267,7 +272,7 @@ export class TailReader {
         });
         if (this.streams.get(stream.keys.events) !== stream) return;
         const entries = decodeEntries(reply, stream.threadId);
-        if (polled && entries.length > 0) this.relisten(stream);
+        if (polled && entries.length > 0) this.listen(stream); // announcements were lost: subscribe again where the slot is now
         polled = false;
         this.advanceEntries(stream, entries);
         if (entries.length >= page) pull.again = true; // a full page: there is more
@@ -276,27 +281,6 @@ export class TailReader {
     } catch (error) {
       this.failedRead(stream, error);
     }
-  }
-
-  /**
-   * Over a cluster: subscribes the thread's channel again with a new listener (the port routes it to
-   * the slot's primary as it knows it now), then takes the old one off, wherever it was left.
-   */
-  private relisten(stream: FollowedStream): void {
-    const { pull } = stream;
-    const shards = this.env.shards;
-    if (pull === undefined || shards === undefined) return;
-    const old = pull.listener;
-    const listener = (): void => this.pull(stream);
-    pull.listener = listener;
-    shards.listen(stream.keys.events, listener).then(
-      () => {
-        if (this.streams.get(stream.keys.events) !== stream) shards.unlisten(stream.keys.events, listener).catch(() => undefined);
-        else this.pull(stream); // what was announced before the subscription landed
-      },
-      (error: unknown) => this.failedRead(stream, error),
-    );
-    shards.unlisten(stream.keys.events, old).catch(() => undefined); // the node that had it may answer MOVED: nothing is left there
   }
 
   /** A read that failed once is tried again by the next announcement or poll; twice in a row, its tails end with the cause. */
