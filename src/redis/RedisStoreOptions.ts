@@ -89,7 +89,8 @@ export interface RedisStore extends ThreadStore {
   readonly instance: string;
   stats(): RedisStoreStats;
   /**
-   * Closes the two connections the store opened (the caller's client stays open) and stops its
+   * Closes the two connections the store opened (over a cluster: its subscriptions on the caller's
+   * cluster client; the caller's client stays open) and stops its
    * timers: tails error `unavailable`, and this instance's writers reject from then on (their
    * runs end ABANDONED unless another store ends them).
    */
