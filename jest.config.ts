@@ -9,7 +9,7 @@ const config: Config = {
   roots: ["<rootDir>/test", "<rootDir>/examples"],
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
   // Load suites run with `npm run test:load`; test/redis/live needs a real redis-server and runs with `npm run test:redis`.
-  testPathIgnorePatterns: ["/node_modules/", "/e2e/", "\\.load\\.test\\.ts$", "/test/redis/live/"],
+  testPathIgnorePatterns: ["/node_modules/", "/e2e/", "\\.load\\.test\\.ts$", "/test/redis/live/", "/test/redis/cluster/"],
   transform: {
     "^.+\\.tsx?$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }],
     // The ESM-only packages of the Vercel AI SDK (test/ai), rewritten to CommonJS for jest's runtime.

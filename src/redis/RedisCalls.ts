@@ -5,9 +5,11 @@
  * that names the command, the thread and the cause.
  */
 import { StoreError, type StoreErrorDetails } from "../server/store/StoreError";
+import { commandRoute } from "./commands/route";
 import { evalArguments, evalshaArguments, isNoScript, type ScriptKeys, type StoreScript } from "./commands/EVAL";
-import type { RedisConnection } from "./RedisPort";
+import type { CommandRoute, RedisConnection } from "./RedisPort";
 import { scriptDigest } from "./scriptDigests";
+import { notifyingScript } from "./scripts/notifyingScript";
 import type { ScriptContext } from "./scripts/prelude";
 
 /**
@@ -18,17 +20,32 @@ import type { ScriptContext } from "./scripts/prelude";
  * const reply = await calls.command(port, ["XRANGE", key, "-", "+"], "XRANGE", { threadId });
  */
 export class RedisCalls {
-  /** @param timeout milliseconds a command may take before the store gives up on it */
-  constructor(readonly timeout: number) {}
+  /**
+   * @param timeout milliseconds a command may take before the store gives up on it
+   * @param notifying whether scripts announce what they log on the thread's sharded channel (a Redis Cluster: `notifyingScript`)
+   */
+  constructor(
+    readonly timeout: number,
+    readonly notifying = false,
+  ) {}
 
   /**
    * Sends `args` on `connection`; rejects with StoreError `unavailable` when it fails or has not
    * answered within the timeout (plus `extraMs`: a blocking read's own block time). A command
    * given up on before it was written is withdrawn (the port's abort signal), so it never runs late.
+   * `route` says which node a cluster sends it to: by default its own first key (`commandRoute`);
+   * a keyless command that must follow another on its node (`WAIT` after a script) names that one's.
    */
-  command(connection: RedisConnection, args: readonly string[], what: string, details: StoreErrorDetails = {}, extraMs = 0): Promise<unknown> {
+  command(
+    connection: RedisConnection,
+    args: readonly string[],
+    what: string,
+    details: StoreErrorDetails = {},
+    extraMs = 0,
+    route: CommandRoute = commandRoute(args),
+  ): Promise<unknown> {
     const limit = this.timeout + extraMs;
-    return within(limit, (signal) => connection.send(args, signal), what, details, `it did not answer within ${limit} ms`);
+    return within(limit, (signal) => sendRetrying(connection, args, signal, route), what, details, `it did not answer within ${limit} ms`);
   }
 
   /**
@@ -52,6 +69,7 @@ export class RedisCalls {
     args: readonly string[],
     details: StoreErrorDetails = {},
   ): Promise<unknown> {
+    if (this.notifying) script = notifyingScript(script);
     const what = `the ${script.name} script`;
     const on = { threadId: context.threadId, ...details };
     const whole = (): Promise<unknown> => this.command(connection, evalArguments(script, keys, context, args), what, on);
@@ -62,6 +80,44 @@ export class RedisCalls {
       throw error;
     });
   }
+}
+
+/** How often a command that met `TRYAGAIN` or `CLUSTERDOWN` is sent again (about 7.5 s in all: a slot move or a failover, within the command deadline), and the pause before the first retry (doubled each time, at most 200 ms). */
+const CLUSTER_RETRIES = 40;
+const CLUSTER_RETRY_MS = 10;
+
+/**
+ * Sends `args`, and sends them again (bounded, with growing pauses, within the command's deadline)
+ * while a Redis Cluster answers `TRYAGAIN` (a multi-key command or script met a slot whose keys are
+ * half migrated: docs/durability.md#redis-cluster) or `CLUSTERDOWN` (a failover under way). Both
+ * answers mean nothing of the command ran, so sending it again is safe, scripts included.
+ */
+async function sendRetrying(connection: RedisConnection, args: readonly string[], signal: AbortSignal, route: CommandRoute): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await connection.send(args, signal, route);
+    } catch (error) {
+      if (attempt >= CLUSTER_RETRIES || signal.aborted || !isClusterRetry(error)) throw error;
+    }
+    const pause = Math.min(CLUSTER_RETRY_MS * 2 ** attempt, 200);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pause);
+      if (typeof timer === "object" && typeof timer.unref === "function") timer.unref();
+    });
+    if (signal.aborted) throw new Error("the command was given up on while it waited to be sent again");
+  }
+}
+
+/**
+ * Whether a failed command met a Redis Cluster in the middle of moving a slot or failing over (its
+ * error reply starts `TRYAGAIN` or `CLUSTERDOWN`): nothing of it ran.
+ *
+ * @example
+ * isClusterRetry(new Error("TRYAGAIN Multiple keys request during rehashing of slot")); // true
+ */
+export function isClusterRetry(error: unknown): boolean {
+  const message = typeof error === "object" && error !== null && "message" in error ? error.message : undefined;
+  return typeof message === "string" && (message.startsWith("TRYAGAIN") || message.startsWith("CLUSTERDOWN"));
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { StoreClock } from "../server/store/StoreClock";
 import type { ThreadStore } from "../server/store/ThreadStore";
 import { DEFAULT_PREFIX } from "./keys";
-import type { NodeRedisClient } from "./nodeRedisPort";
+import type { NodeRedisClient, NodeRedisCluster } from "./nodeRedisPort";
 import type { RedisPort } from "./RedisPort";
 import type { ReplicaAcknowledgement } from "./replicaWait";
 
@@ -47,13 +47,15 @@ export interface RedisStoreSettings {
 }
 
 /**
- * Options of `redisStore()`: a connected node-redis client (`redis` 5), or any `RedisPort`, plus settings.
+ * Options of `redisStore()`: a connected node-redis client or cluster client (`redis` 5's
+ * `createClient` or `createCluster`, docs/durability.md#redis-cluster), or any `RedisPort`, plus settings.
  *
  * @example
  * redisStore({ client, prefix: "chat:" });
+ * redisStore({ client: await createCluster({ rootNodes }).connect() });
  */
 export type RedisStoreOptions = RedisStoreSettings &
-  ({ readonly client: NodeRedisClient; readonly port?: undefined } | { readonly port: RedisPort; readonly client?: undefined });
+  ({ readonly client: NodeRedisClient | NodeRedisCluster; readonly port?: undefined } | { readonly port: RedisPort; readonly client?: undefined });
 
 /**
  * The defaults of `RedisStoreSettings`.
@@ -96,7 +98,8 @@ export interface RedisStore extends ThreadStore {
   readonly instance: string;
   stats(): RedisStoreStats;
   /**
-   * Closes the two connections the store opened (the caller's client stays open) and stops its
+   * Closes the two connections the store opened (over a cluster: its subscriptions on the caller's
+   * cluster client; the caller's client stays open) and stops its
    * timers: tails error `unavailable`, and this instance's writers reject from then on (their
    * runs end ABANDONED unless another store ends them).
    */

@@ -11,6 +11,11 @@
  * common case (a client reading the run from the instance that runs it) costs no read-back. When
  * the run ends, fails, or its lease check finds it over, the thread goes back to the XREAD from
  * where the feed left it, which picks up what others logged (an ABANDONED, say).
+ *
+ * Over a Redis Cluster (docs/durability.md#redis-cluster) one XREAD cannot span the slots of the
+ * followed threads: each thread is followed through its sharded channel instead (its scripts
+ * announce every append there), read by XRANGE from where the reader is when an announcement
+ * arrives, and polled every `blockMs` in case one was lost while its slot moved; the fan-out is the same.
  */
 import { Observable } from "rxjs";
 import { isTerminal } from "../thread/isTerminal";
@@ -47,6 +52,8 @@ export class TailReader {
   private wakeSent = false;
   private wakeAfter = "0-0";
   private closed = false;
+  /** Over a cluster: cancels the pending poll. */
+  private polling: (() => void) | undefined;
 
   constructor(private readonly env: ReaderEnvironment) {}
 
@@ -119,6 +126,8 @@ export class TailReader {
   /** Errors every tail with `unavailable` and closes the reader's connection. */
   async close(): Promise<void> {
     this.closed = true;
+    this.polling?.();
+    this.polling = undefined;
     for (const stream of [...this.streams.values()]) this.drop(stream, closedError(stream.threadId));
     const connection = this.connection;
     this.connection = undefined;
@@ -140,10 +149,12 @@ export class TailReader {
       // A thread this instance feeds starts where its writer is: the tail catches up from its cursor below.
       const owner = this.owners.get(keys.events);
       const start = owner !== undefined && owner.last.seq > at.seq ? owner.last : at;
-      existing = { threadId, keys, position: start, recent: [start], followers: new Set(), cancelCheck: () => undefined };
+      const pull = this.env.shards === undefined ? undefined : { listener: (): void => undefined, reading: false, again: false, failures: 0 };
+      existing = { threadId, keys, position: start, recent: [start], followers: new Set(), cancelCheck: () => undefined, pull };
       this.streams.set(keys.events, existing);
       this.checkLease(existing);
-      if (owner === undefined) this.wakeUp();
+      if (pull !== undefined) this.listen(existing);
+      else if (owner === undefined) this.wakeUp();
     }
     existing.followers.add(follower);
     follower.catchingUp = false;
@@ -183,12 +194,12 @@ export class TailReader {
     const stream = this.streams.get(key);
     if (stream === undefined || !stream.followers.delete(follower) || stream.followers.size > 0) return;
     this.streams.delete(key); // the pending XREAD may still name it; its reply is then ignored
-    stream.cancelCheck();
+    this.forget(stream);
   }
 
   private drop(stream: FollowedStream, error: StoreError): void {
     if (this.streams.get(stream.keys.events) === stream) this.streams.delete(stream.keys.events);
-    stream.cancelCheck();
+    this.forget(stream);
     for (const follower of [...stream.followers]) follower.fail(error);
     stream.followers.clear();
   }
@@ -197,7 +208,98 @@ export class TailReader {
   private disown(key: string, owner: Owner): void {
     if (this.owners.get(key) !== owner) return;
     this.owners.delete(key);
-    if (this.streams.has(key) && !this.closed) this.wakeUp();
+    const stream = this.streams.get(key);
+    if (stream === undefined || this.closed) return;
+    if (stream.pull !== undefined) this.pull(stream);
+    else this.wakeUp();
+  }
+
+  /** A followed thread is no longer followed: its lease check stops, and over a cluster its channel is left. */
+  private forget(stream: FollowedStream): void {
+    stream.cancelCheck();
+    if (stream.pull !== undefined) this.env.shards?.unlisten(stream.keys.events, stream.pull.listener).catch(() => undefined); // gone with the connection anyway
+  }
+
+  /**
+   * Over a cluster: listens to the thread's channel with a new listener (the port routes the
+   * subscription to the slot's primary as it knows it now), then reads what was announced before
+   * the subscription landed; takes a previous listener off (wherever it was left: that node may
+   * answer MOVED); polls while anything is followed. A subscription that fails counts as a failed
+   * read (the poll tries again).
+   */
+  private listen(stream: FollowedStream): void {
+    const pull = stream.pull;
+    const shards = this.env.shards;
+    if (pull === undefined || shards === undefined) return;
+    const old = pull.listener;
+    const listener = (): void => this.pull(stream);
+    pull.listener = listener;
+    shards.listen(stream.keys.events, listener).then(
+      () => {
+        if (this.streams.get(stream.keys.events) !== stream) shards.unlisten(stream.keys.events, listener).catch(() => undefined);
+        else this.pull(stream);
+      },
+      (error: unknown) => this.failedRead(stream, error),
+    );
+    shards.unlisten(stream.keys.events, old).catch(() => undefined);
+    this.schedulePoll();
+  }
+
+  /**
+   * Over a cluster: reads the stream after the reader's position now, or once more after the read
+   * under way. `polled`: the poll asks, not an announcement; if it finds entries, their announcements
+   * were lost (the slot moved, or its primary failed over, and the subscription stayed behind), so
+   * the thread's channel is subscribed again, where its slot is now.
+   */
+  private pull(stream: FollowedStream, polled = false): void {
+    const pull = stream.pull;
+    if (pull === undefined || this.closed || this.streams.get(stream.keys.events) !== stream || this.owners.has(stream.keys.events)) return;
+    if (pull.reading) {
+      pull.again = true;
+      return;
+    }
+    pull.reading = true;
+    void this.readNew(stream, pull, polled).finally(() => (pull.reading = false));
+  }
+
+  private async readNew(stream: FollowedStream, pull: NonNullable<FollowedStream["pull"]>, polled: boolean): Promise<void> {
+    const { calls, port, page } = this.env;
+    try {
+      do {
+        pull.again = false;
+        const reply = await calls.command(port, xrangeArguments(stream.keys.events, stream.position.cursor, "+", page), "XRANGE", {
+          threadId: stream.threadId,
+        });
+        if (this.streams.get(stream.keys.events) !== stream) return;
+        const entries = decodeEntries(reply, stream.threadId);
+        if (polled && entries.length > 0) this.listen(stream); // announcements were lost: subscribe again where the slot is now
+        polled = false;
+        this.advanceEntries(stream, entries);
+        if (entries.length >= page) pull.again = true; // a full page: there is more
+      } while (pull.again && this.streams.get(stream.keys.events) === stream && !this.owners.has(stream.keys.events));
+      pull.failures = 0;
+    } catch (error) {
+      this.failedRead(stream, error);
+    }
+  }
+
+  /** A read that failed once is tried again by the next announcement or poll; twice in a row, its tails end with the cause. */
+  private failedRead(stream: FollowedStream, error: unknown): void {
+    const pull = stream.pull;
+    if (pull === undefined || this.streams.get(stream.keys.events) !== stream) return;
+    pull.failures += 1;
+    if (pull.failures >= 2) this.drop(stream, asStoreError(error, stream.threadId));
+  }
+
+  /** Over a cluster: every `blockMs` while anything is followed, each followed thread not fed here is read again. */
+  private schedulePoll(): void {
+    if (this.polling !== undefined || this.closed) return;
+    this.polling = this.env.timers.setTimer(this.env.blockMs, () => {
+      this.polling = undefined;
+      if (this.streams.size === 0 || this.closed) return;
+      for (const stream of [...this.streams.values()]) this.pull(stream, true);
+      this.schedulePoll();
+    });
   }
 
   /** Makes sure the read loop runs and reads every followed stream. */

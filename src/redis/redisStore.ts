@@ -124,7 +124,8 @@ class RedisThreadStore implements RedisStore {
     this.maxEvents = positive("maxEventsPerThread", options.maxEventsPerThread ?? REDIS_STORE_DEFAULTS.maxEventsPerThread);
     this.snapshotEvery = positive("snapshotEvery", options.snapshotEvery ?? REDIS_STORE_DEFAULTS.snapshotEvery);
     this.replicas = options.replicas === undefined ? undefined : replicaSetting(options.replicas);
-    this.calls = new RedisCalls(positive("timeout", options.timeout ?? REDIS_STORE_DEFAULTS.timeout));
+    // Over a Redis Cluster the scripts announce each append on the thread's sharded channel (docs/durability.md#redis-cluster).
+    this.calls = new RedisCalls(positive("timeout", options.timeout ?? REDIS_STORE_DEFAULTS.timeout), this.port.shards !== undefined);
     this.clock = options.clock;
     this.timers = options.clock ?? systemClock;
     this.leaseTtl = options.clock === undefined ? this.lease : this.ttl;
@@ -160,6 +161,7 @@ class RedisThreadStore implements RedisStore {
       lease: this.lease,
       blockMs: BLOCK_MS,
       page: PAGE,
+      shards: this.port.shards,
     });
   }
 

@@ -7,10 +7,12 @@
  * the pair sent again; it is never sent whole with EVAL ahead of its WAIT.
  */
 import { StoreError, type StoreErrorDetails } from "../server/store/StoreError";
+import { commandRoute } from "./commands/route";
 import { evalArguments, evalshaArguments, isNoScript, type ScriptKeys, type StoreScript } from "./commands/EVAL";
 import type { RedisCalls } from "./RedisCalls";
 import type { RedisConnection } from "./RedisPort";
 import { scriptDigest } from "./scriptDigests";
+import { notifyingScript } from "./scripts/notifyingScript";
 import type { ScriptContext } from "./scripts/prelude";
 
 /**
@@ -48,17 +50,21 @@ export async function scriptAcknowledged(
 ): Promise<unknown> {
   const what = `the ${script.name} script`;
   const on = { threadId: context.threadId, ...details };
-  const digest = scriptDigest(script);
-  const call = digest === undefined ? evalArguments(script, keys, context, args) : evalshaArguments(digest, keys, context, args);
+  // the script as RedisCalls sends it: over a cluster, the variant that announces what it logs
+  const sent = calls.notifying ? notifyingScript(script) : script;
+  const digest = scriptDigest(sent);
+  const call = digest === undefined ? evalArguments(sent, keys, context, args) : evalshaArguments(digest, keys, context, args);
   const wait = ["WAIT", String(replicas.count), String(replicas.timeoutMs)];
+  // Over a Redis Cluster, WAIT (no key) and SCRIPT LOAD go where the script goes: its thread's primary.
+  const route = commandRoute(call);
   const pair = (): Promise<[unknown, unknown]> =>
-    Promise.all([calls.command(connection, call, what, on), calls.command(connection, wait, `WAIT after ${what}`, on, replicas.timeoutMs)]);
+    Promise.all([calls.command(connection, call, what, on), calls.command(connection, wait, `WAIT after ${what}`, on, replicas.timeoutMs, route)]);
   let replies: [unknown, unknown];
   try {
     replies = await pair();
   } catch (error) {
     if (!isNoScript(error)) throw error;
-    await calls.command(connection, ["SCRIPT", "LOAD", script.source], `SCRIPT LOAD of ${what}`, on);
+    await calls.command(connection, ["SCRIPT", "LOAD", sent.source], `SCRIPT LOAD of ${what}`, on, 0, route);
     replies = await pair();
   }
   const acknowledged = Number(replies[1]);

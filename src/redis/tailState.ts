@@ -7,7 +7,7 @@ import { StoreError } from "../server/store/StoreError";
 import type { LoggedEntry } from "./entries";
 import type { ThreadKeys } from "./keys";
 import { unavailable, type RedisCalls } from "./RedisCalls";
-import type { RedisPort } from "./RedisPort";
+import type { RedisPort, ShardNotifications } from "./RedisPort";
 import type { NoticeReply } from "./scripts/leaseScripts";
 
 /**
@@ -29,6 +29,12 @@ export interface ReaderEnvironment {
   readonly blockMs: number;
   /** Entries per stream per read. */
   readonly page: number;
+  /**
+   * A Redis Cluster's sharded notifications (`RedisPort.shards`): when given, each followed thread
+   * is read by `XRANGE` when its channel announces an append, and polled every `blockMs` besides
+   * (a notification lost while a slot moved or a primary failed over), instead of by the blocking `XREAD`.
+   */
+  readonly shards?: ShardNotifications | undefined;
 }
 
 /** One tail. */
@@ -56,6 +62,8 @@ export interface FollowedStream {
   recent: LoggedEntry[];
   readonly followers: Set<Follower>;
   cancelCheck: () => void;
+  /** Over a Redis Cluster: what it listens to its channel with, whether an XRANGE of it is under way, whether another must follow, and the failed reads in a row. */
+  readonly pull?: { listener: () => void; reading: boolean; again: boolean; failures: number } | undefined;
 }
 
 /**

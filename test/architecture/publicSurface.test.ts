@@ -126,11 +126,10 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     "toModelPrompt", "toTokenUsage",
   ],
   "agui-rx/redis": [
-    "DEFAULT_PREFIX", "type NodeRedisClient", "type NodeRedisPortOptions", "type OwnedConnection",
+    "type CommandRoute", "DEFAULT_PREFIX", "type NodeRedisClient", "type NodeRedisCluster", "type NodeRedisPortOptions", "type OwnedConnection",
     "type OwnedSubscription", "REDIS_STORE_DEFAULTS", "type RedisConnection", "type RedisPort",
     "type RedisStore", "type RedisStoreOptions", "type RedisStoreSettings", "type RedisStoreStats",
-    "type ReplicaAcknowledgement",
-    "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
+    "type ReplicaAcknowledgement", "type ShardNotifications", "type ThreadKeys", "nodeRedisPort", "redisStore", "signalChannel", "threadKeys",
   ],
   "agui-rx/testing": [
     "IN_PROCESS_URL", "type InProcessEndpointOptions", "RECORDING_FORMAT", "type RecordSseOptions", "RecordedFrame", "Recording",

@@ -15,7 +15,7 @@ import type { StoreScript } from "../commands/EVAL";
 import type { EncodedEvent } from "../entries";
 import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { parseCheckpointReply, type CheckpointResult } from "./checkpointSnapshot";
-import { PRELUDE_FUNCTIONS, PRELUDE_HEAD } from "./prelude";
+import { NOTIFY_MARK, PRELUDE_FUNCTIONS, PRELUDE_HEAD } from "./prelude";
 
 /**
  * What one append sends.
@@ -100,6 +100,7 @@ local function log_batch(renewed)
   end
   redis.call('HSET', META, 'seq', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
   if not terminal and not renewed then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
+  ${NOTIFY_MARK}
   return ids
 end
 -- Looks at the stream's length once per 1% of its bound (every append for a bound under 100);

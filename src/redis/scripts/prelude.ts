@@ -10,6 +10,15 @@
  */
 
 /**
+ * The line in the prelude's `log` (after the events are added) that the Redis Cluster variant of
+ * each script replaces with its announcement (notifyingScript.ts); a comment, so it costs nothing on one server.
+ *
+ * @example
+ * PRELUDE.includes(NOTIFY_MARK); // true
+ */
+export const NOTIFY_MARK = "-- announced here on a Redis Cluster (notifyingScript)";
+
+/**
  * What every script call carries besides its own arguments.
  *
  * @example
@@ -139,6 +148,7 @@ local function log(events)
     ids[i] = redis.call('XADD', EVENTS, '*', 't', event[1], 'n', tostring(seq + i - 1), 'e', event[2])
   end
   redis.call('HSET', META, 'seq', tostring(seq + #events), 'last', ids[#ids])
+  ${NOTIFY_MARK}
   return ids
 end
 

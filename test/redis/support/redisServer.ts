@@ -48,6 +48,8 @@ export interface RedisServerOptions {
   readonly appendOnlyDir?: string;
   /** Start as a replica of the server on this loopback port (`--replicaof 127.0.0.1 <port>`). */
   readonly replicaOf?: number;
+  /** More arguments for `redis-server` (the cluster suite's `--cluster-enabled yes` and its node file). */
+  readonly extraArgs?: readonly string[];
 }
 
 /**
@@ -63,7 +65,21 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const persistence =
     options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--dir", options.appendOnlyDir, "--appendonly", "yes", "--appendfsync", "always"];
   const replica = options.replicaOf === undefined ? [] : ["--replicaof", "127.0.0.1", String(options.replicaOf)];
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, ...replica, "--protected-mode", "yes", "--loglevel", "notice"];
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    ...persistence,
+    ...replica,
+    "--protected-mode",
+    "yes",
+    "--loglevel",
+    "notice",
+    ...(options.extraArgs ?? []),
+  ];
   const child = spawn(EXECUTABLE, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
