@@ -1,5 +1,5 @@
 /** The AG-UI HTTP transport (docs/wire.md#6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (docs/durability.md#stores-and-routes). */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import { defer, identity, lastValueFrom, tap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from "rxjs";
 import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
 import { serverOwnsHistory } from "../../protocol/historyCapability";
