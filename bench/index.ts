@@ -4,9 +4,11 @@
  * `bench/support/measure.ts` and prints its own table (ratios against a baseline measured in the
  * same run, so the figures compare across machines).
  * `npm run bench -- state` runs only the suites whose file name contains "state".
+ * Suites record their targets with `bench/support/targets.ts`; the run ends with all of them in one table.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { printTargets } from "./support/targets";
 
 /** The shape every suite exports. */
 export type Suite = () => Promise<void>;
@@ -31,6 +33,8 @@ async function main(): Promise<void> {
     console.log(`\n=== ${file.replace(/\.ts$/, "")} ===`);
     await (loaded.default as Suite)();
   }
+  // Every target the suites recorded (bench/support/targets.ts), together at the end of the run.
+  printTargets("=== targets of this run ===");
 }
 
 main().catch((error: unknown) => {
