@@ -4,8 +4,11 @@
  * by the `ev.*` builders (a text answer, a tool call with streamed arguments and its result, a
  * state delta), measured in alternation in this process:
  *
- * - **ours**: what `RunCore.write` does per event: `checkedStep` in strict mode (the chunk
- *   normalizer and the verifier) into a sink, then `encodeFrame` (the SSE frame's UTF-8 bytes);
+ * - **ours**: what `RunCore.write` does per event, `checkedStep` in strict mode (the chunk
+ *   normalizer and the verifier) into a sink, then what a response body (`toEventStream`'s pump)
+ *   does with it: `textFrame` (the frame's text and UTF-8 size) pushed to a `FrameQueue`, and one
+ *   `takeChunk` (the bytes a socket write gets) per read of `DEFAULT_HIGH_WATER_MARK` frames, the
+ *   most a paced producer queues before `ready()` makes it wait;
  * - **official**: a hand loop over `@ag-ui/encoder` 1.0.0's `EventEncoder.encodeSSE` (which drops
  *   optional `null` members by the schema, then `JSON.stringify`), each frame to UTF-8 bytes.
  *
@@ -18,7 +21,9 @@ import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
 import { checkedStep, initialCheckedState, type CheckedSink } from "../../src/operators/checkedStep";
 import type { ProtocolError } from "../../src/operators/ProtocolError";
-import { encodeFrame } from "../../src/server/http/encodeFrame";
+import { textFrame } from "../../src/server/http/encodeFrame";
+import { FrameQueue } from "../../src/server/http/FrameQueue";
+import { DEFAULT_HIGH_WATER_MARK } from "../../src/server/http/toEventStream";
 import { compare } from "./measure";
 import { fmt, printTable } from "./table";
 import { recordTarget } from "./targets";
@@ -43,18 +48,23 @@ function runEvents(deltas: number): Event[] {
   return events;
 }
 
-/** Ours: the strict checked step, then the frame's bytes; throws on the first refusal. */
+/** Ours: the strict checked step, then the pump's frames and reads (the chunks a socket writes); throws on the first refusal. */
 function oursLane(events: readonly Event[]): Uint8Array[] {
   const state = initialCheckedState({ mode: "strict" });
-  const frames: Uint8Array[] = [];
+  const queue = new FrameQueue(undefined);
+  const chunks: Uint8Array[] = [];
   const sink: CheckedSink = {
-    sent: (event) => frames.push(encodeFrame(event)),
+    sent: (event) => {
+      queue.push(textFrame(event));
+      if (queue.length >= DEFAULT_HIGH_WATER_MARK) chunks.push(queue.takeChunk());
+    },
     refused: (error: ProtocolError) => {
       throw error;
     },
   };
   for (const event of events) checkedStep(state, event, sink);
-  return frames;
+  if (queue.length > 0) chunks.push(queue.takeChunk());
+  return chunks;
 }
 
 const utf8 = new TextEncoder();
@@ -64,11 +74,12 @@ function officialLane(encoder: EventEncoder, events: readonly Event[]): Uint8Arr
   return events.map((event) => utf8.encode(encoder.encodeSSE(event as unknown as CoreEvent)));
 }
 
-function checkFrames(lane: string, frames: readonly Uint8Array[], expected: string, count: number): void {
+/** Throws unless `chunks` are `count` of them and, decoded and joined, `expected` byte for byte. */
+function checkFrames(lane: string, chunks: readonly Uint8Array[], expected: string, count: number): void {
   const decoder = new TextDecoder();
-  const text = frames.map((frame) => decoder.decode(frame)).join("");
-  if (frames.length !== count || text !== expected) {
-    throw new Error(`${lane}: expected ${count} frames of ${expected.length} characters, but got ${frames.length} of ${text.length}`);
+  const text = chunks.map((chunk) => decoder.decode(chunk)).join("");
+  if (chunks.length !== count || text !== expected) {
+    throw new Error(`${lane}: expected ${count} chunks of ${expected.length} characters in all, but got ${chunks.length} of ${text.length}`);
   }
 }
 
@@ -82,7 +93,7 @@ export function measureEncodeVerify(suite: string): void {
   const events = runEvents(1_000);
   const expected = events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
   const encoder = new EventEncoder({ accept: "text/event-stream" });
-  checkFrames("ours (checkedStep + encodeFrame)", oursLane(events), expected, events.length);
+  checkFrames("ours (checkedStep + textFrame + takeChunk)", oursLane(events), expected, Math.ceil(events.length / DEFAULT_HIGH_WATER_MARK));
   checkFrames("official (EventEncoder.encodeSSE)", officialLane(encoder, events), expected, events.length);
   const { baseline, candidate, ratio } = compare(
     "official",
@@ -96,7 +107,7 @@ export function measureEncodeVerify(suite: string): void {
   printTable(`the server's per-event path vs a hand loop over @ag-ui/encoder's EventEncoder: ${events.length} events a run, median of alternated samples`, [
     ["lane", "events/s", "× official"],
     ["official: EventEncoder.encodeSSE → UTF-8", perSecond(baseline.msPerOp), "1.00×"],
-    ["ours: checkedStep (strict) → encodeFrame", perSecond(candidate.msPerOp), `${fmt(speedup)}×`],
+    [`ours: checkedStep (strict) → textFrame → takeChunk per ${DEFAULT_HIGH_WATER_MARK}`, perSecond(candidate.msPerOp), `${fmt(speedup)}×`],
   ]);
   recordTarget(suite, `server encode + verify ≥ ${ENCODE_VERIFY_TARGET}× EventEncoder hand loop`, `${fmt(speedup)}×`, speedup >= ENCODE_VERIFY_TARGET);
 }
