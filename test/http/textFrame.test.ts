@@ -1,4 +1,4 @@
-import { TextFrame, frameSize, utf8Size } from "../../src/server/http/TextFrame";
+import { TextFrame, encodedUtf8Size, frameSize, utf8Size } from "../../src/server/http/TextFrame";
 import { FrameQueue } from "../../src/server/http/FrameQueue";
 import { textFrame } from "../../src/server/http/encodeFrame";
 import { ev } from "../../src/protocol/build";
@@ -11,8 +11,9 @@ describe("TextFrame: a frame held as text, its size counted without encoding it"
     ["two-, three- and four-byte characters", "é € 😀 日本"],
     ["a lone surrogate (encoded as U+FFFD, 3 bytes)", "a\ud800b"],
     ["a text longer than the counting buffer, a surrogate pair across its 64 KiB edge", "x".repeat(65_535) + "😀" + "ü".repeat(70_000)],
-  ])("utf8Size counts %s exactly as TextEncoder encodes it", (_, text) => {
+  ])("utf8Size and its portable form count %s exactly as TextEncoder encodes it", (_, text) => {
     expect(utf8Size(text)).toBe(utf8.encode(text).byteLength);
+    expect(encodedUtf8Size(text)).toBe(utf8.encode(text).byteLength);
   });
 
   it("encodes its bytes once, on first use, matching its size", () => {

@@ -1,8 +1,7 @@
 /** The encoded frames waiting for one response's reader, taken in bounded chunks (docs/http.md, "Backpressure"). */
 import type { Frame, TailFrames } from "./TailFrames";
 import { frameSize, TextFrame } from "./TextFrame";
-
-const utf8 = new TextEncoder();
+import { encodeChunk } from "./encodeChunk";
 
 /** The most bytes one read takes from the queue (one frame more if a single frame is larger): 64 KiB. */
 export const MAX_CHUNK_BYTES = 64 * 1024;
@@ -44,18 +43,20 @@ export class FrameQueue {
    * that frame's own bytes, shared with every response that queued it (read-only: Node's socket
    * writes it as it is, and a default `ReadableStream` neither copies nor transfers a chunk);
    * several frames make one new chunk, so a socket write carries many small frames. Frames held as
-   * text (`TextFrame`, every frame the server makes) are joined and encoded once, the cheapest way
-   * to their bytes (one `Uint8Array` per read, not one per event: issue #27); others are copied.
+   * text (`TextFrame`, every frame the server makes) are joined and encoded once into a chunk cut
+   * from a shared slab (`encodeChunk`): no buffer per event nor per read (issue #27); others are copied.
    */
   takeChunk(): Uint8Array {
     const taken = this.take();
     if (taken.length === 1) return taken[0].bytes;
     let text = "";
+    let size = 0;
     for (const frame of taken) {
       if (!(frame instanceof TextFrame)) return copied(taken);
       text += frame.text;
+      size += frame.size;
     }
-    return utf8.encode(text);
+    return encodeChunk(text, size);
   }
 
   /**

@@ -5,15 +5,26 @@ const utf8 = new TextEncoder();
 /** Where `utf8Size` lets `encodeInto` count, piece by piece for a longer text: written, never read. */
 const scratch = new Uint8Array(64 * 1024);
 
+/** Node's `Buffer`, where the runtime has one: its `byteLength` counts natively without a result object (a third of `encodeInto`'s cost). */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: "utf8"): number } }).Buffer;
+
 /**
  * The number of bytes `text` takes in UTF-8, exactly what `TextEncoder.encode(text).byteLength`
- * would be, without allocating per call: `encodeInto` a reused buffer counts it natively, where a
- * JavaScript loop or one `Uint8Array` per frame would cost several times more (issue #27).
+ * would be, without allocating per call (one `Uint8Array` per frame would cost several times
+ * more, issue #27): Node's `Buffer.byteLength` where there is one, else `encodedUtf8Size`.
  *
  * @example
  * utf8Size("é"); // 2
  */
-export function utf8Size(text: string): number {
+export const utf8Size: (text: string) => number = nodeBuffer === undefined ? encodedUtf8Size : (text) => nodeBuffer.byteLength(text, "utf8");
+
+/**
+ * `utf8Size` in any runtime: `encodeInto` a reused buffer counts it, piece by piece for a longer text.
+ *
+ * @example
+ * encodedUtf8Size("😀"); // 4
+ */
+export function encodedUtf8Size(text: string): number {
   let size = 0;
   let rest = text;
   for (;;) {
