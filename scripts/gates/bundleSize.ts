@@ -4,8 +4,13 @@
  * weigh the result raw and gzipped; then hold the weight against its budget.
  */
 import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { SizeBudget } from "./budgets";
+
+/** Issue #27's target for the browser bundle of `Session` + `HttpTransport`: at most 100 kB (100,000 B) minified. */
+export const BUNDLE_TARGET_BYTES = 100_000;
 
 /** What one bundle weighs: the minified bytes and the same bytes gzipped (level 9). */
 export interface BundleSize {
@@ -39,6 +44,35 @@ export async function measureBundle(source: string, resolveDir: string): Promise
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error("expected esbuild to write one bundle, but it wrote none");
   return { bytes: output.contents.byteLength, gzipBytes: gzipSync(output.contents, { level: 9 }).byteLength };
+}
+
+/**
+ * Bundles `Session` + `HttpTransport` from the built ESM client entry under `root`
+ * (`dist/esm/client.mjs`, so `npm run build` comes first) and weighs it: what the size gate and
+ * the `bundle` bench suite both measure. Throws when the entry is not built.
+ *
+ * @example
+ * const { bytes, gzipBytes } = await measureClientBundle(process.cwd());
+ */
+export async function measureClientBundle(root: string): Promise<BundleSize> {
+  const entry = join(root, "dist", "esm", "client.mjs");
+  if (!existsSync(entry)) throw new Error(`expected the built entry ${entry}, but it is missing: run npm run build first`);
+  return measureBundle(`export { Session, HttpTransport } from ${JSON.stringify(entry)};`, root);
+}
+
+/**
+ * Whether the bundle meets issue #27's target (`BUNDLE_TARGET_BYTES`), as the cells of a
+ * `target | measured | met` row: the gzipped figure is reported beside the minified one.
+ *
+ * @example
+ * bundleTarget({ bytes: 99_000, gzipBytes: 30_000 }).met; // true
+ */
+export function bundleTarget(size: BundleSize): { readonly target: string; readonly measured: string; readonly met: boolean } {
+  return {
+    target: `Session + HttpTransport browser bundle ≤ ${bytes(BUNDLE_TARGET_BYTES)} minified`,
+    measured: `${bytes(size.bytes)} (${bytes(size.gzipBytes)} gzipped)`,
+    met: size.bytes <= BUNDLE_TARGET_BYTES,
+  };
 }
 
 /**

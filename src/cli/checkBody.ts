@@ -1,6 +1,6 @@
 /** The checking half of `agui-rx check`: an SSE body in, every finding of decoding, normalization, verification and apply out. */
 import { filter, from, map, tap, type Observable } from "rxjs";
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import {
   DecodeError,
   DecodeWarning,

@@ -1,5 +1,5 @@
 /** A Session's starting point (docs/durability.md#stores-and-routes): stored messages, state and interrupts, checked before they are used. */
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import type * as t from "io-ts";
 import { list } from "../protocol/codec";
 import { describeFailure, excerpt } from "../protocol/describeFailure";

@@ -2,7 +2,7 @@
  * The snapshot-or-delta decision for shared state (docs/rules.md#S5, docs/seeds.md#seed-000), apart from any run, for
  * transports, tests and the `selectStateEncoding()` operator.
  */
-import { isRight } from "fp-ts/Either";
+import { isRight } from "../protocol/either";
 import type { JsonPatchOperation } from "../protocol/common";
 import { applyPatch } from "../patch/apply";
 import { diff } from "../patch/diff";

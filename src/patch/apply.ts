@@ -3,7 +3,7 @@
  * prototype pollution. This is what a client uses for STATE_DELTA (docs/rules.md#A9) and ACTIVITY_DELTA
  * (docs/rules.md#A12), and what the server's StateManager uses to move its baseline forward.
  */
-import { isLeft, left, right, type Either } from "fp-ts/Either";
+import { isLeft, left, right, type Either } from "../protocol/either";
 import type { JsonPatchOperation } from "../protocol/common";
 import { cloneJson, jsonEqual, setMember, type JsonRecord } from "./json";
 import { PatchError } from "./PatchError";

@@ -4,7 +4,7 @@
  * `__proto__`, `constructor` and `prototype` are never accepted as a segment, so a patch from the
  * wire can neither reach nor create an object's prototype chain.
  */
-import { left, right, type Either } from "fp-ts/Either";
+import { left, right, type Either } from "../protocol/either";
 
 /** Segments a pointer may not contain, whatever the target: they name prototype machinery. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);

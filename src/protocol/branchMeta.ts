@@ -11,9 +11,9 @@ import { CAPABILITIES_KEY } from "./historyCapability";
 import { ownKeyOf, ownListOf, withOwnEntries } from "./ownKey";
 
 /** A message id on the selected path, or `null` for the thread's start (a group of first messages). */
-const ParentId = t.union([t.string, t.null]);
+const ParentId = /* @__PURE__ */ t.union([t.string, t.null]);
 
-const BranchGroupCodec = struct("BranchGroup", { after: ParentId, selected: t.number, siblingIds: t.readonlyArray(t.string) }, {});
+const BranchGroupCodec = /* @__PURE__ */ struct("BranchGroup", { after: ParentId, selected: t.number, siblingIds: t.readonlyArray(t.string) }, {});
 /**
  * The siblings that follow one message of the selected path (docs/threads.md#the-tree): `after` is
  * that message's id (`null`: the thread's first messages), `siblingIds` the id of each sibling's
@@ -28,7 +28,7 @@ const BranchGroupCodec = struct("BranchGroup", { after: ParentId, selected: t.nu
 export interface BranchGroup extends t.TypeOf<typeof BranchGroupCodec> {}
 export const BranchGroup: NamedStructCodec<BranchGroup> = BranchGroupCodec;
 
-const ForkMarkerCodec = struct("ForkMarker", { after: ParentId, siblingIds: t.readonlyArray(t.string) }, {});
+const ForkMarkerCodec = /* @__PURE__ */ struct("ForkMarker", { after: ParentId, siblingIds: t.readonlyArray(t.string) }, {});
 /**
  * What a RUN_STARTED says when its run starts a new sibling (`metadata["agui-rx"].fork`): the path
  * is cut right after the message `after` (`null`: all of it) before the run's input is applied,
@@ -42,7 +42,7 @@ const ForkMarkerCodec = struct("ForkMarker", { after: ParentId, siblingIds: t.re
 export interface ForkMarker extends t.TypeOf<typeof ForkMarkerCodec> {}
 export const ForkMarker: NamedStructCodec<ForkMarker> = ForkMarkerCodec;
 
-const ForkRequestCodec = struct("ForkRequest", { forkAfter: ParentId }, {});
+const ForkRequestCodec = /* @__PURE__ */ struct("ForkRequest", { forkAfter: ParentId }, {});
 /**
  * What a client asks of a run under `forwardedProps["agui-rx"]` (docs/threads.md#edit-and-regenerate):
  * `forkAfter` names the path message the run's new messages follow as a new sibling (`null`: the

@@ -13,35 +13,35 @@ const flags = <K extends string>(name: string, keys: readonly K[]) =>
   struct(name, {}, Object.fromEntries(keys.map((key) => [key, t.boolean])) as Record<K, t.BooleanC>); // the object built from `keys` has exactly those keys
 
 /** Who the agent is. */
-export const IdentityCapabilities = struct(
+export const IdentityCapabilities = /* @__PURE__ */ struct(
   "IdentityCapabilities",
   {},
   { name: t.string, type: t.string, description: t.string, version: t.string, provider: t.string, documentationUrl: t.string, metadata: Metadata },
 );
 /** How it can be reached; `resumable`: a cut stream continues from its `Last-Event-ID` (`POST {url}/connect`). */
-export const TransportCapabilities = flags("TransportCapabilities", ["streaming", "websocket", "httpBinary", "pushNotifications", "resumable"]);
+export const TransportCapabilities = /* @__PURE__ */ flags("TransportCapabilities", ["streaming", "websocket", "httpBinary", "pushNotifications", "resumable"]);
 /** Tools it provides (`items`) and how it calls them. */
-export const ToolsCapabilities = struct(
+export const ToolsCapabilities = /* @__PURE__ */ struct(
   "ToolsCapabilities",
   {},
   { supported: t.boolean, items: list(Tool), parallelCalls: t.boolean, clientProvided: t.boolean },
 );
 /** Output formats. */
-export const OutputCapabilities = struct("OutputCapabilities", {}, { structuredOutput: t.boolean, supportedMimeTypes: list(t.string) });
+export const OutputCapabilities = /* @__PURE__ */ struct("OutputCapabilities", {}, { structuredOutput: t.boolean, supportedMimeTypes: list(t.string) });
 /** State and memory. */
-export const StateCapabilities = flags("StateCapabilities", ["snapshots", "deltas", "memory", "persistentState"]);
+export const StateCapabilities = /* @__PURE__ */ flags("StateCapabilities", ["snapshots", "deltas", "memory", "persistentState"]);
 /** One subagent it may invoke. */
-export const SubagentInfo = struct("SubagentInfo", { name: t.string }, { description: t.string });
+export const SubagentInfo = /* @__PURE__ */ struct("SubagentInfo", { name: t.string }, { description: t.string });
 /** Multi-agent coordination. */
-export const MultiAgentCapabilities = struct(
+export const MultiAgentCapabilities = /* @__PURE__ */ struct(
   "MultiAgentCapabilities",
   {},
   { supported: t.boolean, delegation: t.boolean, handoffs: t.boolean, subagents: list(SubagentInfo) },
 );
 /** Reasoning output. */
-export const ReasoningCapabilities = flags("ReasoningCapabilities", ["supported", "streaming", "encrypted"]);
+export const ReasoningCapabilities = /* @__PURE__ */ flags("ReasoningCapabilities", ["supported", "streaming", "encrypted"]);
 /** Media it accepts and produces. */
-export const MultimodalCapabilities = struct(
+export const MultimodalCapabilities = /* @__PURE__ */ struct(
   "MultimodalCapabilities",
   {},
   {
@@ -50,13 +50,13 @@ export const MultimodalCapabilities = struct(
   },
 );
 /** Code execution. */
-export const ExecutionCapabilities = struct(
+export const ExecutionCapabilities = /* @__PURE__ */ struct(
   "ExecutionCapabilities",
   {},
   { codeExecution: t.boolean, sandboxed: t.boolean, maxIterations: t.number, maxExecutionTime: t.number },
 );
 /** Human in the loop. */
-export const HumanInTheLoopCapabilities = flags("HumanInTheLoopCapabilities", [
+export const HumanInTheLoopCapabilities = /* @__PURE__ */ flags("HumanInTheLoopCapabilities", [
   "supported",
   "approvals",
   "interventions",
@@ -66,7 +66,7 @@ export const HumanInTheLoopCapabilities = flags("HumanInTheLoopCapabilities", [
 ]);
 
 /** The codec of {@link AgentCapabilities}. */
-export const AgentCapabilitiesCodec = struct(
+export const AgentCapabilitiesCodec = /* @__PURE__ */ struct(
   "AgentCapabilities",
   {},
   {

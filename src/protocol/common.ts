@@ -18,7 +18,7 @@ const fromAndPath = { from: JsonPointer, path: JsonPointer };
 const opCodec = <Op extends string, R extends t.Props>(op: Op, props: R) => struct(`JsonPatch ${op}`, { op: t.literal(op), ...props }, {}, { open: true });
 
 // Each operation, as in `events.ts`: the codec as built, its interface, and the codec named after it.
-const AddOperationCodec = opCodec("add", pathAndValue);
+const AddOperationCodec = /* @__PURE__ */ opCodec("add", pathAndValue);
 /**
  * Adds `value` at `path` (an array index or `-` inserts).
  *
@@ -28,7 +28,7 @@ const AddOperationCodec = opCodec("add", pathAndValue);
 export interface AddOperation extends t.TypeOf<typeof AddOperationCodec> {}
 export const AddOperation: NamedStructCodec<AddOperation> = AddOperationCodec;
 
-const RemoveOperationCodec = opCodec("remove", pathOnly);
+const RemoveOperationCodec = /* @__PURE__ */ opCodec("remove", pathOnly);
 /**
  * Removes the value at `path`.
  *
@@ -38,7 +38,7 @@ const RemoveOperationCodec = opCodec("remove", pathOnly);
 export interface RemoveOperation extends t.TypeOf<typeof RemoveOperationCodec> {}
 export const RemoveOperation: NamedStructCodec<RemoveOperation> = RemoveOperationCodec;
 
-const ReplaceOperationCodec = opCodec("replace", pathAndValue);
+const ReplaceOperationCodec = /* @__PURE__ */ opCodec("replace", pathAndValue);
 /**
  * Replaces the value at `path` with `value`.
  *
@@ -48,7 +48,7 @@ const ReplaceOperationCodec = opCodec("replace", pathAndValue);
 export interface ReplaceOperation extends t.TypeOf<typeof ReplaceOperationCodec> {}
 export const ReplaceOperation: NamedStructCodec<ReplaceOperation> = ReplaceOperationCodec;
 
-const MoveOperationCodec = opCodec("move", fromAndPath);
+const MoveOperationCodec = /* @__PURE__ */ opCodec("move", fromAndPath);
 /**
  * Moves the value at `from` to `path`.
  *
@@ -58,7 +58,7 @@ const MoveOperationCodec = opCodec("move", fromAndPath);
 export interface MoveOperation extends t.TypeOf<typeof MoveOperationCodec> {}
 export const MoveOperation: NamedStructCodec<MoveOperation> = MoveOperationCodec;
 
-const CopyOperationCodec = opCodec("copy", fromAndPath);
+const CopyOperationCodec = /* @__PURE__ */ opCodec("copy", fromAndPath);
 /**
  * Copies the value at `from` to `path`.
  *
@@ -68,7 +68,7 @@ const CopyOperationCodec = opCodec("copy", fromAndPath);
 export interface CopyOperation extends t.TypeOf<typeof CopyOperationCodec> {}
 export const CopyOperation: NamedStructCodec<CopyOperation> = CopyOperationCodec;
 
-const TestOperationCodec = opCodec("test", pathAndValue);
+const TestOperationCodec = /* @__PURE__ */ opCodec("test", pathAndValue);
 /**
  * Checks that the value at `path` equals `value`; the patch fails if not.
  *
@@ -86,7 +86,7 @@ export const TestOperation: NamedStructCodec<TestOperation> = TestOperationCodec
  * const operation: JsonPatchOperation = { op: "replace", path: "/count", value: 2 };
  */
 export type JsonPatchOperation = AddOperation | RemoveOperation | ReplaceOperation | MoveOperation | CopyOperation | TestOperation;
-const JsonPatchOperationCodec = taggedUnion("JsonPatchOperation", "op", {
+const JsonPatchOperationCodec = /* @__PURE__ */ taggedUnion("JsonPatchOperation", "op", {
   add: AddOperation,
   remove: RemoveOperation,
   replace: ReplaceOperation,
@@ -106,7 +106,7 @@ export const JsonPatchOperation: NamedUnionCodec<JsonPatchOperation> = JsonPatch
 export const JsonPatch = list(JsonPatchOperation);
 export type JsonPatch = t.TypeOf<typeof JsonPatch>;
 
-const TokenUsageCodec = struct(
+const TokenUsageCodec = /* @__PURE__ */ struct(
   "TokenUsage",
   {},
   {

@@ -149,7 +149,7 @@ export type Event =
   | ThinkingTextMessageStartEvent
   | ThinkingTextMessageContentEvent
   | ThinkingTextMessageEndEvent;
-const EventCodec = taggedUnion("Event", "type", eventCodecs, { unknownTag: "error" });
+const EventCodec = /* @__PURE__ */ taggedUnion("Event", "type", eventCodecs, { unknownTag: "error" });
 export const Event: NamedUnionCodec<Event> = EventCodec;
 
 /**

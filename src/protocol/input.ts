@@ -10,7 +10,7 @@ import { Metadata } from "./common";
 import { Message } from "./messages";
 import { ResumeEntry } from "./outcomes";
 
-const ToolCodec = struct("Tool", { name: t.string, description: t.string }, { parameters: t.unknown, metadata: Metadata });
+const ToolCodec = /* @__PURE__ */ struct("Tool", { name: t.string, description: t.string }, { parameters: t.unknown, metadata: Metadata });
 /**
  * A tool the client offers for this run; `parameters` is the JSON Schema of its arguments.
  *
@@ -20,7 +20,7 @@ const ToolCodec = struct("Tool", { name: t.string, description: t.string }, { pa
 export interface Tool extends t.TypeOf<typeof ToolCodec> {}
 export const Tool: NamedStructCodec<Tool> = ToolCodec;
 
-const ContextCodec = struct("Context", { description: t.string, value: t.string }, {});
+const ContextCodec = /* @__PURE__ */ struct("Context", { description: t.string, value: t.string }, {});
 /**
  * A named piece of ambient information for the run.
  *
@@ -30,7 +30,7 @@ const ContextCodec = struct("Context", { description: t.string, value: t.string 
 export interface Context extends t.TypeOf<typeof ContextCodec> {}
 export const Context: NamedStructCodec<Context> = ContextCodec;
 
-const RunAgentInputCodec = struct(
+const RunAgentInputCodec = /* @__PURE__ */ struct(
   "RunAgentInput",
   {
     threadId: t.string,

@@ -13,7 +13,7 @@ const lenientMetadata = { nullIsError: [] as string[] };
 
 // ─── Content sources and parts (docs/wire.md#4.3) ───
 
-const DataSourceCodec = struct("DataSource", { type: t.literal("data"), value: t.string, mimeType: t.string }, {});
+const DataSourceCodec = /* @__PURE__ */ struct("DataSource", { type: t.literal("data"), value: t.string, mimeType: t.string }, {});
 /**
  * A media part's bytes, inline and base64-encoded.
  *
@@ -23,7 +23,7 @@ const DataSourceCodec = struct("DataSource", { type: t.literal("data"), value: t
 export interface DataSource extends t.TypeOf<typeof DataSourceCodec> {}
 export const DataSource: NamedStructCodec<DataSource> = DataSourceCodec;
 
-const UrlSourceCodec = struct("UrlSource", { type: t.literal("url"), value: t.string }, { mimeType: t.string });
+const UrlSourceCodec = /* @__PURE__ */ struct("UrlSource", { type: t.literal("url"), value: t.string }, { mimeType: t.string });
 /**
  * A media part's bytes behind an HTTP(S) or `data:` URL.
  *
@@ -33,7 +33,7 @@ const UrlSourceCodec = struct("UrlSource", { type: t.literal("url"), value: t.st
 export interface UrlSource extends t.TypeOf<typeof UrlSourceCodec> {}
 export const UrlSource: NamedStructCodec<UrlSource> = UrlSourceCodec;
 
-const FileSourceCodec = struct("FileSource", { type: t.literal("file"), value: t.string }, { provider: t.string, mimeType: t.string });
+const FileSourceCodec = /* @__PURE__ */ struct("FileSource", { type: t.literal("file"), value: t.string }, { provider: t.string, mimeType: t.string });
 /**
  * A provider-issued file handle (1.0.0 only); no bytes travel.
  *
@@ -50,13 +50,18 @@ export const FileSource: NamedStructCodec<FileSource> = FileSourceCodec;
  * const source: ContentSource = { type: "url", value: "https://example.com/cat.png" };
  */
 export type ContentSource = DataSource | UrlSource | FileSource;
-const ContentSourceCodec = taggedUnion("ContentSource", "type", { data: DataSource, url: UrlSource, file: FileSource });
+const ContentSourceCodec = /* @__PURE__ */ taggedUnion("ContentSource", "type", { data: DataSource, url: UrlSource, file: FileSource });
 export const ContentSource: NamedUnionCodec<ContentSource> = ContentSourceCodec;
 
 const mediaPart = <K extends "image" | "audio" | "video" | "document">(kind: K) =>
   struct(`${kind} part`, { type: t.literal(kind), source: ContentSource }, { id: t.string, metadata: t.unknown }, lenientMetadata);
 
-const TextInputContentCodec = struct("text part", { type: t.literal("text"), text: t.string }, { id: t.string, metadata: t.unknown }, lenientMetadata);
+const TextInputContentCodec = /* @__PURE__ */ struct(
+  "text part",
+  { type: t.literal("text"), text: t.string },
+  { id: t.string, metadata: t.unknown },
+  lenientMetadata,
+);
 /**
  * A text part of a multimodal message.
  *
@@ -106,7 +111,7 @@ const DocumentInputContentCodec = mediaPart("document");
 export interface DocumentInputContent extends t.TypeOf<typeof DocumentInputContentCodec> {}
 export const DocumentInputContent: NamedStructCodec<DocumentInputContent> = DocumentInputContentCodec;
 
-const BinaryInputContentCodec = struct(
+const BinaryInputContentCodec = /* @__PURE__ */ struct(
   "binary part",
   { type: t.literal("binary"), mimeType: t.string },
   { id: t.string, url: t.string, data: t.string, filename: t.string },
@@ -128,7 +133,7 @@ export const BinaryInputContent: NamedStructCodec<BinaryInputContent> = BinaryIn
  * const parts: InputContent[] = [{ type: "text", text: "Look:" }, { type: "image", source: { type: "url", value: "https://example.com/cat.png" } }];
  */
 export type InputContent = TextInputContent | ImageInputContent | AudioInputContent | VideoInputContent | DocumentInputContent | BinaryInputContent;
-const InputContentCodec = taggedUnion("InputContent", "type", {
+const InputContentCodec = /* @__PURE__ */ taggedUnion("InputContent", "type", {
   text: TextInputContent,
   image: ImageInputContent,
   audio: AudioInputContent,
@@ -140,7 +145,7 @@ export const InputContent: NamedUnionCodec<InputContent> = InputContentCodec;
 
 // ─── Tool calls (docs/wire.md#4.2) ───
 
-const FunctionCallCodec = struct("ToolCall.function", { name: t.string, arguments: t.string }, {});
+const FunctionCallCodec = /* @__PURE__ */ struct("ToolCall.function", { name: t.string, arguments: t.string }, {});
 /**
  * The function a tool call invokes; `arguments` is the JSON-encoded string, not an object.
  *
@@ -150,7 +155,7 @@ const FunctionCallCodec = struct("ToolCall.function", { name: t.string, argument
 export interface FunctionCall extends t.TypeOf<typeof FunctionCallCodec> {}
 export const FunctionCall: NamedStructCodec<FunctionCall> = FunctionCallCodec;
 
-const ToolCallCodec = struct(
+const ToolCallCodec = /* @__PURE__ */ struct(
   "ToolCall",
   { id: t.string, type: enumOf("ToolCall.type", ["function"]), function: FunctionCall },
   { encryptedValue: t.string, metadata: Metadata },
@@ -170,7 +175,7 @@ const base = { id: t.string };
 const baseOptional = { subagentRunId: t.string, metadata: Metadata };
 const named = { ...baseOptional, name: t.string, encryptedValue: t.string };
 
-const DeveloperMessageCodec = struct("DeveloperMessage", { ...base, role: t.literal("developer"), content: t.string }, named);
+const DeveloperMessageCodec = /* @__PURE__ */ struct("DeveloperMessage", { ...base, role: t.literal("developer"), content: t.string }, named);
 /**
  * Instructions from the application's developer.
  *
@@ -180,7 +185,7 @@ const DeveloperMessageCodec = struct("DeveloperMessage", { ...base, role: t.lite
 export interface DeveloperMessage extends t.TypeOf<typeof DeveloperMessageCodec> {}
 export const DeveloperMessage: NamedStructCodec<DeveloperMessage> = DeveloperMessageCodec;
 
-const SystemMessageCodec = struct("SystemMessage", { ...base, role: t.literal("system"), content: t.string }, named);
+const SystemMessageCodec = /* @__PURE__ */ struct("SystemMessage", { ...base, role: t.literal("system"), content: t.string }, named);
 /**
  * A system prompt.
  *
@@ -190,7 +195,11 @@ const SystemMessageCodec = struct("SystemMessage", { ...base, role: t.literal("s
 export interface SystemMessage extends t.TypeOf<typeof SystemMessageCodec> {}
 export const SystemMessage: NamedStructCodec<SystemMessage> = SystemMessageCodec;
 
-const AssistantMessageCodec = struct("AssistantMessage", { ...base, role: t.literal("assistant") }, { ...named, content: t.string, toolCalls: list(ToolCall) });
+const AssistantMessageCodec = /* @__PURE__ */ struct(
+  "AssistantMessage",
+  { ...base, role: t.literal("assistant") },
+  { ...named, content: t.string, toolCalls: list(ToolCall) },
+);
 /**
  * The agent's answer; `content` is absent when it only calls tools.
  *
@@ -200,7 +209,7 @@ const AssistantMessageCodec = struct("AssistantMessage", { ...base, role: t.lite
 export interface AssistantMessage extends t.TypeOf<typeof AssistantMessageCodec> {}
 export const AssistantMessage: NamedStructCodec<AssistantMessage> = AssistantMessageCodec;
 
-const UserMessageCodec = struct("UserMessage", { ...base, role: t.literal("user"), content: t.union([t.string, list(InputContent)]) }, named);
+const UserMessageCodec = /* @__PURE__ */ struct("UserMessage", { ...base, role: t.literal("user"), content: t.union([t.string, list(InputContent)]) }, named);
 /**
  * What the user said: a string, or multimodal content parts.
  *
@@ -210,7 +219,7 @@ const UserMessageCodec = struct("UserMessage", { ...base, role: t.literal("user"
 export interface UserMessage extends t.TypeOf<typeof UserMessageCodec> {}
 export const UserMessage: NamedStructCodec<UserMessage> = UserMessageCodec;
 
-const ToolMessageCodec = struct(
+const ToolMessageCodec = /* @__PURE__ */ struct(
   "ToolMessage",
   { ...base, role: t.literal("tool"), toolCallId: t.string, content: t.union([t.string, list(InputContent)]) },
   { ...baseOptional, error: t.string, encryptedValue: t.string },
@@ -224,7 +233,11 @@ const ToolMessageCodec = struct(
 export interface ToolMessage extends t.TypeOf<typeof ToolMessageCodec> {}
 export const ToolMessage: NamedStructCodec<ToolMessage> = ToolMessageCodec;
 
-const ActivityMessageCodec = struct("ActivityMessage", { ...base, role: t.literal("activity"), activityType: t.string, content: JsonObject }, baseOptional);
+const ActivityMessageCodec = /* @__PURE__ */ struct(
+  "ActivityMessage",
+  { ...base, role: t.literal("activity"), activityType: t.string, content: JsonObject },
+  baseOptional,
+);
 /**
  * A structured, frontend-only progress item (never sent back to the agent).
  *
@@ -234,7 +247,7 @@ const ActivityMessageCodec = struct("ActivityMessage", { ...base, role: t.litera
 export interface ActivityMessage extends t.TypeOf<typeof ActivityMessageCodec> {}
 export const ActivityMessage: NamedStructCodec<ActivityMessage> = ActivityMessageCodec;
 
-const ReasoningMessageCodec = struct(
+const ReasoningMessageCodec = /* @__PURE__ */ struct(
   "ReasoningMessage",
   { ...base, role: t.literal("reasoning"), content: t.string },
   { ...baseOptional, encryptedValue: t.string },
@@ -255,7 +268,7 @@ export const ReasoningMessage: NamedStructCodec<ReasoningMessage> = ReasoningMes
  * const text = (message: Message) => (message.role === "assistant" ? message.content ?? "" : "");
  */
 export type Message = DeveloperMessage | SystemMessage | AssistantMessage | UserMessage | ToolMessage | ActivityMessage | ReasoningMessage;
-const MessageCodec = taggedUnion("Message", "role", {
+const MessageCodec = /* @__PURE__ */ taggedUnion("Message", "role", {
   developer: DeveloperMessage,
   system: SystemMessage,
   assistant: AssistantMessage,
@@ -280,5 +293,5 @@ export type MessageRole = Message["role"];
  * @example
  * TextMessageRole.is("tool") // false
  */
-export const TextMessageRole = enumOf("TextMessageRole", ["developer", "system", "assistant", "user"]);
+export const TextMessageRole = /* @__PURE__ */ enumOf("TextMessageRole", ["developer", "system", "assistant", "user"]);
 export type TextMessageRole = t.TypeOf<typeof TextMessageRole>;

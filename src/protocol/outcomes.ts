@@ -8,7 +8,7 @@ import { enumOf, JsonObject, nonEmptyArray, struct, taggedUnion } from "./codec"
 import type { NamedStructCodec, NamedUnionCodec } from "./namedCodec";
 import { Metadata } from "./common";
 
-const InterruptCodec = struct(
+const InterruptCodec = /* @__PURE__ */ struct(
   "Interrupt",
   { id: t.string, reason: t.string },
   {
@@ -29,7 +29,7 @@ const InterruptCodec = struct(
 export interface Interrupt extends t.TypeOf<typeof InterruptCodec> {}
 export const Interrupt: NamedStructCodec<Interrupt> = InterruptCodec;
 
-const ResumeEntryCodec = struct(
+const ResumeEntryCodec = /* @__PURE__ */ struct(
   "ResumeEntry",
   { interruptId: t.string, status: enumOf("ResumeStatus", ["resolved", "cancelled"]) },
   { payload: t.unknown, metadata: Metadata },
@@ -45,7 +45,7 @@ export const ResumeEntry: NamedStructCodec<ResumeEntry> = ResumeEntryCodec;
 
 // ─── RUN_FINISHED.outcome (docs/wire.md#4.10) ───
 
-const RunSuccessOutcomeCodec = struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) });
+const RunSuccessOutcomeCodec = /* @__PURE__ */ struct("success outcome", { type: t.literal("success") }, { pendingToolCallIds: t.array(t.string) });
 /**
  * The run succeeded (the same as an absent outcome); `pendingToolCallIds` are frontend tool calls left to answer.
  *
@@ -55,7 +55,7 @@ const RunSuccessOutcomeCodec = struct("success outcome", { type: t.literal("succ
 export interface RunSuccessOutcome extends t.TypeOf<typeof RunSuccessOutcomeCodec> {}
 export const RunSuccessOutcome: NamedStructCodec<RunSuccessOutcome> = RunSuccessOutcomeCodec;
 
-const RunInterruptOutcomeCodec = struct(
+const RunInterruptOutcomeCodec = /* @__PURE__ */ struct(
   "interrupt outcome",
   { type: t.literal("interrupt"), interrupts: nonEmptyArray(Interrupt, "interrupts (at least one)") },
   {},
@@ -69,7 +69,7 @@ const RunInterruptOutcomeCodec = struct(
 export interface RunInterruptOutcome extends t.TypeOf<typeof RunInterruptOutcomeCodec> {}
 export const RunInterruptOutcome: NamedStructCodec<RunInterruptOutcome> = RunInterruptOutcomeCodec;
 
-const RunCancelledOutcomeCodec = struct("cancelled outcome", { type: t.literal("cancelled") }, {});
+const RunCancelledOutcomeCodec = /* @__PURE__ */ struct("cancelled outcome", { type: t.literal("cancelled") }, {});
 /**
  * The run was stopped by its runner without failing (1.0.0 only).
  *
@@ -87,7 +87,7 @@ export const RunCancelledOutcome: NamedStructCodec<RunCancelledOutcome> = RunCan
  * const ended: RunFinishedOutcome = { type: "success" };
  */
 export type RunFinishedOutcome = RunSuccessOutcome | RunInterruptOutcome | RunCancelledOutcome;
-const RunFinishedOutcomeCodec = taggedUnion("RunFinishedOutcome", "type", {
+const RunFinishedOutcomeCodec = /* @__PURE__ */ taggedUnion("RunFinishedOutcome", "type", {
   success: RunSuccessOutcome,
   interrupt: RunInterruptOutcome,
   cancelled: RunCancelledOutcome,
@@ -96,7 +96,7 @@ export const RunFinishedOutcome: NamedUnionCodec<RunFinishedOutcome> = RunFinish
 
 // ─── SUBAGENT_FINISHED.outcome (docs/wire.md#4.11) ───
 
-const SubagentSuccessOutcomeCodec = struct("subagent success outcome", { type: t.literal("success") }, {});
+const SubagentSuccessOutcomeCodec = /* @__PURE__ */ struct("subagent success outcome", { type: t.literal("success") }, {});
 /**
  * The subagent's segment succeeded (the same as an absent outcome).
  *
@@ -106,7 +106,7 @@ const SubagentSuccessOutcomeCodec = struct("subagent success outcome", { type: t
 export interface SubagentSuccessOutcome extends t.TypeOf<typeof SubagentSuccessOutcomeCodec> {}
 export const SubagentSuccessOutcome: NamedStructCodec<SubagentSuccessOutcome> = SubagentSuccessOutcomeCodec;
 
-const SubagentSuspendedOutcomeCodec = struct(
+const SubagentSuspendedOutcomeCodec = /* @__PURE__ */ struct(
   "subagent suspended outcome",
   { type: t.literal("suspended") },
   { interruptIds: t.array(t.string) },
@@ -128,7 +128,7 @@ export const SubagentSuspendedOutcome: NamedStructCodec<SubagentSuspendedOutcome
  * const ended: SubagentFinishedOutcome = { type: "suspended", interruptIds: ["i1"] };
  */
 export type SubagentFinishedOutcome = SubagentSuccessOutcome | SubagentSuspendedOutcome;
-const SubagentFinishedOutcomeCodec = taggedUnion("SubagentFinishedOutcome", "type", {
+const SubagentFinishedOutcomeCodec = /* @__PURE__ */ taggedUnion("SubagentFinishedOutcome", "type", {
   success: SubagentSuccessOutcome,
   suspended: SubagentSuspendedOutcome,
 });

@@ -11,7 +11,7 @@ import type { NamedStructCodec } from "./namedCodec";
 import { ownKeyOf, ownListOf, withOwnEntries, withoutOwnEntry } from "./ownKey";
 import { UserMessage } from "./messages";
 
-const WhileRunningCodec = t.keyof({ refuse: null, queue: null, steer: null, interrupt: null }, "WhileRunning");
+const WhileRunningCodec = /* @__PURE__ */ t.keyof({ refuse: null, queue: null, steer: null, interrupt: null }, "WhileRunning");
 /**
  * What a post asks for when the thread has a live run (docs/queue.md#policies): `refuse` (409
  * `run-active`, the default and a plain post's meaning), `queue` (stored; it starts the next run
@@ -25,7 +25,7 @@ const WhileRunningCodec = t.keyof({ refuse: null, queue: null, steer: null, inte
 export type WhileRunning = t.TypeOf<typeof WhileRunningCodec>;
 export const WhileRunning: t.Type<WhileRunning> = WhileRunningCodec;
 
-const QueuedPolicyCodec = t.keyof({ queue: null, steer: null, interrupt: null }, "QueuedPolicy");
+const QueuedPolicyCodec = /* @__PURE__ */ t.keyof({ queue: null, steer: null, interrupt: null }, "QueuedPolicy");
 /**
  * The policy a waiting message was sent with (every `WhileRunning` but `refuse`).
  *
@@ -35,7 +35,7 @@ const QueuedPolicyCodec = t.keyof({ queue: null, steer: null, interrupt: null },
 export type QueuedPolicy = t.TypeOf<typeof QueuedPolicyCodec>;
 export const QueuedPolicy: t.Type<QueuedPolicy> = QueuedPolicyCodec;
 
-const QueuedStatusCodec = t.keyof({ queued: null, waiting: null, steering: null }, "QueuedStatus");
+const QueuedStatusCodec = /* @__PURE__ */ t.keyof({ queued: null, waiting: null, steering: null }, "QueuedStatus");
 /**
  * Where a waiting message stands: `queued` (it starts the next run once the live one ends),
  * `waiting` (no run is live, but the thread waits on interrupts or client tool results: it starts
@@ -48,7 +48,7 @@ const QueuedStatusCodec = t.keyof({ queued: null, waiting: null, steering: null 
 export type QueuedStatus = t.TypeOf<typeof QueuedStatusCodec>;
 export const QueuedStatus: t.Type<QueuedStatus> = QueuedStatusCodec;
 
-const QueuedMessageCodec = struct(
+const QueuedMessageCodec = /* @__PURE__ */ struct(
   "QueuedMessage",
   { id: t.string, policy: QueuedPolicy, status: QueuedStatus, message: UserMessage, at: t.number },
   { target: t.string },
@@ -65,7 +65,10 @@ const QueuedMessageCodec = struct(
 export interface QueuedMessage extends t.TypeOf<typeof QueuedMessageCodec> {}
 export const QueuedMessage: NamedStructCodec<QueuedMessage> = QueuedMessageCodec;
 
-const QueueNoticeStatusCodec = t.keyof({ queued: null, waiting: null, steering: null, taken: null, started: null, cancelled: null }, "QueueNoticeStatus");
+const QueueNoticeStatusCodec = /* @__PURE__ */ t.keyof(
+  { queued: null, waiting: null, steering: null, taken: null, started: null, cancelled: null },
+  "QueueNoticeStatus",
+);
 /**
  * What a queued message's stream tells its sender: the `QueuedStatus` it now has, or how its wait
  * ended: `taken` (a steer the live run's agent took: its events are in that run's log, and the
@@ -79,7 +82,11 @@ const QueueNoticeStatusCodec = t.keyof({ queued: null, waiting: null, steering: 
 export type QueueNoticeStatus = t.TypeOf<typeof QueueNoticeStatusCodec>;
 export const QueueNoticeStatus: t.Type<QueueNoticeStatus> = QueueNoticeStatusCodec;
 
-const QueueNoticeCodec = struct("QueueNotice", { id: t.string, status: QueueNoticeStatus }, { queued: QueuedMessage, runId: t.string, reason: t.string });
+const QueueNoticeCodec = /* @__PURE__ */ struct(
+  "QueueNotice",
+  { id: t.string, status: QueueNoticeStatus },
+  { queued: QueuedMessage, runId: t.string, reason: t.string },
+);
 /**
  * One `agui-rx-queue` frame of a queued message's stream (docs/queue.md#on-the-wire): the message
  * `id` and its `status`, with the entry as listed (`queued`) while it waits, the run that took a

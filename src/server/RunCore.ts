@@ -3,7 +3,7 @@
  * synchronous emit path (normalize → verify → state encoding → out), the typed shared state, the
  * spans still open, and the abort controller. Internal to `agui-rx/server`.
  */
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import { ev, withSubagentRunId } from "../protocol/build";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput } from "../protocol/input";

@@ -4,7 +4,7 @@
  * `is` is the decoder's own fast path), so whatever the client would refuse, strip or rewrite is
  * refused here with a `ProtocolError` before anything is sent.
  */
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import { excerpt } from "../protocol/describeFailure";
 import { eventCodecLookup } from "../protocol/eventCodecLookup";
 import { ProtocolError } from "../operators/ProtocolError";

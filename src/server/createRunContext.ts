@@ -1,5 +1,5 @@
 /** A run context without a driver, for unit tests of agent code (the seed's `RunContext::new`). */
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import type { Observable } from "rxjs";
 import { ev } from "../protocol/build";
 import type { Event } from "../protocol/events";

@@ -1,5 +1,5 @@
 /** Reads `RunAgentInput.state` into the agent's state type before the agent runs (docs/rules.md#S4, docs/seeds.md#seed-000). */
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import * as t from "io-ts";
 import { describeFailure, excerpt } from "../protocol/describeFailure";
 import { DEFAULT_MAX_JSON_DEPTH, findTooDeep } from "../protocol/jsonDepth";

@@ -1,5 +1,5 @@
 /** The run driver (docs/seeds.md#seed-002): RUN_STARTED, the agent, exactly one terminal event, all through one verified chain. */
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
 import type { RunAgentInput } from "../protocol/input";

@@ -4,7 +4,7 @@
  * as a JSON file and replay it later without the endpoint (`replayRecording`).
  */
 import * as t from "io-ts";
-import { isLeft } from "fp-ts/Either";
+import { isLeft } from "../protocol/either";
 import { NonNegativeInteger, struct } from "../protocol/codec";
 import { describeFailure, excerpt } from "../protocol/describeFailure";
 import { RunAgentInput } from "../protocol/input";

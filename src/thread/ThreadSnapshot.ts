@@ -19,13 +19,16 @@ import { BranchTree } from "./branches/BranchTree";
  * @example
  * RunSummaryStatus.is("interrupted"); // true
  */
-export const RunSummaryStatus = t.keyof({ running: null, finished: null, interrupted: null, cancelled: null, failed: null }, "RunSummaryStatus");
+export const RunSummaryStatus = /* @__PURE__ */ t.keyof(
+  { running: null, finished: null, interrupted: null, cancelled: null, failed: null },
+  "RunSummaryStatus",
+);
 export type RunSummaryStatus = t.TypeOf<typeof RunSummaryStatus>;
 
 /** A run's trace as its RUN_STARTED logged it (`runTraceOf`, docs/observability.md#store-work): its span's trace and span ids. */
-const RunTraceCodec = t.type({ traceId: t.string, spanId: t.string }, "RunTrace");
+const RunTraceCodec = /* @__PURE__ */ t.type({ traceId: t.string, spanId: t.string }, "RunTrace");
 
-const RunSummaryCodec = struct(
+const RunSummaryCodec = /* @__PURE__ */ struct(
   "RunSummary",
   { runId: t.string, status: RunSummaryStatus, reopen: t.readonlyArray(Event) },
   { parentRunId: t.string, errorMessage: t.string, errorCode: t.string, trace: RunTraceCodec },
@@ -46,7 +49,7 @@ const RunSummaryCodec = struct(
 export interface RunSummary extends t.TypeOf<typeof RunSummaryCodec> {}
 export const RunSummary: NamedStructCodec<RunSummary> = RunSummaryCodec;
 
-const ThreadSnapshotCodec = struct(
+const ThreadSnapshotCodec = /* @__PURE__ */ struct(
   "ThreadSnapshot",
   {
     threadId: t.string,

@@ -3,7 +3,7 @@ import * as t from "io-ts";
 import { struct } from "../protocol/codec";
 import type { NamedStructCodec } from "../protocol/namedCodec";
 
-const BranchSelectionCodec = struct("BranchSelection", { messageId: t.string, index: t.number }, {});
+const BranchSelectionCodec = /* @__PURE__ */ struct("BranchSelection", { messageId: t.string, index: t.number }, {});
 /**
  * The body of `POST {url}/threads/{threadId}/path`: show sibling `index` (from 0, in the order the
  * siblings were made) of the group that `messageId`, a message of the selected path, belongs to.
@@ -14,7 +14,7 @@ const BranchSelectionCodec = struct("BranchSelection", { messageId: t.string, in
 export interface BranchSelection extends t.TypeOf<typeof BranchSelectionCodec> {}
 export const BranchSelection: NamedStructCodec<BranchSelection> = BranchSelectionCodec;
 
-const BranchSelectedCodec = struct("BranchSelected", { result: t.keyof({ switched: null, unchanged: null }) }, {});
+const BranchSelectedCodec = /* @__PURE__ */ struct("BranchSelected", { result: t.keyof({ switched: null, unchanged: null }) }, {});
 /**
  * The 200 answer of `POST {url}/threads/{threadId}/path`: `switched` (the selected path changed:
  * read the thread again) or `unchanged` (that sibling was already shown).

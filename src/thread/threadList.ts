@@ -11,7 +11,7 @@ import { Message } from "../protocol/messages";
 import { QueuedMessage } from "../protocol/queueMeta";
 import type { NamedStructCodec } from "../protocol/namedCodec";
 
-const MessagePreviewCodec = struct("MessagePreview", { role: t.string, preview: t.string }, {});
+const MessagePreviewCodec = /* @__PURE__ */ struct("MessagePreview", { role: t.string, preview: t.string }, {});
 /**
  * The last message of a thread as a list shows it: who spoke and the start of what was said
  * (text only, cut to a readable length).
@@ -22,7 +22,7 @@ const MessagePreviewCodec = struct("MessagePreview", { role: t.string, preview: 
 export interface MessagePreview extends t.TypeOf<typeof MessagePreviewCodec> {}
 export const MessagePreview: NamedStructCodec<MessagePreview> = MessagePreviewCodec;
 
-const ThreadSummaryCodec = struct(
+const ThreadSummaryCodec = /* @__PURE__ */ struct(
   "ThreadSummary",
   { threadId: t.string, title: t.string, createdAt: t.number, updatedAt: t.number, running: t.boolean, archived: t.boolean },
   { lastMessage: MessagePreview },
@@ -40,7 +40,7 @@ const ThreadSummaryCodec = struct(
 export interface ThreadSummary extends t.TypeOf<typeof ThreadSummaryCodec> {}
 export const ThreadSummary: NamedStructCodec<ThreadSummary> = ThreadSummaryCodec;
 
-const ThreadPageCodec = struct("ThreadPage", { threads: t.readonlyArray(ThreadSummary) }, { next: t.string });
+const ThreadPageCodec = /* @__PURE__ */ struct("ThreadPage", { threads: t.readonlyArray(ThreadSummary) }, { next: t.string });
 /**
  * One page of `GET {url}/threads`: most recently updated first (ties by thread id), and `next`,
  * an opaque cursor for the following page, when there is one. The cursor names a position
@@ -53,7 +53,7 @@ const ThreadPageCodec = struct("ThreadPage", { threads: t.readonlyArray(ThreadSu
 export interface ThreadPage extends t.TypeOf<typeof ThreadPageCodec> {}
 export const ThreadPage: NamedStructCodec<ThreadPage> = ThreadPageCodec;
 
-const ThreadPatchCodec = struct("ThreadPatch", {}, { title: t.string, archived: t.boolean });
+const ThreadPatchCodec = /* @__PURE__ */ struct("ThreadPatch", {}, { title: t.string, archived: t.boolean });
 /**
  * The body of `PATCH {url}/threads/{threadId}`: a new title, archived or not, or both.
  *
@@ -63,7 +63,7 @@ const ThreadPatchCodec = struct("ThreadPatch", {}, { title: t.string, archived: 
 export interface ThreadPatch extends t.TypeOf<typeof ThreadPatchCodec> {}
 export const ThreadPatch: NamedStructCodec<ThreadPatch> = ThreadPatchCodec;
 
-const ThreadChangedCodec = struct(
+const ThreadChangedCodec = /* @__PURE__ */ struct(
   "ThreadChanged",
   {
     type: t.keyof({ created: null, updated: null, renamed: null, archived: null, "run-started": null, "run-ended": null, "path-selected": null }),
@@ -83,7 +83,7 @@ const ThreadChangedCodec = struct(
 export interface ThreadChanged extends t.TypeOf<typeof ThreadChangedCodec> {}
 export const ThreadChanged: NamedStructCodec<ThreadChanged> = ThreadChangedCodec;
 
-const ThreadDeletedCodec = struct("ThreadDeleted", { type: t.literal("deleted"), threadId: t.string }, {});
+const ThreadDeletedCodec = /* @__PURE__ */ struct("ThreadDeleted", { type: t.literal("deleted"), threadId: t.string }, {});
 /**
  * A thread of the list was deleted: every instance answers it as unknown from now on.
  *
@@ -93,7 +93,7 @@ const ThreadDeletedCodec = struct("ThreadDeleted", { type: t.literal("deleted"),
 export interface ThreadDeleted extends t.TypeOf<typeof ThreadDeletedCodec> {}
 export const ThreadDeleted: NamedStructCodec<ThreadDeleted> = ThreadDeletedCodec;
 
-const ThreadQueueChangedCodec = struct(
+const ThreadQueueChangedCodec = /* @__PURE__ */ struct(
   "ThreadQueueChanged",
   { type: t.keyof({ "queue-enqueued": null, "queue-started": null, "queue-taken": null, "queue-cancelled": null }), threadId: t.string, queued: QueuedMessage },
   {},
@@ -117,7 +117,7 @@ export const ThreadQueueChanged: NamedStructCodec<ThreadQueueChanged> = ThreadQu
  * @example
  * ThreadListEvent.is({ type: "deleted", threadId: "t1" }); // true
  */
-export const ThreadListEvent = taggedUnion("ThreadListEvent", "type", {
+export const ThreadListEvent = /* @__PURE__ */ taggedUnion("ThreadListEvent", "type", {
   created: ThreadChanged,
   updated: ThreadChanged,
   renamed: ThreadChanged,
@@ -143,7 +143,7 @@ export function threadIdOfChange(change: ThreadListEvent): string {
   return "thread" in change ? change.thread.threadId : change.threadId;
 }
 
-const HistoryPageCodec = struct("HistoryPage", { messages: t.readonlyArray(Message), hasOlder: t.boolean }, {});
+const HistoryPageCodec = /* @__PURE__ */ struct("HistoryPage", { messages: t.readonlyArray(Message), hasOlder: t.boolean }, {});
 /**
  * An older page of a thread's messages on its selected path (`POST {url}/history`): at most
  * `limit` messages that come right before the message `before`, oldest first, and whether still
@@ -155,7 +155,7 @@ const HistoryPageCodec = struct("HistoryPage", { messages: t.readonlyArray(Messa
 export interface HistoryPage extends t.TypeOf<typeof HistoryPageCodec> {}
 export const HistoryPage: NamedStructCodec<HistoryPage> = HistoryPageCodec;
 
-const HistoryRequestCodec = struct("HistoryRequest", { threadId: t.string, before: t.string, limit: t.number }, {});
+const HistoryRequestCodec = /* @__PURE__ */ struct("HistoryRequest", { threadId: t.string, before: t.string, limit: t.number }, {});
 /**
  * The body of `POST {url}/history`: the thread, the id of the oldest message the client holds,
  * and how many older messages it wants (1 to the handler's maximum).

@@ -1,4 +1,4 @@
-import * as E from "fp-ts/Either";
+import * as E from "../protocol/either";
 import { eventCodecLookup } from "../protocol/eventCodecLookup";
 import { Event } from "../protocol/events";
 import { DEFAULT_MAX_JSON_DEPTH, findTooDeep } from "../protocol/jsonDepth";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildSync } from "esbuild";
 import { parseBudgets, readBudgets } from "../../scripts/gates/budgets";
-import { checkBundleSize, measureBundle } from "../../scripts/gates/bundleSize";
+import { BUNDLE_TARGET_BYTES, bundleTarget, checkBundleSize, measureBundle, measureClientBundle } from "../../scripts/gates/bundleSize";
 
 const budget = { bytes: 1_000, gzipBytes: 400 };
 
@@ -66,6 +66,32 @@ describe("measureBundle", () => {
 
   it("rejects an entry that imports what does not exist", async () => {
     await expect(measureBundle('export { nothing } from "./missing.mjs";', dir)).rejects.toThrow(/missing\.mjs/);
+  });
+});
+
+describe("bundleTarget (issue #27: at most 100 kB minified)", () => {
+  it("is met at exactly 100,000 B and reports the gzipped figure beside the minified one", () => {
+    expect(BUNDLE_TARGET_BYTES).toBe(100_000);
+    expect(bundleTarget({ bytes: 100_000, gzipBytes: 31_000 })).toEqual({
+      target: "Session + HttpTransport browser bundle ≤ 100,000 B minified",
+      measured: "100,000 B (31,000 B gzipped)",
+      met: true,
+    });
+  });
+
+  it("is not met one byte over, whatever the gzipped figure", () => {
+    expect(bundleTarget({ bytes: 100_001, gzipBytes: 10 }).met).toBe(false);
+  });
+});
+
+describe("measureClientBundle", () => {
+  it("says to build first when the ESM client entry is missing", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "agui-rx-nodist-"));
+    try {
+      await expect(measureClientBundle(empty)).rejects.toThrow(/dist\/esm\/client\.mjs, but it is missing: run npm run build first/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 

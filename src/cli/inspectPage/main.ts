@@ -3,7 +3,7 @@
 // then renders the page.
 import { createElement as h } from "react";
 import { createRoot } from "react-dom/client";
-import { isLeft } from "fp-ts/Either";
+import { isLeft } from "../../protocol/either";
 import { INSPECT_CONFIG_PATH, InspectConfigCodec } from "../InspectConfig";
 import { InspectPage } from "./InspectPage";
 import { PAGE_STYLE } from "./pageStyle";

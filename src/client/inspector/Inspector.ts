@@ -1,5 +1,5 @@
 /** The framework-free inspector model (docs/observability.md#inspector): a thread's stream, frame by frame, with the verifier's findings where they happened. */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import type { Event } from "../../protocol/events";
 import { QUEUE_NOTICE_EVENT } from "../../protocol/queueMeta";
 import { checkedStep, initialCheckedState, type CheckedSink, type CheckedState } from "../../operators/checkedStep";

@@ -1,5 +1,5 @@
 /** One client tool call, from the JSON arguments its assistant message holds to the tool message that answers it (docs/tools.md § execution). */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import { describeFailure, excerpt } from "../../protocol/describeFailure";
 import type { ToolCall, ToolMessage } from "../../protocol/messages";
 import type { ClientTool, ToolSession } from "./clientTool";

@@ -1,5 +1,5 @@
 /** The AG-UI HTTP transport (docs/wire.md#6): POST the RunAgentInput, read the SSE response; with a store-backed server, resume cut streams, join and stop threads (docs/durability.md#stores-and-routes). */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import { defer, identity, lastValueFrom, tap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from "rxjs";
 import { AgentCapabilitiesCodec, type AgentCapabilities } from "../../protocol/capabilities";
 import { serverOwnsHistory } from "../../protocol/historyCapability";
@@ -53,10 +53,13 @@ export type HeadersOption =
  * A `POST {url}/history` answer: the shape of `HistoryPage`, checked here rather than with its
  * codec, whose module (every thread-list codec) would join the Session's bundle (docs/packaging.md#the-size-gate).
  */
-const HistoryAnswer: t.Decoder<unknown, HistoryPage> & { readonly name: string } = t.type({ messages: list(Message), hasOlder: t.boolean }, "HistoryPage");
+const HistoryAnswer: t.Decoder<unknown, HistoryPage> & { readonly name: string } = /* @__PURE__ */ t.type(
+  { messages: list(Message), hasOlder: t.boolean },
+  "HistoryPage",
+);
 
 /** A `POST {url}/threads/{threadId}/path` answer. */
-const SelectAnswer: t.Decoder<unknown, { readonly result: BranchSelectResult }> & { readonly name: string } = t.type(
+const SelectAnswer: t.Decoder<unknown, { readonly result: BranchSelectResult }> & { readonly name: string } = /* @__PURE__ */ t.type(
   { result: t.keyof({ switched: null, unchanged: null }) },
   "BranchSelectAnswer",
 );
@@ -495,7 +498,7 @@ function noticeOf(data: string, what: string): ThreadNotice {
   return QueuedMessage.is(queued) ? { type: notice.type, queued } : { type: notice.type };
 }
 
-const Notice: t.Decoder<unknown, { readonly type: string }> & { readonly name: string } = t.type({ type: t.string }, "ThreadNotice");
+const Notice: t.Decoder<unknown, { readonly type: string }> & { readonly name: string } = /* @__PURE__ */ t.type({ type: t.string }, "ThreadNotice");
 
 /** Tells `onHasOlder` the `AGUI-History-Older` header of each answer that carries one (docs/threads.md#in-the-client). */
 function tellHasOlder(onHasOlder: (hasOlder: boolean) => void): MonoTypeOperatorFunction<StreamItem> {

@@ -1,5 +1,5 @@
 /** One JSON request of `HttpTransport` beside its event streams (`/history`, docs/threads.md#in-the-client; the thread list's routes, docs/client.md#thread-list), and its answer decoded. */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import type * as t from "io-ts";
 import { describeFailure, excerpt } from "../../protocol/describeFailure";
 import { ClientError } from "../../thread/ClientError";

@@ -7,7 +7,7 @@
  * emitted, so a rejected chunk leaves the state as it was; what an emitted event opens is recorded
  * once it was sent (`Emit.ts`).
  */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import { DEFAULT_TEXT_ROLE } from "../../protocol/defaults";
 import type { ChunkEvent, Event } from "../../protocol/events";
 import { ProtocolError } from "../ProtocolError";

@@ -6,7 +6,7 @@
  * what closing a lane sends `closeLane.ts`, the reasoning blocks (docs/rules.md#R22) `reasoning.ts` and
  * `blocks.ts`, the state `NormalizerState.ts`.
  */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import type { Event } from "../../protocol/events";
 import { mapThinkingEvent } from "../../protocol/thinking";
 import type { ProtocolError } from "../ProtocolError";

@@ -8,7 +8,7 @@
  * `activity.ts` (docs/rules.md#R24, docs/rules.md#R41), `steps.ts` (docs/rules.md#R25 to docs/rules.md#R29), `subagents.ts` (docs/rules.md#R30 to docs/rules.md#R34), `snapshots.ts` (docs/rules.md#R43,
  * docs/rules.md#R44); `spans.ts` and `ownership.ts` hold the checks the families share (docs/rules.md#R37, docs/rules.md#R38).
  */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import type { Event } from "../../protocol/events";
 import type { ProtocolError } from "../ProtocolError";
 import { activityDelta, activitySnapshot } from "./activity";

@@ -4,7 +4,8 @@ import type { Event } from "../../protocol/events";
 import { ev } from "../../protocol/build";
 import { excerpt } from "../../protocol/describeFailure";
 import { systemClock, type StoreClock } from "../store/StoreClock";
-import { encodeFrame } from "./encodeFrame";
+import { textFrame } from "./encodeFrame";
+import { frameSize, TextFrame } from "./TextFrame";
 import { sharedTurns, type StreamTurn } from "./fairTurns";
 import { FrameQueue } from "./FrameQueue";
 import { EventStreamReader } from "./EventStreamReader";
@@ -197,14 +198,15 @@ export class EventStreamPump {
     else if ("event" in item) ({ event, cursor } = item);
     let frame: Frame;
     try {
-      if (event === undefined) frame = { bytes: encodeDataFrame(item as DataFrame) };
-      else frame = options.frames === undefined ? { bytes: encodeFrame(event, cursor) } : options.frames.take(event, cursor);
+      if (event === undefined) frame = dataFrame(item as DataFrame);
+      else frame = options.frames === undefined ? textFrame(event, cursor) : options.frames.take(event, cursor);
     } catch (error) {
       return this.fail(error);
     }
-    if (queue.bytes + frame.bytes.byteLength > this.bounds.maxBufferedBytes) {
+    const size = frameSize(frame);
+    if (queue.bytes + size > this.bounds.maxBufferedBytes) {
       options.frames?.release(frame);
-      return this.overflow(phase, frame.bytes.byteLength);
+      return this.overflow(phase, size);
     }
     if (event !== undefined && isTerminal(event)) phase.terminated = true;
     queue.push(frame);
@@ -254,7 +256,7 @@ export class EventStreamPump {
 
   /** Queues a frame this stream made itself (a final RUN_ERROR). */
   private pushOwn(event: Event): void {
-    this.queue.push({ bytes: encodeFrame(event) });
+    this.queue.push(textFrame(event));
     this.watchIdle();
   }
 
@@ -311,11 +313,11 @@ export class EventStreamPump {
   }
 }
 
-/** A `DataFrame` as SSE bytes: its `event:` line when it has a name, its one `data:` line, then the blank line. */
-function encodeDataFrame({ data, name }: DataFrame): Uint8Array {
-  if (name === undefined) return utf8.encode(`data: ${data}\n\n`);
+/** A `DataFrame` as an SSE frame: its `event:` line when it has a name, its one `data:` line, then the blank line. */
+function dataFrame({ data, name }: DataFrame): TextFrame {
+  if (name === undefined) return new TextFrame(`data: ${data}\n\n`);
   if (/[\r\n\0]/.test(name)) throw new Error(`expected an SSE event name without CR, LF or NUL, but got ${JSON.stringify(name)}`);
-  return utf8.encode(`event: ${name}\ndata: ${data}\n\n`);
+  return new TextFrame(`event: ${name}\ndata: ${data}\n\n`);
 }
 
 const utf8 = new TextEncoder();

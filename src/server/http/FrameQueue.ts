@@ -1,5 +1,7 @@
 /** The encoded frames waiting for one response's reader, taken in bounded chunks (docs/http.md, "Backpressure"). */
 import type { Frame, TailFrames } from "./TailFrames";
+import { frameSize, TextFrame } from "./TextFrame";
+import { encodeChunk } from "./encodeChunk";
 
 /** The most bytes one read takes from the queue (one frame more if a single frame is larger): 64 KiB. */
 export const MAX_CHUNK_BYTES = 64 * 1024;
@@ -31,7 +33,7 @@ export class FrameQueue {
 
   push(frame: Frame): void {
     this.frames.push(frame);
-    this.size += frame.bytes.byteLength;
+    this.size += frameSize(frame);
   }
 
   /**
@@ -40,20 +42,21 @@ export class FrameQueue {
    * queue's memory go back frame by frame instead of after one huge write. A chunk of one frame is
    * that frame's own bytes, shared with every response that queued it (read-only: Node's socket
    * writes it as it is, and a default `ReadableStream` neither copies nor transfers a chunk);
-   * several frames are copied into one new chunk, so a socket write carries many small frames.
+   * several frames make one new chunk, so a socket write carries many small frames. Frames held as
+   * text (`TextFrame`, every frame the server makes) are joined and encoded once into a chunk cut
+   * from a shared slab (`encodeChunk`): no buffer per event nor per read (issue #27); others are copied.
    */
   takeChunk(): Uint8Array {
     const taken = this.take();
-    if (taken.length === 1) return taken[0];
+    if (taken.length === 1) return taken[0].bytes;
+    let text = "";
     let size = 0;
-    for (const bytes of taken) size += bytes.byteLength;
-    const chunk = new Uint8Array(size);
-    let at = 0;
-    for (const bytes of taken) {
-      chunk.set(bytes, at);
-      at += bytes.byteLength;
+    for (const frame of taken) {
+      if (!(frame instanceof TextFrame)) return copied(taken);
+      text += frame.text;
+      size += frame.size;
     }
-    return chunk;
+    return encodeChunk(text, size);
   }
 
   /**
@@ -61,7 +64,7 @@ export class FrameQueue {
    * bytes: nothing is copied, for a writer that gathers many chunks into one socket write itself.
    */
   takeFrames(): Uint8Array[] {
-    return this.take();
+    return this.take().map((frame) => frame.bytes);
   }
 
   /** Drops every queued frame (the reader went away). */
@@ -72,16 +75,34 @@ export class FrameQueue {
     if (this.pool !== undefined) for (const frame of dropped) this.pool.release(frame);
   }
 
-  /** The first frames' bytes, up to `MAX_CHUNK_BYTES` in all (at least one frame), released to the pool as they leave. */
-  private take(): Uint8Array[] {
+  /** The first frames, up to `MAX_CHUNK_BYTES` in all (at least one frame), released to the pool as they leave. */
+  private take(): Frame[] {
     const frames = this.frames;
     let count = 0;
     let size = 0;
-    while (count < frames.length && (count === 0 || size + frames[count].bytes.byteLength <= MAX_CHUNK_BYTES)) size += frames[count++].bytes.byteLength;
+    while (count < frames.length) {
+      const next = frameSize(frames[count]);
+      if (count > 0 && size + next > MAX_CHUNK_BYTES) break;
+      size += next;
+      count++;
+    }
     const taken = count === frames.length ? frames : frames.splice(0, count);
     if (taken === frames) this.frames = [];
     this.size -= size;
     if (this.pool !== undefined) for (const frame of taken) this.pool.release(frame);
-    return taken.map((frame) => frame.bytes);
+    return taken;
   }
+}
+
+/** The bytes of `frames` copied one after another into one new chunk. */
+function copied(frames: readonly Frame[]): Uint8Array {
+  let size = 0;
+  for (const frame of frames) size += frame.bytes.byteLength;
+  const chunk = new Uint8Array(size);
+  let at = 0;
+  for (const frame of frames) {
+    chunk.set(frame.bytes, at);
+    at += frame.bytes.byteLength;
+  }
+  return chunk;
 }

@@ -4,7 +4,8 @@
  * that a per-process budget (`maxTailBytes`) can refuse new tails before memory runs out.
  */
 import type { Event } from "../../protocol/events";
-import { encodeFrame } from "./encodeFrame";
+import { frameText } from "./encodeFrame";
+import { TextFrame } from "./TextFrame";
 
 /**
  * One encoded SSE frame (`id:` and `data:` lines, UTF-8). Its bytes may be queued to many
@@ -45,15 +46,16 @@ export interface TailFrames {
 /** The default budget of `maxTailBytes`: 256 MiB of frames queued to the process's tails. */
 export const DEFAULT_MAX_TAIL_BYTES = 256 * 1024 * 1024;
 
-/** A frame of one pool, with its holders; the key it is found under is its event (and cursor). */
-class PooledFrame implements Frame {
+/** A frame of one pool, with its holders; the key it is found under is its event (and cursor). Its bytes are encoded once, when first read. */
+class PooledFrame extends TextFrame {
   holders = 0;
   constructor(
     readonly owner: object,
     readonly event: Event,
     readonly cursor: string | undefined,
-    readonly bytes: Uint8Array,
-  ) {}
+  ) {
+    super(frameText(event, cursor));
+  }
 }
 
 /**
@@ -84,12 +86,12 @@ export function tailFrames(): TailFrames {
       let frame = byEvent.get(event);
       if (frame === undefined || frame.cursor !== cursor) {
         // A second cursor for the same event object is not a store's doing; such a frame is counted on its own.
-        const fresh = new PooledFrame(owner, event, cursor, encodeFrame(event, cursor));
+        const fresh = new PooledFrame(owner, event, cursor);
         if (frame === undefined) byEvent.set(event, fresh);
         frame = fresh;
       }
       if (frame.holders++ === 0) {
-        queuedBytes += frame.bytes.byteLength;
+        queuedBytes += frame.size;
         held++;
       }
       return frame;
@@ -97,7 +99,7 @@ export function tailFrames(): TailFrames {
     release(frame) {
       if (!(frame instanceof PooledFrame) || frame.owner !== owner || frame.holders === 0) return;
       if (--frame.holders > 0) return;
-      queuedBytes -= frame.bytes.byteLength;
+      queuedBytes -= frame.size;
       held--;
       if (byEvent.get(frame.event) === frame) byEvent.delete(frame.event);
     },

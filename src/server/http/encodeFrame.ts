@@ -2,6 +2,7 @@
 import type { Event } from "../../protocol/events";
 import { excerpt } from "../../protocol/describeFailure";
 import { encodeSse } from "../../wire/encodeSse";
+import { TextFrame } from "./TextFrame";
 
 const utf8 = new TextEncoder();
 
@@ -16,13 +17,34 @@ const utf8 = new TextEncoder();
  * // 'id: c7\ndata: {"type":"RUN_STARTED","threadId":"t1","runId":"r1"}\n\n'
  */
 export function encodeFrame(event: Event, cursor?: string): Uint8Array {
+  return utf8.encode(frameText(event, cursor));
+}
+
+/**
+ * The frame of `event` (and `cursor`) as a `TextFrame`: its text and UTF-8 size now, its bytes
+ * when a read takes it (one encoding for all the frames of the read). Throws what `encodeFrame` throws.
+ *
+ * @example
+ * textFrame(ev.runStarted("t1", "r1")).size; // 61
+ */
+export function textFrame(event: Event, cursor?: string): TextFrame {
+  return new TextFrame(frameText(event, cursor));
+}
+
+/**
+ * The SSE text of `event`'s frame, `id: <cursor>` first when there is one; throws what `encodeFrame` throws.
+ *
+ * @example
+ * frameText(ev.runStarted("t1", "r1"), "c7"); // 'id: c7\ndata: {"type":"RUN_STARTED","threadId":"t1","runId":"r1"}\n\n'
+ */
+export function frameText(event: Event, cursor: string | undefined): string {
   let frame: string;
   try {
     frame = encodeSse(event);
   } catch (error) {
     throw new Error(`a ${event.type} event could not be encoded as JSON (${error instanceof Error ? error.message : excerpt(error)})`, { cause: error });
   }
-  if (cursor === undefined) return utf8.encode(frame);
+  if (cursor === undefined) return frame;
   if (/[\r\n\0]/.test(cursor)) throw new Error(`expected a cursor that can be an SSE id (no CR, LF or NUL), but got ${JSON.stringify(cursor)}`);
-  return utf8.encode(`id: ${cursor}\n${frame}`);
+  return `id: ${cursor}\n${frame}`;
 }

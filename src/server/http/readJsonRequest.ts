@@ -1,5 +1,5 @@
 /** The refusals every JSON `POST` of the handler shares, in request order (415, 413, 408, 400): one line per status. */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import type * as t from "io-ts";
 import { excerpt } from "../../protocol/describeFailure";
 import { findTooDeep, type TooDeep } from "../../protocol/jsonDepth";

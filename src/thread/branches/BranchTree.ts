@@ -11,7 +11,7 @@ import { Message } from "../../protocol/messages";
 import type { NamedStructCodec } from "../../protocol/namedCodec";
 import { Interrupt } from "../../protocol/outcomes";
 
-const CheckpointCodec = struct("Checkpoint", { at: t.number, state: Present }, {});
+const CheckpointCodec = /* @__PURE__ */ struct("Checkpoint", { at: t.number, state: Present }, {});
 /**
  * The state at the start of a run when the path held `at` messages. Kept only where the state
  * changed since the checkpoint before it, so a thread whose state never changes keeps none.
@@ -56,7 +56,7 @@ export interface Fork {
 }
 
 /** The codecs of the two recursive types, each referring to the other. */
-export const SavedBranch: t.Type<SavedBranch, unknown> = t.recursion("SavedBranch", () =>
+export const SavedBranch: t.Type<SavedBranch, unknown> = /* @__PURE__ */ t.recursion("SavedBranch", () =>
   struct(
     "SavedBranch",
     {
@@ -69,11 +69,11 @@ export const SavedBranch: t.Type<SavedBranch, unknown> = t.recursion("SavedBranc
     { pendingToolCallIds: t.readonlyArray(t.string) },
   ),
 );
-export const Fork: t.Type<Fork, unknown> = t.recursion("Fork", () =>
+export const Fork: t.Type<Fork, unknown> = /* @__PURE__ */ t.recursion("Fork", () =>
   struct("Fork", { after: t.union([t.string, t.null]), at: t.number, selected: t.number, branches: t.readonlyArray(t.union([SavedBranch, t.null])) }, {}),
 );
 
-const BranchTreeCodec = struct(
+const BranchTreeCodec = /* @__PURE__ */ struct(
   "BranchTree",
   { forks: t.readonlyArray(Fork), checkpoints: t.readonlyArray(Checkpoint), groups: t.readonlyArray(BranchGroup) },
   {},

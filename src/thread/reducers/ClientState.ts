@@ -1,5 +1,5 @@
 /** Everything a client accumulates from events: messages, state, pending interrupts, the subagent registry. */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import * as t from "io-ts";
 import type { Interrupt } from "../../protocol/outcomes";
 import { describeFailure, excerpt } from "../../protocol/describeFailure";

@@ -1,5 +1,5 @@
 /** The client reducer: one verified, normalized event applied to the client state (docs/rules.md#apply, docs/rules.md#A23). */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import { forkMarkerOf } from "../../protocol/branchMeta";
 import type { Event } from "../../protocol/events";
 import { compareProtocolVersion, PROTOCOL_VERSION } from "../../protocol/version";

@@ -1,5 +1,5 @@
 /** The message rules of docs/rules.md#apply (docs/rules.md#A1 to docs/rules.md#A3, docs/rules.md#A11 to docs/rules.md#A14): each takes the list and one event and returns at most one update; tool calls are in toolCallRules.ts. */
-import * as E from "fp-ts/Either";
+import * as E from "../../protocol/either";
 import { activityReplaces, textMessageRole } from "../../protocol/defaults";
 import type { EventOf } from "../../protocol/events";
 import type { ActivityMessage, Message, ReasoningMessage, ToolCall } from "../../protocol/messages";
