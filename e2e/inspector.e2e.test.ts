@@ -223,7 +223,9 @@ describe("against an @ag-ui/encoder server that sends a bad sequence", () => {
     await page.getByRole("button", { name: "Send" }).click();
     await eventButton(page, 11, "RUN_FINISHED").waitFor();
     expect(bad.runs.map((run) => run.threadId)).toEqual([expect.stringMatching(/^inspect-/)]);
-    // the join, and the thread list's stream (asked at the same time, so in either order)
-    expect([...failedRequests].sort()).toEqual(["404 GET /agent/threads/events", "404 POST /agent/connect"]);
+    // the join refused; the thread list's stream, asked at the same time, is 404 too when it went out
+    // before the refusal took the list away (a loaded machine may cancel it first: then it is not seen)
+    expect(failedRequests.filter((request) => request !== "404 GET /agent/threads/events")).toEqual(["404 POST /agent/connect"]);
+    expect(failedRequests.filter((request) => request === "404 GET /agent/threads/events").length).toBeLessThanOrEqual(1);
   });
 });

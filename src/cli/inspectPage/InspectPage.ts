@@ -5,6 +5,8 @@ import { HttpTransport } from "../../client/transports/HttpTransport";
 import { HttpThreadsTransport } from "../../client/threads/HttpThreadsTransport";
 import { threadList, type ThreadList } from "../../client/threads/threadList";
 import { RunController } from "../../client/view/RunController";
+import { Inspector } from "../../client/inspector/Inspector";
+import { inspectSession } from "../../client/inspector/inspectSession";
 import { AgentInspector } from "../../inspector/index";
 import type { InspectConfig } from "../InspectConfig";
 import { Composer } from "./Composer";
@@ -18,10 +20,16 @@ export interface InspectPageProps {
   readonly newId?: (() => string) | undefined;
 }
 
-/** The Session the page shows now, and whether it joined its thread (else it is a fresh one for the composer). */
+/**
+ * The Session the page shows now, whether it joined its thread (else it is a fresh one for the
+ * composer), and the inspector fed from it, attached before the session's first request so that
+ * a joined stream's bytes are tapped from its first frame (`inspect` stops the feed).
+ */
 interface Shown {
   readonly session: Session;
   readonly joined: boolean;
+  readonly inspector: Inspector;
+  readonly inspect: () => void;
 }
 
 /**
@@ -46,10 +54,13 @@ export function InspectPage({ config, newId = () => crypto.randomUUID() }: Inspe
   const show = (threadId: string, joined: boolean): void => {
     const before = current.current;
     if (before !== undefined) {
+      before.inspect();
       RunController.of(before.session).detach();
       before.session.close();
     }
-    const next = { session: new Session(transport, { threadId }), joined };
+    const session = new Session(transport, { threadId });
+    const inspector = new Inspector({ traceLink: config.traceLink });
+    const next = { session, joined, inspector, inspect: inspectSession(session, inspector) };
     current.current = next;
     setShown(next);
     if (joined) RunController.of(next.session).connect();
@@ -112,7 +123,7 @@ export function InspectPage({ config, newId = () => crypto.randomUUID() }: Inspe
       { className: "inspect-main" },
       shown === undefined
         ? h("p", { className: "inspect-note" }, mode?.kind === "join" ? "Pick a thread to join." : "Reading the endpoint's capabilities…")
-        : h(AgentInspector, { key: shown.session.threadId, session: shown.session, traceLink: config.traceLink }),
+        : h(AgentInspector, { key: shown.session.threadId, inspector: shown.inspector }),
     ),
   );
 }

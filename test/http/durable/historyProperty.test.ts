@@ -139,13 +139,6 @@ async function serveWatched(seed: number): Promise<{ url: string; watch: Watch; 
 
 /** Every run was accepted, and each run's agent saw the stored path (activity left out) before what the post added. */
 function expectStoredPathSeen(watch: Watch): void {
-  console.log(
-    JSON.stringify({
-      statuses: watch.statuses,
-      sizes: watch.inputs.map((i) => i.messages.length),
-      before: watch.pathsBefore.map((p) => p.map((m) => m.role[0]).join("")),
-    }),
-  );
   expect(watch.statuses.every((status) => status === 200)).toBe(true);
   expect(watch.inputs.length).toBe(watch.statuses.length);
   watch.inputs.forEach((input, k) => {
