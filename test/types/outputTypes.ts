@@ -37,4 +37,5 @@ export const OUTPUT_TYPES: Readonly<Record<string, string>> = {
   // A structural description of node-redis's client: our code calls it, so its methods' parameters
   // are what we pass, and a user's client must accept them as they are.
   NodeRedisClient: "the shape a node-redis client must have (we call it)",
+  NodeRedisCluster: "the shape a node-redis cluster client must have (we call it)",
 };
