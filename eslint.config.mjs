@@ -21,7 +21,7 @@ export default tseslint.config(
         projectService: {
           // Files no tsconfig includes: the jest configs beside this one and the Angular example's
           // Node-side helpers (its own tsconfig covers only the browser app).
-          allowDefaultProject: ["jest.*.config.ts", "examples/angular/*.ts", "examples/angular/test/*.ts"],
+          allowDefaultProject: ["examples/angular/*.ts", "examples/angular/test/*.ts"],
           defaultProject: "tsconfig.json",
         },
         tsconfigRootDir: import.meta.dirname,
