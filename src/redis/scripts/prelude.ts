@@ -95,17 +95,14 @@ local REDIS_CLOCK = ARGV[1] == ''
 -- TOUCH_SLACK ms may leave expiries alone and still find every key living at least TTL more
 -- (docs/durability.md#retention-and-defaults: the append renews them once META's 'renew' time is past).
 local TOUCH_SLACK = math.min(math.floor(TTL / 10), ${TOUCH_SLACK_MAX_MS})
+-- Every key of the thread (the lease key has its own TTL) expires \`ttl\` ms from now.
+local function expire_all(ttl)
+  for _, key in ipairs({EVENTS, META, SNAPSHOT, RUNS, MESSAGES, IDS, QUEUE, QENTRIES, QOUTCOMES}) do
+    redis.call('PEXPIRE', key, ttl)
+  end
+end
 local function touch_slack()
-  local ttl = TTL + TOUCH_SLACK
-  redis.call('PEXPIRE', EVENTS, ttl)
-  redis.call('PEXPIRE', META, ttl)
-  redis.call('PEXPIRE', SNAPSHOT, ttl)
-  redis.call('PEXPIRE', RUNS, ttl)
-  redis.call('PEXPIRE', MESSAGES, ttl)
-  redis.call('PEXPIRE', IDS, ttl)
-  redis.call('PEXPIRE', QUEUE, ttl)
-  redis.call('PEXPIRE', QENTRIES, ttl)
-  redis.call('PEXPIRE', QOUTCOMES, ttl)
+  expire_all(TTL + TOUCH_SLACK)
   redis.call('HSET', META, 'renew', tostring(NOW + TOUCH_SLACK))
 end
 -- Whether every key lives at least TTL more without touch_slack: one ran less than TOUCH_SLACK ago
@@ -126,15 +123,7 @@ end
 export const PRELUDE_FUNCTIONS = `
 -- Every key of the thread lives TTL ms after its last write (the lease key has its own TTL).
 local function touch()
-  redis.call('PEXPIRE', EVENTS, TTL)
-  redis.call('PEXPIRE', META, TTL)
-  redis.call('PEXPIRE', SNAPSHOT, TTL)
-  redis.call('PEXPIRE', RUNS, TTL)
-  redis.call('PEXPIRE', MESSAGES, TTL)
-  redis.call('PEXPIRE', IDS, TTL)
-  redis.call('PEXPIRE', QUEUE, TTL)
-  redis.call('PEXPIRE', QENTRIES, TTL)
-  redis.call('PEXPIRE', QOUTCOMES, TTL)
+  expire_all(TTL)
   -- the expiries are TTL from now, not more: the append's next write renews them again
   redis.call('HDEL', META, 'renew')
 end
