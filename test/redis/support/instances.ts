@@ -5,36 +5,13 @@
  * on its own loopback port. `kill()` is a crash (SIGKILL), `stop()` a graceful restart (SIGTERM).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { bundledEntry } from "./bundledEntry";
 import type { InstanceConfig } from "./instanceConfig";
 
 const ROOT = join(__dirname, "..", "..", "..");
 /** Inside the repository (test-artifacts/ is ignored by git), so that the bundle's `require("redis")` finds node_modules. */
 export const INSTANCE_BUNDLES = join(ROOT, "test-artifacts", "redis-instances");
-
-let bundled: Promise<string> | undefined;
-
-/** Bundles the instance entry for this process (once), resolving with the file to run. */
-function bundle(): Promise<string> {
-  bundled ??= (async () => {
-    mkdirSync(INSTANCE_BUNDLES, { recursive: true });
-    const outfile = join(INSTANCE_BUNDLES, `instance-${process.pid}.cjs`);
-    await build({
-      entryPoints: [join(__dirname, "instanceMain.ts")],
-      bundle: true,
-      platform: "node",
-      target: "node18",
-      format: "cjs",
-      outfile,
-      external: ["redis"],
-      logLevel: "error",
-    });
-    return outfile;
-  })();
-  return bundled;
-}
 
 /** A running instance. */
 export interface Instance {
@@ -62,7 +39,7 @@ const started = new Set<Instance>();
  * const a = await startInstance({ name: "A", redisUrl: redisUrl(), prefix });
  */
 export async function startInstance(config: InstanceConfig): Promise<Instance> {
-  const file = await bundle();
+  const file = await bundledEntry(join(__dirname, "instanceMain.ts"), INSTANCE_BUNDLES, "instance");
   const child: ChildProcess = spawn(process.execPath, [file], {
     cwd: ROOT,
     env: { ...process.env, AGUI_INSTANCE: JSON.stringify(config) },

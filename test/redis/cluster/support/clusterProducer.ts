@@ -4,34 +4,12 @@
  * lease until it is killed, so that `kill -9` is a real producer crash.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { bundledEntry } from "../../support/bundledEntry";
 
 const ROOT = join(__dirname, "..", "..", "..", "..");
 /** Inside the repository (test-artifacts/ is ignored by git), so that the bundle's `require("redis")` finds node_modules. */
 export const CLUSTER_BUNDLES = join(ROOT, "test-artifacts", "redis-cluster");
-
-let bundled: Promise<string> | undefined;
-
-function bundle(): Promise<string> {
-  bundled ??= (async () => {
-    mkdirSync(CLUSTER_BUNDLES, { recursive: true });
-    const outfile = join(CLUSTER_BUNDLES, `producer-${process.pid}.cjs`);
-    await build({
-      entryPoints: [join(__dirname, "producerMain.ts")],
-      bundle: true,
-      platform: "node",
-      target: "node18",
-      format: "cjs",
-      outfile,
-      external: ["redis"],
-      logLevel: "error",
-    });
-    return outfile;
-  })();
-  return bundled;
-}
 
 /** What the producer was asked to do. */
 export interface ProducerConfig {
@@ -55,7 +33,7 @@ export interface Producer {
  * await producer.kill();
  */
 export async function startProducer(config: ProducerConfig): Promise<Producer> {
-  const file = await bundle();
+  const file = await bundledEntry(join(__dirname, "producerMain.ts"), CLUSTER_BUNDLES, "producer");
   const child = spawn(process.execPath, [file], {
     cwd: ROOT,
     env: { ...process.env, AGUI_PRODUCER: JSON.stringify(config) },
