@@ -155,7 +155,7 @@ export class RunSpans {
       if (released) return;
       released = true;
       this.holds--;
-      if (this.outcome !== undefined) this.endRun();
+      if (this.outcome !== undefined && this.holds === 0) this.endRun();
     };
   }
 
