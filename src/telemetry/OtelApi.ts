@@ -118,6 +118,7 @@ export interface OtelMeter {
   createUpDownCounter(name: string, options?: OtelMetricOptions): OtelCounter;
   createHistogram(name: string, options?: OtelMetricOptions): OtelHistogram;
   createObservableGauge(name: string, options?: OtelMetricOptions): OtelObservable;
+  createObservableCounter(name: string, options?: OtelMetricOptions): OtelObservable;
   createObservableUpDownCounter(name: string, options?: OtelMetricOptions): OtelObservable;
 }
 

@@ -4,7 +4,7 @@
  */
 import { globalOtel } from "./globalOtel";
 import { nonRecordingSpan } from "./nonRecordingSpan";
-import type { OtelContext, OtelMeter, OtelPropagator, OtelSpan, OtelTracer } from "./OtelApi";
+import type { OtelContext, OtelMeter, OtelMeterProvider, OtelPropagator, OtelSpan, OtelTracer, OtelTracerProvider } from "./OtelApi";
 import type { TelemetryOptions } from "./TelemetryOptions";
 import { formatTraceparent, parseTraceparent, TRACEPARENT_HEADER } from "./traceparent";
 
@@ -63,18 +63,31 @@ export class Telemetry {
     this.recordContent = options.recordContent === true;
   }
 
+  /** The global tracer provider `tracer()` last asked, and what it gave (one `getTracer` per registration, not per call). */
+  private tracerFrom: { readonly provider: OtelTracerProvider; readonly tracer: OtelTracer } | undefined;
+  /** The same for `meter()`: the meter is asked for at write-batch granularity, and `getMeter` builds a lookup key each time. */
+  private meterFrom: { readonly provider: OtelMeterProvider; readonly meter: OtelMeter } | undefined;
+
   /** The tracer, or `undefined` when tracing is off or no SDK registered one. */
   tracer(): OtelTracer | undefined {
     const given = this.options.tracer;
     if (given === false) return undefined;
-    return given ?? globalOtel()?.trace?.getTracer(INSTRUMENTATION_NAME);
+    if (given !== undefined) return given;
+    const provider = globalOtel()?.trace;
+    if (provider === undefined) return undefined;
+    if (this.tracerFrom?.provider !== provider) this.tracerFrom = { provider, tracer: provider.getTracer(INSTRUMENTATION_NAME) };
+    return this.tracerFrom.tracer;
   }
 
   /** The meter, or `undefined` when metrics are off or no SDK registered one. */
   meter(): OtelMeter | undefined {
     const given = this.options.meter;
     if (given === false) return undefined;
-    return given ?? globalOtel()?.metrics?.getMeter(INSTRUMENTATION_NAME);
+    if (given !== undefined) return given;
+    const provider = globalOtel()?.metrics;
+    if (provider === undefined) return undefined;
+    if (this.meterFrom?.provider !== provider) this.meterFrom = { provider, meter: provider.getMeter(INSTRUMENTATION_NAME) };
+    return this.meterFrom.meter;
   }
 
   /** The active context (the registered context manager's, e.g. Node's async context), or the empty one. */

@@ -7,6 +7,7 @@ import { systemClock, type StoreClock } from "../store/StoreClock";
 import { textFrame } from "./encodeFrame";
 import { frameSize, TextFrame } from "./TextFrame";
 import { sharedTurns, type StreamTurn } from "./fairTurns";
+import { BodyProgress } from "./BodyProgress";
 import { FrameQueue } from "./FrameQueue";
 import { EventStreamReader } from "./EventStreamReader";
 import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
@@ -39,6 +40,13 @@ type SourcePhase =
 const UNSTARTED: SourcePhase = { kind: "unstarted" };
 const FINISHED: SourcePhase = { kind: "finished" };
 const CLOSED: SourcePhase = { kind: "closed" };
+
+/**
+ * What `ready()` returns while the queue has room: one settled promise shared by every stream, as a
+ * producer awaits it once per event, and a promise made per call is one more for the process's
+ * promise hooks (an OpenTelemetry context manager runs one per promise made).
+ */
+const ROOM: Promise<void> = Promise.resolve();
 
 /** `toEventStream`'s bounds with their defaults applied, and its `PARK_BYTES`. */
 export interface PumpBounds {
@@ -73,6 +81,8 @@ export class EventStreamPump {
   private lastWrite: number;
   /** A heartbeat waits in the queue: the read that takes it does not count it as a frame sent. */
   private heartbeatQueued = false;
+  /** The body's chunks as its reader takes them, and its end, for whoever follows it (a request span counting bytes). */
+  readonly progress = new BodyProgress();
 
   constructor(
     private readonly source: Observable<Event | CursorFrame | DataFrame> | EventSource,
@@ -115,8 +125,16 @@ export class EventStreamPump {
     this.reader.endRead();
     if (queue.length > 0) {
       const queued = queue.length;
-      if (options.uncopiedFrames === true) for (const c of queue.takeFrames()) controller.enqueue(c);
-      else controller.enqueue(queue.takeChunk());
+      if (options.uncopiedFrames === true)
+        for (const frame of queue.takeFrames()) {
+          controller.enqueue(frame);
+          this.progress.sent(frame.byteLength);
+        }
+      else {
+        const chunk = queue.takeChunk();
+        controller.enqueue(chunk);
+        this.progress.sent(chunk.byteLength);
+      }
       this.lastWrite = this.clock.now();
       this.release();
       options.metrics?.sent(queued - queue.length - this.sentHeartbeat());
@@ -128,6 +146,7 @@ export class EventStreamPump {
       } catch {
         // Already cancelled by the reader: nothing left to close.
       }
+      this.progress.ended();
     } else if (queue.length > 0) this.watchIdle(); // the rest waits until the reader asks again
   }
 
@@ -149,7 +168,7 @@ export class EventStreamPump {
   private room(): Promise<void> {
     const { queue, bounds } = this;
     const full = queue.length >= bounds.highWaterMark || queue.bytes * 2 >= bounds.maxBufferedBytes;
-    return this.ended || !full ? Promise.resolve() : new Promise<void>((resolve) => this.waiting.push(resolve));
+    return this.ended || !full ? ROOM : new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
   /** The first read: join the turns and follow the source (a factory that throws is a failed run, reported in-band like any other). */
@@ -273,6 +292,7 @@ export class EventStreamPump {
     if (phase.kind === "following") phase.subscription?.unsubscribe();
     this.release();
     this.reader.wake();
+    this.progress.ended();
   }
 
   private readonly onAbort = (): void => this.close(this.options.signal?.reason ?? new DOMException("the client went away", "AbortError"));

@@ -1,6 +1,7 @@
 /** An `Observable<Event>` as a pull-based SSE byte stream whose reader paces the producer. */
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
+import { reportsProgress } from "./BodyProgress";
 import { EventStreamPump } from "./EventStreamPump";
 import type { CursorFrame, DataFrame, EventSource, EventStreamOptions } from "./EventStreamOptions";
 import { MAX_CHUNK_BYTES } from "./FrameQueue";
@@ -62,6 +63,7 @@ export function toEventStream(source: Observable<Event | CursorFrame | DataFrame
     { highWaterMark: 0 },
   );
   if (options.heartbeatMs !== undefined) heartbeats.set(body, options.heartbeatMs);
+  reportsProgress(body, pump.progress);
   return body;
 }
 

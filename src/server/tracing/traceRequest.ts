@@ -1,6 +1,7 @@
 /** The HTTP server span of every request a handler answers (docs/observability.md#traces). */
 import type { OtelSpan } from "../../telemetry/OtelApi";
 import type { Telemetry } from "../../telemetry/Telemetry";
+import { bodyProgressOf, type BodyFollower } from "../http/BodyProgress";
 import { routeOf, type HandlerRoute } from "../http/routeOf";
 import { RequestTrace } from "./RequestTrace";
 import { ATTR, SPAN_KIND, STATUS_ERROR } from "./traceConventions";
@@ -64,7 +65,7 @@ export async function traceRequest(telemetry: Telemetry, request: Request, answe
     return response;
   }
   let size = 0;
-  const body = followedBody(response.body, {
+  const follower: BodyFollower = {
     bytes: (count) => {
       size += count;
       trace.sent(count);
@@ -76,8 +77,14 @@ export async function traceRequest(telemetry: Telemetry, request: Request, answe
       });
       trace.ended();
     },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  // An event stream tells its own progress; any other body is followed by reading through it.
+  const progress = bodyProgressOf(response.body);
+  if (progress !== undefined) {
+    progress.follow(follower);
+    return response;
+  }
+  return new Response(followedBody(response.body, follower), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The request's span, or `undefined` with no tracer (or one that threw). */
@@ -101,10 +108,7 @@ function startRequestSpan(telemetry: Telemetry, request: Request): { span: OtelS
  * `body` passed through as it is read (no read-ahead, so the reader still paces the producer),
  * telling `follower` each chunk's size and the end, whichever way it comes.
  */
-function followedBody(
-  body: ReadableStream<Uint8Array>,
-  follower: { readonly bytes: (count: number) => void; readonly end: () => void },
-): ReadableStream<Uint8Array> {
+function followedBody(body: ReadableStream<Uint8Array>, follower: BodyFollower): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let over = false;
   const end = (): void => {
