@@ -2,8 +2,13 @@
 
 const utf8 = new TextEncoder();
 
-/** The size of a slab; a chunk larger than this gets a buffer of its own. */
-const SLAB_BYTES = 64 * 1024;
+/**
+ * The size of a slab; a chunk larger than this gets a buffer of its own. Node's own pool size: a
+ * chunk a slow reader holds keeps its whole slab alive, so a small slab bounds what each held chunk
+ * can pin beyond its own bytes (a read as large as `MAX_CHUNK_BYTES` pays one allocation for many
+ * events anyway).
+ */
+const SLAB_BYTES = 8 * 1024;
 
 /** Where the next chunks are cut from; each chunk is the slab's next unused bytes, never written again once handed out. */
 let slab = new Uint8Array(SLAB_BYTES);
@@ -12,8 +17,8 @@ let used = 0;
 /**
  * The UTF-8 bytes of `text`, whose UTF-8 size the caller counted (`size`), as a chunk cut from the
  * current slab (a fresh one when it has no room). An `ArrayBuffer` per read costs more than encoding
- * its text (issue #27); a slab is kept alive by its chunks, so it costs at most 64 KiB beyond what
- * readers still hold. Chunks share a buffer but never overlap, and each is written once, before it
+ * its text (issue #27); a slab is kept alive by its chunks, so a chunk a reader holds pins at most
+ * 8 KiB beyond its own bytes, as a small `Buffer` pins Node's pool. Chunks share a buffer but never overlap, and each is written once, before it
  * is returned: a reader may keep a chunk as long as it likes. A reader that transfers the buffer
  * detaches the slab; the next chunk then starts a fresh one.
  *
