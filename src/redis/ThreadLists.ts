@@ -5,7 +5,7 @@
  * channel for the other instances and handed to this instance's listeners directly.
  */
 import { Observable } from "rxjs";
-import { isLeft } from "fp-ts/Either";
+import { isLeft } from "../protocol/either";
 import type { ListQuery, StoreScope } from "../server/store/ThreadStore";
 import { ThreadListEvent, type ThreadChanged, type ThreadPage, type ThreadQueueChanged, type ThreadSummary } from "../thread/threadList";
 import { ownerKeys, threadKeys } from "./keys";

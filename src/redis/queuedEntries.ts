@@ -3,7 +3,7 @@
  * the thread's `queue-entries` hash, decoded with its codec when read back, and the user message
  * ids of a batch that may take a steer.
  */
-import { isLeft } from "fp-ts/Either";
+import { isLeft } from "../protocol/either";
 import type { Event } from "../protocol/events";
 import { QueuedRun } from "../server/store/QueuedRun";
 import { StoreError } from "../server/store/StoreError";

@@ -3,7 +3,7 @@
  * the snapshot hash with the cursor and sequence number it is folded through, read back through
  * the codec and brought up to date with the store's own `ThreadFold` (never a second fold).
  */
-import { isLeft } from "fp-ts/Either";
+import { isLeft } from "../protocol/either";
 import { describeFailure } from "../protocol/describeFailure";
 import { isTerminal } from "../thread/isTerminal";
 import { StoreError } from "../server/store/StoreError";
