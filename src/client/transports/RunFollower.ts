@@ -9,7 +9,7 @@ import { isQueueNoticeItem, type QueueNoticeItem } from "./QueueNoticeItem";
 import { StreamOpened, type StreamItem } from "./fetchEventStream";
 import { DEFAULT_RECONNECT_ATTEMPTS, reconnectDelay, type ReconnectPlan, type ResumePosition } from "./ReconnectPlan";
 import { askedWait } from "./requestFailure";
-import { exhausted, isCut, isGone, missed, refusesResume, unrestartable, type Cut } from "./resumeFailures";
+import { exhausted, isCut, isGone, missed, refusesResume, startedAndPassed, unrestartable, type Cut } from "./resumeFailures";
 import { isTerminal } from "../../thread/isTerminal";
 
 /**
@@ -54,6 +54,8 @@ export class RunFollower {
   private passed = false;
   /** The answer was a queued message's stream (docs/queue.md#on-the-wire): that message's id. */
   private queued: string | undefined;
+  /** The connection whose queue notice said the run started, until an event of the run comes on it. */
+  private startedOn: FollowedLink | undefined;
   /** The last queue notice's status: a reconnect's answer repeats the status it resumes from, passed on once. */
   private queueStatus: string | undefined;
 
@@ -121,6 +123,7 @@ export class RunFollower {
     if (item.type === "RUN_STARTED") this.runId ??= item.runId;
     if (isTerminal(item) && this.phase.kind === "following") this.phase = { kind: "ending", link };
     this.passed = true;
+    this.startedOn = undefined;
     subscriber.next(item);
   }
 
@@ -153,7 +156,10 @@ export class RunFollower {
     }
     const { notice } = item;
     this.queued ??= notice.id;
-    if (notice.status === "started") this.runId ??= notice.id;
+    if (notice.status === "started") {
+      this.runId ??= notice.id;
+      if (!this.passed) this.startedOn = link;
+    }
     if ((notice.status === "cancelled" || notice.status === "taken") && this.phase.kind === "following") this.phase = { kind: "ending", link };
     if (notice.status === this.queueStatus) return;
     this.queueStatus = notice.status;
@@ -202,6 +208,9 @@ export class RunFollower {
       case "ending":
         return this.subscriber.complete();
       case "following":
+        // Started, then the end with none of the run's events: the server had only the notice to
+        // give (a later run followed that run), and asking again would get the same answer.
+        if (what.kind === "complete" && this.startedOn === link) return this.subscriber.error(startedAndPassed(this.queued ?? "", this.runId ?? ""));
         return this.cut(link, what, this.phase.streak);
       case "deciding":
       case "waiting":

@@ -77,6 +77,21 @@ export function missed(followed: string, found: string): ClientError {
 }
 
 /**
+ * The `transport` error of a waiting message's stream that said its run started and then ended
+ * without any of the run's events: the server sends only the notice when a later run already
+ * followed that run (docs/queue.md#on-the-wire), so how it ended is not known on this stream.
+ *
+ * @example
+ * subscriber.error(startedAndPassed("r2", "r2"));
+ */
+export function startedAndPassed(queuedId: string, runId: string): ClientError {
+  return new ClientError(
+    "transport",
+    `the thread has moved on: waiting message "${queuedId}" started as run "${runId}", but a later run followed it before its stream could follow it, so how "${runId}" ended is not known`,
+  );
+}
+
+/**
  * The `transport` error of a reconnect that can only restart from a snapshot, for a consumer that cannot apply one (no notices).
  *
  * @example

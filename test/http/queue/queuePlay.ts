@@ -109,7 +109,8 @@ export class QueuePlay {
 
   /** A Session as tab `index` makes it, its ids minted with `prefix`. */
   private newSession(index: number, prefix: string): Session {
-    return new Session(new HttpTransport(this.server.url, { headers: as(USER), reconnect: { delay: 0 } }), {
+    // Reconnects and the retries of a request cut before its answer go at once: the play waits in event-loop turns, not in backoff time.
+    return new Session(new HttpTransport(this.server.url, { headers: as(USER), reconnect: { delay: 0 }, retry: { delay: 0 } }), {
       threadId: THREAD,
       newId: counter(prefix),
       tools: [this.tools.tool(index)],
