@@ -27,6 +27,9 @@ export interface RunningToolCall<A = unknown, R = unknown> {
 
 const NONE: readonly RunningToolCall[] = Object.freeze([]);
 
+/** How many executed calls a session remembers (`RunningToolCalls`): far more than a run leaves pending at once. */
+const REMEMBERED_CALLS = 256;
+
 /**
  * The registry of running calls of one session. `track(tool)` gives the tool the session
  * executes in its place: the same tool, whose `execute` enters the call here while it runs and
@@ -40,6 +43,14 @@ const NONE: readonly RunningToolCall[] = Object.freeze([]);
  */
 export class RunningToolCalls {
   private calls: readonly RunningToolCall[] = NONE;
+  /**
+   * Each call this session executed, by id, oldest first (at most `REMEMBERED_CALLS`): a call the
+   * session meets again (a run replayed after a cut, a join that still shows it pending while its
+   * follow-up was in flight) gets the same answer without a second `execute`, so that a tool's
+   * side effects happen once per session. A call stopped before it settled (its exchange's signal
+   * aborted) is forgotten: nothing answered it, and it may run again.
+   */
+  private readonly executed = new Map<string, Promise<unknown>>();
 
   constructor(private readonly onChange: () => void) {}
 
@@ -65,6 +76,20 @@ export class RunningToolCalls {
   }
 
   private execute<A, R>(tool: ClientTool<A, R>, args: A, context: ToolCallContext): Promise<R> {
+    const id = context.toolCallId;
+    const earlier = this.executed.get(id);
+    // The same call again: the answer `execute` gave (or will give) it, waited for until this exchange's own signal aborts.
+    if (earlier !== undefined) return untilAborted(earlier as Promise<R>, context.signal);
+    const running = this.run(tool, args, context);
+    this.executed.set(id, running);
+    if (this.executed.size > REMEMBERED_CALLS) this.executed.delete(this.executed.keys().next().value!);
+    running.catch(() => {
+      if (context.signal.aborted && this.executed.get(id) === running) this.executed.delete(id);
+    });
+    return running;
+  }
+
+  private run<A, R>(tool: ClientTool<A, R>, args: A, context: ToolCallContext): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       if (context.signal.aborted) {
         reject(context.signal.reason);
@@ -117,6 +142,25 @@ export class RunningToolCalls {
     this.calls = rest.length === 0 ? NONE : Object.freeze(rest);
     this.onChange();
   }
+}
+
+/** `answer`, or a rejection with `signal`'s reason once it aborts first. */
+function untilAborted<R>(answer: Promise<R>, signal: AbortSignal): Promise<R> {
+  if (signal.aborted) return Promise.reject(signal.reason as unknown);
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as unknown);
+    signal.addEventListener("abort", onAbort, { once: true });
+    answer.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The reason a call's `execute` signal is aborted with once `respond` answered the call. */
