@@ -30,6 +30,17 @@ class PlainContext implements OtelContext {
   }
 }
 
+/** What a provider gave when it was last asked: a registration is asked once, and asked again only once another replaced it. */
+class AskedOnce<P extends object, R> {
+  private last: { readonly provider: P; readonly made: R } | undefined;
+  constructor(private readonly ask: (provider: P) => R) {}
+  of(provider: P | undefined): R | undefined {
+    if (provider === undefined) return undefined;
+    if (this.last?.provider !== provider) this.last = { provider, made: this.ask(provider) };
+    return this.last.made;
+  }
+}
+
 /** The empty context. */
 export const ROOT_CONTEXT: OtelContext = new PlainContext();
 
@@ -63,31 +74,23 @@ export class Telemetry {
     this.recordContent = options.recordContent === true;
   }
 
-  /** The global tracer provider `tracer()` last asked, and what it gave (one `getTracer` per registration, not per call). */
-  private tracerFrom: { readonly provider: OtelTracerProvider; readonly tracer: OtelTracer } | undefined;
-  /** The same for `meter()`: the meter is asked for at write-batch granularity, and `getMeter` builds a lookup key each time. */
-  private meterFrom: { readonly provider: OtelMeterProvider; readonly meter: OtelMeter } | undefined;
+  /** The tracer the global provider gave, asked once per registration (not per call). */
+  private readonly tracers = new AskedOnce((provider: OtelTracerProvider) => provider.getTracer(INSTRUMENTATION_NAME));
+  /** The same for the meter: it is asked for at write-batch granularity, and `getMeter` builds a lookup key each time. */
+  private readonly meters = new AskedOnce((provider: OtelMeterProvider) => provider.getMeter(INSTRUMENTATION_NAME));
 
   /** The tracer, or `undefined` when tracing is off or no SDK registered one. */
   tracer(): OtelTracer | undefined {
     const given = this.options.tracer;
     if (given === false) return undefined;
-    if (given !== undefined) return given;
-    const provider = globalOtel()?.trace;
-    if (provider === undefined) return undefined;
-    if (this.tracerFrom?.provider !== provider) this.tracerFrom = { provider, tracer: provider.getTracer(INSTRUMENTATION_NAME) };
-    return this.tracerFrom.tracer;
+    return given ?? this.tracers.of(globalOtel()?.trace);
   }
 
   /** The meter, or `undefined` when metrics are off or no SDK registered one. */
   meter(): OtelMeter | undefined {
     const given = this.options.meter;
     if (given === false) return undefined;
-    if (given !== undefined) return given;
-    const provider = globalOtel()?.metrics;
-    if (provider === undefined) return undefined;
-    if (this.meterFrom?.provider !== provider) this.meterFrom = { provider, meter: provider.getMeter(INSTRUMENTATION_NAME) };
-    return this.meterFrom.meter;
+    return given ?? this.meters.of(globalOtel()?.metrics);
   }
 
   /** The active context (the registered context manager's, e.g. Node's async context), or the empty one. */
