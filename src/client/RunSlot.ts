@@ -23,8 +23,6 @@ export interface ActiveRun {
   heard: boolean;
   /** The exchange's trace, when the session has telemetry that records (docs/observability.md#client). */
   trace?: ExchangeTrace | undefined;
-  /** The session's own re-read of the thread (a branch switch, another tab's): an exchange the user starts waits for it instead of being refused. */
-  readonly internal?: boolean | undefined;
 }
 
 /**
@@ -74,14 +72,9 @@ export class RunSlot {
     });
   }
 
-  /** Whether the active run is the session's own re-read of the thread (`begin(true)`). */
-  get heldInternally(): boolean {
-    return this.#active?.internal === true;
-  }
-
-  /** Takes the slot for a new run and returns its token (the caller has checked that none is active); `internal` for the session's own re-read. */
-  begin(internal = false): ActiveRun {
-    const run: ActiveRun = internal ? { runId: undefined, heard: false, internal } : { runId: undefined, heard: false };
+  /** Takes the slot for a new run and returns its token (the caller has checked that none is active). */
+  begin(): ActiveRun {
+    const run: ActiveRun = { runId: undefined, heard: false };
     this.#active = run;
     this.changed();
     return run;

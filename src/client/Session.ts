@@ -488,21 +488,6 @@ export class Session<S = unknown> {
    * session.connect({ limit: 50 }).subscribe(render); // only the last 50 messages
    */
   connect(options: ConnectOptions = {}): Observable<Update<S>> {
-    return this.afterReread(() => this.join(options, false));
-  }
-
-  /**
-   * `exchange()` now, or once the session's own re-read of the thread let the slot go: an exchange
-   * the user starts while the session reads the thread again for itself (another tab switched the
-   * branch, its events stream was cut) waits for that read, instead of being refused as if a run
-   * of the user's were active.
-   */
-  private afterReread(exchange: () => Observable<Update<S>>): Observable<Update<S>> {
-    return defer(() => (this.slot.heldInternally ? this.slot.whenFree().pipe(switchMap(exchange)) : exchange()));
-  }
-
-  /** `connect()`'s join; `internal` for the session's own re-read, which a user's exchange waits for. */
-  private join(options: ConnectOptions, internal: boolean): Observable<Update<S>> {
     return defer(() => {
       if (this.running) return failedExchange<S>(alreadyRunning("joining the thread"));
       const transport = this.transport;
@@ -510,7 +495,7 @@ export class Session<S = unknown> {
       const limit = options.limit ?? this.options.historyLimit;
       const badLimit = limit === undefined ? undefined : checkLimit(limit, "connect");
       if (badLimit !== undefined) return failedExchange<S>(badLimit);
-      const run = this.slot.begin(internal);
+      const run = this.slot.begin();
       const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId), this.wire);
       const updates = this.loop(
         this.follow(joined, true),
@@ -580,10 +565,6 @@ export class Session<S = unknown> {
   }
 
   private start(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
-    return this.afterReread(() => this.startNow(runOptions, resume, message));
-  }
-
-  private startNow(runOptions: RunOptions, resume: readonly ResumeEntry[] | undefined, message: string | UserMessage | undefined): Observable<Update<S>> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "a resume");
       if (policy !== undefined) return failedExchange<S>(policy);
@@ -609,10 +590,6 @@ export class Session<S = unknown> {
    * (`forkInput`). A refusal before anything was recorded puts the path back (`PathFork.restore`).
    */
   private fork(planOf: (path: readonly Message[]) => ForkPlan | ClientError, runOptions: RunOptions): Observable<Update<S>> {
-    return this.afterReread(() => this.forkNow(planOf, runOptions));
-  }
-
-  private forkNow(planOf: (path: readonly Message[]) => ForkPlan | ClientError, runOptions: RunOptions): Observable<Update<S>> {
     return defer(() => {
       const policy = policyRefusal(runOptions, "an edit or a regenerate");
       if (policy !== undefined) return failedExchange<S>(policy);
@@ -669,7 +646,7 @@ export class Session<S = unknown> {
   private reread(): Promise<void> {
     this.rereading?.subscription.unsubscribe();
     this.rereadingPath = true;
-    const shown = untilShown(this.join({}, true));
+    const shown = untilShown(this.connect());
     this.rereading = shown;
     return shown.promise;
   }

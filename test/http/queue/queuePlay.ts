@@ -345,6 +345,9 @@ export class QueuePlay {
     if (JSON.stringify(pathOf(session.messages)) === JSON.stringify(this.model.path)) return;
     const joined = this.watch(session.connect(), `session ${index} catches up`);
     await this.eventually(`session ${index} to catch up`, () => (joined.completed ? undefined : "joining"));
+    // A re-read the session began for itself meanwhile (its events stream came back after a cut) shows as running: a page
+    // sends once `running` is false, so the play does too (checked in the same turn as the send that follows).
+    await this.eventually(`session ${index} to be idle`, () => (session.running ? "it is running" : undefined));
     if (JSON.stringify(pathOf(session.messages)) === JSON.stringify(this.model.path)) return;
     // A join merges its snapshot into the local order (docs/rules.md#A10): a tab that missed another tab's run before its own queued
     // one keeps them out of order and its next send would be refused (reported on #24). The page is reloaded instead.
