@@ -2,20 +2,25 @@
 import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
 import type { ThreadStore } from "../../../src/server/store/ThreadStore";
 import type { StoreFactory } from "../../server/store/threadStoreContract";
-import { closeClient, connectClient, uniquePrefix, type TestClient } from "./clients";
+import type { NodeRedisClient, NodeRedisCluster } from "../../../src/redis/nodeRedisPort";
+import { closeClient, connectClient, uniquePrefix } from "./clients";
 
 /**
- * The `make` and `close` a contract suite takes, for `redisStore()`: each store on a new client
- * named `name`, under one prefix of this file's own, with the suite's clock, lease and run bound.
+ * The `make` and `close` a contract suite takes, for `redisStore()` on a connection per store:
+ * `connect` makes it, `disconnect` lets it go after the store closed; every store under `prefix`,
+ * with the suite's clock, lease and run bound.
  *
  * @example
- * describeBranches("redisStore", ...contractRedisStores("branches"));
+ * contractStoresOn(prefix, () => connectClient(name), closeClient);
  */
-export function contractRedisStores(name: string): [make: StoreFactory, close: (store: ThreadStore) => Promise<void>] {
-  const clients = new Map<ThreadStore, { store: RedisStore; client: TestClient }>();
-  const prefix = uniquePrefix(name);
+export function contractStoresOn<C extends NodeRedisClient | NodeRedisCluster>(
+  prefix: string,
+  connect: () => Promise<C>,
+  disconnect: (client: C) => Promise<void>,
+): [make: StoreFactory, close: (store: ThreadStore) => Promise<void>] {
+  const clients = new Map<ThreadStore, { store: RedisStore; client: C }>();
   const make: StoreFactory = async ({ clock, lease, maxRunsPerThread }) => {
-    const client = await connectClient(name);
+    const client = await connect();
     const store = redisStore({ client, prefix, clock, lease, maxRunsPerThread });
     clients.set(store, { store, client });
     return store;
@@ -25,7 +30,18 @@ export function contractRedisStores(name: string): [make: StoreFactory, close: (
     clients.delete(store);
     if (entry === undefined) return;
     await entry.store.close();
-    await closeClient(entry.client);
+    await disconnect(entry.client);
   };
   return [make, close];
+}
+
+/**
+ * The `make` and `close` a contract suite takes, for `redisStore()`: each store on a new client
+ * named `name`, under one prefix of this file's own, with the suite's clock, lease and run bound.
+ *
+ * @example
+ * describeBranches("redisStore", ...contractRedisStores("branches"));
+ */
+export function contractRedisStores(name: string): [make: StoreFactory, close: (store: ThreadStore) => Promise<void>] {
+  return contractStoresOn(uniquePrefix(name), () => connectClient(name), closeClient);
 }

@@ -6,6 +6,7 @@ import { createCluster } from "redis";
 import { redisStore, type RedisStore, type RedisStoreSettings } from "../../../../src/redis/redisStore";
 import type { ThreadStore } from "../../../../src/server/store/ThreadStore";
 import type { StoreFactory } from "../../../server/store/threadStoreContract";
+import { contractStoresOn } from "../../support/contractStores";
 
 /** A connected node-redis cluster client. */
 export type TestCluster = ReturnType<typeof createCluster>;
@@ -81,20 +82,6 @@ export function clusterStores(name: string): {
  * describeBranches("redisStore on a cluster", ...contractClusterStores("branches"));
  */
 export function contractClusterStores(name: string): [make: StoreFactory, close: (store: ThreadStore) => Promise<void>] {
-  const clusters = new Map<ThreadStore, { store: RedisStore; cluster: TestCluster }>();
   const prefix = `test:${name}:${process.pid}:${Date.now().toString(36)}:`;
-  const make: StoreFactory = async ({ clock, lease, maxRunsPerThread }) => {
-    const cluster = await connectCluster();
-    const store = redisStore({ client: cluster, prefix, clock, lease, maxRunsPerThread });
-    clusters.set(store, { store, cluster });
-    return store;
-  };
-  const close = async (store: ThreadStore): Promise<void> => {
-    const entry = clusters.get(store);
-    clusters.delete(store);
-    if (entry === undefined) return;
-    await entry.store.close();
-    await entry.cluster.close().catch(() => entry.cluster.destroy());
-  };
-  return [make, close];
+  return contractStoresOn(prefix, connectCluster, (cluster) => cluster.close().catch(() => cluster.destroy()));
 }
