@@ -18,7 +18,7 @@ import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore
 import { watchStop, type StopWatcher } from "../server/store/watchStop";
 import type { StoreScript } from "./commands/EVAL";
 import { encodeEvent } from "./entries";
-import { appendArguments, appendScript, parseAppendReply } from "./scripts/appendBatch";
+import { appendArguments, appendScript, parseAppendReply, quietAppendMs } from "./scripts/appendBatch";
 import { checkpointArguments, checkpointScript, parseCheckpointReply, type CheckpointResult } from "./scripts/checkpointSnapshot";
 import { parseRowReply, setTitleScript } from "./scripts/threadScripts";
 import { keptOf, snapshotWrite, type KeptMessages, type SnapshotWrite } from "./snapshotWrites";
@@ -73,6 +73,9 @@ export class RedisRunWriter implements RunWriter {
   /** The kept snapshot the next checkpoint builds on (only the messages from the first changed one are sent). */
   private base: KeptMessages | undefined;
   private deadline: number;
+  /** The quiet window after a renewing append (ms; 0: every append renews), and when the current one ends (local time). */
+  private readonly quietMs: number;
+  private quietUntil = Number.NEGATIVE_INFINITY;
   private cancelTimer: () => void;
   private readonly watchers = new Set<StopWatcher>();
   private readonly steerWatchers = new Set<SteerWatcher>();
@@ -97,6 +100,8 @@ export class RedisRunWriter implements RunWriter {
     this.lastSeq = startedSeq;
     this.base = env.base;
     this.deadline = env.timers.now() + env.lease;
+    const context = env.context();
+    this.quietMs = quietAppendMs(env.lease, context.ttl, context.now === "");
     this.cancelTimer = env.timers.setTimer(env.lease, () => this.onLeaseTimer());
     this.unwatch = env.watchSignals((kind) => {
       if (kind === "stop") this.requestStop();
@@ -165,8 +170,15 @@ export class RedisRunWriter implements RunWriter {
     this.checkpointDue = undefined;
     if (checkpoint !== undefined) this.base = undefined; // until Redis says it was kept
     const firstSeq = this.lastSeq + 1;
+    const userIds = userMessageIds(events);
+    // Within the window of the last renewing append, a plain batch renews nothing (three calls in
+    // Redis instead of six): its lease and the keys' expiries still hold past the window's end.
+    const sentAt = this.env.timers.now();
+    const quiet = sentAt < this.quietUntil && !terminal && checkpoint === undefined && userIds.length === 0;
     const args = appendArguments({
-      userMessageIds: userMessageIds(events),
+      userMessageIds: userIds,
+      quiet,
+      quietMs: this.quietMs,
       runId: this.runId,
       lease: this.env.lease,
       leaseTtl: this.env.leaseTtl,
@@ -195,7 +207,11 @@ export class RedisRunWriter implements RunWriter {
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
     this.lastSeq = reply.firstSeq + events.length - 1;
     if (reply.stopRequested) this.requestStop();
-    this.deadline = this.env.timers.now() + this.env.lease;
+    if (!quiet) {
+      // counted from the sending: Redis renewed no earlier
+      this.deadline = sentAt + this.env.lease;
+      this.quietUntil = sentAt + this.quietMs;
+    }
     if (reply.taken.length > 0) await this.env.steersTaken(reply.taken);
     if (terminal) {
       this.end();

@@ -112,23 +112,14 @@ test("begin: arguments in ARGV order, the snapshot write last; started, active, 
   );
 });
 
-test("append: the bound, the first sequence number, the batch size, each event's JSON, then the checkpoint if any; logged, ended or misplaced", () => {
+test("append: the bound, the first sequence number, the batch size, whether it is quiet and the window after it, each event's JSON, then the checkpoint if any; logged, ended or misplaced", () => {
   const events = [
     { type: "STEP_STARTED", json: "{a}" },
     { type: "STEP_FINISHED", json: "{b}" },
   ];
-  expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, firstSeq: 3, events })).toEqual([
-    "r1",
-    "1000",
-    "1000",
-    "0",
-    "50",
-    "3",
-    "2",
-    "",
-    "{a}",
-    "{b}",
-  ]);
+  expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, firstSeq: 3, events, quiet: true, quietMs: 100 })).toEqual(
+    ["r1", "1000", "1000", "0", "50", "3", "2", "", "1", "100", "{a}", "{b}"],
+  );
   expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 2, terminal: true, maxEvents: 9, checkpoint: write, firstSeq: 5, events: [] })).toEqual([
     "r1",
     "1",
@@ -138,6 +129,8 @@ test("append: the bound, the first sequence number, the batch size, each event's
     "5",
     "0",
     "",
+    "0",
+    "0",
     "3",
     "4-0",
     "4",

@@ -15,7 +15,7 @@ import type { StoreScript } from "../commands/EVAL";
 import type { EncodedEvent } from "../entries";
 import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { parseCheckpointReply, type CheckpointResult } from "./checkpointSnapshot";
-import { NOTIFY_MARK, PRELUDE_FUNCTIONS, PRELUDE_HEAD } from "./prelude";
+import { NOTIFY_MARK, PRELUDE_FUNCTIONS, PRELUDE_HEAD, TOUCH_SLACK_MAX_MS } from "./prelude";
 
 /**
  * What one append sends.
@@ -37,6 +37,14 @@ export interface AppendRequest {
   readonly events: readonly EncodedEvent[];
   /** The ids of the user messages the batch starts (TEXT_MESSAGE_START role `user`): a waiting steer of this run with one of them is taken. */
   readonly userMessageIds?: readonly string[];
+  /**
+   * A quiet append: the writer sent a renewing one less than its `quietMs` ago (on Redis's clock
+   * only), so the lease and every key's expiry still hold past this batch and it renews neither
+   * (`quietAppendMs`). Any other append renews both.
+   */
+  readonly quiet?: boolean;
+  /** For a renewing append: the quiet window that follows it, which the keys' expiries must cover (0: none). */
+  readonly quietMs?: number;
 }
 
 /**
@@ -67,28 +75,66 @@ export type AppendReply =
 
 /**
  * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, maxEvents, the batch's first
- * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`), then each event's JSON, then the checkpoint, if any: a
- * snapshot write, `snapshotWriteArguments`).
+ * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`),
+ * `"1"` for a quiet append (else `"0"`), the quiet window that follows a renewing one in ms, then
+ * each event's JSON, then the checkpoint, if any: a snapshot write, `snapshotWriteArguments`).
  *
- * The last batch logged is remembered in `meta.batch` as `"<first seq> <count> <first id> <last
- * id> <runId>"` (one field per thread, rewritten by each append: no key or field per event). A
- * batch of the same run, first sequence number and size is that batch sent again: it is answered
- * with its cursors (read back with XRANGE, their types checked against the batch's) before
- * anything else, even after the run ended with it (a terminal whose reply was lost). Since a
- * run's appends wait for each other, only its last batch can be sent again. Any other batch must
- * start where the log ends (`meta.seq`); one that overlaps what is logged, or leaves a gap, is
- * answered `misplaced`.
+ * A renewing append renews the run's lease and makes sure every key of the thread lives at least
+ * its TTL past the end of the quiet window that follows; a quiet one (`quietAppendMs`) relies on
+ * that and only logs: one `HINCRBY` of `meta.seq` and an `XADD` per event
+ * (docs/durability.md#the-quiet-append).
+ *
+ * A renewing batch is remembered in `meta.batch` as `"<first seq> <count> <first id> <last id>
+ * <runId>"` (one field per thread, rewritten by each such append: no key or field per event); a
+ * quiet one in nothing but the log and `meta.seq`. A batch of the same run, first sequence number
+ * and size as the one remembered, or, while its run is live, equal to the log's tail (its
+ * sequence numbers and JSON), is that batch sent again: it is answered with its cursors before
+ * anything else, the remembered one even after the run ended with it (a terminal whose reply was
+ * lost). Since a run's appends wait for each other, only its last batch can be sent again. Any
+ * other batch must start where the log ends (`meta.seq`); one that overlaps what is logged, or
+ * leaves a gap, is answered `misplaced`.
  *
  * @example
  * await calls.script(port, appendScript, keys, context, appendArguments(request));
  */
 export const appendScript: StoreScript = {
   name: "append",
-  source: `${PRELUDE_HEAD}
+  source: `
+-- The quiet append: the live run's next batch of plain events (no terminal, steer or checkpoint),
+-- sent on Redis's clock within the quiet window of a renewing append, which left the lease and
+-- every key's expiry holding past that window. One HINCRBY places it: META 'head' is the log's
+-- next sequence number while a run is live (a renewing append sets it, the run's end removes it,
+-- and every other write to the log moves it), so the batch is in place, and its run still live,
+-- exactly when the number it moves 'head' to is the one the writer expects. Then the entries;
+-- 'seq', the head's cursor ('last') and the batch record wait for the next renewing append or
+-- the run's end.
+-- Before the prelude's clock and functions are even set up; anything else goes the full way.
+if ARGV[13] == '1' and ARGV[1] == '' and ARGV[8] == '0' and ARGV[12] == '' and #ARGV == 14 + tonumber(ARGV[11]) then
+  local EVENTS, META = KEYS[1], KEYS[2]
+  local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+  local step = math.max(1, math.floor(max_events / 100))
+  -- a batch that crosses a 1% step of the stream's bound goes the full way, which looks at the length
+  if max_events <= 0 or math.floor((first + count) / step) == math.floor(first / step) then
+    local placed = redis.call('HINCRBY', META, 'head', count)
+    if placed == first + count then
+      local ids = {}
+      for i = 1, count do
+        ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[14 + i])
+      end
+      ${NOTIFY_MARK}
+      return {'ok', '0', ARGV[10], ids, 'none', {}, {}}
+    end
+    -- out of place (sent again, something else logged, the thread gone): undone, the full way decides
+    if placed == count then redis.call('HDEL', META, 'head') else redis.call('HINCRBY', META, 'head', -count) end
+  end
+end
+${PRELUDE_HEAD}
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
 local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local user_ids = ARGV[12]
-local after_events = 13 + count
+-- the quiet window that follows this append: every key must live at least TTL past its end
+local quiet_ms = tonumber(ARGV[14])
+local after_events = 15 + count
 -- Logs the batch's events straight from ARGV (no table per event) as entries of two fields, the
 -- sequence number (n) and the JSON (e): no type field, which only the store's own RUN_STARTED and
 -- RUN_ERROR entries carry (a read tells a RUN_STARTED by it). Moves the log's head and
@@ -96,9 +142,9 @@ local after_events = 13 + count
 local function log_batch(renewed)
   local ids = {}
   for i = 1, count do
-    ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[12 + i])
+    ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[14 + i])
   end
-  redis.call('HSET', META, 'seq', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
+  redis.call('HSET', META, 'seq', tostring(first + count), 'head', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
   if not terminal and not renewed then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
   ${NOTIFY_MARK}
   return ids
@@ -114,7 +160,9 @@ local function bound_stream()
 end
 -- One read of the thread's state. The common case (this live run's next batch, its lease held, no
 -- end, steer or checkpoint) is done here, before the shared functions are even defined.
-local m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew')
+-- 'head', once set, is ahead of 'seq' by what quiet appends logged
+local m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew', 'head')
+if m[6] then m[2] = m[6] end
 local stop = '0'
 if m[4] == run_id then stop = '1' end
 if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_ids == '' and #ARGV < after_events then
@@ -130,7 +178,7 @@ if m[1] == run_id and tonumber(m[2] or '0') == first and not terminal and user_i
   if held then
     local ids = log_batch(REDIS_CLOCK)
     bound_stream()
-    if not expiries_hold(m[5]) then touch_slack() end
+    if not expiries_hold(m[5], quiet_ms) then touch_slack() end
     return {'ok', stop, m[2] or '0', ids, 'none', {}, {}}
   end
 end
@@ -140,30 +188,47 @@ if m[1] then
   local deadline = redis.call('GET', LEASE)
   if not (deadline and tonumber(deadline) > NOW) then
     abandon_if_due()
-    m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew')
+    m = redis.call('HMGET', META, 'live', 'seq', 'batch', 'stop', 'renew', 'head')
+    if m[6] then m[2] = m[6] end
   end
 end
 stop = '0'
 if m[4] == run_id then stop = '1' end
 local last = m[3]
-if last then
-  local b_first, b_count, b_from, b_to, b_run = string.match(last, '^(%d+) (%d+) (%S+) (%S+) (.*)$')
-  if b_run == run_id and tonumber(b_first) == first and tonumber(b_count) == count then
-    local entries = redis.call('XRANGE', EVENTS, b_from, b_to)
-    local ids = {}
-    for i, entry in ipairs(entries) do
-      -- the JSON is the last field in either entry format (t, n, e before #28; n, e since)
-      if entry[2][#entry[2]] ~= ARGV[12 + i] then return {'misplaced', m[2] or '0'} end
-      ids[i] = entry[1]
-    end
-    if #ids ~= count then return {'misplaced', m[2] or '0'} end
-    -- a write, so that a WAIT after this answer (replica-acknowledged appends) waits for the
-    -- replicas to hold everything before it, the batch's first logging included
-    redis.call('HSET', META, 'batch', last)
-    local again = {}
-    if terminal then again = row() end
-    return {'ok', stop, tostring(first), ids, 'none', again, {}}
+local b_first, b_count, b_from, b_to, b_run
+if last then b_first, b_count, b_from, b_to, b_run = string.match(last, '^(%d+) (%d+) (%S+) (%S+) (.*)$') end
+local recorded = b_run == run_id and tonumber(b_first) == first and tonumber(b_count) == count
+-- a quiet batch is recorded nowhere: sent again, it is the log's tail while its run is live
+local quiet_tail = not recorded and m[1] == run_id and tonumber(m[2] or '0') == first + count
+if recorded or quiet_tail then
+  local entries
+  if recorded then
+    entries = redis.call('XRANGE', EVENTS, b_from, b_to)
+  else
+    entries = redis.call('XREVRANGE', EVENTS, '+', '-', 'COUNT', count)
+    local forward = {}
+    for i = #entries, 1, -1 do forward[#forward + 1] = entries[i] end
+    entries = forward
   end
+  local ids = {}
+  for i, entry in ipairs(entries) do
+    -- the JSON is the last field in either entry format (t, n, e before #28; n, e since)
+    if entry[2][#entry[2]] ~= ARGV[14 + i] then return {'misplaced', m[2] or '0'} end
+    if quiet_tail and (entry[2][1] ~= 'n' or entry[2][2] ~= tostring(first + i - 1)) then return {'misplaced', m[2] or '0'} end
+    ids[i] = entry[1]
+  end
+  if #ids ~= count then return {'misplaced', m[2] or '0'} end
+  -- a write, so that a WAIT after this answer (replica-acknowledged appends) waits for the
+  -- replicas to hold everything before it, the batch's first logging included; a quiet batch
+  -- found at the tail is recorded now, with the head's cursor
+  if recorded then
+    redis.call('HSET', META, 'batch', last)
+  else
+    redis.call('HSET', META, 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
+  end
+  local again = {}
+  if terminal then again = row() end
+  return {'ok', stop, tostring(first), ids, 'none', again, {}}
 end
 if m[1] ~= run_id then
   if redis.call('HGET', META, 'abandoned') == run_id then return {'ended', 'abandoned'} end
@@ -200,12 +265,28 @@ bound_stream()
 -- Every key's expiry is renewed with some slack (TOUCH_SLACK), and only once that slack is used up, so
 -- that it stays at least TTL after this write: most appends renew nothing. A write that creates or
 -- changes other keys (a checkpoint, a steer taken, the run's end) renews them all.
-if terminal or kept == 'kept' or #taken > 0 or not expiries_hold(m[5]) then touch_slack() end
+if terminal or kept == 'kept' or #taken > 0 or not expiries_hold(m[5], quiet_ms) then touch_slack() end
 local changed = {}
 if terminal then changed = row() end
 return {'ok', stop, next_seq, ids, kept, changed, taken}
 `,
 };
+
+/**
+ * How long after sending a renewing append its writer may send quiet ones, in ms: a tenth of the
+ * lease, at most half the slack with which an append renews the keys' expiries (a tenth of `ttl`,
+ * at most `TOUCH_SLACK_MAX_MS`), so that the window lies inside what the renewing append left; 0 on
+ * an injected clock, where every append renews. A producer that appends or renews at least once
+ * every `lease` − this many ms keeps its run live.
+ *
+ * @example
+ * quietAppendMs(30_000, 7 * 24 * 3_600_000, true); // 3_000
+ */
+export function quietAppendMs(lease: number, ttl: number, redisClock: boolean): number {
+  if (!redisClock) return 0;
+  const slack = Math.min(Math.floor(ttl / 10), TOUCH_SLACK_MAX_MS);
+  return Math.max(0, Math.floor(Math.min(lease / 10, slack / 2)));
+}
 
 /**
  * The script's own arguments, in ARGV order from ARGV[5].
@@ -224,6 +305,8 @@ export function appendArguments(request: AppendRequest): string[] {
     String(request.firstSeq),
     String(request.events.length),
     request.userMessageIds === undefined || request.userMessageIds.length === 0 ? "" : JSON.stringify(request.userMessageIds),
+    request.quiet === true ? "1" : "0",
+    String(request.quietMs ?? 0),
     ...request.events.map((event) => event.json),
     ...(checkpoint === undefined ? [] : snapshotWriteArguments(checkpoint)),
   ];

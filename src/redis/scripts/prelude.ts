@@ -105,10 +105,10 @@ local function touch_slack()
   expire_all(TTL + TOUCH_SLACK)
   redis.call('HSET', META, 'renew', tostring(NOW + TOUCH_SLACK))
 end
--- Whether every key lives at least TTL more without touch_slack: one ran less than TOUCH_SLACK ago
--- (META's 'renew', which touch() clears: it sets TTL exactly).
-local function expiries_hold(renew)
-  return renew and tonumber(renew) > NOW
+-- Whether every key lives at least TTL past NOW + margin (ms, default 0) without touch_slack: one
+-- ran less than TOUCH_SLACK - margin ago (META's 'renew').
+local function expiries_hold(renew, margin)
+  return renew and tonumber(renew) > NOW + (margin or 0)
 end
 `;
 
@@ -121,22 +121,27 @@ end
  * const source = `${PRELUDE_HEAD}if fast then return 1 end${PRELUDE_FUNCTIONS}return 2`;
  */
 export const PRELUDE_FUNCTIONS = `
--- Every key of the thread lives TTL ms after its last write (the lease key has its own TTL).
+-- Every key of the thread lives at least TTL ms after this write (the lease key has its own TTL).
+-- With slack, as an append renews them: an expiry is never brought nearer than a renewing
+-- append left it, which the quiet appends after it rely on.
 local function touch()
-  expire_all(TTL)
-  -- the expiries are TTL from now, not more: the append's next write renews them again
+  expire_all(TTL + TOUCH_SLACK)
+  -- not 'renew' (this may be a thread's last write, META gone): the next renewing append renews again
   redis.call('HDEL', META, 'renew')
 end
 
 
 -- Logs events ({type, json} pairs) with the next sequence numbers; returns their entry ids.
 local function log(events)
-  local seq = tonumber(redis.call('HGET', META, 'seq') or '0')
+  -- a live run's quiet appends move 'head' alone (appendBatch.ts)
+  local seq = tonumber(redis.call('HGET', META, 'head') or redis.call('HGET', META, 'seq') or '0')
   local ids = {}
   for i, event in ipairs(events) do
     ids[i] = redis.call('XADD', EVENTS, '*', 't', event[1], 'n', tostring(seq + i - 1), 'e', event[2])
   end
   redis.call('HSET', META, 'seq', tostring(seq + #events), 'last', ids[#ids])
+  -- the live run's next quiet append finds no 'head' and goes the full way, which sets it again
+  redis.call('HDEL', META, 'head')
   ${NOTIFY_MARK}
   return ids
 end
@@ -176,7 +181,7 @@ end
 
 -- The live run is over: free the thread's slot, drop its lease, tell the instances.
 local function end_live(run_id)
-  redis.call('HDEL', META, 'live')
+  redis.call('HDEL', META, 'live', 'head')
   redis.call('DEL', LEASE)
   signal('end', run_id)
 end
