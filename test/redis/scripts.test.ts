@@ -23,10 +23,13 @@ function refusal(parse: () => unknown): string {
 }
 
 test("every script starts with the prelude and reads its own arguments from ARGV[5] on", () => {
-  // the append runs its common case between the prelude's head and its functions
-  expect(appendScript.source.startsWith(PRELUDE_HEAD)).toBe(true);
+  // the append runs its quiet case before the prelude's head, and its renewing common case
+  // between the head and the functions; only the quiet case reads ARGV[1] (the clock) itself
+  const head = appendScript.source.indexOf(PRELUDE_HEAD);
+  expect(head).toBeGreaterThan(0);
+  expect(appendScript.source.slice(0, head).match(/ARGV\[[1-4]\]/g)).toEqual(["ARGV[1]"]);
   expect(appendScript.source).toContain(PRELUDE_FUNCTIONS);
-  expect(appendScript.source.slice(PRELUDE_HEAD.length)).not.toMatch(/ARGV\[[1-4]\]/);
+  expect(appendScript.source.slice(head + PRELUDE_HEAD.length)).not.toMatch(/ARGV\[[1-4]\]/);
   for (const script of [
     beginScript,
     checkpointScript,
@@ -160,6 +163,16 @@ test("append: the bound, the first sequence number, the batch size, whether it i
     firstSeq: 0,
     cursors: [],
     checkpoint: "none",
+  });
+  // a quiet append's short answer: the cursors, nothing kept, taken or changed
+  expect(parseAppendReply(["ok", "0", "5", ["9-3"]])).toEqual({
+    kind: "logged",
+    stopRequested: false,
+    firstSeq: 5,
+    cursors: ["9-3"],
+    checkpoint: "none",
+    row: [],
+    taken: [],
   });
   expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true, deleted: false });
   expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false, deleted: false });

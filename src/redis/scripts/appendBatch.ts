@@ -122,7 +122,8 @@ if ARGV[13] == '1' and ARGV[1] == '' and ARGV[8] == '0' and ARGV[12] == '' and #
         ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[14 + i])
       end
       ${NOTIFY_MARK}
-      return {'ok', '0', ARGV[10], ids, 'none', {}, {}}
+      -- the short answer: no checkpoint, row or steer (three empty values cost Redis ~0.6 µs)
+      return {'ok', '0', ARGV[10], ids}
     end
     -- out of place (sent again, something else logged, the thread gone): undone, the full way decides
     if placed == count then redis.call('HDEL', META, 'head') else redis.call('HINCRBY', META, 'head', -count) end
@@ -330,8 +331,9 @@ export function parseAppendReply(reply: unknown): AppendReply {
     stopRequested: parts[1] === "1",
     firstSeq: Number(replyString(parts[2], "the batch's first sequence number")),
     cursors,
-    checkpoint: parseCheckpointReply(parts[4]),
-    row: parts[5],
+    // a quiet append's answer stops at the cursors
+    checkpoint: parts.length > 4 ? parseCheckpointReply(parts[4]) : "none",
+    row: parts[5] ?? [],
     taken: replyArray(parts[6] ?? [], "the steers the batch took").map((json) => replyString(json, "a taken steer's JSON")),
   };
 }
