@@ -16,9 +16,11 @@ import { StoreError } from "../server/store/StoreError";
 import type { ThreadFold } from "../thread/ThreadFold";
 import type { Cursor, RunWriter, StoredEvent } from "../server/store/ThreadStore";
 import { watchStop, type StopWatcher } from "../server/store/watchStop";
-import type { StoreScript } from "./commands/EVAL";
+import type { ScriptKeys, StoreScript } from "./commands/EVAL";
+import { logKeys } from "./keys";
 import { encodeEvent } from "./entries";
-import { appendArguments, appendScript, parseAppendReply, quietAppendMs } from "./scripts/appendBatch";
+import { appendArguments, appendScript, parseAppendReply, quietAppendMs, type AppendReply } from "./scripts/appendBatch";
+import { crossesBoundStep, parseQuietAppendReply, quietAppendArguments, quietAppendScript } from "./scripts/quietAppend";
 import { checkpointArguments, checkpointScript, parseCheckpointReply, type CheckpointResult } from "./scripts/checkpointSnapshot";
 import { parseRowReply, setTitleScript } from "./scripts/threadScripts";
 import { keptOf, snapshotWrite, type KeptMessages, type SnapshotWrite } from "./snapshotWrites";
@@ -171,29 +173,59 @@ export class RedisRunWriter implements RunWriter {
     if (checkpoint !== undefined) this.base = undefined; // until Redis says it was kept
     const firstSeq = this.lastSeq + 1;
     const userIds = userMessageIds(events);
-    // Within the window of the last renewing append, a plain batch renews nothing (three calls in
-    // Redis instead of six): its lease and the keys' expiries still hold past the window's end.
-    const sentAt = this.env.timers.now();
-    const quiet = sentAt < this.quietUntil && !terminal && checkpoint === undefined && userIds.length === 0;
-    const args = appendArguments({
-      userMessageIds: userIds,
-      quiet,
-      quietMs: this.quietMs,
-      runId: this.runId,
-      lease: this.env.lease,
-      leaseTtl: this.env.leaseTtl,
-      terminal,
-      checkpoint: checkpoint?.write,
-      maxEvents: this.env.maxEvents,
-      firstSeq,
-      events: encoded,
-    });
+    // Within the window of the last renewing append, a plain batch goes quietly: it renews nothing
+    // (its lease and the keys' expiries still hold past the window's end) and costs Redis two calls
+    // for one event instead of six. One the quiet append does not place goes the full way.
+    const quiet =
+      this.env.timers.now() < this.quietUntil &&
+      !terminal &&
+      checkpoint === undefined &&
+      userIds.length === 0 &&
+      !crossesBoundStep(firstSeq, events.length, this.env.maxEvents);
     // Parsed inside the attempt: a reply of another shape was meant for another command (a client
     // whose replies got out of step), so it says nothing of this batch, which is sent again.
     // With replicas, the reply counts once they hold the batch (replicaWait.ts): only then does it reach anyone.
-    const reply = await this.guard(untilAnswered(() => this.appendScript(args).then(parseAppendReply), this.retryLimits));
+    const quietly = quiet
+      ? await this.guard(
+          untilAnswered(
+            () =>
+              this.scriptAcknowledged(
+                quietAppendScript,
+                logKeys(this.env.keys),
+                quietAppendArguments(
+                  firstSeq,
+                  encoded.map((event) => event.json),
+                ),
+              ).then(parseQuietAppendReply),
+            this.retryLimits,
+          ),
+        )
+      : undefined;
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- a failure recorded while this batch awaited its reply: the check above narrowed it to `never` for TypeScript
     if (this.failure !== undefined) throw this.failure; // an earlier batch's fate is unknown: this one's fold would be wrong
+    const renewedAt = this.env.timers.now();
+    const reply: AppendReply =
+      quietly !== undefined
+        ? { kind: "logged", stopRequested: false, firstSeq, cursors: quietly, checkpoint: "none", row: [], taken: [] }
+        : await this.guard(
+            untilAnswered(() => {
+              const args = appendArguments({
+                userMessageIds: userIds,
+                quietMs: this.quietMs,
+                runId: this.runId,
+                lease: this.env.lease,
+                leaseTtl: this.env.leaseTtl,
+                terminal,
+                checkpoint: checkpoint?.write,
+                maxEvents: this.env.maxEvents,
+                firstSeq,
+                events: encoded,
+              });
+              return this.scriptAcknowledged(appendScript, this.env.keys, args).then(parseAppendReply);
+            }, this.retryLimits),
+          );
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
+    if (this.failure !== undefined) throw this.failure;
     if (reply.kind === "ended") {
       // A deleted thread's run was asked to stop: its producer hears so even if the delete's signal is still on its way.
       if (reply.deleted) this.requestStop();
@@ -207,10 +239,10 @@ export class RedisRunWriter implements RunWriter {
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
     this.lastSeq = reply.firstSeq + events.length - 1;
     if (reply.stopRequested) this.requestStop();
-    if (!quiet) {
+    if (quietly === undefined) {
       // counted from the sending: Redis renewed no earlier
-      this.deadline = sentAt + this.env.lease;
-      this.quietUntil = sentAt + this.quietMs;
+      this.deadline = renewedAt + this.env.lease;
+      this.quietUntil = renewedAt + this.quietMs;
     }
     if (reply.taken.length > 0) await this.env.steersTaken(reply.taken);
     if (terminal) {
@@ -314,11 +346,11 @@ export class RedisRunWriter implements RunWriter {
     this.base = result === "kept" ? keptOf(checkpoint.write.seq, checkpoint.snapshot) : undefined;
   }
 
-  /** The append script, acknowledged by the replicas when the store waits for them. */
-  private appendScript(args: readonly string[]): Promise<unknown> {
-    const { calls, connection, keys, context, replicas } = this.env;
-    if (replicas === undefined) return this.script(appendScript, args);
-    return scriptAcknowledged(calls, connection, appendScript, keys, context(), args, replicas, { runId: this.runId });
+  /** An append script (full or quiet), acknowledged by the replicas when the store waits for them. */
+  private scriptAcknowledged(script: StoreScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown> {
+    const { calls, connection, context, replicas } = this.env;
+    if (replicas === undefined) return calls.script(connection, script, keys, context(), args, { runId: this.runId });
+    return scriptAcknowledged(calls, connection, script, keys, context(), args, replicas, { runId: this.runId });
   }
 
   private script(script: StoreScript, args: readonly string[]): Promise<unknown> {

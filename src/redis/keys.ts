@@ -41,6 +41,29 @@ export interface ThreadKeys {
 }
 
 /**
+ * The two keys of a thread the quiet append touches (its stream and its meta), for a script that
+ * is called with these alone (`KEYS[1]`, `KEYS[2]`): fewer keys and arguments are a measurable
+ * part of a small script's cost in Redis.
+ *
+ * @example
+ * logKeys(threadKeys("agui:", "t1")); // { log: "agui:{t1}:events", meta: "agui:{t1}:meta" }
+ */
+export interface LogKeys {
+  readonly log: string;
+  readonly meta: string;
+}
+
+/**
+ * The `LogKeys` of a thread's keys.
+ *
+ * @example
+ * logKeys(threadKeys("agui:", "t1")).log; // "agui:{t1}:events"
+ */
+export function logKeys(keys: ThreadKeys): LogKeys {
+  return { log: keys.events, meta: keys.meta };
+}
+
+/**
  * The default key prefix.
  *
  * @example

@@ -6,6 +6,7 @@ import { xreadArguments } from "../../src/redis/commands/XREAD";
 import { threadKeys } from "../../src/redis/keys";
 import { isClusterRetry } from "../../src/redis/RedisCalls";
 import { appendScript } from "../../src/redis/scripts/appendBatch";
+import { quietAppendScript } from "../../src/redis/scripts/quietAppend";
 import { notifyingScript } from "../../src/redis/scripts/notifyingScript";
 import { NOTIFY_MARK, PRELUDE } from "../../src/redis/scripts/prelude";
 
@@ -49,6 +50,8 @@ test("the cluster variant of a logging script announces on the events key's chan
   // both of the append's ways to log announce: its fast path (log_batch) and the prelude's log
   expect(variant.source.split("redis.call('SPUBLISH', EVENTS, ids[#ids])")).toHaveLength(3);
   expect(notifyingScript(appendScript)).toBe(variant); // one object: its digest computed once
+  // the quiet append logs too, after its entries
+  expect(notifyingScript(quietAppendScript).source.split("redis.call('SPUBLISH', EVENTS, ids[#ids])")).toHaveLength(2);
   const silent = { name: "plain", source: "return 1" };
   expect(notifyingScript(silent)).toBe(silent);
 });

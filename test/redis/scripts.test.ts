@@ -1,5 +1,6 @@
 /** The store scripts' argument builders and reply parsers (pure); what the Lua does is tested on a real Redis (test/redis/live). */
 import { appendArguments, appendScript, parseAppendReply } from "../../src/redis/scripts/appendBatch";
+import { crossesBoundStep, parseQuietAppendReply, quietAppendArguments, quietAppendScript } from "../../src/redis/scripts/quietAppend";
 import { beginArguments, beginScript, parseBeginReply } from "../../src/redis/scripts/beginRun";
 import { checkpointArguments, checkpointScript, parseCheckpointReply } from "../../src/redis/scripts/checkpointSnapshot";
 import { historyScript, parseHistoryReply, parseRowReply, removeScript, rowScript, setTitleScript, updateScript } from "../../src/redis/scripts/threadScripts";
@@ -23,13 +24,12 @@ function refusal(parse: () => unknown): string {
 }
 
 test("every script starts with the prelude and reads its own arguments from ARGV[5] on", () => {
-  // the append runs its quiet case before the prelude's head, and its renewing common case
-  // between the head and the functions; only the quiet case reads ARGV[1] (the clock) itself
-  const head = appendScript.source.indexOf(PRELUDE_HEAD);
-  expect(head).toBeGreaterThan(0);
-  expect(appendScript.source.slice(0, head).match(/ARGV\[[1-4]\]/g)).toEqual(["ARGV[1]"]);
+  // the append runs its common case between the prelude's head and its functions
+  expect(appendScript.source.startsWith(PRELUDE_HEAD)).toBe(true);
   expect(appendScript.source).toContain(PRELUDE_FUNCTIONS);
-  expect(appendScript.source.slice(head + PRELUDE_HEAD.length)).not.toMatch(/ARGV\[[1-4]\]/);
+  expect(appendScript.source.slice(PRELUDE_HEAD.length)).not.toMatch(/ARGV\[[1-4]\]/);
+  // the quiet append needs none of the prelude (no clock, no functions) and none of the context
+  expect(quietAppendScript.source).not.toMatch(/ARGV\[[1-4]\]|NOW|touch/);
   for (const script of [
     beginScript,
     checkpointScript,
@@ -115,14 +115,24 @@ test("begin: arguments in ARGV order, the snapshot write last; started, active, 
   );
 });
 
-test("append: the bound, the first sequence number, the batch size, whether it is quiet and the window after it, each event's JSON, then the checkpoint if any; logged, ended or misplaced", () => {
+test("append: the bound, the first sequence number, the batch size, the quiet window after it, each event's JSON, then the checkpoint if any; logged, ended or misplaced", () => {
   const events = [
     { type: "STEP_STARTED", json: "{a}" },
     { type: "STEP_FINISHED", json: "{b}" },
   ];
-  expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, firstSeq: 3, events, quiet: true, quietMs: 100 })).toEqual(
-    ["r1", "1000", "1000", "0", "50", "3", "2", "", "1", "100", "{a}", "{b}"],
-  );
+  expect(appendArguments({ runId: "r1", lease: 1000, leaseTtl: 1000, terminal: false, maxEvents: 50, firstSeq: 3, events, quietMs: 100 })).toEqual([
+    "r1",
+    "1000",
+    "1000",
+    "0",
+    "50",
+    "3",
+    "2",
+    "",
+    "100",
+    "{a}",
+    "{b}",
+  ]);
   expect(appendArguments({ runId: "r1", lease: 1, leaseTtl: 2, terminal: true, maxEvents: 9, checkpoint: write, firstSeq: 5, events: [] })).toEqual([
     "r1",
     "1",
@@ -132,7 +142,6 @@ test("append: the bound, the first sequence number, the batch size, whether it i
     "5",
     "0",
     "",
-    "0",
     "0",
     "3",
     "4-0",
@@ -164,17 +173,17 @@ test("append: the bound, the first sequence number, the batch size, whether it i
     cursors: [],
     checkpoint: "none",
   });
-  // a quiet append's short answer: the cursors, nothing kept, taken or changed
-  expect(parseAppendReply(["ok", "0", "5", ["9-3"]])).toEqual({
-    kind: "logged",
-    stopRequested: false,
-    firstSeq: 5,
-    cursors: ["9-3"],
-    checkpoint: "none",
-    row: [],
-    taken: [],
-  });
   expect(parseAppendReply(["ended", "abandoned"])).toEqual({ kind: "ended", abandoned: true, deleted: false });
+  expect(quietAppendArguments(7, ["{a}", "{b}"])).toEqual(["7", "2", "{a}", "{b}"]);
+  expect(parseQuietAppendReply(["9-3", "9-4"])).toEqual(["9-3", "9-4"]);
+  expect(parseQuietAppendReply(null)).toBeUndefined(); // nothing logged: the full way
+  expect(refusal(() => parseQuietAppendReply("9-3"))).toContain("expected an array as the reply of the quiet append's cursors");
+  expect([crossesBoundStep(998, 1, 100_000), crossesBoundStep(999, 1, 100_000), crossesBoundStep(5, 10_000, 0), crossesBoundStep(3, 1, 50)]).toEqual([
+    false,
+    true,
+    false,
+    true,
+  ]);
   expect(parseAppendReply(["ended", "over"])).toEqual({ kind: "ended", abandoned: false, deleted: false });
   expect(parseAppendReply(["ended", "deleted"])).toEqual({ kind: "ended", abandoned: false, deleted: true });
   expect(parseAppendReply(["misplaced", "12"])).toEqual({ kind: "misplaced", next: 12 });

@@ -6,7 +6,7 @@
  * caches it again. Nothing of a script runs on NOSCRIPT, so re-sending it is safe; a run's
  * appends wait for each other (RedisRunWriter), so a re-sent batch never lands after a later one.
  */
-import { scriptKeys, type OwnerKeys, type ThreadKeys } from "../keys";
+import { scriptKeys, type LogKeys, type OwnerKeys, type ThreadKeys } from "../keys";
 import { contextArguments, type ScriptContext } from "../scripts/prelude";
 
 /**
@@ -21,15 +21,18 @@ export interface StoreScript {
 }
 
 /**
- * The keys a script is called with: a thread's (every thread script) or an owner's index (the index scripts).
+ * The keys a script is called with: a thread's (every thread script), an owner's index (the index
+ * scripts), or a thread's stream and meta alone (the quiet append).
  *
  * @example
  * const keys: ScriptKeys = threadKeys("agui:", "t1");
  */
-export type ScriptKeys = ThreadKeys | OwnerKeys;
+export type ScriptKeys = ThreadKeys | OwnerKeys | LogKeys;
 
 function keyList(keys: ScriptKeys): readonly string[] {
-  return "active" in keys ? [keys.active, keys.archived, keys.deleted] : scriptKeys(keys);
+  if ("active" in keys) return [keys.active, keys.archived, keys.deleted];
+  if ("log" in keys) return [keys.log, keys.meta];
+  return scriptKeys(keys);
 }
 
 /**

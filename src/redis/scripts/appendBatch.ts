@@ -37,13 +37,7 @@ export interface AppendRequest {
   readonly events: readonly EncodedEvent[];
   /** The ids of the user messages the batch starts (TEXT_MESSAGE_START role `user`): a waiting steer of this run with one of them is taken. */
   readonly userMessageIds?: readonly string[];
-  /**
-   * A quiet append: the writer sent a renewing one less than its `quietMs` ago (on Redis's clock
-   * only), so the lease and every key's expiry still hold past this batch and it renews neither
-   * (`quietAppendMs`). Any other append renews both.
-   */
-  readonly quiet?: boolean;
-  /** For a renewing append: the quiet window that follows it, which the keys' expiries must cover (0: none). */
+  /** The quiet window that follows this append (`quietAppendMs`), which the keys' expiries must cover (0: none). */
   readonly quietMs?: number;
 }
 
@@ -76,17 +70,17 @@ export type AppendReply =
 /**
  * The Lua of an append (ARGV[5…]: runId, lease, leaseTtl, terminal, maxEvents, the batch's first
  * sequence number, the batch's size, the JSON array of the user message ids it starts (or `""`),
- * `"1"` for a quiet append (else `"0"`), the quiet window that follows a renewing one in ms, then
- * each event's JSON, then the checkpoint, if any: a snapshot write, `snapshotWriteArguments`).
+ * the quiet window that follows in ms, then each event's JSON, then the checkpoint, if any: a
+ * snapshot write, `snapshotWriteArguments`).
  *
- * A renewing append renews the run's lease and makes sure every key of the thread lives at least
- * its TTL past the end of the quiet window that follows; a quiet one (`quietAppendMs`) relies on
- * that and only logs: one `HINCRBY` of `meta.seq` and an `XADD` per event
- * (docs/durability.md#the-quiet-append).
+ * It renews the run's lease and makes sure every key of the thread lives at least its TTL past the
+ * end of the quiet window that follows, in which the writer's plain batches go through the quiet
+ * append instead (quietAppend.ts, docs/durability.md#the-quiet-append). It sets `meta.head`, the
+ * log's next sequence number for those, and reads it before `meta.seq`.
  *
- * A renewing batch is remembered in `meta.batch` as `"<first seq> <count> <first id> <last id>
+ * Its batch is remembered in `meta.batch` as `"<first seq> <count> <first id> <last id>
  * <runId>"` (one field per thread, rewritten by each such append: no key or field per event); a
- * quiet one in nothing but the log and `meta.seq`. A batch of the same run, first sequence number
+ * quiet batch in nothing but the log and `meta.head`. A batch of the same run, first sequence number
  * and size as the one remembered, or, while its run is live, equal to the log's tail (its
  * sequence numbers and JSON), is that batch sent again: it is answered with its cursors before
  * anything else, the remembered one even after the run ended with it (a terminal whose reply was
@@ -99,43 +93,13 @@ export type AppendReply =
  */
 export const appendScript: StoreScript = {
   name: "append",
-  source: `
--- The quiet append: the live run's next batch of plain events (no terminal, steer or checkpoint),
--- sent on Redis's clock within the quiet window of a renewing append, which left the lease and
--- every key's expiry holding past that window. One HINCRBY places it: META 'head' is the log's
--- next sequence number while a run is live (a renewing append sets it, the run's end removes it,
--- and every other write to the log moves it), so the batch is in place, and its run still live,
--- exactly when the number it moves 'head' to is the one the writer expects. Then the entries;
--- 'seq', the head's cursor ('last') and the batch record wait for the next renewing append or
--- the run's end.
--- Before the prelude's clock and functions are even set up; anything else goes the full way.
-if ARGV[13] == '1' and ARGV[1] == '' and ARGV[8] == '0' and ARGV[12] == '' and #ARGV == 14 + tonumber(ARGV[11]) then
-  local EVENTS, META = KEYS[1], KEYS[2]
-  local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
-  local step = math.max(1, math.floor(max_events / 100))
-  -- a batch that crosses a 1% step of the stream's bound goes the full way, which looks at the length
-  if max_events <= 0 or math.floor((first + count) / step) == math.floor(first / step) then
-    local placed = redis.call('HINCRBY', META, 'head', count)
-    if placed == first + count then
-      local ids = {}
-      for i = 1, count do
-        ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[14 + i])
-      end
-      ${NOTIFY_MARK}
-      -- the short answer: no checkpoint, row or steer (three empty values cost Redis ~0.6 µs)
-      return {'ok', '0', ARGV[10], ids}
-    end
-    -- out of place (sent again, something else logged, the thread gone): undone, the full way decides
-    if placed == count then redis.call('HDEL', META, 'head') else redis.call('HINCRBY', META, 'head', -count) end
-  end
-end
-${PRELUDE_HEAD}
+  source: `${PRELUDE_HEAD}
 local run_id, lease, lease_ttl, terminal = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
 local max_events, first, count = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local user_ids = ARGV[12]
 -- the quiet window that follows this append: every key must live at least TTL past its end
-local quiet_ms = tonumber(ARGV[14])
-local after_events = 15 + count
+local quiet_ms = tonumber(ARGV[13])
+local after_events = 14 + count
 -- Logs the batch's events straight from ARGV (no table per event) as entries of two fields, the
 -- sequence number (n) and the JSON (e): no type field, which only the store's own RUN_STARTED and
 -- RUN_ERROR entries carry (a read tells a RUN_STARTED by it). Moves the log's head and
@@ -143,7 +107,7 @@ local after_events = 15 + count
 local function log_batch(renewed)
   local ids = {}
   for i = 1, count do
-    ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[14 + i])
+    ids[i] = redis.call('XADD', EVENTS, '*', 'n', tostring(first + i - 1), 'e', ARGV[13 + i])
   end
   redis.call('HSET', META, 'seq', tostring(first + count), 'head', tostring(first + count), 'last', ids[count], 'batch', first .. ' ' .. count .. ' ' .. ids[1] .. ' ' .. ids[count] .. ' ' .. run_id)
   if not terminal and not renewed then redis.call('SET', LEASE, tostring(NOW + lease), 'PX', lease_ttl) end
@@ -199,7 +163,7 @@ local last = m[3]
 local b_first, b_count, b_from, b_to, b_run
 if last then b_first, b_count, b_from, b_to, b_run = string.match(last, '^(%d+) (%d+) (%S+) (%S+) (.*)$') end
 local recorded = b_run == run_id and tonumber(b_first) == first and tonumber(b_count) == count
--- a quiet batch is recorded nowhere: sent again, it is the log's tail while its run is live
+-- a quiet batch (quietAppend.ts) is recorded nowhere: sent again, it is the log's tail while its run is live
 local quiet_tail = not recorded and m[1] == run_id and tonumber(m[2] or '0') == first + count
 if recorded or quiet_tail then
   local entries
@@ -214,7 +178,7 @@ if recorded or quiet_tail then
   local ids = {}
   for i, entry in ipairs(entries) do
     -- the JSON is the last field in either entry format (t, n, e before #28; n, e since)
-    if entry[2][#entry[2]] ~= ARGV[14 + i] then return {'misplaced', m[2] or '0'} end
+    if entry[2][#entry[2]] ~= ARGV[13 + i] then return {'misplaced', m[2] or '0'} end
     if quiet_tail and (entry[2][1] ~= 'n' or entry[2][2] ~= tostring(first + i - 1)) then return {'misplaced', m[2] or '0'} end
     ids[i] = entry[1]
   end
@@ -306,7 +270,6 @@ export function appendArguments(request: AppendRequest): string[] {
     String(request.firstSeq),
     String(request.events.length),
     request.userMessageIds === undefined || request.userMessageIds.length === 0 ? "" : JSON.stringify(request.userMessageIds),
-    request.quiet === true ? "1" : "0",
     String(request.quietMs ?? 0),
     ...request.events.map((event) => event.json),
     ...(checkpoint === undefined ? [] : snapshotWriteArguments(checkpoint)),
@@ -331,9 +294,8 @@ export function parseAppendReply(reply: unknown): AppendReply {
     stopRequested: parts[1] === "1",
     firstSeq: Number(replyString(parts[2], "the batch's first sequence number")),
     cursors,
-    // a quiet append's answer stops at the cursors
-    checkpoint: parts.length > 4 ? parseCheckpointReply(parts[4]) : "none",
-    row: parts[5] ?? [],
+    checkpoint: parseCheckpointReply(parts[4]),
+    row: parts[5],
     taken: replyArray(parts[6] ?? [], "the steers the batch took").map((json) => replyString(json, "a taken steer's JSON")),
   };
 }

@@ -1,19 +1,21 @@
 /**
  * The quiet append on a real Redis (issue #28 §3; docs/durability.md#the-quiet-append): within the
  * quiet window of a renewing append, a plain batch renews neither the run's lease nor the keys'
- * expiries, and loses none of the append's guarantees: the same batch sent twice is logged once,
- * a batch out of place is refused, an ended or deleted run's batch logs nothing, a stop is
- * reported. A renewing append leaves every key living its TTL past the window's end.
+ * expiries, and loses none of the append's guarantees: the same batch sent twice is logged once
+ * (the full append answers it from the log's tail), a batch out of place, of a stale run or of a
+ * deleted thread logs nothing, a stop still arrives, an abandon after quiet appends is logged at
+ * the true head. A renewing append leaves every key living its TTL past the window's end.
  */
 import { defaultIfEmpty, firstValueFrom, map } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { encodeEvent } from "../../../src/redis/entries";
-import { signalChannel, threadKeys } from "../../../src/redis/keys";
+import { logKeys, signalChannel, threadKeys } from "../../../src/redis/keys";
 import { nodeRedisPort } from "../../../src/redis/nodeRedisPort";
 import { RedisCalls } from "../../../src/redis/RedisCalls";
 import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
 import { appendArguments, appendScript, parseAppendReply, quietAppendMs, type AppendReply } from "../../../src/redis/scripts/appendBatch";
+import { parseQuietAppendReply, quietAppendArguments, quietAppendScript } from "../../../src/redis/scripts/quietAppend";
 import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
 import { logProblems, threadLog } from "../support/threadLog";
 
@@ -34,9 +36,20 @@ afterAll(async () => {
   await closeClient(client);
 });
 
-/** Sends one quiet batch of run `runId` straight to the append script. */
-function sendQuiet(threadId: string, runId: string, firstSeq: number, events: readonly Event[]): Promise<AppendReply> {
-  const context = { now: "", channel: signalChannel(prefix), threadId, ttl: TTL };
+function contextOf(threadId: string) {
+  return { now: "", channel: signalChannel(prefix), threadId, ttl: TTL };
+}
+
+/** Sends one batch of run `runId` straight to the quiet append script: its cursors, or `undefined` when it logged nothing. */
+function sendQuiet(threadId: string, firstSeq: number, events: readonly Event[]): Promise<readonly string[] | undefined> {
+  const json = events.map((event, i) => encodeEvent(event, i, threadId).json);
+  return new RedisCalls(5000)
+    .script(nodeRedisPort(client), quietAppendScript, logKeys(threadKeys(prefix, threadId)), contextOf(threadId), quietAppendArguments(firstSeq, json))
+    .then(parseQuietAppendReply);
+}
+
+/** Sends one batch straight to the full append script, as a writer does when the quiet one logged nothing. */
+function sendFull(threadId: string, runId: string, firstSeq: number, events: readonly Event[]): Promise<AppendReply> {
   const request = {
     runId,
     lease: LEASE,
@@ -44,12 +57,11 @@ function sendQuiet(threadId: string, runId: string, firstSeq: number, events: re
     terminal: false,
     maxEvents: 0,
     firstSeq,
-    quiet: true,
     quietMs: quietAppendMs(LEASE, TTL, true),
     events: events.map((event, i) => encodeEvent(event, i, threadId)),
   };
   return new RedisCalls(5000)
-    .script(nodeRedisPort(client), appendScript, threadKeys(prefix, threadId), context, appendArguments(request))
+    .script(nodeRedisPort(client), appendScript, threadKeys(prefix, threadId), contextOf(threadId), appendArguments(request))
     .then(parseAppendReply);
 }
 
@@ -97,31 +109,46 @@ test("a writer's first append renews; those within its window renew nothing; a t
   ]);
 });
 
-test("a quiet batch sent twice is logged once and answered with the same cursors; one out of place or of another run logs nothing", async () => {
+test("a quiet batch sent twice is logged once: the second finds the head moved, and the full append answers it from the log's tail with the same cursors", async () => {
   const threadId = "twice";
   await store.beginRun(runAgentInput(threadId, "r1")); // its RUN_STARTED is sequence number 0
-  const first = await sendQuiet(threadId, "r1", 1, text("m1", "once"));
-  expect(first).toMatchObject({ kind: "logged", firstSeq: 1, stopRequested: false });
-  expect(await sendQuiet(threadId, "r1", 1, text("m1", "once"))).toEqual(first);
-  expect(await sendQuiet(threadId, "r1", 6, [ev.stepStarted("gap")])).toEqual({ kind: "misplaced", next: 4 });
-  // the next one goes quietly (the first set the head), and is answered from the log's tail when sent again
-  const second = await sendQuiet(threadId, "r1", 4, text("m2", "quiet"));
-  expect(second).toMatchObject({ kind: "logged", firstSeq: 4 });
-  expect(await sendQuiet(threadId, "r1", 4, text("m2", "quiet"))).toEqual(second);
-  expect(await sendQuiet(threadId, "r1", 4, text("m2", "other"))).toEqual({ kind: "misplaced", next: 7 });
+  expect(await sendQuiet(threadId, 1, text("m1", "once"))).toBeUndefined(); // no head yet: only a renewing append sets it
+  const first = await sendFull(threadId, "r1", 1, text("m1", "once"));
+  expect(first).toMatchObject({ kind: "logged", firstSeq: 1 });
+  const second = await sendQuiet(threadId, 4, text("m2", "quiet"));
+  expect(second).toHaveLength(3);
+  expect(await sendQuiet(threadId, 4, text("m2", "quiet"))).toBeUndefined();
+  expect(await sendFull(threadId, "r1", 4, text("m2", "quiet"))).toMatchObject({ kind: "logged", firstSeq: 4, cursors: second });
+  expect(await sendFull(threadId, "r1", 4, text("m2", "other"))).toEqual({ kind: "misplaced", next: 7 });
+  expect(await sendQuiet(threadId, 9, [ev.stepStarted("gap")])).toBeUndefined();
+  expect(await sendFull(threadId, "r1", 9, [ev.stepStarted("gap")])).toEqual({ kind: "misplaced", next: 7 });
+  // the quiet batch after one answered from the tail goes quietly again
+  expect(await sendQuiet(threadId, 7, [ev.stepStarted("s")])).toHaveLength(1);
   const log = await threadLog(client, prefix, threadId);
   expect(logProblems(log)).toEqual([]);
-  expect(log.map((entry) => entry.cursor).slice(1)).toEqual([first, second].flatMap((reply) => (reply.kind === "logged" ? reply.cursors : [])));
+  expect(log.map((entry) => entry.cursor).slice(1, 7)).toEqual([...(first.kind === "logged" ? first.cursors : []), ...(second ?? [])]);
+  expect(log).toHaveLength(8);
 });
 
-test("a stale writer's quiet batch (its run ended, another began) logs nothing", async () => {
+test("a stale writer's quiet batch (its run ended, another began) logs nothing, and neither does the full append after it", async () => {
   const threadId = "stale";
   const r1 = await store.beginRun(runAgentInput(threadId, "r1"));
-  await r1.append([ev.runFinished(threadId, "r1")]); // 1
-  await store.beginRun(runAgentInput(threadId, "r2")); // 2
-  expect(await sendQuiet(threadId, "r1", 2, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false, deleted: false });
-  expect(await sendQuiet(threadId, "r1", 3, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false, deleted: false });
-  expect((await threadLog(client, prefix, threadId)).map((entry) => entry.event.type)).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_STARTED"]);
+  await r1.append([ev.stepStarted("s")]); // 1: renewing, sets the head
+  await r1.append([ev.runFinished(threadId, "r1")]); // 2
+  const r2 = await store.beginRun(runAgentInput(threadId, "r2")); // 3
+  await r2.append([ev.stepStarted("t")]); // 4: r2's head is 5
+  for (const seq of [3, 4]) {
+    expect(await sendQuiet(threadId, seq, [ev.stepStarted("late")])).toBeUndefined();
+    expect(await sendFull(threadId, "r1", seq, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false, deleted: false });
+  }
+  expect((await threadLog(client, prefix, threadId)).map((entry) => entry.event.type)).toEqual([
+    "RUN_STARTED",
+    "STEP_STARTED",
+    "RUN_FINISHED",
+    "RUN_STARTED",
+    "STEP_STARTED",
+  ]);
+  expect(await client.sendCommand(["HGET", threadKeys(prefix, threadId).meta, "head"])).toBe("5"); // every undo undone
 });
 
 test("a stop reaches a writer whose appends are quiet (its signal; a renewing append says so too); a quiet batch logs nothing on a run that ended or a thread that was deleted", async () => {
@@ -137,16 +164,15 @@ test("a stop reaches a writer whose appends are quiet (its signal; a renewing ap
   expect(await store.stop(threadId, "r1")).toBe("stopping");
   await writer.append([ev.stepFinished("s")]); // quiet
   expect(await stopped).toBe(true);
-  expect(await sendQuiet(threadId, "r1", 3, [ev.stepStarted("t")])).toMatchObject({ kind: "logged", stopRequested: false });
 
   const ended = await store.beginRun(runAgentInput("ended", "r1"));
   await ended.append([ev.runFinished("ended", "r1")]);
-  expect(await sendQuiet("ended", "r1", 2, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false, deleted: false });
+  expect(await sendQuiet("ended", 2, [ev.stepStarted("late")])).toBeUndefined();
 
   await store.beginRun(runAgentInput("deleted", "r1"));
   expect(await store.remove("deleted")).toBe(true);
-  expect(await sendQuiet("deleted", "r1", 1, [ev.stepStarted("late")])).toEqual({ kind: "ended", abandoned: false, deleted: true });
-  expect(await client.sendCommand(["EXISTS", threadKeys(prefix, "deleted").events])).toBe(0);
+  expect(await sendQuiet("deleted", 1, [ev.stepStarted("late")])).toBeUndefined();
+  expect(await client.sendCommand(["EXISTS", threadKeys(prefix, "deleted").events, threadKeys(prefix, "deleted").meta])).toBe(0); // nothing recreated
 });
 
 test("a run abandoned after quiet appends ends at the log's true head, and the next run starts after it", async () => {

@@ -92,7 +92,7 @@ test("Redis killed mid-run: the run fails with a clear error, both clients see a
 
   // The run failed on A, and A says so: the run, the thread, and what Redis did not answer.
   expect(a.stderr()).toMatch(
-    /agui-rx server: recording run "u-\d+" of thread "down" failed: StoreError: expected Redis to answer the (append|renew) script for thread "down", but /,
+    /agui-rx server: recording run "u-\d+" of thread "down" failed: StoreError: expected Redis to answer the (quiet append|append|renew) script for thread "down", but /,
   );
 
   // Both instances are still up: capabilities answer, a new run is refused 503 within the timeout.

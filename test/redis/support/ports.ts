@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { nodeRedisPort, type NodeRedisClient } from "../../../src/redis/nodeRedisPort";
 import { appendScript } from "../../../src/redis/scripts/appendBatch";
+import { quietAppendScript } from "../../../src/redis/scripts/quietAppend";
 import { beginScript } from "../../../src/redis/scripts/beginRun";
 import { checkpointScript } from "../../../src/redis/scripts/checkpointSnapshot";
 import { noticeScript, renewScript } from "../../../src/redis/scripts/leaseScripts";
@@ -27,6 +28,7 @@ export interface RecordingPort extends RedisPort {
 const SCRIPTS_BY_DIGEST = new Map(
   [
     appendScript,
+    quietAppendScript,
     beginScript,
     checkpointScript,
     renewScript,
@@ -48,6 +50,9 @@ export function scriptSource(args: readonly string[]): string | undefined {
   if (args[0] === "EVALSHA") return SCRIPTS_BY_DIGEST.get(args[1]);
   return undefined;
 }
+
+/** A line only the append scripts have, the full one and the quiet one (a writer's batches go through either): `scriptCalls(sent, APPEND_MARK)`. */
+export const APPEND_MARK = "tostring(first + i - 1), 'e', ARGV[";
 
 /** The calls of one script among `sent`, whole (EVAL) or by digest (EVALSHA), matched by a line of its Lua. */
 export function scriptCalls(sent: readonly (readonly string[])[], marker: string): (readonly string[])[] {
