@@ -104,7 +104,9 @@ export type ThreadRead = ResumeRead | SnapshotRead;
 export type StopAnswer = "stopping" | "ended" | "unknown";
 
 /**
- * The producer's side of one live run, from `beginRun`. Appends also count as heartbeats.
+ * The producer's side of one live run, from `beginRun`. Appends also count as heartbeats (a store
+ * may skip renewing on appends that closely follow a renewal: `redisStore()` renews at most once
+ * per tenth of the lease that way, docs/durability.md#the-quiet-append).
  *
  * @example
  * const writer = await store.beginRun(input);
