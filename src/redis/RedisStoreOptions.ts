@@ -39,7 +39,10 @@ export interface RedisStoreSettings {
    * (and each run's RUN_STARTED) is followed by `WAIT <count> <timeoutMs>` on the connection that
    * ran it, and its events go to this instance's tails and the run's own answer only once that
    * many replicas hold them; fewer within the timeout fail the append (`unavailable`, cause
-   * `NOREPLICAS`), and the run with it. Default: not waited for (Redis replicates asynchronously).
+   * `NOREPLICAS`), and the run with it. What this instance reads of runs produced elsewhere (its
+   * tails, `read`, `history`) goes on only once as many replicas hold it, too (a write and a
+   * `WAIT` on the reading connection), or fails `unavailable` the same way. Default: not waited
+   * for (Redis replicates asynchronously).
    */
   readonly replicas?: ReplicaAcknowledgement | undefined;
   /** Names of the connections the store opens (`CLIENT SETNAME`): `<name>:<instance>:reader` and `…:signals` (default `"agui-rx"`). */

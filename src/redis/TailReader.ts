@@ -27,7 +27,8 @@ import { xrangeArguments, xrangeAtArguments } from "./commands/XRANGE";
 import { parseXReadReply, xreadArguments } from "./commands/XREAD";
 import { decodeEntries, type LoggedEntry } from "./entries";
 import type { ThreadKeys } from "./keys";
-import type { OwnedConnection } from "./RedisPort";
+import type { OwnedConnection, RedisConnection } from "./RedisPort";
+import { confirmReplicated } from "./replicaWait";
 import { replyArray, replyString } from "./replies";
 import { isStreamId } from "./streamIds";
 import { asStoreError, closedError, evicted, type FollowedStream, type Follower, type LocalFeed, type Owner, type ReaderEnvironment } from "./tailState";
@@ -173,6 +174,7 @@ export class TailReader {
         threadId,
       });
       const page = decodeEntries(reply, threadId);
+      if (page.length > 0) await this.confirmed(this.env.port, keys, threadId);
       if (follower.done) return;
       for (const entry of page) {
         if (entry.seq !== last.seq + 1) throw evicted(threadId, `events after cursor "${last.cursor}" were trimmed while they were read`);
@@ -272,6 +274,8 @@ export class TailReader {
         });
         if (this.streams.get(stream.keys.events) !== stream) return;
         const entries = decodeEntries(reply, stream.threadId);
+        if (entries.length > 0) await this.confirmed(port, stream.keys, stream.threadId);
+        if (this.streams.get(stream.keys.events) !== stream) return;
         if (polled && entries.length > 0) this.listen(stream); // announcements were lost: subscribe again where the slot is now
         polled = false;
         this.advanceEntries(stream, entries);
@@ -338,7 +342,11 @@ export class TailReader {
         this.wakeSent = false;
         const reply = await this.env.calls.command(connection, xreadArguments(positions, this.env.page, this.env.blockMs), "XREAD", {}, this.env.blockMs);
         this.inFlight = undefined;
-        for (const { key, entries } of parseXReadReply(reply)) {
+        const read = parseXReadReply(reply);
+        // one confirmation covers every stream the XREAD read: they share this connection's place in the replication
+        const first = read.map(({ key }) => issued.get(key)).find((stream) => stream !== undefined);
+        if (first !== undefined) await this.confirmed(connection, first.keys, undefined);
+        for (const { key, entries } of read) {
           if (key === this.env.wakeKey) this.wakeAfter = lastId(entries);
           else {
             const stream = this.streams.get(key);
@@ -353,6 +361,12 @@ export class TailReader {
       this.inFlight = undefined;
       this.reading = false;
     }
+  }
+
+  /** With `replicas`: resolves once the replicas hold what `connection` read (`confirmReplicated`); at once without. */
+  private async confirmed(connection: RedisConnection, keys: { readonly sync: string }, threadId: string | undefined): Promise<void> {
+    const { replicas, calls } = this.env;
+    if (replicas !== undefined) await confirmReplicated(calls, connection, keys, replicas, threadId === undefined ? {} : { threadId });
   }
 
   /** Fans `entries` (raw, as read) out to the stream's tails, in order; a gap drops the stream. */

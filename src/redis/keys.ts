@@ -23,6 +23,9 @@
  * - `queueEntries`: a hash: waiting message id → its `QueuedRun` JSON;
  * - `queueOutcomes`: a list, newest first, capped: what became of the last entries that left the queue (`[id, state, detail]` JSON).
  *
+ * Not a script key: `sync`, the string a reading instance writes (with a short TTL) before its
+ * `WAIT`, with `replicas` only (replicaWait.ts, docs/durability.md#failover-and-acknowledged-events).
+ *
  * @example
  * threadKeys("agui:", "t1").events; // "agui:{t1}:events"
  */
@@ -38,6 +41,7 @@ export interface ThreadKeys {
   readonly queue: string;
   readonly queueEntries: string;
   readonly queueOutcomes: string;
+  readonly sync: string;
 }
 
 /**
@@ -97,6 +101,7 @@ export function threadKeys(prefix: string, threadId: string, owner?: string): Th
     queue: `${base}queue`,
     queueEntries: `${base}queue-entries`,
     queueOutcomes: `${base}queue-outcomes`,
+    sync: `${base}sync`,
   };
 }
 

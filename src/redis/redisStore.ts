@@ -62,7 +62,7 @@ import { QueueFeed } from "./QueueFeed";
 import { decodeQueued } from "./queuedEntries";
 import { RedisQueue } from "./RedisQueue";
 import { historyMoved, refuseQueue, runActive } from "./beginRefusals";
-import { scriptAcknowledged, type ReplicaAcknowledgement } from "./replicaWait";
+import { confirmReplicated, scriptAcknowledged, type ReplicaAcknowledgement } from "./replicaWait";
 
 export { REDIS_STORE_DEFAULTS, type RedisStore, type RedisStoreOptions, type RedisStoreSettings, type RedisStoreStats } from "./RedisStoreOptions";
 
@@ -162,6 +162,7 @@ class RedisThreadStore implements RedisStore {
       blockMs: BLOCK_MS,
       page: PAGE,
       shards: this.port.shards,
+      replicas: this.replicas,
     });
   }
 
@@ -255,6 +256,7 @@ class RedisThreadStore implements RedisStore {
     const keys = this.keysOf(threadId, options.owner);
     const { limit } = options;
     const loaded = await this.loader.load(ref, keys, after !== undefined && isStreamId(after) ? after : undefined, limit, true);
+    await this.confirmRead(keys, ref);
     switch (loaded.kind) {
       case "unknown":
         return undefined;
@@ -329,7 +331,16 @@ class RedisThreadStore implements RedisStore {
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
     this.ensureOpen(threadId);
-    return this.loader.history(threadRef(threadId, scope.owner), this.keysOf(threadId, scope.owner), query.before, query.limit);
+    const ref = threadRef(threadId, scope.owner);
+    const keys = this.keysOf(threadId, scope.owner);
+    const page = await this.loader.history(ref, keys, query.before, query.limit);
+    await this.confirmRead(keys, ref);
+    return page;
+  }
+
+  /** With `replicas`: what was just read of the thread reaches no one before the replicas hold it (`confirmReplicated`). */
+  private async confirmRead(keys: ThreadKeys, ref: string): Promise<void> {
+    if (this.replicas !== undefined) await confirmReplicated(this.calls, this.port, keys, this.replicas, { threadId: ref });
   }
 
   async enqueue(entry: QueuedRun, options: EnqueueOptions): Promise<EnqueueAnswer> {

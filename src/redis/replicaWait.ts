@@ -67,14 +67,49 @@ export async function scriptAcknowledged(
     await calls.command(connection, ["SCRIPT", "LOAD", sent.source], `SCRIPT LOAD of ${what}`, on, 0, route);
     replies = await pair();
   }
-  const acknowledged = Number(replies[1]);
-  if (!(acknowledged >= replicas.count)) {
-    const cause = new Error(`NOREPLICAS ${acknowledged} of ${replicas.count} replicas acknowledged within ${replicas.timeoutMs} ms`);
-    throw new StoreError(
-      "unavailable",
-      `expected ${replicas.count} replica(s) to acknowledge ${what}${on.threadId === undefined ? "" : ` for thread "${on.threadId}"`} within ${replicas.timeoutMs} ms, but ${acknowledged} did: its events are not handed to anyone`,
-      { ...on, cause },
-    );
-  }
+  checkAcknowledged(replies[1], replicas, what, on);
   return replies[0];
+}
+
+/**
+ * Makes sure the replicas hold everything `connection` has read so far before it is handed to
+ * anyone: a write of the thread's `sync` key (a short TTL) and `WAIT <count> <timeoutMs>`, together
+ * on that connection. Redis replicates in one order, so a replica that acknowledges this write
+ * holds every entry the connection read before it, whoever wrote them (another instance's
+ * producer, an `ABANDONED` logged by any script). What a tail or read on an instance other than
+ * the producer's hands on is thus acknowledged as the producer's own answers are. Rejects like
+ * `scriptAcknowledged` when fewer replicas acknowledge in time.
+ *
+ * @example
+ * await confirmReplicated(calls, port, keys, { count: 1, timeoutMs: 500 }, { threadId: "t1" });
+ */
+export async function confirmReplicated(
+  calls: RedisCalls,
+  connection: RedisConnection,
+  keys: { readonly sync: string },
+  replicas: ReplicaAcknowledgement,
+  details: StoreErrorDetails = {},
+): Promise<void> {
+  const write = ["SET", keys.sync, "1", "PX", String(SYNC_TTL_MS)];
+  const wait = ["WAIT", String(replicas.count), String(replicas.timeoutMs)];
+  const replies = await Promise.all([
+    calls.command(connection, write, "SET of the sync key", details),
+    calls.command(connection, wait, "WAIT after a read", details, replicas.timeoutMs, commandRoute(write)),
+  ]);
+  checkAcknowledged(replies[1], replicas, "what was read", details);
+}
+
+/** How long a thread's sync key lives after a reading instance's last write of it. */
+const SYNC_TTL_MS = 60_000;
+
+/** Rejects with `unavailable` (cause `NOREPLICAS`) when `reply` (WAIT's) counts fewer replicas than asked. */
+function checkAcknowledged(reply: unknown, replicas: ReplicaAcknowledgement, what: string, on: StoreErrorDetails): void {
+  const acknowledged = Number(reply);
+  if (acknowledged >= replicas.count) return;
+  const cause = new Error(`NOREPLICAS ${acknowledged} of ${replicas.count} replicas acknowledged within ${replicas.timeoutMs} ms`);
+  throw new StoreError(
+    "unavailable",
+    `expected ${replicas.count} replica(s) to acknowledge ${what}${on.threadId === undefined ? "" : ` for thread "${on.threadId}"`} within ${replicas.timeoutMs} ms, but ${acknowledged} did: its events are not handed to anyone`,
+    { ...on, cause },
+  );
 }

@@ -9,6 +9,7 @@ import type { ThreadKeys } from "./keys";
 import { unavailable, type RedisCalls } from "./RedisCalls";
 import type { RedisPort, ShardNotifications } from "./RedisPort";
 import type { NoticeReply } from "./scripts/leaseScripts";
+import type { ReplicaAcknowledgement } from "./replicaWait";
 
 /**
  * What the reader needs of its store.
@@ -35,6 +36,11 @@ export interface ReaderEnvironment {
    * (a notification lost while a slot moved or a primary failed over), instead of by the blocking `XREAD`.
    */
   readonly shards?: ShardNotifications | undefined;
+  /**
+   * With `redisStore({ replicas })`: entries read from Redis reach the tails only once that many
+   * replicas hold them (`confirmReplicated`); a writer's own feed is acknowledged already.
+   */
+  readonly replicas?: ReplicaAcknowledgement | undefined;
 }
 
 /** One tail. */

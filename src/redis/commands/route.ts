@@ -12,6 +12,7 @@ const KEYED: ReadonlyMap<string, boolean> = new Map([
   ["XADD", false],
   ["PEXPIRE", false],
   ["DEL", false],
+  ["SET", false],
 ]);
 
 /**

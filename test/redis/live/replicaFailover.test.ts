@@ -2,10 +2,12 @@
  * Replica-acknowledged appends (`redisStore({ replicas })`, docs/durability.md#failover-and-acknowledged-events)
  * on real redis-server processes: a primary and its replica (`--replicaof`). A crash failover
  * (`kill -9` of the primary while five runs append, the replica promoted with `REPLICAOF NO ONE`, the
- * store's commands sent to it from then on) loses no event an append resolved with; and a replica
+ * store's commands sent to it from then on) loses no event an append resolved with, nor any a tail
+ * on another instance handed on; and a replica
  * that does not acknowledge in time (stopped with SIGSTOP) fails the append `unavailable`, cause
  * `NOREPLICAS`, instead of handing its events on.
  */
+import { lastValueFrom, tap } from "rxjs";
 import { ev, runAgentInput } from "../../../src/protocol/build";
 import type { Event } from "../../../src/protocol/events";
 import { threadKeys } from "../../../src/redis/keys";
@@ -67,6 +69,19 @@ test("kill -9 of the primary while 5 runs append, its replica promoted: every ev
   stores.push(store);
   const writers: RunWriter[] = await Promise.all(Array.from({ length: 5 }, (_, r) => store.beginRun(runAgentInput(`failover-${r}-${Date.now()}`, "r1"))));
   const acknowledged: { cursor: string; json: string }[][] = writers.map(() => []);
+  // another instance tails every run: what it hands on must survive the failover too
+  const otherClient = await connectClient("failover-other", primary.url);
+  clients.push(otherClient);
+  const other = redisStore({ client: otherClient, prefix, replicas: { count: 1, timeoutMs: 1_000 }, timeout: 2_000 });
+  stores.push(other);
+  const tailed: { cursor: string; json: string }[][] = writers.map(() => []);
+  const tails = writers.map((writer, r) =>
+    lastValueFrom(
+      other.tail(writer.threadId, writer.started.cursor).pipe(tap((stored) => tailed[r].push({ cursor: stored.cursor, json: JSON.stringify(stored.event) }))),
+    ).catch(
+      () => undefined, // its primary is killed under it
+    ),
+  );
   const failures: unknown[] = [];
   let killed = false;
   const produced = writers.map(async (writer, r) => {
@@ -83,12 +98,17 @@ test("kill -9 of the primary while 5 runs append, its replica promoted: every ev
       if (killed && i > 1_000) throw new Error("appends kept succeeding with no replica to acknowledge them");
     }
   });
-  await until(() => acknowledged.every((events) => events.length >= 40), "40 acknowledged events in every run", 20_000);
+  await until(
+    () => acknowledged.every((events) => events.length >= 40) && tailed.every((events) => events.length >= 20),
+    "40 acknowledged events in every run, 20 tailed on the other instance",
+    20_000,
+  );
   await primary.kill();
   killed = true;
   await replicaClient.sendCommand(["REPLICAOF", "NO", "ONE"]);
   current = replicaClient;
   await Promise.all(produced);
+  await Promise.all(tails);
   // After the failover the promoted replica has no replica of its own: nothing more is acknowledged.
   expect(failures).toHaveLength(5);
   for (const failure of failures) expect(StoreError.isInstance(failure) && failure.code).toBe("unavailable");
@@ -97,6 +117,8 @@ test("kill -9 of the primary while 5 runs append, its replica promoted: every ev
     const logged = new Map(entries.map(([cursor, fields]) => [cursor, fields[fields.indexOf("e") + 1]]));
     const missing = acknowledged[r].filter(({ cursor, json }) => logged.get(cursor) !== json);
     expect([r, acknowledged[r].length >= 40, missing]).toEqual([r, true, []]);
+    const missingTailed = tailed[r].filter(({ cursor, json }) => logged.get(cursor) !== json);
+    expect([r, tailed[r].length >= 20, missingTailed]).toEqual([r, true, []]);
     const order = entries.map(([cursor]) => cursor).filter((cursor) => acknowledged[r].some((event) => event.cursor === cursor));
     expect(order).toEqual(acknowledged[r].map((event) => event.cursor));
   }
