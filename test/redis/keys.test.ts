@@ -23,6 +23,7 @@ test("the layout: prefix, the thread's hash tag, the key's role", () => {
     queue: "agui:{thread-1}:queue",
     queueEntries: "agui:{thread-1}:queue-entries",
     queueOutcomes: "agui:{thread-1}:queue-outcomes",
+    sync: "agui:{thread-1}:sync", // not a script key: what a reading instance writes before its WAIT
   });
   expect(scriptKeys(threadKeys("p:", "t"))).toEqual([
     "p:{t}:events",
