@@ -256,7 +256,7 @@ class RedisThreadStore implements RedisStore {
     const keys = this.keysOf(threadId, options.owner);
     const { limit } = options;
     const loaded = await this.loader.load(ref, keys, after !== undefined && isStreamId(after) ? after : undefined, limit, true);
-    await this.confirmRead(keys, ref);
+    if (loaded.kind !== "unknown") await this.confirmRead(keys, ref);
     switch (loaded.kind) {
       case "unknown":
         return undefined;
@@ -334,11 +334,11 @@ class RedisThreadStore implements RedisStore {
     const ref = threadRef(threadId, scope.owner);
     const keys = this.keysOf(threadId, scope.owner);
     const page = await this.loader.history(ref, keys, query.before, query.limit);
-    await this.confirmRead(keys, ref);
+    if (page !== undefined) await this.confirmRead(keys, ref);
     return page;
   }
 
-  /** With `replicas`: what was just read of the thread reaches no one before the replicas hold it (`confirmReplicated`). */
+  /** With `replicas`: what was just read of the thread reaches no one before the replicas hold it (`confirmReplicated`; not asked for an unknown thread, whose sync key would only be litter). */
   private async confirmRead(keys: ThreadKeys, ref: string): Promise<void> {
     if (this.replicas !== undefined) await confirmReplicated(this.calls, this.port, keys, this.replicas, { threadId: ref });
   }
