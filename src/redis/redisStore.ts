@@ -174,9 +174,7 @@ class RedisThreadStore implements RedisStore {
   async beginRun(input: RunAgentInput, options: BeginOptions = {}): Promise<RunWriter> {
     const { threadId, runId } = input;
     const { owner, expectCursor, forkAfter, dequeue, passQueue } = options;
-    this.ensureOpen(threadId);
-    const ref = threadRef(threadId, owner);
-    const keys = this.keysOf(threadId, owner);
+    const { ref, keys } = this.thread(threadId, owner);
     // Subscribed before the run exists, so that no stop of it can be missed.
     await this.signals.ready();
     for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
@@ -251,9 +249,7 @@ class RedisThreadStore implements RedisStore {
   }
 
   async read(threadId: string, after?: Cursor, options: ReadOptions = {}): Promise<ThreadRead | undefined> {
-    this.ensureOpen(threadId);
-    const ref = threadRef(threadId, options.owner);
-    const keys = this.keysOf(threadId, options.owner);
+    const { ref, keys } = this.thread(threadId, options.owner);
     const { limit } = options;
     const loaded = await this.loader.load(ref, keys, after !== undefined && isStreamId(after) ? after : undefined, limit, true);
     if (loaded.kind !== "unknown") await this.confirmRead(keys, ref);
@@ -286,9 +282,8 @@ class RedisThreadStore implements RedisStore {
   }
 
   async stop(threadId: string, runId: string, scope: StoreScope = {}): Promise<StopAnswer> {
-    this.ensureOpen(threadId);
-    const ref = threadRef(threadId, scope.owner);
-    return parseStopReply(await this.calls.script(this.port, stopScript, this.keysOf(threadId, scope.owner), this.context(ref), [runId], { runId }));
+    const { ref, keys } = this.thread(threadId, scope.owner);
+    return parseStopReply(await this.calls.script(this.port, stopScript, keys, this.context(ref), [runId], { runId }));
   }
 
   async list(scope: StoreScope, query: ListQuery): Promise<ThreadPage> {
@@ -297,10 +292,9 @@ class RedisThreadStore implements RedisStore {
   }
 
   async update(threadId: string, patch: ThreadPatch, scope: StoreScope = {}): Promise<ThreadSummary | undefined> {
-    this.ensureOpen(threadId);
-    const ref = threadRef(threadId, scope.owner);
+    const { ref, keys } = this.thread(threadId, scope.owner);
     const args = [patch.title === undefined ? "0" : "1", patch.title ?? "", patch.archived === undefined ? "" : patch.archived ? "1" : "0"];
-    const raw = parseRowReply(await this.calls.script(this.port, updateScript, this.keysOf(threadId, scope.owner), this.context(ref), args));
+    const raw = parseRowReply(await this.calls.script(this.port, updateScript, keys, this.context(ref), args));
     if (raw === undefined) return undefined;
     const row = threadRow(threadId, raw);
     if (scope.owner !== undefined) await this.lists.changed(scope.owner, changeOf(patch), row);
@@ -308,13 +302,10 @@ class RedisThreadStore implements RedisStore {
   }
 
   async remove(threadId: string, scope: StoreScope = {}): Promise<boolean> {
-    this.ensureOpen(threadId);
-    const ref = threadRef(threadId, scope.owner);
+    const { ref, keys } = this.thread(threadId, scope.owner);
     // Two leases: a producer that began just before the delete renews or ends within one.
     const standing = 2 * this.lease;
-    const removed = parseRemoveReply(
-      await this.calls.script(this.port, removeScript, this.keysOf(threadId, scope.owner), this.context(ref), [String(standing), String(2 * this.leaseTtl)]),
-    );
+    const removed = parseRemoveReply(await this.calls.script(this.port, removeScript, keys, this.context(ref), [String(standing), String(2 * this.leaseTtl)]));
     if (removed === undefined) return false;
     if (removed.live !== undefined) this.feed.local(ref, { kind: "ended", id: removed.live });
     for (const id of removed.waiting) this.feed.local(ref, { kind: "cancelled", id });
@@ -330,9 +321,7 @@ class RedisThreadStore implements RedisStore {
   }
 
   async history(threadId: string, query: HistoryQuery, scope: StoreScope = {}): Promise<HistoryPage | undefined> {
-    this.ensureOpen(threadId);
-    const ref = threadRef(threadId, scope.owner);
-    const keys = this.keysOf(threadId, scope.owner);
+    const { ref, keys } = this.thread(threadId, scope.owner);
     const page = await this.loader.history(ref, keys, query.before, query.limit);
     if (page !== undefined) await this.confirmRead(keys, ref);
     return page;
@@ -426,6 +415,12 @@ class RedisThreadStore implements RedisStore {
 
   private keysOf(threadId: string, owner: string | undefined): ThreadKeys {
     return threadKeys(this.prefix, threadId, owner);
+  }
+
+  /** A thread's name in messages and its keys, once the store is known to be open. */
+  private thread(threadId: string, owner: string | undefined): { readonly ref: string; readonly keys: ThreadKeys } {
+    this.ensureOpen(threadId);
+    return { ref: threadRef(threadId, owner), keys: this.keysOf(threadId, owner) };
   }
 
   private ensureOpen(threadId: string): void {
