@@ -6,12 +6,11 @@
  * exactly that one. Nothing the writer was told was logged is missing or doubled, and the tail
  * gets it all in order.
  */
-import { lastValueFrom, tap, toArray } from "rxjs";
-import { ev, runAgentInput } from "../../../src/protocol/build";
-import type { StoredEvent } from "../../../src/server/store/ThreadStore";
+import { ev } from "../../../src/protocol/build";
 import { until } from "../support/until";
 import { clusterNodes, clusterStores } from "./support/clusterClients";
 import { primaries, slotOf } from "./support/slotMoves";
+import { appendingRun } from "./support/liveRun";
 import { cli } from "./support/redisCluster";
 
 const stores = clusterStores("reshard-tool");
@@ -50,23 +49,8 @@ test("redis-cli --cluster reshard moves a live thread's slot: every acknowledged
   const threadId = threadInSlot(slot);
   expect(await slotOf(`${stores.prefix}{${threadId}}:events`)).toBe(slot); // our checksum is the cluster's
 
-  const writer = await a.beginRun(runAgentInput(threadId, "r1"));
-  const seen: StoredEvent[] = [];
-  const tail = lastValueFrom(
-    b.tail(threadId, writer.started.cursor).pipe(
-      tap((stored) => seen.push(stored)),
-      toArray(),
-    ),
-  );
-  await writer.append([ev.textMessageStart("m1")]);
-  const appended: string[] = [];
-  let moving = true;
-  const appending = (async () => {
-    for (let i = 0; moving || i < 3; i++) {
-      await writer.append([ev.textMessageContent("m1", `${i},`)]);
-      appended.push(`${i},`);
-    }
-  })();
+  const run = await appendingRun(a, b, threadId);
+  const { writer, seen, tail, appended } = run;
   const output = await cli(
     owner.address,
     "--cluster",
@@ -80,8 +64,7 @@ test("redis-cli --cluster reshard moves a live thread's slot: every acknowledged
     "1",
     "--cluster-yes",
   );
-  moving = false;
-  await appending;
+  await run.stop();
   expect(output).toContain(`Moving slot ${slot} from`);
   expect(Number(await cli(owner.address, "CLUSTER", "COUNTKEYSINSLOT", String(slot)))).toBe(0);
   expect(Number(await cli(target.address, "CLUSTER", "COUNTKEYSINSLOT", String(slot)))).toBeGreaterThanOrEqual(3); // events, meta, snapshot at least
@@ -94,13 +77,7 @@ test("redis-cli --cluster reshard moves a live thread's slot: every acknowledged
   );
   await writer.append([ev.textMessageEnd("m1"), ev.runFinished(threadId, "r1")]);
   const log = await tail;
-  expect(log.map((stored) => stored.event)).toEqual([
-    ev.textMessageStart("m1"),
-    ...appended.map((delta) => ev.textMessageContent("m1", delta)),
-    ev.textMessageContent("m1", "~"),
-    ev.textMessageEnd("m1"),
-    ev.runFinished(threadId, "r1"),
-  ]);
+  expect(log.map((stored) => stored.event)).toEqual(run.expected(["~"]));
   const read = await b.read(threadId);
   expect(read?.kind === "snapshot" && read.snapshot.messages.at(-1)?.content).toBe(`${appended.join("")}~`);
   console.log(`redis-cli --cluster reshard moved slot ${slot} of thread "${threadId}" under ${appended.length} appends`);
