@@ -14,6 +14,7 @@ import type { IncomingOffer } from "./IncomingOffer";
 /** One received message, in order of arrival (`seq`), until it is taken. */
 class Offer implements IncomingOffer {
   #taken = false;
+  #withdrawn = false;
 
   constructor(
     readonly message: UserMessage,
@@ -25,14 +26,19 @@ class Offer implements IncomingOffer {
   ) {}
 
   get isOpen(): boolean {
-    return !this.#taken;
+    return !this.#taken && !this.#withdrawn;
   }
 
   take(): boolean {
-    if (this.#taken || !this.owner.record(this)) return false;
+    if (this.#taken || this.#withdrawn || !this.owner.record(this)) return false;
     this.#taken = true;
     this.owner.handOver(this);
     return true;
+  }
+
+  /** Its sender cancelled it before it was taken: it is no longer open. */
+  withdraw(): void {
+    if (!this.#taken) this.#withdrawn = true;
   }
 }
 
@@ -43,7 +49,8 @@ class Offer implements IncomingOffer {
  * `offers$` and `incoming$` complete. A message whose content is not text only cannot be a steer
  * (the handler refuses it before, 422 `steer-not-text`): it is skipped, never offered, so it stays
  * in the store's queue and runs as a queued message of its own. A second message with an id
- * already received is skipped too (the source sends each once).
+ * already received is skipped too (the source sends each once). A message withdrawn (its id on
+ * `withdrawn`: its sender cancelled it) before it is taken is dropped, and never received after.
  *
  * @example
  * const incoming = new IncomingMessages(options.incoming, (event) => core.write(event), core.controller.signal);
@@ -60,6 +67,7 @@ export class IncomingMessages {
   /** Each message as it is taken, for every subscriber of `incoming$`. */
   private readonly taken = new Subject<UserMessage>();
   private source: Subscription | undefined;
+  private withdrawals: Subscription | undefined;
   private nextSeq = 0;
   private sourceDone = false;
   private closed = false;
@@ -69,6 +77,8 @@ export class IncomingMessages {
     /** Writes one event through the run's verified chain (`RunCore.write`): throws and sends nothing when refused. */
     private readonly write: (event: Event) => void,
     private readonly signal: AbortSignal,
+    /** The ids of messages that no longer wait (`RunAgentOptions.withdrawn`). */
+    private readonly withdrawn?: Observable<string>,
   ) {
     this.sourceDone = messages === undefined;
   }
@@ -78,6 +88,8 @@ export class IncomingMessages {
     if (this.closed || this.source !== undefined || this.messages === undefined) return;
     if (this.signal.aborted) return this.close();
     this.signal.addEventListener("abort", this.close, { once: true });
+    // first, so that a cancellation announced while the source sends its backlog is not missed
+    this.withdrawals = this.withdrawn?.subscribe({ next: (id) => this.withdraw(id), error: () => undefined });
     this.source = this.messages.subscribe({
       next: (message) => this.receive(message),
       // A source that fails sends nothing more: what it sent is still offered, as after its end.
@@ -92,6 +104,7 @@ export class IncomingMessages {
     this.closed = true;
     this.signal.removeEventListener("abort", this.close);
     this.source?.unsubscribe();
+    this.withdrawals?.unsubscribe();
     this.pending.length = 0;
     this.changed.next();
     this.changed.complete();
@@ -179,6 +192,16 @@ export class IncomingMessages {
     if (text === undefined) return; // not text only: never a steer (see the class comment)
     this.pending.push(new Offer(message, text, this.nextSeq++, this));
     this.changed.next();
+  }
+
+  /** Drops the message `id` if it waits here, and makes sure it is never received after. */
+  private withdraw(id: string): void {
+    if (this.closed) return;
+    this.seen.add(id);
+    const at = this.pending.findIndex((offer) => offer.message.id === id);
+    if (at < 0) return;
+    this.pending[at].withdraw();
+    this.pending.splice(at, 1);
   }
 
   private sourceEnded(): void {

@@ -60,6 +60,13 @@ export interface RunAgentOptions {
    */
   readonly incoming?: Observable<UserMessage> | undefined;
   /**
+   * The ids of messages sent through `incoming` that no longer wait for this run: their sender
+   * cancelled them (docs/queue.md#steer). One the agent has not taken is dropped: never offered
+   * again, never recorded; one already taken stays taken. `createHandler` with a store passes the
+   * thread's cancellations (`ThreadStore.queueChanges`).
+   */
+  readonly withdrawn?: Observable<string> | undefined;
+  /**
    * Where the run's spans go (docs/observability.md#traces): by default the globally registered
    * OpenTelemetry tracer, read when the run is subscribed (no SDK registered: no spans, and the
    * run does no per-event work for them); `{ tracer }` to pass one, `tracer: false` for none,

@@ -74,6 +74,8 @@ export interface RunCoreOptions {
   readonly setThreadTitle?: ((title: string) => Promise<void>) | undefined;
   /** The messages steered into the run (`RunAgentOptions.incoming`); none: `ctx.incoming$` completes at once. */
   readonly incoming?: Observable<UserMessage> | undefined;
+  /** The ids of those that no longer wait (`RunAgentOptions.withdrawn`). */
+  readonly withdrawn?: Observable<string> | undefined;
 }
 
 /**
@@ -121,7 +123,7 @@ export class RunCore<S> {
     this.ready = options.ready ?? (() => Promise.resolve());
     this.setThreadTitle = options.setThreadTitle ?? (() => Promise.resolve());
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-    this.incoming = new IncomingMessages(options.incoming, (event) => this.write(event), this.controller.signal);
+    this.incoming = new IncomingMessages(options.incoming, (event) => this.write(event), this.controller.signal, options.withdrawn);
     this.checked = initialCheckedState({ mode: "strict", newId: this.newId });
     // Both are private copies: `initial` may be the spec's shared default, which `stateMut` edits
     // must never reach, and `state` must not follow `stateMut` edits before a publish.

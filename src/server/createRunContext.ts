@@ -39,7 +39,8 @@ export interface RunContextHarness<S> {
  * ctx.updateState((doc) => { doc.step = 1; });
  * events.map((e) => e.type); // ["STATE_SNAPSHOT"]
  * // options.setThreadTitle receives what ctx.setThreadTitle sets (none: it does nothing);
- * // options.incoming is what ctx.incoming$ takes from (none: it completes at once), and abort() ends taking
+ * // options.incoming is what ctx.incoming$ takes from (none: it completes at once), options.withdrawn
+ * // the ids of those cancelled before they are taken, and abort() ends taking
  */
 export function createRunContext<S>(
   spec: StateSpec<S> | undefined,
@@ -48,6 +49,7 @@ export function createRunContext<S>(
     readonly ids?: IdSource | undefined;
     readonly setThreadTitle?: ((title: string) => Promise<void>) | undefined;
     readonly incoming?: Observable<UserMessage> | undefined;
+    readonly withdrawn?: Observable<string> | undefined;
   } = {},
 ): RunContextHarness<S> {
   const decoded = decodeState(spec, input.state);
@@ -57,6 +59,7 @@ export function createRunContext<S>(
     newId: options.ids ?? randomIds,
     setThreadTitle: options.setThreadTitle,
     incoming: options.incoming,
+    withdrawn: options.withdrawn,
   });
   core.prime(ev.runStarted(input.threadId, input.runId));
   core.incoming.start();

@@ -124,6 +124,7 @@ function startCore<S>(agent: Agent<S>, input: RunAgentInput, options: RunAgentOp
     maxJsonDepth: options.maxJsonDepth,
     setThreadTitle: options.setThreadTitle,
     incoming: options.incoming,
+    withdrawn: options.withdrawn,
   };
   const decoded = decodeState(agent.state, input.state, { maxJsonDepth: options.maxJsonDepth });
   let problem: AgentError;

@@ -56,6 +56,30 @@ describe("ctx.incoming$", () => {
     expect(events).toEqual([...recorded("u1"), ...recorded("u2")]);
   });
 
+  test("a message withdrawn (cancelled) before it is taken is dropped: never offered, never recorded, not received again; one taken stays taken", () => {
+    const source = new Subject<UserMessage>();
+    const withdrawn = new Subject<string>();
+    const { ctx, events } = createRunContext(undefined, input, { ids: sequentialIds(), incoming: source, withdrawn });
+    source.next(user("u1"));
+    source.next(user("u2"));
+    withdrawn.next("u1"); // cancelled while it waited for the agent
+    withdrawn.next("u3"); // cancelled before it even arrived
+    source.next(user("u3"));
+    const offered: IncomingOffer[] = [];
+    ctx.offers$.subscribe((offer) => offered.push(offer));
+    expect(offered.map((offer) => offer.message.id)).toEqual(["u2"]);
+    source.next(user("u4"));
+    withdrawn.next("u4"); // offered, not taken yet
+    expect(offered.map((offer) => offer.message.id)).toEqual(["u2", "u4"]);
+    expect(offered[1].take()).toBe(false); // withdrawn
+    expect(offered[0].take()).toBe(true);
+    withdrawn.next("u2"); // too late: taken
+    const received: string[] = [];
+    ctx.incoming$.subscribe((message) => received.push(message.id));
+    expect(received).toEqual([]);
+    expect(events).toEqual(recorded("u2"));
+  });
+
   test("a late subscriber does not receive what an earlier one took", () => {
     const source = new Subject<UserMessage>();
     const { ctx } = harness(source);

@@ -54,6 +54,8 @@ export interface HandlerContext {
           readonly setThreadTitle: (title: string) => Promise<void>;
           /** The steers taken from the thread's queue for this run (docs/queue.md#steer), handed to the agent as `ctx.incoming$`. */
           readonly incoming?: Observable<UserMessage>;
+          /** The ids of those steers cancelled before the agent took them (`RunAgentOptions.withdrawn`). */
+          readonly withdrawn?: Observable<string>;
         },
       ) => Observable<Event>)
     | undefined;

@@ -220,8 +220,8 @@ function dispatch(request: Request, context: HandlerContext): Promise<Response> 
  * steers the run takes from the thread's queue (`incoming`, docs/queue.md#steer: `ctx.incoming$`).
  */
 function agentDriver<S>(agent: Agent<S>, maxJsonDepth: number): NonNullable<HandlerContext["driver"]> {
-  return (input, { ready, stop, setThreadTitle, incoming }) =>
-    run(agent, input, { ready, stop, maxJsonDepth, setThreadTitle, incoming, telemetry: TRACED_BY_HANDLER });
+  return (input, { ready, stop, setThreadTitle, incoming, withdrawn }) =>
+    run(agent, input, { ready, stop, maxJsonDepth, setThreadTitle, incoming, withdrawn, telemetry: TRACED_BY_HANDLER });
 }
 
 /** A finite timeout, or `undefined` for none (`Infinity` turns a timeout off; a timer would fire at once). */

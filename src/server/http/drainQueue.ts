@@ -72,7 +72,7 @@ async function tryHead(store: ThreadStore, threadId: string, scope: StoreScope, 
     const runTrace = spans === undefined ? {} : { runTrace: spans.trace };
     const writer = await store.beginRun(verdict.input, { owner: head.owner, expectCursor: verdict.expectCursor, ...path, dequeue: head.id, ...runTrace });
     if (verdict.recordState) await writer.append([ev.stateSnapshot(verdict.input.state)]);
-    startStoredRun(writer, verdict.input, chosen, context, { request, spans, onEnd: () => void drainQueue(store, threadId, scope, context) });
+    startStoredRun(writer, verdict.input, chosen, context, { request, spans, scope, onEnd: () => void drainQueue(store, threadId, scope, context) });
     return "done";
   } catch (error) {
     spans?.streamEnded("error", StoreError.isInstance(error) ? error.code : "_OTHER", "the waiting message's run did not begin");

@@ -51,7 +51,12 @@ export async function serveStoredRun(
   }
   const { writer, input } = begun;
   const { threadId } = input;
-  const pace = startStoredRun(writer, input, chosen, context, { request, spans, onEnd: () => void drainQueue(store, threadId, caller.scope, context) });
+  const pace = startStoredRun(writer, input, chosen, context, {
+    request,
+    spans,
+    scope: caller.scope,
+    onEnd: () => void drainQueue(store, threadId, caller.scope, context),
+  });
   const body = toEventStream(
     (ready, gone) => {
       pace.attach(ready, gone);

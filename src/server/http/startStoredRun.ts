@@ -1,5 +1,5 @@
 /** The recording half of a stored run (docs/durability.md#stores-and-routes): the run subscribed on its own, apart from any response, every event logged. */
-import { map, type Observable } from "rxjs";
+import { filter, map, type Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { excerpt } from "../../protocol/describeFailure";
 import type { RunAgentInput } from "../../protocol/input";
@@ -8,7 +8,8 @@ import { normalizeChunks } from "../../operators/normalizeChunks";
 import { verifyEvents } from "../../operators/verifyEvents";
 import { queuedMessageOf } from "../store/QueuedRun";
 import { recordRun } from "../store/recordRun";
-import type { RunWriter } from "../store/ThreadStore";
+import type { RunWriter, StoreScope, ThreadStore } from "../store/ThreadStore";
+import type { RunAgentOptions } from "../RunAgentOptions";
 import { endOnStop } from "./endOnStop";
 import { sharedTurns } from "./fairTurns";
 import type { HandlerContext } from "./HandlerContext";
@@ -26,8 +27,8 @@ import { tracedRun } from "../tracing/tracedRun";
  * instance) reaches the run as the driver's `stop` (an `Agent`: it closes what is open and ends
  * RUN_FINISHED cancelled), or for a run function as its `signal` plus `endOnStop`. A run
  * function's events are normalized and strictly verified before they are logged. An `Agent` gets
- * the steers sent into the run (`writer.steers`) as its `incoming` user messages
- * (docs/queue.md#steer); a run function has no way to take them, so they stay queued and run after
+ * the steers sent into the run (`writer.steers`) as its `incoming` user messages, and the
+ * cancellations of those it has not taken as `withdrawn` (docs/queue.md#steer); a run function has no way to take them, so they stay queued and run after
  * it. The producer's `ready` follows the `RunPace` returned (a response attaches to it), and waits
  * while the store is far behind (`RecordingBacklog`). A recording that fails aborts the agent as a
  * stop does (with a reason that says why) and is reported to `onRunError`. When the recording ends,
@@ -44,7 +45,7 @@ export function startStoredRun(
   input: RunAgentInput,
   chosen: RunFunction | undefined,
   context: HandlerContext,
-  how: { readonly request: Request; readonly onEnd: () => void; readonly spans: RunSpans | undefined },
+  how: { readonly request: Request; readonly onEnd: () => void; readonly spans: RunSpans | undefined; readonly scope: StoreScope },
 ): RunPace {
   const { threadId, runId } = input;
   const stop = new AbortController();
@@ -58,7 +59,7 @@ export function startStoredRun(
   const { spans } = how;
   const produced = (): Observable<Event> =>
     chosen === undefined && context.driver !== undefined
-      ? context.driver(input, { ready, stop: stop.signal, setThreadTitle, incoming: writer.steers.pipe(map(queuedMessageOf)) })
+      ? context.driver(input, { ready, stop: stop.signal, setThreadTitle, ...steersOf(writer, context.store, threadId, how.scope) })
       : (chosen ?? context.runDefault)(input, { request: how.request, ready, signal: stop.signal, setThreadTitle }).pipe(
           normalizeChunks(),
           verifyEvents(),
@@ -91,4 +92,26 @@ export function startStoredRun(
       complete: over,
     });
   return pace;
+}
+
+/**
+ * A run's steers as `incoming` user messages, and the thread's cancellations of them as
+ * `withdrawn` message ids (the store announces a cancelled entry by its id, the run id it would
+ * have started as; the agent knows the message by its own).
+ */
+function steersOf(writer: RunWriter, store: ThreadStore | undefined, threadId: string, scope: StoreScope): Pick<RunAgentOptions, "incoming" | "withdrawn"> {
+  const messageOf = new Map<string, string>();
+  const incoming = writer.steers.pipe(
+    map((entry) => {
+      const message = queuedMessageOf(entry);
+      messageOf.set(entry.id, message.id);
+      return message;
+    }),
+  );
+  if (store === undefined) return { incoming };
+  const withdrawn = store.queueChanges(threadId, scope).pipe(
+    filter((change) => change.kind === "cancelled" && messageOf.has(change.id)),
+    map((change) => messageOf.get(change.id) ?? change.id),
+  );
+  return { incoming, withdrawn };
 }

@@ -64,3 +64,14 @@ test("queued messages run in the order sent, an interrupting one ahead of them, 
   // m0 answered by r0 makes the thread; m1 runs now; m5 stops it; the untaken steer m3 (sent before m5) runs first
   expect(await play(1, commands)).toEqual(["m0", "m1", "m3", "m5", "m2", "m4"]);
 }, 60_000);
+
+test("a steer cancelled before the agent listens never reaches it, and is not recorded (seed 1608185568)", async () => {
+  const commands: QueueCommand[] = [
+    { kind: "send", policy: "refuse", session: 0 },
+    { kind: "send", policy: "steer", session: 0 },
+    { kind: "cancel", pick: 0, session: 0 },
+    { kind: "step", action: "listen" },
+  ];
+  // m1 runs (m0 made the thread); the steer m2 is cancelled while it waits for the agent to listen
+  expect(await play(1, commands)).toEqual(["m0", "m1"]);
+}, 60_000);

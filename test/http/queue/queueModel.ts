@@ -25,6 +25,8 @@ export interface ModelRun {
   listening: boolean;
   /** How many messages it said so far. */
   says: number;
+  /** A resume's: the interrupt it answers, pending again if the run ends without finishing (docs/queue.md#answers-that-did-not-take). */
+  readonly answers?: Awaited | undefined;
 }
 
 /** A waiting message as the model keeps it. */
@@ -127,7 +129,7 @@ export class QueueModel {
     const entry: ModelEntry = { id: runId, messageId, policy, front: policy !== "queue", target: policy === "steer" ? live?.runId : undefined, session };
     this.enqueue(entry);
     if (policy === "steer" && live?.listening === true) this.takeSteers(live);
-    if (policy === "interrupt" && live !== undefined) this.end(); // stopped: it ends cancelled, then the head runs
+    if (policy === "interrupt" && live !== undefined) this.endCut(); // stopped: it ends cancelled, then the head runs
     return sent.fate;
   }
 
@@ -159,7 +161,7 @@ export class QueueModel {
 
   /** The live run is stopped (`stop()`), or its lease ran out (ABANDONED): it ends, and the queue's head may start. */
   endLive(): void {
-    if (this.live !== undefined) this.end();
+    if (this.live !== undefined) this.endCut();
   }
 
   /** The pending interrupt is answered by run `runId` (a resume passes the queue). */
@@ -167,7 +169,7 @@ export class QueueModel {
     const awaited = this.awaiting;
     if (awaited?.kind !== "interrupt") throw new Error("the model resumes only a thread waiting on an interrupt");
     this.awaiting = undefined;
-    this.start({ runId, origin: "resume", session: awaited.session, listening: false, says: 0 }, undefined);
+    this.start({ runId, origin: "resume", session: awaited.session, listening: false, says: 0, answers: awaited }, undefined);
   }
 
   /** The pending client tool call is answered: the executing Session's follow-up run starts (its id is learned later). */
@@ -226,6 +228,15 @@ export class QueueModel {
       this.path.push(entry.messageId);
       this.sendOf(entry.id).fate = "taken";
     }
+  }
+
+  /**
+   * The live run ends cancelled or failed (a stop, an interrupting message, ABANDONED): a resume's
+   * answer did not take, so the interrupt it answered is pending again (the fold's interrupts stay
+   * as they were, docs/queue.md#answers-that-did-not-take); a tool follow-up's calls stay answered.
+   */
+  private endCut(): void {
+    this.end(this.live?.answers);
   }
 
   /** The live run ends (leaving `awaited`, if it does); then, if nothing is awaited, the queue's head starts. */
