@@ -152,6 +152,7 @@ const redisExpected = {
     messages: "agui:{t1}:messages",
     ids: "agui:{t1}:ids",
     tombstone: "agui:{t1}:tombstone",
+    sync: "agui:{t1}:sync",
   },
   defaults: 50,
 };
