@@ -54,7 +54,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.kill().catch(() => undefined);
 });
 
-test("kill -9 of the primary while 5 runs append, its replica promoted: every event an append resolved with is on the new primary, in order", async () => {
+test("kill -9 of the primary while 5 runs append, its replica promoted: every event an append resolved with, or a tail on another instance handed on, is on the new primary, in order", async () => {
   const { primary, replica, primaryClient, replicaClient } = await pair();
   servers.push(primary, replica);
   clients.push(primaryClient, replicaClient);
