@@ -6,9 +6,9 @@ import type { UserMessage } from "../protocol/messages";
  * it in the run's events where the run is now (TEXT_MESSAGE_START with role `user` and the
  * message's id, TEXT_MESSAGE_CONTENT with its text, TEXT_MESSAGE_END) and returns `true`; it
  * returns `false`, recording nothing, when the message was taken already (by this or another
- * subscriber), when its sender cancelled it meanwhile (`RunAgentOptions.withdrawn`), when the run is over (its terminal is written, it was stopped or cancelled), or when
- * the run's verifier refuses the message where the run is now (its id is the id of a message the
- * run has open). A message never taken stays in the store's queue and becomes a queued run when
+ * subscriber), when its sender cancelled it meanwhile (`RunAgentOptions.withdrawn`), when the run
+ * is over (its terminal is written, it was stopped or cancelled), or when the run's verifier
+ * refuses the message where the run is now (its id is the id of a message the run has open). A message never taken stays in the store's queue and becomes a queued run when
  * the live one ends.
  *
  * @example

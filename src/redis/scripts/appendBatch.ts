@@ -15,7 +15,7 @@ import type { StoreScript } from "../commands/EVAL";
 import type { EncodedEvent } from "../entries";
 import { snapshotWriteArguments, type SnapshotWrite } from "../snapshotWrites";
 import { parseCheckpointReply, type CheckpointResult } from "./checkpointSnapshot";
-import { NOTIFY_MARK, PRELUDE_FUNCTIONS, PRELUDE_HEAD, TOUCH_SLACK_MAX_MS } from "./prelude";
+import { NOTIFY_MARK, PRELUDE_FUNCTIONS, PRELUDE_HEAD } from "./prelude";
 
 /**
  * What one append sends.
@@ -236,22 +236,6 @@ if terminal then changed = row() end
 return {'ok', stop, next_seq, ids, kept, changed, taken}
 `,
 };
-
-/**
- * How long after sending a renewing append its writer may send quiet ones, in ms: a tenth of the
- * lease, at most half the slack with which an append renews the keys' expiries (a tenth of `ttl`,
- * at most `TOUCH_SLACK_MAX_MS`), so that the window lies inside what the renewing append left; 0 on
- * an injected clock, where every append renews. A producer that appends or renews at least once
- * every `lease` − this many ms keeps its run live.
- *
- * @example
- * quietAppendMs(30_000, 7 * 24 * 3_600_000, true); // 3_000
- */
-export function quietAppendMs(lease: number, ttl: number, redisClock: boolean): number {
-  if (!redisClock) return 0;
-  const slack = Math.min(Math.floor(ttl / 10), TOUCH_SLACK_MAX_MS);
-  return Math.max(0, Math.floor(Math.min(lease / 10, slack / 2)));
-}
 
 /**
  * The script's own arguments, in ARGV order from ARGV[5].

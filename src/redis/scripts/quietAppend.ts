@@ -18,7 +18,7 @@
  */
 import { replyArray, replyString } from "../replies";
 import type { StoreScript } from "../commands/EVAL";
-import { NOTIFY_MARK } from "./prelude";
+import { NOTIFY_MARK, TOUCH_SLACK_MAX_MS } from "./prelude";
 
 /**
  * The Lua (KEYS: the stream, the meta; ARGV[5…]: the batch's first sequence number, its size,
@@ -46,6 +46,22 @@ ${NOTIFY_MARK}
 return ids
 `,
 };
+
+/**
+ * How long after sending a renewing append its writer may send quiet ones, in ms: a tenth of the
+ * lease, at most half the slack with which an append renews the keys' expiries (a tenth of `ttl`,
+ * at most `TOUCH_SLACK_MAX_MS`), so that the window lies inside what the renewing append left; 0 on
+ * an injected clock, where every append renews. A producer that appends or renews at least once
+ * every `lease` − this many ms keeps its run live.
+ *
+ * @example
+ * quietAppendMs(30_000, 7 * 24 * 3_600_000, true); // 3_000
+ */
+export function quietAppendMs(lease: number, ttl: number, redisClock: boolean): number {
+  if (!redisClock) return 0;
+  const slack = Math.min(Math.floor(ttl / 10), TOUCH_SLACK_MAX_MS);
+  return Math.max(0, Math.floor(Math.min(lease / 10, slack / 2)));
+}
 
 /**
  * The script's own arguments, from ARGV[5].

@@ -14,8 +14,8 @@ import { logKeys, signalChannel, threadKeys } from "../../../src/redis/keys";
 import { nodeRedisPort } from "../../../src/redis/nodeRedisPort";
 import { RedisCalls } from "../../../src/redis/RedisCalls";
 import { redisStore, type RedisStore } from "../../../src/redis/redisStore";
-import { appendArguments, appendScript, parseAppendReply, quietAppendMs, type AppendReply } from "../../../src/redis/scripts/appendBatch";
-import { parseQuietAppendReply, quietAppendArguments, quietAppendScript } from "../../../src/redis/scripts/quietAppend";
+import { appendArguments, appendScript, parseAppendReply, type AppendReply } from "../../../src/redis/scripts/appendBatch";
+import { parseQuietAppendReply, quietAppendArguments, quietAppendMs, quietAppendScript } from "../../../src/redis/scripts/quietAppend";
 import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
 import { logProblems, threadLog } from "../support/threadLog";
 
