@@ -54,15 +54,18 @@ describe("backpressure", () => {
     const response = await handler(new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody }));
     const reader = response.body!.getReader();
     const blocked = firstValueFrom(waiting);
+    const frames = (chunk: Uint8Array | undefined) => new TextDecoder().decode(chunk).split("\n\n").filter(Boolean);
     const first = await reader.read(); // starts the run; then nobody reads
     expect(first.done).toBe(false);
-    // The run waits once 8 events are queued, and nothing but a read can release it.
-    expect(await blocked).toEqual({ emitted: 8 });
-    expect(counter.emitted).toBe(8);
+    // The first read takes the run's burst until the queue is full: RUN_STARTED, TEXT_MESSAGE_START and 6 deltas.
+    expect(frames(first.value)).toHaveLength(8);
+    // Then the run waits once 8 more are queued, and nothing but a read can release it.
+    expect(await blocked).toEqual({ emitted: 6 + 8 });
+    expect(counter.emitted).toBe(6 + 8);
 
     // Reading again takes the queue as one chunk and lets the run go on.
     const second = await reader.read();
-    expect(new TextDecoder().decode(second.value).split("\n\n").filter(Boolean)).toHaveLength(8);
+    expect(frames(second.value)).toHaveLength(8);
     await reader.cancel();
   });
 

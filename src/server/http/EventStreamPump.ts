@@ -8,6 +8,7 @@ import { textFrame } from "./encodeFrame";
 import { frameSize, TextFrame } from "./TextFrame";
 import { sharedTurns, type StreamTurn } from "./fairTurns";
 import { BodyProgress } from "./BodyProgress";
+import type { ChunkSink, DirectSource } from "./DirectBody";
 import { FrameQueue } from "./FrameQueue";
 import { EventStreamReader } from "./EventStreamReader";
 import { SLOW_CONSUMER_CODE, SlowConsumerError } from "./SlowConsumerError";
@@ -63,13 +64,15 @@ export interface PumpBounds {
  * const pump = new EventStreamPump(source, options, { highWaterMark: 16, maxBufferedBytes: 16 << 20, parkBytes: 256 << 10 });
  * new ReadableStream<Uint8Array>({ start: (c) => pump.start(c), pull: (c) => pump.pull(c), cancel: (r) => pump.cancel(r) }, { highWaterMark: 0 });
  */
-export class EventStreamPump {
+export class EventStreamPump implements DirectSource {
   private phase: SourcePhase = UNSTARTED;
   private readonly reader: EventStreamReader;
   private readonly queue: FrameQueue;
   /** Aborted with the reason whenever the stream stops before the source finished. */
   private readonly stopping = new AbortController();
   private turn: StreamTurn | undefined;
+  /** The source is the factory form, handed `ready()`: its producer says when it pauses. */
+  private readonly paced: boolean;
   /** This stream's place among `writeTurns`, from the first read until the body ends. */
   private writeTurn: StreamTurn | undefined;
   /** Producers waiting in `ready()` for room in the queue. */
@@ -90,6 +93,7 @@ export class EventStreamPump {
     private readonly bounds: PumpBounds,
   ) {
     this.queue = new FrameQueue(options.frames);
+    this.paced = typeof source === "function";
     this.clock = options.clock ?? systemClock;
     this.lastWrite = this.clock.now();
     this.reader = new EventStreamReader(options.idleWriteTimeoutMs, this.clock, (reason) => {
@@ -105,12 +109,15 @@ export class EventStreamPump {
     this.body = controller;
   }
 
-  /** One read: starts or resumes the source if needed, waits for frames, and hands over what is queued. */
-  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+  /** One read: starts or resumes the source if needed, waits for frames, and hands over what is queued (the web stream's pull, or a direct one: `DirectSource`). */
+  async pull(controller: ChunkSink): Promise<void> {
     const { queue, options } = this;
     this.reader.beginRead();
     if (this.phase.kind === "unstarted") this.begin();
     if (this.phase.kind === "parked" && queue.length === 0) this.unpark(this.phase.after);
+    // A paced producer in the middle of a burst (neither waiting for room nor giving way) goes on
+    // queueing: the read takes the burst whole, in a later macrotask at the latest.
+    if (this.paced && queue.length > 0 && this.phase.kind === "following" && this.waiting.length === 0) await this.reader.burstEnd();
     let waited = false;
     while (queue.length === 0 && !this.ended) {
       waited = true;
@@ -157,7 +164,9 @@ export class EventStreamPump {
   /** Resolves when the producer may send more (see `EventStreamOptions`); handed to the factory form of the source. */
   private readonly ready: Ready = () => {
     const pause = this.ended ? undefined : this.turn?.pause();
-    return pause === undefined ? this.room() : pause.then(() => this.room());
+    if (pause === undefined) return this.room();
+    this.reader.wake(); // the producer gives way: what it queued goes now
+    return pause.then(() => this.room());
   };
 
   /** The source finished or the stream closed: nothing more will be queued. */
@@ -168,7 +177,9 @@ export class EventStreamPump {
   private room(): Promise<void> {
     const { queue, bounds } = this;
     const full = queue.length >= bounds.highWaterMark || queue.bytes * 2 >= bounds.maxBufferedBytes;
-    return this.ended || !full ? ROOM : new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.ended || !full) return ROOM;
+    this.reader.wake(); // the producer waits for room: what it queued goes now
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
   /** The first read: join the turns and follow the source (a factory that throws is a failed run, reported in-band like any other). */
@@ -230,7 +241,10 @@ export class EventStreamPump {
     if (event !== undefined && isTerminal(event)) phase.terminated = true;
     queue.push(frame);
     if (options.idleWriteTimeoutMs !== undefined) this.reader.watch(); // following, so not closed
-    this.reader.wake();
+    // A producer that awaits `ready()` says when it pauses (there, the read is woken at once), so a
+    // waiting read takes its burst whole: one read, one write and their promises per burst, not per event.
+    if (this.paced) this.reader.wakeSoon();
+    else this.reader.wake();
     if (options.resumeAfter !== undefined && cursor !== undefined && !phase.terminated && queue.bytes >= this.bounds.parkBytes) this.park(phase, cursor);
   };
 

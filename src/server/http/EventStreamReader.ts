@@ -3,7 +3,7 @@ import type { StoreClock } from "../store/StoreClock";
 import type { FrameQueue } from "./FrameQueue";
 import { MAX_CHUNK_BYTES } from "./FrameQueue";
 import { IdleWriteError } from "./IdleWriteError";
-import { nextMacrotask } from "./nextMacrotask";
+import { defer, nextMacrotask } from "./nextMacrotask";
 
 /** Where the reader stands: `idle` between reads (`timer` cancels the idle-write timeout while frames wait), or `reading` (`wake` resolves its wait for a frame). */
 type ReaderPhase = { readonly kind: "idle"; readonly timer: (() => void) | undefined } | { readonly kind: "reading"; wake: (() => void) | undefined };
@@ -49,6 +49,30 @@ export class EventStreamReader {
   endRead(): void {
     this.phase = IDLE;
   }
+
+  /** Resolves at the latest in a later macrotask, sooner when `wake` is called; only during a read. */
+  burstEnd(): Promise<void> {
+    const next = this.nextFrame();
+    this.wakeSoon();
+    return next;
+  }
+
+  /**
+   * Wakes the pending read in a later macrotask, unless something wakes it sooner: for a producer
+   * that says when it pauses (`EventStreamPump`'s paced source), so that a read takes its whole
+   * burst, not one event. A wake already due is not scheduled twice.
+   */
+  wakeSoon(): void {
+    if (this.phase.kind !== "reading" || this.phase.wake === undefined || this.wakeDue) return;
+    this.wakeDue = true;
+    defer(this.dueWake);
+  }
+
+  private wakeDue = false;
+  private readonly dueWake = (): void => {
+    this.wakeDue = false;
+    this.wake();
+  };
 
   /** Wakes the pending read, if one waits for a frame. */
   wake(): void {

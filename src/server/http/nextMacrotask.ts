@@ -8,8 +8,16 @@
  * await nextMacrotask(); // whatever the current turn still had to do has run
  */
 export function nextMacrotask(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof setImmediate === "function") setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
+  return new Promise(defer);
+}
+
+/**
+ * Calls `callback` in a later macrotask: `setImmediate` where there is one (after the loop's I/O), else `setTimeout(…, 0)`.
+ *
+ * @example
+ * defer(() => reader.wake());
+ */
+export function defer(callback: () => void): void {
+  if (typeof setImmediate === "function") setImmediate(callback);
+  else setTimeout(callback, 0);
 }
