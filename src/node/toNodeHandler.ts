@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
+import { directSourceOf, type ChunkSink, type DirectSource } from "../server/http/DirectBody";
 import type { FetchHandler } from "../server/http/HandlerOptions";
 
 // One FetchHandler for the package (docs/architecture.md § Public surface: one meaning per name): `agui-rx/node` re-exports `agui-rx/server`'s.
@@ -111,6 +112,9 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     res.end();
     return;
   }
+  // Our own event streams are pulled directly (one promise per read, not the web stream's five);
+  // the reader is held either way: it locks the body, and cancelling it cancels the source.
+  const source = directSourceOf(response.body);
   const reader = response.body.getReader();
   const cancel = (): void => {
     reader.cancel().catch(() => undefined);
@@ -122,18 +126,37 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     () => new Promise<never>(() => undefined), // ended well: the next read says so
     (error: unknown) => ({ error }),
   );
+  const room = async (): Promise<void> => {
+    const failure = await Promise.race([drained(res, signal), failed]);
+    if (failure !== undefined) throw failure.error instanceof Error ? failure.error : new Error(`the response body failed: ${String(failure.error)}`);
+  };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || signal.aborted) break;
-      if (res.write(value)) continue;
-      const failure = await Promise.race([drained(res, signal), failed]);
-      if (failure !== undefined) throw failure.error instanceof Error ? failure.error : new Error(`the response body failed: ${String(failure.error)}`);
-    }
+    if (source !== undefined) await pullDirectly(source, res, signal, room);
+    else
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || signal.aborted) break;
+        if (!res.write(value)) await room();
+      }
   } finally {
     signal.removeEventListener("abort", cancel);
   }
   if (!signal.aborted) res.end();
+}
+
+/** Copies a body's source to `res` pull by pull until it ends or `signal` aborts, waiting for `room` whenever the socket's buffer is full. */
+async function pullDirectly(source: DirectSource, res: ServerResponse, signal: AbortSignal, room: () => Promise<void>): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  let ended = false;
+  const sink: ChunkSink = { enqueue: (chunk) => void chunks.push(chunk), close: () => void (ended = true) };
+  while (!ended) {
+    await source.pull(sink);
+    if (signal.aborted) return;
+    let full = false;
+    for (const chunk of chunks) full = !res.write(chunk) || full;
+    chunks.length = 0;
+    if (full && !ended) await room();
+  }
 }
 
 /** Resolves on `drain`, or when the connection closes (then the abort takes over). */

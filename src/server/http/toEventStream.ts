@@ -2,6 +2,7 @@
 import type { Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import { reportsProgress } from "./BodyProgress";
+import { readsDirectly } from "./DirectBody";
 import { EventStreamPump } from "./EventStreamPump";
 import type { CursorFrame, DataFrame, EventSource, EventStreamOptions } from "./EventStreamOptions";
 import { MAX_CHUNK_BYTES } from "./FrameQueue";
@@ -37,7 +38,9 @@ export const PARK_BYTES = 4 * MAX_CHUNK_BYTES;
  *   form of `source`) is paced by the reader: `ready()` waits while `highWaterMark` or more frames
  *   (or half of `maxBufferedBytes`) are queued, so that much at most waits in memory however slow
  *   the client is. A producer that ignores `ready` is never blocked, but its queue is capped at
- *   `maxBufferedBytes`: past it the run is stopped (see the option).
+ *   `maxBufferedBytes`: past it the run is stopped (see the option). A read of the factory form
+ *   takes the producer's burst whole: it answers when `ready()` waits or gives way, or a macrotask
+ *   later at the latest (docs/http.md#backpressure).
  * - Fairness: `ready()` also yields a macrotask once the stream's slice of `turns` is used up.
  * - Heartbeats: with `heartbeatMs`, a read that waits that long after the last write gets a
  *   `: heartbeat` comment (no event, no `id:`); `heartbeatOf(body)` tells the interval, which
@@ -64,6 +67,7 @@ export function toEventStream(source: Observable<Event | CursorFrame | DataFrame
   );
   if (options.heartbeatMs !== undefined) heartbeats.set(body, options.heartbeatMs);
   reportsProgress(body, pump.progress);
+  readsDirectly(body, pump);
   return body;
 }
 
