@@ -20,7 +20,9 @@
  * promise then pays, agui-rx's or not (docs/observability.md#overhead). Before a lane's time
  * counts, one run through it is read whole and must be exactly what the agent wrote; the SDK
  * lane's meter must also have counted every frame the client read, and the lane with agui-rx off
- * must have recorded no span of agui-rx's.
+ * must have recorded no span of agui-rx's. The timed client runs in a process of its own
+ * (bench/support/readerProcess.ts), as a server's clients do: the SDK's promise hooks then cost
+ * only what they cost the server.
  * `npm run bench -- serverTelemetry` runs only this suite (`-- server` runs it with the server suites).
  */
 import { context, metrics, trace } from "@opentelemetry/api";
@@ -34,7 +36,8 @@ import { createHandler, type HandlerOptions } from "../../src/server/http/create
 import { memoryStore } from "../../src/server/store/memory/memoryStore";
 import { collectGarbage } from "../support/measure";
 import { readEvents } from "../support/answerChecks";
-import { postSse, readAll } from "../support/sseReading";
+import { startReaderProcess, type ReaderProcess } from "../support/readerProcess";
+import { postSse } from "../support/sseReading";
 import { fmt, printTable } from "../support/table";
 import { printTargets, recordTarget } from "../support/targets";
 
@@ -160,17 +163,13 @@ async function checkLane(c: Case, lane: Lane): Promise<void> {
 }
 
 /** One measurement: one run read to its end; events/s (its frames counted and checked). */
-async function throughputOnce(c: Case, lane: Lane, round: number): Promise<number> {
+async function throughputOnce(c: Case, lane: Lane, round: number, reader: ReaderProcess): Promise<number> {
   const { server, sdk } = await served(c, lane);
   try {
     collectGarbage();
-    const start = performance.now();
-    const answer = await readAll(
-      await postSse(`${server.url}agent`, runAgentInput(`tm-${round}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] })),
-    );
-    const seconds = (performance.now() - start) / 1000;
+    const answer = await reader.read(`${server.url}agent`, runAgentInput(`tm-${round}`, "r1", { messages: [{ id: "u1", role: "user", content: "go" }] }));
     if (answer.frames !== DELTAS + 4) throw new Error(`${c.name}, ${lane}: expected ${DELTAS + 4} frames, but the client read ${answer.frames}`);
-    return answer.frames / seconds;
+    return answer.frames / answer.seconds;
   } finally {
     await server.close();
     await sdk?.unregister();
@@ -181,13 +180,14 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 
 export default async function run(): Promise<void> {
   const rows: string[][] = [["case", "off ev/s", "no SDK ev/s", "SDK, agui-rx off ev/s", "SDK ev/s", "no SDK × off", "SDK × SDK, agui-rx off", "SDK × no SDK"]];
+  const reader = await startReaderProcess();
   for (const c of CASES) {
     for (const lane of LANES) await checkLane(c, lane);
     const rates = new Map<Lane, number[]>(LANES.map((lane) => [lane, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate the order, so load from other processes and warm-up hit every lane alike.
       const order = LANES.map((_, i) => LANES[(i + round) % LANES.length]);
-      for (const lane of order) rates.get(lane)!.push(await throughputOnce(c, lane, round));
+      for (const lane of order) rates.get(lane)!.push(await throughputOnce(c, lane, round, reader));
     }
     const [off, noSdk, sdkOurs, sdk] = LANES.map((lane) => median(rates.get(lane)!));
     rows.push([c.name, fmt(off), fmt(noSdk), fmt(sdkOurs), fmt(sdk), `${fmt(noSdk / off)}×`, `${fmt(sdk / sdkOurs)}×`, `${fmt(sdk / noSdk)}×`]);
@@ -199,6 +199,7 @@ export default async function run(): Promise<void> {
       sdk / sdkOurs >= 0.9,
     );
   }
+  await reader.close();
   printTable(
     `createHandler → SSE over loopback HTTP, one run of ${DELTAS} deltas: events/s by telemetry lane, median of ${ROUNDS} in rotation (higher is better)`,
     rows,
