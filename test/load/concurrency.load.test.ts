@@ -1,5 +1,5 @@
 /**
- * Load: 500 concurrent runs × 1,000 deltas against one server process, every agent awaiting
+ * Load: 500 concurrent runs × 3,000 deltas against one server process, every agent awaiting
  * `ctx.ready()` between deltas (issue #14 C4, D). Targets: all 500 agents live at once, the
  * server's event-loop lag p99 ≤ 50 ms beyond the machine's own (an idle server process started
  * beside it measures what the scheduler alone costs in the same seconds: on a shared CI machine
@@ -9,7 +9,7 @@
 import { bounded, mb, openRun, startLoadServer, summarize, type LoadServer } from "./support/loadClient";
 
 const RUNS = 500;
-const DELTAS = 1000;
+const DELTAS = 3000;
 
 let server: LoadServer | undefined;
 let idle: LoadServer | undefined;
