@@ -7,6 +7,7 @@ import { atBatchEnd } from "../rx/runInBatch";
 import { isDecodeWarning } from "../wire/DecodeWarning";
 import { ClientError } from "../thread/ClientError";
 import { applyEvent } from "../thread/reducers/applyEvent";
+import { failedUpdates } from "./failedExchange";
 import { ClientState } from "../thread/reducers/ClientState";
 import type { Update } from "../thread/Update";
 
@@ -64,11 +65,7 @@ export function applyEvents<S>(options: ApplyEventsOptions<S> = {}): OperatorFun
     let ended = false;
     const fail = (error: ClientError): void => {
       ended = true;
-      subscriber.next({ kind: "error", error });
-      subscriber.next({
-        kind: "done",
-        end: error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code },
-      });
+      for (const update of failedUpdates<S>(error)) subscriber.next(update);
       subscriber.complete();
     };
     // The source is unsubscribed as soon as the run has ended (docs/rules.md#E9): the SourceObserver closes with the

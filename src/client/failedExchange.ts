@@ -11,10 +11,19 @@ import type { RunEnd, Update } from "../thread/Update";
  * failedExchange(new ClientError("config", "a run is already active on this session")); // error, then done { kind: "failed", … }
  */
 export function failedExchange<S>(error: ClientError): Observable<Update<S>> {
+  return from(failedUpdates<S>(error));
+}
+
+/**
+ * The same two updates as an array, for an exchange that emits them itself.
+ *
+ * @example
+ * for (const update of failedUpdates(error)) subscriber.next(update);
+ */
+export function failedUpdates<S>(error: ClientError): readonly Update<S>[] {
   const end: RunEnd = error.code === undefined ? { kind: "failed", message: error.message } : { kind: "failed", message: error.message, code: error.code };
-  const updates: Update<S>[] = [
+  return [
     { kind: "error", error },
     { kind: "done", end },
   ];
-  return from(updates);
 }

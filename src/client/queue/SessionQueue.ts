@@ -3,12 +3,13 @@
  * send with a policy, what the thread's events and runs say of its queue, and cancelling a
  * waiting message. Kept apart from the Session, which delegates to it.
  */
-import { defer, map, switchMap, tap, type Observable } from "rxjs";
+import { defer, finalize, map, switchMap, tap, type Observable } from "rxjs";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { Message, UserMessage } from "../../protocol/messages";
 import { whileRunningForwardedProps, type QueuedPolicy } from "../../protocol/queueMeta";
 import { ClientError } from "../../thread/ClientError";
+import { isTerminal } from "../../thread/isTerminal";
 import type { Update } from "../../thread/Update";
 import type { KnownHistory } from "../KnownHistory";
 import type { ActiveRun, RunSlot } from "../RunSlot";
@@ -65,6 +66,11 @@ export interface PolicySend<S> {
  * sending.send({ user, id, policy: "queue", input, run }).subscribe(render);
  */
 export class SessionQueue<S> {
+  /** The run of one of the session's own sends that a join is showing now (from its RUN_STARTED until its terminal). */
+  private joinedRun: string | undefined;
+  /** The runs of the session's own sends that a join showed through their end (their sends apply none of their events again). */
+  private readonly shown = new Set<string>();
+
   constructor(private readonly options: SessionQueueOptions) {}
 
   /**
@@ -94,7 +100,19 @@ export class SessionQueue<S> {
           );
         }),
       );
-    return queuedSend<S>({ id, message: user, policy, post, slot, queue, queueChanged: this.options.notify, now: this.options.now, run: request.run });
+    const shown = () => this.shown.has(id);
+    return queuedSend<S>({
+      id,
+      message: user,
+      policy,
+      post,
+      slot,
+      queue,
+      queueChanged: this.options.notify,
+      now: this.options.now,
+      run: request.run,
+      shown,
+    }).pipe(finalize(() => this.shown.delete(id)));
   }
 
   /** Cancels the waiting message `id` (`transport.cancelQueued`); a confirmed cancel takes it out of the list at once. */
@@ -113,9 +131,23 @@ export class SessionQueue<S> {
   /** An event of the session's runs or joins: a join's MESSAGES_SNAPSHOT lists the thread's queue; runs and recorded messages take entries out. */
   event(event: Event, joining: boolean): void {
     const { queue } = this.options;
+    if (joining) this.joined(event);
     let changed = joining && event.type === "MESSAGES_SNAPSHOT" && queue.snapshot(event.metadata);
     if (queue.event(event)) changed = true;
     if (changed) this.options.notify();
+  }
+
+  /**
+   * An event of a join: a join that shows the run of one of the session's own sends still waiting
+   * for its answer (a `connect()` made before that answer arrived) through its end has shown that
+   * run; its send must not apply it again (docs/queue.md#in-the-client: never twice).
+   */
+  private joined(event: Event): void {
+    if (event.type === "RUN_STARTED") this.joinedRun = this.options.queue.owns(event.runId) ? event.runId : undefined;
+    else if (isTerminal(event) && this.joinedRun !== undefined) {
+      this.shown.add(this.joinedRun);
+      this.joinedRun = undefined;
+    }
   }
 
   /**

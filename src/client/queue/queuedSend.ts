@@ -8,8 +8,10 @@ import type { Event } from "../../protocol/events";
 import type { UserMessage } from "../../protocol/messages";
 import type { QueuedPolicy, QueueNotice } from "../../protocol/queueMeta";
 import { ClientError } from "../../thread/ClientError";
+import { isTerminal } from "../../thread/isTerminal";
 import type { Update } from "../../thread/Update";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
+import { failedUpdates } from "../failedExchange";
 import type { ActiveRun, RunSlot } from "../RunSlot";
 import type { ConnectionNotice } from "../transports/ConnectionNotice";
 import { isQueueNoticeItem, type QueueNoticeItem } from "../transports/QueueNoticeItem";
@@ -38,6 +40,11 @@ export interface QueuedSendOptions<S> {
   readonly now: () => number;
   /** The message's run on the slot taken for it: its items through the session's pipeline and tool loop (the slot is freed at its `done`). */
   readonly run: (items: Observable<RunItem>, active: ActiveRun) => Observable<Update<S>>;
+  /**
+   * Whether a join of the session (`connect()`, made while this send's answer had not arrived yet)
+   * already showed the message's run through its end: then its items are not applied again.
+   */
+  readonly shown: () => boolean;
 }
 
 /**
@@ -77,6 +84,12 @@ export function queuedSend<S>(options: QueuedSendOptions<S>): Observable<Update<
       phase = "starting";
       freeing = slot.whenFree().subscribe(() => {
         phase = "running";
+        // A join showed the run (its snapshot, its events, its end): applying its events again would show them twice
+        // (a text message's deltas appended to the text the snapshot already holds). Only how it ended is read.
+        if (options.shown()) {
+          running = shownRunEnd<S>(items.observable).subscribe({ next: (update) => (update.kind === "done" ? end(update) : subscriber.next(update)) });
+          return;
+        }
         const active = slot.begin();
         active.runId = id;
         active.heard = true;
@@ -123,6 +136,36 @@ export function queuedSend<S>(options: QueuedSendOptions<S>): Observable<Update<
       running?.unsubscribe();
       queue.release(id);
     };
+  });
+}
+
+/**
+ * The end of a run a join of the session already showed: its items read only for their terminal,
+ * told as the session's reducer tells it (RUN_ERROR an `error` then `done` failed; RUN_FINISHED by
+ * its outcome). The join's own exchange executed any client tool calls it left.
+ */
+function shownRunEnd<S>(items: Observable<RunItem>): Observable<Update<S>> {
+  return new Observable<Update<S>>((subscriber) => {
+    const fail = (error: ClientError): void => {
+      for (const update of failedUpdates<S>(error)) subscriber.next(update);
+      subscriber.complete();
+    };
+    return items.subscribe({
+      next: (item) => {
+        if (!("type" in item) || !isTerminal(item) || subscriber.closed) return;
+        if (item.type === "RUN_ERROR") return fail(new ClientError("run", item.message, { code: item.code, event: item }));
+        const { outcome } = item;
+        if (outcome?.type === "interrupt") subscriber.next({ kind: "done", end: { kind: "interrupted", interrupts: outcome.interrupts } });
+        else if (outcome?.type === "cancelled") subscriber.next({ kind: "done", end: { kind: "cancelled" } });
+        else subscriber.next({ kind: "done", end: item.result === undefined ? { kind: "success" } : { kind: "success", result: item.result } });
+        subscriber.complete();
+      },
+      error: (error: unknown) => fail(ClientError.from(error)),
+      complete: () => {
+        if (!subscriber.closed)
+          fail(new ClientError("decode", "the stream ended before the run's RUN_FINISHED or RUN_ERROR: it was truncated", { code: "truncated" }));
+      },
+    });
   });
 }
 
