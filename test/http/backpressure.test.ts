@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Observable, Subject, firstValueFrom, filter } from "rxjs";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
+import { fairTurns } from "../../src/server/http/fairTurns";
 import { createHandler, type RunFunction } from "../../src/server/http/createHandler";
 import { toNodeHandler } from "../../src/node/toNodeHandler";
 import { openPost, validBody } from "./loopback";
@@ -50,7 +51,8 @@ describe("backpressure", () => {
   it("a response nobody reads pulls at most the high-water mark of events from the run", async () => {
     const waiting = new Subject<Waiting>();
     const counter = { emitted: 0 };
-    const handler = createHandler(eager(10_000, 100, waiting, counter), { highWaterMark: 8 });
+    // Turns whose clock stands still: the run never gives way for its turn, so only the queue stops it, however loaded the machine.
+    const handler = createHandler(eager(10_000, 100, waiting, counter), { highWaterMark: 8, turns: fairTurns({ now: () => 0 }) });
     const response = await handler(new Request("http://127.0.0.1/", { method: "POST", headers: { "Content-Type": "application/json" }, body: validBody }));
     const reader = response.body!.getReader();
     const blocked = firstValueFrom(waiting);

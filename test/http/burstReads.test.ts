@@ -9,6 +9,9 @@ import type { Event } from "../../src/protocol/events";
 import { fairTurns } from "../../src/server/http/fairTurns";
 import { toEventStream, type Ready } from "../../src/server/http/toEventStream";
 
+/** Turns whose clock stands still: the producer's slice never ends, however slowly a loaded machine runs the test. */
+const unhurried = () => fairTurns({ now: () => 0 });
+
 const framesOf = (chunk: Uint8Array | undefined): string[] => new TextDecoder().decode(chunk).split("\n\n").filter(Boolean);
 
 /** A promise and the function that resolves it, for a producer to wait on what the test controls. */
@@ -38,7 +41,7 @@ function paced(count: number, then: Promise<void>): (ready: Ready) => Observable
 describe("a read of a paced source", () => {
   it("takes the producer's burst whole: RUN_STARTED and ten deltas in one chunk, where a read per event took one or two", async () => {
     const end = gate();
-    const reader = toEventStream(paced(10, end.opened), { highWaterMark: 16 }).getReader();
+    const reader = toEventStream(paced(10, end.opened), { highWaterMark: 16, turns: unhurried() }).getReader();
     const first = await reader.read();
     expect(framesOf(first.value)).toHaveLength(11);
     end.open();
@@ -48,7 +51,7 @@ describe("a read of a paced source", () => {
 
   it("hands over at once when the producer waits for room: the queue full at the high-water mark", async () => {
     const end = gate();
-    const reader = toEventStream(paced(100, end.opened), { highWaterMark: 4 }).getReader();
+    const reader = toEventStream(paced(100, end.opened), { highWaterMark: 4, turns: unhurried() }).getReader();
     expect(framesOf((await reader.read()).value)).toHaveLength(4);
     expect(framesOf((await reader.read()).value)).toHaveLength(4);
     await reader.cancel();
@@ -75,7 +78,7 @@ describe("a read of a paced source", () => {
 
   it("does not wait for a producer that waits for something else: what it queued goes in a later macrotask", async () => {
     const later = gate();
-    const reader = toEventStream(paced(3, later.opened)).getReader();
+    const reader = toEventStream(paced(3, later.opened), { turns: unhurried() }).getReader();
     // The producer now waits for `later`, which nothing opens until the read is answered.
     expect(framesOf((await reader.read()).value)).toHaveLength(4);
     later.open();

@@ -358,6 +358,20 @@ function operations(document: unknown, specs: readonly Spec[]): JsonPatchOperati
 }
 
 /**
+ * The value `pointer` names in `document`, or `undefined` where RFC 6901 finds none: rfc6902's
+ * `Pointer.get` indexes into a string as JavaScript does (`" "[0]` is `" "`), which RFC 6901 does
+ * not (found by seed -980441350: a copy from `/r/0` after `/r` became a string).
+ */
+function valueAt(document: unknown, pointer: string): unknown {
+  let value = document;
+  for (const token of rfc6902.Pointer.fromJSON(pointer).tokens.slice(1)) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[token];
+  }
+  return value;
+}
+
+/**
  * rfc6902 applies one operation, in place; `move` and `copy` are spelled out as the RFC defines
  * them (remove, then add; add of the source's value), because rfc6902 resolves move's destination
  * before removing the source and skips the bounds check on copy's destination.
@@ -365,12 +379,12 @@ function operations(document: unknown, specs: readonly Spec[]): JsonPatchOperati
 function oracleApply(document: unknown, operation: JsonPatchOperation): boolean {
   if (operation.op === "copy") {
     // Spelled out as an add of the source's value: rfc6902's own copy skips add's bounds check.
-    const value = rfc6902.Pointer.fromJSON(operation.from).get(document);
+    const value = valueAt(document, operation.from);
     return value !== undefined && rfc6902.applyPatch(document, [{ op: "add", path: operation.path, value: copy(value) }])[0] === null;
   }
   if (operation.op !== "move") return rfc6902.applyPatch(document, [copy(operation)])[0] === null;
   if (operation.path.startsWith(`${operation.from}/`)) return false; // RFC 6902 §4.4: not into its own child
-  const value = rfc6902.Pointer.fromJSON(operation.from).get(document);
+  const value = valueAt(document, operation.from);
   if (value === undefined) return false;
   if (rfc6902.applyPatch(document, [{ op: "remove", path: operation.from }])[0] !== null) return false;
   return rfc6902.applyPatch(document, [{ op: "add", path: operation.path, value }])[0] === null;
