@@ -64,7 +64,9 @@ export async function startReaderProcess(): Promise<ReaderProcess> {
     waiting.clear();
   });
   await new Promise<void>((resolve, reject) => {
-    child.once("message", (message) => (message === "ready" ? resolve() : reject(new Error(`reader process: expected "ready", got ${JSON.stringify(message)}`))));
+    child.once("message", (message) =>
+      message === "ready" ? resolve() : reject(new Error(`reader process: expected "ready", got ${JSON.stringify(message)}`)),
+    );
     child.once("error", reject);
   });
   return {
