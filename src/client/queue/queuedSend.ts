@@ -9,6 +9,7 @@ import type { UserMessage } from "../../protocol/messages";
 import type { QueuedPolicy, QueueNotice } from "../../protocol/queueMeta";
 import { ClientError } from "../../thread/ClientError";
 import { isTerminal } from "../../thread/isTerminal";
+import { finishedRunEnd } from "../../thread/reducers/finishedRunEnd";
 import type { Update } from "../../thread/Update";
 import type { DecodeWarning } from "../../wire/DecodeWarning";
 import { failedUpdates } from "../failedExchange";
@@ -141,8 +142,8 @@ export function queuedSend<S>(options: QueuedSendOptions<S>): Observable<Update<
 
 /**
  * The end of a run a join of the session already showed: its items read only for their terminal,
- * told as the session's reducer tells it (RUN_ERROR an `error` then `done` failed; RUN_FINISHED by
- * its outcome). The join's own exchange executed any client tool calls it left.
+ * told as the session's reducer tells it (RUN_ERROR an `error` then `done` failed; RUN_FINISHED its
+ * `finishedRunEnd`). The join's own exchange executed any client tool calls it left.
  */
 function shownRunEnd<S>(items: Observable<RunItem>): Observable<Update<S>> {
   return new Observable<Update<S>>((subscriber) => {
@@ -154,10 +155,7 @@ function shownRunEnd<S>(items: Observable<RunItem>): Observable<Update<S>> {
       next: (item) => {
         if (!("type" in item) || !isTerminal(item) || subscriber.closed) return;
         if (item.type === "RUN_ERROR") return fail(new ClientError("run", item.message, { code: item.code, event: item }));
-        const { outcome } = item;
-        if (outcome?.type === "interrupt") subscriber.next({ kind: "done", end: { kind: "interrupted", interrupts: outcome.interrupts } });
-        else if (outcome?.type === "cancelled") subscriber.next({ kind: "done", end: { kind: "cancelled" } });
-        else subscriber.next({ kind: "done", end: item.result === undefined ? { kind: "success" } : { kind: "success", result: item.result } });
+        subscriber.next({ kind: "done", end: finishedRunEnd(item) });
         subscriber.complete();
       },
       error: (error: unknown) => fail(ClientError.from(error)),

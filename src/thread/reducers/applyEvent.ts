@@ -10,6 +10,7 @@ import type { RunEnd, Update } from "../Update";
 import type { ClientState } from "./ClientState";
 import type { MessageList } from "./MessageList";
 import { copyMessage } from "./copyMessage";
+import { finishedRunEnd } from "./finishedRunEnd";
 import { mergeMessagesSnapshot } from "./mergeMessagesSnapshot";
 import { refusedKey } from "./ruleHelpers";
 import { activityDelta, activitySnapshot, encryptedValue, reasoningMessage, textMessageContinue, textMessageStart } from "./messageRules";
@@ -116,26 +117,13 @@ export function applyEvent<S>(state: ClientState<S>, event: Event): readonly Upd
       break;
     }
     case "RUN_FINISHED": {
-      const outcome = event.outcome;
-      if (outcome?.type === "interrupt") {
-        state.interrupts = outcome.interrupts.map((interrupt) => ({ ...interrupt }));
-        for (const interrupt of state.interrupts) emit({ kind: "interrupt", interrupt });
-        emit(done({ kind: "interrupted", interrupts: state.interrupts }));
-      } else if (outcome?.type === "cancelled") {
-        // 1.0.0's third outcome: stopped (e.g. by a stop request), not failed (docs/rules.md#E2). Pending interrupts stay as they were, as on RUN_ERROR.
-        emit(done({ kind: "cancelled" }));
-      } else {
-        state.interrupts = NONE;
-        // docs/wire.md#4.10: the calls left for the client, as the outcome names them (the Session's tool loop reads them)
-        const pendingToolCallIds = outcome?.type === "success" ? outcome.pendingToolCallIds : undefined;
-        emit(
-          done({
-            kind: "success",
-            ...(event.result === undefined ? {} : { result: event.result }),
-            ...(pendingToolCallIds === undefined ? {} : { pendingToolCallIds: [...pendingToolCallIds] }),
-          }),
-        );
-      }
+      const end = finishedRunEnd(event);
+      if (end.kind === "interrupted") {
+        state.interrupts = end.interrupts;
+        for (const interrupt of end.interrupts) emit({ kind: "interrupt", interrupt });
+      } else if (end.kind === "success") state.interrupts = NONE;
+      // cancelled (docs/rules.md#E2): stopped, not failed; pending interrupts stay as they were, as on RUN_ERROR
+      emit(done(end));
       break;
     }
     case "RUN_ERROR": {
