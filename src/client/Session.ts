@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, filter, map, Observable, of, switchMap, tap, type Observable as Obs } from "rxjs";
+import { defer, Observable, tap, type Observable as Obs } from "rxjs";
 import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
 import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
 import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
@@ -7,13 +7,13 @@ import { PathFork } from "./branches/PathFork";
 import { ThreadFollower } from "./branches/ThreadFollower";
 import { untilShown } from "./branches/untilShown";
 import { withPostedInput } from "./branches/withPostedInput";
-import type { Event } from "../protocol/events";
 import type { RunAgentInput, Tool } from "../protocol/input";
 import type { Message, ToolMessage, UserMessage } from "../protocol/messages";
 import type { Interrupt, ResumeEntry } from "../protocol/outcomes";
 import { checkResume } from "./checkResume";
 import { ClientError } from "../thread/ClientError";
 import { followRun } from "./followRun";
+import type { TransportItem } from "./followConnection";
 import { checkLimit, HistoryWindow } from "./HistoryWindow";
 import { hydrate } from "./hydrate";
 import { KnownHistory } from "./KnownHistory";
@@ -30,10 +30,11 @@ import { failedExchange } from "./failedExchange";
 import { checkMaxToolRoundtrips, DEFAULT_MAX_TOOL_ROUNDTRIPS, toolLoop } from "./toolLoop";
 import type { ResolvedTools } from "./tools/resolveTools";
 import { RunningToolCalls, type RunningToolCall } from "./tools/RunningToolCalls";
-import { isConnectionNotice, type ConnectionNotice } from "./transports/ConnectionNotice";
+import { isConnectionNotice } from "./transports/ConnectionNotice";
 import { isQueueNoticeItem } from "./transports/QueueNoticeItem";
 import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
-import { isDecodeWarning, type DecodeWarning } from "../wire/DecodeWarning";
+import { isDecodeWarning } from "../wire/DecodeWarning";
+import { mapDefined } from "../rx/mapDefined";
 import type { HistoryPage } from "../thread/threadList";
 import type { Subagent, Update } from "../thread/Update";
 import { takeBack, withdrawRefusedSend, type RefusedSendOptions } from "./withdrawRefusedSend";
@@ -342,7 +343,7 @@ export class Session<S = unknown> {
       // follow-up runs of the tool loop answer the thread's client tool calls: plain posts, which pass the queue
       const plain: RunOptions = { ...runOptions, runId: id, whileRunning: "refuse" };
       const input = (owned: boolean) => this.input(plain, undefined, loop.tools.wire, owned);
-      return this.sending.send({ user, id, policy, input, run: (items, run) => this.loop(this.follow(items, false), run, plain, loop, false) });
+      return this.sending.send({ user, id, policy, input, run: (items, run) => this.loop(this.follow(items, false, asDelivered), run, plain, loop, false) });
     });
   }
 
@@ -498,7 +499,7 @@ export class Session<S = unknown> {
       const run = this.slot.begin();
       const joined = joinThread(transport, this.joinRequest(limit), (runId) => (run.runId ??= runId), this.wire);
       const updates = this.loop(
-        this.follow(joined, true),
+        this.follow(joined, true, asDelivered),
         run,
         {},
         { tools: this.tools, max: this.options.maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS },
@@ -711,6 +712,7 @@ export class Session<S = unknown> {
         return this.follow(
           joinThread(transport, this.joinRequest(this.options.historyLimit), (runId) => (run.runId ??= runId)),
           true,
+          asDelivered,
         );
       });
     const withdraw = (answers: readonly ToolMessage[]) => {
@@ -752,41 +754,44 @@ export class Session<S = unknown> {
   }
 
   private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun, mustAsk = false): Observable<Update<S>> {
-    // Nothing to leave out (a fresh session's first send): nothing to ask.
-    const asks = () => (mustAsk || this.known.saves(this.messages) ? ownsHistory(this.transport) : of(false));
-    return defer(asks).pipe(
-      switchMap((owned) => {
+    return afterAnswer(
+      // Nothing to leave out (a fresh session's first send): nothing to ask.
+      () => (mustAsk || this.known.saves(this.messages) ? ownsHistory(this.transport) : undefined),
+      (owned) => {
         const made = input(owned);
         run.runId = made.runId;
-        // a transport that throws is a failed run, not a thrown subscribe; `heard` marks the exchange's first event (the server logged the input)
-        const items = defer(() => this.transport.run(made, { warnings: true, connection: true, trace: run.trace, wire: this.wire })).pipe(
-          tap(run.trace?.items), // no trace: `tap(undefined)`, no operator
-          filter((item): item is Event | DecodeWarning | ConnectionNotice => !isQueueNoticeItem(item)),
-          map((item) => withPostedInput(item, made)),
-          tap((item) => {
-            if (run.heard || isDecodeWarning(item) || isConnectionNotice(item)) return;
+        const heard = run.trace?.items;
+        // a transport that throws is a failed run, not a thrown subscribe
+        const items = defer(() => this.transport.run(made, { warnings: true, connection: true, trace: run.trace, wire: this.wire }));
+        return this.follow(items, false, (item) => {
+          heard?.(item);
+          if (isQueueNoticeItem(item)) return undefined;
+          // `heard` marks the exchange's first event (the server logged the input)
+          if (!run.heard && !isDecodeWarning(item) && !isConnectionNotice(item)) {
             run.heard = true;
             this.known.heard(made.messages);
-          }),
-        );
-        return this.follow(items, false);
-      }),
+          }
+          return withPostedInput(item, made);
+        });
+      },
     );
   }
 
   /**
    * A run's transport items through the checks and the reducer, across reconnects, notifying the
    * views (`followRun`); `joining`: a join's stream, whose prelude's snapshot names every group.
+   * `prepare` first sees each item as the transport delivered it, and gives what goes on (nothing,
+   * for `undefined`): one step per item, where a chain of operators would cost a subscriber each.
    */
-  private follow(events: Observable<Event | DecodeWarning | ConnectionNotice>, joining: boolean): Observable<Update<S>> {
+  private follow<I>(events: Observable<I>, joining: boolean, prepare: (item: I) => TransportItem | undefined): Observable<Update<S>> {
     this.wire?.stream(joining ? "connect" : "run");
     const windowed = events.pipe(
-      map((item) => {
-        if ("type" in item) {
-          this.wire?.event(item);
-          this.sending.event(item, joining);
-        }
-        if (!("type" in item) || (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED")) return item;
+      mapDefined((transportItem) => {
+        const item = prepare(transportItem);
+        if (item === undefined || !("type" in item)) return item;
+        this.wire?.event(item);
+        this.sending.event(item, joining);
+        if (item.type !== "MESSAGES_SNAPSHOT" && item.type !== "RUN_STARTED") return item;
         // A MESSAGES_SNAPSHOT keeps older pages already loaded in front of it (HistoryWindow.widen).
         if (item.type === "MESSAGES_SNAPSHOT" && this.rereadingPath) this.leavePath();
         const event = item.type === "MESSAGES_SNAPSHOT" ? this.window.widen(item, this.messages) : item;
@@ -833,6 +838,43 @@ const DEFAULT_HISTORY_PAGE = 50;
 /** Why a run cannot start while another is active on the session (one run at a time); `doing` is what waits. */
 function alreadyRunning(doing: string): ClientError {
   return new ClientError("config", `a run is already active on this session; wait for its done update before ${doing}`);
+}
+
+/** A transport item as it came: what `follow` does first with a stream that needs nothing more. */
+function asDelivered(item: TransportItem): TransportItem {
+  return item;
+}
+
+/**
+ * `then(answer)`, subscribed to as it is: `ask()`'s first answer picks the stream (`ownsHistory`,
+ * which never errors), or `false` at once when `ask` returns nothing to ask. Unlike
+ * `defer(ask).pipe(switchMap(then))`, no subscriber of its own stands between that stream and the
+ * output, and every update of a run would cross one. A throw from `then` errors the output.
+ */
+function afterAnswer<T>(ask: () => Observable<boolean> | undefined, then: (answer: boolean) => Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const question = ask();
+    if (question === undefined) return then(false).subscribe(subscriber);
+    let answered = false;
+    return question.subscribe({
+      next(answer) {
+        if (answered) return;
+        answered = true;
+        let stream: Observable<T>;
+        try {
+          stream = then(answer);
+        } catch (thrown) {
+          subscriber.error(thrown);
+          return;
+        }
+        stream.subscribe(subscriber);
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => {
+        if (!answered) subscriber.complete();
+      },
+    });
+  });
 }
 
 function concatFirst<S>(first: readonly Update<S>[], rest: Observable<Update<S>>): Observable<Update<S>> {

@@ -3,7 +3,7 @@
  * `normalizeChunks` and `verifyEvents` (report mode, fused) into the session's reducer, across
  * the transport's reconnects (`followConnection`), each update handed to `notify` before it goes on.
  */
-import { tap, type Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import type { Event } from "../protocol/events";
 import { debugEvents, type DebugOption } from "../operators/logEvents";
 import { normalizeAndVerify } from "../operators/normalizeAndVerify";
@@ -44,14 +44,15 @@ export function followRun<S>(
   options: FollowRunOptions<S>,
 ): Observable<Update<S>> {
   return events.pipe(
-    followConnection((segment) =>
-      segment.pipe(
-        debugEvents(options.debug, "client"),
-        // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report", threadId }), fused into one subscriber
-        normalizeAndVerify(options.threadId === undefined ? { newId: options.newId } : { newId: options.newId, threadId: options.threadId }),
-        applyEvents({ state }),
-      ),
+    followConnection(
+      (segment) =>
+        segment.pipe(
+          debugEvents(options.debug, "client"),
+          // normalizeChunks({ mode: "report", newId }) then verifyEvents({ mode: "report", threadId }), fused into one subscriber
+          normalizeAndVerify(options.threadId === undefined ? { newId: options.newId } : { newId: options.newId, threadId: options.threadId }),
+          applyEvents({ state }),
+        ),
+      options.notify,
     ),
-    tap(options.notify),
   );
 }
