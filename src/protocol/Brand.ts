@@ -46,10 +46,13 @@ export class Brand<T extends object> {
   is(value: unknown): value is T {
     if (typeof value !== "object" || value === null) return false;
     // The hot callers ask this of every event that streams past (isInBandReport), and events are
-    // plain objects: a prototype walk answers for them, and for this copy's own instances, without
-    // the symbol lookup that a stream of differently shaped objects makes slow (megamorphic).
-    // Only an object with a class of its own that is not this copy's may be another copy's instance.
-    if (this.own !== undefined && value instanceof this.own) return true;
-    return Object.getPrototypeOf(value) !== Object.prototype && Reflect.get(value, this.key) === true;
+    // plain objects: their prototype answers for them, and `instanceof` for this copy's own
+    // instances, without the symbol lookup that a stream of differently shaped objects makes slow
+    // (megamorphic). Only an object with a class of its own that is not this copy's may be another
+    // copy's instance.
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype === Object.prototype) return false;
+    if (this.own !== undefined && prototype === this.own.prototype) return true;
+    return Reflect.get(value, this.key) === true;
   }
 }

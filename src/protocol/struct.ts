@@ -53,6 +53,16 @@ export function isPlainObject(u: unknown): u is Record<string, unknown> {
 }
 
 /**
+ * How many enumerable keys `u` has, its own and inherited (for the plain objects `is` checks, its
+ * own). Counting with for-in costs no hash lookup and no allocation (Object.keys allocates).
+ */
+function countKeys(u: Record<string, unknown>): number {
+  let keys = 0;
+  for (const _key in u) keys++;
+  return keys;
+}
+
+/**
  * An object codec with required and optional members.
  * Decoding reads `null` on an optional member as absent (the key is removed), except for the
  * members listed in `nullIsError`. A member the struct does not declare is stripped (unless the
@@ -81,8 +91,18 @@ export function struct<R extends t.Props, O extends t.Props>(name: string, requi
   const is = (u: unknown): u is StructType<R, O> => {
     if (!isPlainObject(u)) return false;
     // Indexed loops: this runs once per decoded event, and destructuring iterators cost more here.
-    for (let i = 0; i < requiredKeys.length; i++) if (!requiredMembers[i].is(u[requiredKeys[i]])) return false;
-    let present = requiredKeys.length; // declared members present (a required one that passed `is` is present, but for t.unknown)
+    let present = 0; // declared members present
+    for (let i = 0; i < requiredKeys.length; i++) {
+      const value = u[requiredKeys[i]];
+      if (!requiredMembers[i].is(value)) return false;
+      if (value !== undefined) present++; // a required t.unknown may be missing
+    }
+    // An undeclared member would be stripped: then the object has more keys than declared ones are
+    // present. A key whose value is `undefined` also makes the counts differ; decoding handles it.
+    const keys = declared ? countKeys(u) : -1;
+    // No key but the required members (the common event: a delta): no optional member to look up,
+    // and a lookup of a missing key costs more than the count.
+    if (keys === present) return true;
     for (let i = 0; i < optionalKeys.length; i++) {
       const value = u[optionalKeys[i]];
       if (value === undefined) continue;
@@ -90,15 +110,7 @@ export function struct<R extends t.Props, O extends t.Props>(name: string, requi
       if (value === null && optionalNullIsAbsent[i]) return false; // decoding drops it: not a fast-path value
       if (!optionalMembers[i].is(value)) return false;
     }
-    // An undeclared member would be stripped: then the object has more keys than declared ones are
-    // present. Counting with for-in costs no hash lookup and no allocation (Object.keys allocates).
-    // A key whose value is `undefined` also makes the counts differ; decoding then handles it.
-    if (declared) {
-      let keys = 0;
-      for (const _key in u) keys++;
-      if (keys !== present) return false;
-    }
-    return true;
+    return !declared || keys === present;
   };
 
   // One pass over the declared members (io-ts's intersection of `type` and `partial` validates the

@@ -1,11 +1,13 @@
 import { RunFinishedOutcome } from "../../src/protocol/outcomes";
-import { TextMessageStartEvent, RunFinishedEvent } from "../../src/protocol/events";
+import * as t from "io-ts";
+import { TextMessageContentEvent, TextMessageStartEvent, RunFinishedEvent } from "../../src/protocol/events";
 import { decodeEvent } from "../../src/wire/decodeEvent";
 import { enumOf, list, struct } from "../../src/protocol/codec";
 import { collectStripped } from "../../src/protocol/unrecognised";
 
 // `is` is decodeEvent's fast path: it must say yes only to values that decoding returns unchanged.
 describe("struct codecs' is agrees with decoding", () => {
+  const Unknowing = struct("Unknowing", { kind: enumOf("Kind", ["a"]), payload: t.unknown }, { mode: enumOf("Mode", ["x"]) });
   const rows: { name: string; codec: { is(u: unknown): boolean }; value: unknown; is: boolean }[] = [
     { name: "a complete event", codec: TextMessageStartEvent, value: { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" }, is: true },
     { name: "a default still to fill", codec: TextMessageStartEvent, value: { type: "TEXT_MESSAGE_START", messageId: "m" }, is: false },
@@ -30,6 +32,28 @@ describe("struct codecs' is agrees with decoding", () => {
       value: { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "paused" } },
       is: false,
     },
+    // the shortcut for an object of required members only, and what must not take it
+    { name: "required members only", codec: TextMessageContentEvent, value: { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d" }, is: true },
+    {
+      name: "required members and a valid optional one",
+      codec: TextMessageContentEvent,
+      value: { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d", timestamp: 1 },
+      is: true,
+    },
+    {
+      name: "required members and an invalid optional one",
+      codec: TextMessageContentEvent,
+      value: { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d", timestamp: "soon" },
+      is: false,
+    },
+    {
+      name: "a required member that may be missing, missing, and an invalid optional one in its place",
+      codec: Unknowing,
+      value: { kind: "a", mode: "y" },
+      is: false,
+    },
+    { name: "a required member that may be missing, missing, and an undeclared one in its place", codec: Unknowing, value: { kind: "a", x: 1 }, is: false },
+    { name: "a required member that may be missing, missing, and nothing else", codec: Unknowing, value: { kind: "a" }, is: true },
   ];
   test.each(rows)("$name", ({ codec, value, is }) => {
     expect(codec.is(value)).toBe(is);
