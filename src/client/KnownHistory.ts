@@ -14,6 +14,8 @@ import type { Update } from "../thread/Update";
  */
 export class KnownHistory {
   private readonly ids = new Set<string>();
+  /** The id a `message` update last noted: a streamed message's every delta names it again, and a hit here spares the set's lookup. */
+  private lastLearned: string | undefined;
 
   /** Notes the messages an input carried once the server is heard to have begun its run. */
   heard(messages: readonly Message[]): void {
@@ -22,8 +24,11 @@ export class KnownHistory {
 
   /** Notes the messages a server event built, updated or replaced. */
   learn(update: Update<unknown>): void {
-    if (update.kind === "message") this.ids.add(update.id);
-    else if (update.kind === "messages") for (const message of update.messages) this.ids.add(message.id);
+    if (update.kind === "message") {
+      if (update.id === this.lastLearned) return;
+      this.lastLearned = update.id;
+      this.ids.add(update.id);
+    } else if (update.kind === "messages") for (const message of update.messages) this.ids.add(message.id);
   }
 
   /**
