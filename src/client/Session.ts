@@ -846,34 +846,16 @@ function asDelivered(item: TransportItem): TransportItem {
 }
 
 /**
- * `then(answer)`, subscribed to as it is: `ask()`'s first answer picks the stream (`ownsHistory`,
- * which never errors), or `false` at once when `ask` returns nothing to ask. Unlike
- * `defer(ask).pipe(switchMap(then))`, no subscriber of its own stands between that stream and the
- * output, and every update of a run would cross one. A throw from `then` errors the output.
+ * `then(answer)`, subscribed to as it is: `ask()`'s one answer picks the stream (`ownsHistory`,
+ * which answers once and never errors), or `false` at once when `ask` returns nothing to ask.
+ * Unlike `defer(ask).pipe(switchMap(then))`, no subscriber of its own stands between that stream
+ * and the output, and every update of a run would cross one. A throw from `then` errors the output.
  */
 function afterAnswer<T>(ask: () => Observable<boolean> | undefined, then: (answer: boolean) => Observable<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
     const question = ask();
     if (question === undefined) return then(false).subscribe(subscriber);
-    let answered = false;
-    return question.subscribe({
-      next(answer) {
-        if (answered) return;
-        answered = true;
-        let stream: Observable<T>;
-        try {
-          stream = then(answer);
-        } catch (thrown) {
-          subscriber.error(thrown);
-          return;
-        }
-        stream.subscribe(subscriber);
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => {
-        if (!answered) subscriber.complete();
-      },
-    });
+    return question.subscribe((answer) => defer(() => then(answer)).subscribe(subscriber));
   });
 }
 
