@@ -9,8 +9,8 @@ export type EventCodec = (typeof eventCodecs)[EventType];
  * remembering the last type it was asked for. Streams come in runs of one type (text deltas,
  * tool-call arguments, state deltas), and a `type` parsed from JSON is a fresh string that each
  * property lookup must first find in V8's string table: comparing it with the previous one is
- * cheaper than a lookup, even in a Map of the 36. Each caller makes its own, so their runs of types do not
- * evict each other.
+ * cheaper than a lookup, even in a Map of the 36. Each caller makes its own, so their runs of
+ * types do not evict each other.
  *
  * @example
  * const codecOf = eventCodecLookup();
