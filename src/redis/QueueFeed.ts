@@ -63,6 +63,14 @@ export class QueueFeed {
     });
   }
 
+  /**
+   * Resolves once the signal channel is subscribed: from then on every instance's changes reach
+   * this instance's watchers. Rejects as `RunSignals.ready` does (the store closed, Redis down).
+   */
+  ready(): Promise<void> {
+    return this.signals.ready();
+  }
+
   /** A change this instance's script just made to the thread `ref`: its watchers here hear it now. */
   local(ref: string, change: QueueChange): void {
     const key = JSON.stringify([ref, change.kind, change.id]);

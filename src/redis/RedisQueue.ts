@@ -65,6 +65,10 @@ export class RedisQueue {
     const { owner } = options;
     const threadId = entry.input.threadId;
     queuedMessageOf(entry); // refuses an entry that carries no user message, before anything is stored
+    // Subscribed before the entry exists, so that its stream, which watches it from here, hears
+    // every change of it: another instance's (a steer taken, a run started) comes only through
+    // the channel, and one made while the first subscription was still being opened was lost.
+    await this.env.feed.ready();
     const ref = threadRef(threadId, owner);
     const keys = this.keysOf(threadId, owner);
     const args = enqueueArguments({
