@@ -23,6 +23,8 @@ export type Ready = () => Promise<void>;
 export interface CursorFrame {
   readonly event: Event;
   readonly cursor?: string;
+  /** The event's JSON text when the source has it (`StoredEvent.json`): exactly `JSON.stringify(event)`, written in its place. */
+  readonly json?: string;
 }
 
 /**

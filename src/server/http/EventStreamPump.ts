@@ -224,12 +224,13 @@ export class EventStreamPump implements DirectSource {
     // Told apart without wrapping a bare event in a frame object: this runs once per event of every stream.
     let event: Event | undefined;
     let cursor: string | undefined;
+    let json: string | undefined;
     if ("type" in item) event = item;
-    else if ("event" in item) ({ event, cursor } = item);
+    else if ("event" in item) ({ event, cursor, json } = item);
     let frame: Frame;
     try {
       if (event === undefined) frame = dataFrame(item as DataFrame);
-      else frame = options.frames === undefined ? textFrame(event, cursor) : options.frames.take(event, cursor);
+      else frame = options.frames === undefined ? textFrame(event, cursor, json) : options.frames.take(event, cursor, json);
     } catch (error) {
       return this.fail(error);
     }

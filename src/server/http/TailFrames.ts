@@ -31,10 +31,11 @@ export interface Frame {
  */
 export interface TailFrames {
   /**
-   * The frame of `event` with `cursor` as its `id:`, held once more. Throws what `encodeFrame`
-   * throws (nothing is held then).
+   * The frame of `event` with `cursor` as its `id:`, held once more; `json`, the event's JSON text
+   * when the store handed it on (`StoredEvent.json`), spares its serialization. Throws what
+   * `encodeFrame` throws (nothing is held then).
    */
-  take(event: Event, cursor: string | undefined): Frame;
+  take(event: Event, cursor: string | undefined, json?: string): Frame;
   /** One holder of `frame` is done with it; a frame no longer held is forgotten. A frame this pool did not hand out is ignored. */
   release(frame: Frame): void;
   /** The bytes of the frames held now, each frame counted once. */
@@ -53,8 +54,9 @@ class PooledFrame extends TextFrame {
     readonly owner: object,
     readonly event: Event,
     readonly cursor: string | undefined,
+    json: string | undefined,
   ) {
-    super(frameText(event, cursor));
+    super(frameText(event, cursor, json));
   }
 }
 
@@ -82,11 +84,11 @@ export function tailFrames(): TailFrames {
     get frames() {
       return held;
     },
-    take(event, cursor) {
+    take(event, cursor, json) {
       let frame = byEvent.get(event);
       if (frame === undefined || frame.cursor !== cursor) {
         // A second cursor for the same event object is not a store's doing; such a frame is counted on its own.
-        const fresh = new PooledFrame(owner, event, cursor);
+        const fresh = new PooledFrame(owner, event, cursor, json);
         if (frame === undefined) byEvent.set(event, fresh);
         frame = fresh;
       }

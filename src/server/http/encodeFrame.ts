@@ -22,25 +22,29 @@ export function encodeFrame(event: Event, cursor?: string): Uint8Array {
 
 /**
  * The frame of `event` (and `cursor`) as a `TextFrame`: its text and UTF-8 size now, its bytes
- * when a read takes it (one encoding for all the frames of the read). Throws what `encodeFrame` throws.
+ * when a read takes it (one encoding for all the frames of the read). `json`, when given, is the
+ * event's JSON text (`StoredEvent.json`), written instead of serializing the event. Throws what
+ * `encodeFrame` throws.
  *
  * @example
  * textFrame(ev.runStarted("t1", "r1")).size; // 61
  */
-export function textFrame(event: Event, cursor?: string): TextFrame {
-  return new TextFrame(frameText(event, cursor));
+export function textFrame(event: Event, cursor?: string, json?: string): TextFrame {
+  return new TextFrame(frameText(event, cursor, json));
 }
 
 /**
- * The SSE text of `event`'s frame, `id: <cursor>` first when there is one; throws what `encodeFrame` throws.
+ * The SSE text of `event`'s frame, `id: <cursor>` first when there is one; `json`, when given, is
+ * the event's JSON text (exactly `JSON.stringify(event)`, as a store measured it), written as it
+ * is. Throws what `encodeFrame` throws.
  *
  * @example
  * frameText(ev.runStarted("t1", "r1"), "c7"); // 'id: c7\ndata: {"type":"RUN_STARTED","threadId":"t1","runId":"r1"}\n\n'
  */
-export function frameText(event: Event, cursor: string | undefined): string {
+export function frameText(event: Event, cursor: string | undefined, json?: string): string {
   let frame: string;
   try {
-    frame = encodeSse(event);
+    frame = json === undefined ? encodeSse(event) : `data: ${json}\n\n`;
   } catch (error) {
     throw new Error(`a ${event.type} event could not be encoded as JSON (${error instanceof Error ? error.message : excerpt(error)})`, { cause: error });
   }

@@ -50,6 +50,13 @@ export type Cursor = string;
 export interface StoredEvent {
   readonly cursor: Cursor;
   readonly event: Event;
+  /**
+   * The event's JSON text, exactly `JSON.stringify(event)`, when the store has it at hand as it
+   * hands the event on (`memoryStore` to a live tail, having serialized the event to measure it);
+   * a frame writes it instead of serializing the event again. A store that leaves it out loses
+   * nothing but that.
+   */
+  readonly json?: string;
 }
 
 /**

@@ -151,6 +151,23 @@ describe("cursors", () => {
 });
 
 describe("delivery", () => {
+  test("a live tail gets each event with its JSON text, the one its bytes were counted by; the log keeps the event alone", async () => {
+    const store = memoryStore();
+    const writer = await store.beginRun(runAgentInput("t", "r1"));
+    const live: StoredEvent[] = [];
+    store.tail("t", writer.started.cursor).subscribe((stored) => live.push(stored));
+    const before = store.stats().bytes;
+    const events = [...text("m1", 'a \u2028 "quoted"'), ev.custom("n", { nested: [1, null] })];
+    await writer.append(events);
+    expect(live.map((stored) => stored.event)).toEqual(events);
+    expect(live.map((stored) => stored.json)).toEqual(events.map((event) => JSON.stringify(event)));
+    // the texts are the unit of the bound: a live run counts their lengths for its log and as much again for its fold
+    const logged = events.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
+    expect(store.stats().bytes - before).toBe(2 * logged);
+    const read = await store.read("t", writer.started.cursor);
+    expect(read?.kind === "resume" && read.events.every((stored) => stored.json === undefined)).toBe(true);
+  });
+
   test("a tail whose subscriber appends, and a tail subscribed during a delivery, each see every event once, in order, never re-entered", async () => {
     const store = memoryStore();
     const writer = await store.beginRun(runAgentInput("t", "r1"));
@@ -174,8 +191,10 @@ describe("delivery", () => {
     await writer.append([finished("t", "r1")]);
     const log = await lastValueFrom(store.tail("t", writer.started.cursor).pipe(toArray()));
     expect(log.map((s) => s.event.type)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "CUSTOM", "RUN_FINISHED"]);
-    expect(first).toEqual(log);
-    expect(late).toEqual(log.slice(1));
+    // Live, each event came with its JSON text; read from the log afterwards, without.
+    const logged = ({ cursor, event }: StoredEvent) => ({ cursor, event });
+    expect(first.map(logged)).toEqual(log);
+    expect(late.map(logged)).toEqual(log.slice(1));
     expect(deepest).toBe(1); // what is appended during a delivery waits until it returns: no subscriber is re-entered
   });
 });

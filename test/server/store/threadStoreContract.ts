@@ -42,6 +42,17 @@ function collect<T>(source: Observable<T>): Promise<T[]> {
   return lastValueFrom(source.pipe(toArray()));
 }
 
+/**
+ * A tail's events as logged (`cursor` and `event`), once each one's JSON text, where the store
+ * hands it on, is checked to be exactly `JSON.stringify(event)`: a frame writes it in the event's place.
+ */
+async function collectTail(source: Observable<StoredEvent>): Promise<StoredEvent[]> {
+  return (await collect(source)).map(({ cursor, event, json }) => {
+    if (json !== undefined) expect(json).toBe(JSON.stringify(event));
+    return { cursor, event };
+  });
+}
+
 /** Awaits `promise` expecting a StoreError rejection, and returns it (any other outcome fails). */
 export async function rejection(promise: Promise<unknown>): Promise<StoreError> {
   try {
@@ -154,7 +165,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         const { writer, stored } = await logRun(threadId, "r1", [text("m1", "a")]);
         const last = stored[stored.length - 1].cursor;
         expect(await store.read(threadId, last)).toEqual({ kind: "resume", after: last, events: [] });
-        const tail = collect(store.tail(threadId, last));
+        const tail = collectTail(store.tail(threadId, last));
         const cursors = await writer.append([finished(threadId, "r1")]);
         expect(await tail).toEqual([{ cursor: cursors[0], event: finished(threadId, "r1") }]);
       });
@@ -164,7 +175,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         expect(await store.read(threadId)).toBeUndefined();
         expect(await store.read(threadId, "c1")).toBeUndefined();
         expect(await store.stop(threadId, "r1")).toBe("unknown");
-        const error = await rejection(collect(store.tail(threadId, "c1")));
+        const error = await rejection(collectTail(store.tail(threadId, "c1")));
         expect(error.code).toBe("evicted");
       });
     });
@@ -197,7 +208,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         const writer = await store.beginRun(runAgentInput(threadId, "r1"));
         const all: StoredEvent[] = [writer.started];
         const tails: { after: number; done: Promise<StoredEvent[]> }[] = [];
-        const follow = (after: number) => tails.push({ after, done: collect(store.tail(threadId, all[after].cursor)) });
+        const follow = (after: number) => tails.push({ after, done: collectTail(store.tail(threadId, all[after].cursor)) });
         follow(0);
         const batches = [
           text("m1", "a"),
@@ -220,7 +231,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         const [mine, other] = [newThread(), newThread()];
         const a = await store.beginRun(runAgentInput(mine, "r1"));
         const b = await store.beginRun(runAgentInput(other, "r1"));
-        const tail = collect(store.tail(mine, a.started.cursor));
+        const tail = collectTail(store.tail(mine, a.started.cursor));
         await b.append(text("x1", "theirs"));
         await a.append(text("m1", "mine"));
         await b.append([finished(other, "r1")]);
@@ -231,7 +242,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
       test("a tail after a run's terminal event waits for the next run and follows it through its terminal", async () => {
         const threadId = newThread();
         const first = await logRun(threadId, "r1", [[finished(threadId, "r1")]]);
-        const tail = collect(store.tail(threadId, first.stored[1].cursor));
+        const tail = collectTail(store.tail(threadId, first.stored[1].cursor));
         const second = await logRun(threadId, "r2", [text("m2", "b"), [finished(threadId, "r2")]]);
         expect(await tail).toEqual(second.stored);
       });
@@ -246,7 +257,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         await until(() => seen.length === 3);
         subscription.unsubscribe();
         await writer.append([...text("m2", "b"), finished(threadId, "r1")]);
-        await collect(store.tail(threadId, writer.started.cursor)); // the whole run has been delivered to a tail by now
+        await collectTail(store.tail(threadId, writer.started.cursor)); // the whole run has been delivered to a tail by now
         expect(seen).toEqual(text("m1", "a"));
       });
     });
@@ -295,7 +306,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         // the newest runs are still readable by cursor
         const last = runs[runs.length - 1];
         expect(resumeOf(await store.read(threadId, last.stored[0].cursor))).toEqual(last.stored.slice(1));
-        await expectRefused(collect(store.tail(threadId, runs[0].stored[1].cursor)), "evicted");
+        await expectRefused(collectTail(store.tail(threadId, runs[0].stored[1].cursor)), "evicted");
       });
 
       test("a failed or cancelled last run keeps the thread's full history (ag-ui #2408)", async () => {
@@ -321,7 +332,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
       test("a run whose lease runs out is ended ABANDONED: its tails end, reads show it failed, its writer is refused", async () => {
         const threadId = newThread();
         const { writer } = await logRun(threadId, "r1", [[ev.textMessageStart("m1"), ev.textMessageContent("m1", "half")]]);
-        const tail = collect(store.tail(threadId, writer.started.cursor));
+        const tail = collectTail(store.tail(threadId, writer.started.cursor));
         const stopped = collect(writer.stopRequested);
         clock.advance(LEASE);
         const events = (await tail).map((s) => s.event);
@@ -366,7 +377,7 @@ export function describeThreadStore(name: string, make: StoreFactory, close: (st
         expect(noticed[3]).toMatchObject({ status: "rejected", reason: { code: "run-ended" } });
         const begun = [noticed[5], noticed[6]].filter((result) => result.status === "fulfilled");
         expect(begun).toHaveLength(1); // one run per thread, even when both begin at once
-        const log = (await collect(store.tail(threadId, writer.started.cursor))).map((s) => s.event);
+        const log = (await collectTail(store.tail(threadId, writer.started.cursor))).map((s) => s.event);
         expect(log.filter((event) => event.type === "RUN_ERROR")).toEqual([expect.objectContaining({ code: "ABANDONED" })]);
       });
     });

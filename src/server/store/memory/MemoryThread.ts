@@ -37,7 +37,8 @@ interface TailListener {
  *
  * @example
  * const thread = new MemoryThread("t1", "s1.0.", newMeta("alice", clock.now()));
- * thread.record([ev.runStarted("t1", "r1")], [40]);
+ * const started = ev.runStarted("t1", "r1");
+ * thread.record([started], [JSON.stringify(started)]);
  * thread.bytes; // 40: the RUN_STARTED's JSON text
  */
 export class MemoryThread {
@@ -101,20 +102,23 @@ export class MemoryThread {
   }
 
   /**
-   * Logs `events` (already checked) with their JSON sizes, folds them (the first as `foldFirstAs`
-   * when given: a RUN_STARTED with its input), delivers them to the tails, and returns them stored.
+   * Logs `events` (already checked) with the lengths of their JSON `texts` (each exactly
+   * `JSON.stringify` of its event), folds them (the first as `foldFirstAs` when given: a
+   * RUN_STARTED with its input), delivers them to the tails (with their texts), and returns them stored.
    */
-  record(events: readonly Event[], sizes: readonly number[], foldFirstAs?: Event): StoredEvent[] {
+  record(events: readonly Event[], texts: readonly string[], foldFirstAs?: Event): StoredEvent[] {
     const stored: StoredEvent[] = [];
     const firstSeq = this.log.lastSeq + 1;
     for (let i = 0; i < events.length; i++) {
-      const entry = this.log.append(events[i], sizes[i]);
+      const entry = this.log.append(events[i], texts[i].length);
       this.fold.apply(i === 0 && foldFirstAs !== undefined ? foldFirstAs : events[i], entry.cursor);
       stored.push(entry);
     }
     const run = this.runs[this.runs.length - 1];
     if (run !== undefined) run.lastSeq = this.log.lastSeq;
-    for (let i = 0; i < stored.length; i++) this.pending.push({ stored: stored[i], seq: firstSeq + i });
+    // Live tails get the event with its JSON text, so that their frames do not serialize it again;
+    // the log keeps the event alone (the text would double what it holds).
+    for (let i = 0; i < stored.length; i++) this.pending.push({ stored: { cursor: stored[i].cursor, event: events[i], json: texts[i] }, seq: firstSeq + i });
     this.drain();
     return stored;
   }

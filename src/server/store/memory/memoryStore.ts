@@ -39,7 +39,7 @@ import type { ThreadTable } from "./ThreadTable";
 import { newMeta } from "./threadRows";
 import { StoreQueues } from "./StoreQueues";
 import { positive, resolveBounds, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
-import { eventSizes, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
+import { eventTexts, newMessageBytes, RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
 
 export { MEMORY_STORE_DEFAULTS, type MemoryStore, type MemoryStoreOptions, type MemoryStoreStats } from "./MemoryStoreOptions";
 export { RUN_TOO_LARGE_ERROR_CODE } from "./runBytes";
@@ -148,7 +148,8 @@ class MemoryThreadStore implements MemoryStore {
       ...startedMetadata(fork === undefined ? undefined : forkMetadata(fork), options.runTrace),
     });
     // Logged without the input (every later copy is small); folded with it, so its messages join the thread (docs/rules.md#A15): that growth is the run's too.
-    const [startedBytes] = eventSizes(threadId, [started]);
+    const startedTexts = eventTexts(threadId, [started]);
+    const startedBytes = startedTexts[0].length;
     const foldBytes = newMessageBytes(existing?.messageIds() ?? new Set(), input.messages, threadId);
     // Runs past maxRunsPerThread go first: dropping their events may make all the room needed.
     if (existing !== undefined) this.ledger.bytes -= existing.dropOldestRuns(this.maxRunsPerThread - 1);
@@ -168,7 +169,7 @@ class MemoryThreadStore implements MemoryStore {
     thread.live = live;
     live.cancelTimer = this.clock.setTimer(this.lease, () => this.onLeaseTimer(thread, live));
     thread.runs.push({ runId, lastSeq: thread.log.lastSeq + 1 });
-    const [stored] = this.write(thread, [started], [startedBytes], foldBytes, { ...started, input });
+    const [stored] = this.write(thread, [started], startedTexts, foldBytes, { ...started, input });
     this.owned.ranNow(thread, existing === undefined ? "created" : "run-started");
     if (dequeued !== undefined) this.queues.started(thread, dequeued);
     return {
@@ -283,17 +284,17 @@ class MemoryThreadStore implements MemoryStore {
     if (thread.live !== live) return Promise.reject(this.runEnded(thread, live));
     const refusal = checkBatch(thread.id, live.runId, events);
     if (refusal !== undefined) return Promise.reject(refusal);
-    let sizes: number[];
+    let texts: string[];
     try {
-      sizes = eventSizes(thread.id, events);
+      texts = eventTexts(thread.id, events);
     } catch (error) {
       return Promise.reject(error);
     }
-    const logged = sum(sizes);
+    const logged = totalLength(texts);
     const tooLarge = this.ledger.refuseBatch(thread, live, 2 * logged); // its log entries, and what they may add to the compacted state
     if (tooLarge !== undefined) return Promise.reject(this.endTooLarge(thread, tooLarge));
     this.queues.takeSteers(thread, live, events); // atomically with the write: nothing can fail between them
-    const cursors = this.write(thread, events, sizes, logged).map((stored) => stored.cursor);
+    const cursors = this.write(thread, events, texts, logged).map((stored) => stored.cursor);
     live.deadline = this.clock.now() + this.lease; // an append is a heartbeat
     return Promise.resolve(cursors);
   }
@@ -321,18 +322,19 @@ class MemoryThreadStore implements MemoryStore {
 
   /** Logs an end the store decides (`RUN_TOO_LARGE`, `ABANDONED`), admitted without room, then frees what it can for it. */
   private endByStore(thread: MemoryThread, end: Event): void {
-    const sizes = eventSizes(thread.id, [end]);
-    this.write(thread, [end], sizes, sizes[0]);
+    const texts = eventTexts(thread.id, [end]);
+    this.write(thread, [end], texts, texts[0].length);
   }
 
   /**
-   * Logs, folds and delivers `events` (already admitted) and counts them: their sizes into the log,
+   * Logs, folds and delivers `events` (already admitted) and counts them: the lengths of their JSON
+   * `texts` into the log,
    * `foldBytes` into the live run's growth of the compacted state. A terminal ends the live run,
    * whose state is then measured; only if that (or an end the store logs itself) leaves the total
    * past `maxBytes` does eviction run after the write.
    */
-  private write(thread: MemoryThread, events: readonly Event[], sizes: readonly number[], foldBytes: number, foldFirstAs?: Event): StoredEvent[] {
-    const logged = sum(sizes);
+  private write(thread: MemoryThread, events: readonly Event[], texts: readonly string[], foldBytes: number, foldFirstAs?: Event): StoredEvent[] {
+    const logged = totalLength(texts);
     const live = thread.live;
     // Counted before delivery: a tail's subscriber that appends in turn sees this batch counted.
     this.ledger.bytes += logged + (live === undefined ? 0 : foldBytes);
@@ -341,7 +343,7 @@ class MemoryThreadStore implements MemoryStore {
       live.foldBytes += foldBytes;
     }
     this.threads.touch(thread);
-    const stored = thread.record(events, sizes, foldFirstAs);
+    const stored = thread.record(events, texts, foldFirstAs);
     if (events.length > 0 && isTerminal(events[events.length - 1])) this.endLiveRun(thread);
     this.ledger.settle(thread);
     return stored;
@@ -405,9 +407,10 @@ function requestStop(live: LiveRun): void {
   for (const watcher of [...live.watchers]) watcher(true);
 }
 
-function sum(sizes: readonly number[]): number {
+/** The bytes of a batch: the summed lengths of its events' JSON texts. */
+function totalLength(texts: readonly string[]): number {
   let total = 0;
-  for (const size of sizes) total += size;
+  for (const text of texts) total += text.length;
   return total;
 }
 

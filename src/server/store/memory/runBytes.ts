@@ -14,14 +14,15 @@ import { StoreError } from "../StoreError";
 export const RUN_TOO_LARGE_ERROR_CODE = "RUN_TOO_LARGE";
 
 /**
- * The JSON text length of each event, the unit of the store's byte bounds; an event that is not
- * JSON refuses its batch (`invalid-append`, naming it) before anything is logged.
+ * The JSON text of each event (`JSON.stringify`): its length is the unit of the store's byte
+ * bounds, and the text is what a live tail's frame writes, so the event is serialized once. An
+ * event that is not JSON refuses its batch (`invalid-append`, naming it) before anything is logged.
  *
  * @example
- * eventSizes("t1", [ev.custom("n", 1)]); // [the length of its JSON text]
+ * eventTexts("t1", [ev.custom("n", 1)]); // ['{"type":"CUSTOM","name":"n","value":1}']
  */
-export function eventSizes(threadId: string, events: readonly Event[]): number[] {
-  return events.map((event, index) => jsonLength(event, () => `JSON events, but the ${event.type} at index ${index}`, threadId));
+export function eventTexts(threadId: string, events: readonly Event[]): string[] {
+  return events.map((event, index) => jsonText(event, () => `JSON events, but the ${event.type} at index ${index}`, threadId));
 }
 
 /**
@@ -37,7 +38,7 @@ export function newMessageBytes(known: Set<string>, messages: readonly Message[]
   for (const [index, message] of messages.entries()) {
     if (known.has(message.id)) continue;
     known.add(message.id);
-    bytes += jsonLength(message, () => `JSON messages, but the input's message at index ${index}`, threadId);
+    bytes += jsonText(message, () => `JSON messages, but the input's message at index ${index}`, threadId).length;
   }
   return bytes;
 }
@@ -81,7 +82,7 @@ export function storeFull(
   );
 }
 
-function jsonLength(value: Event | Message, what: () => string, threadId: string): number {
+function jsonText(value: Event | Message, what: () => string, threadId: string): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -89,5 +90,7 @@ function jsonLength(value: Event | Message, what: () => string, threadId: string
     const why = error instanceof Error ? error.message : String(error);
     throw new StoreError("invalid-append", `expected ${what()} does not serialize: ${why}`, { threadId, cause: error });
   }
-  return text === undefined ? 0 : text.length;
+  // An object always serializes; `undefined` (a value that is not one) would have no text at all.
+  if (text === undefined) throw new StoreError("invalid-append", `expected ${what()} does not serialize: it has no JSON text`, { threadId });
+  return text;
 }
