@@ -179,6 +179,8 @@ export function reasoningMessage(
   if (index < 0) return;
   const existing = list.at(index);
   if (existing.role === "activity") return;
+  // As a text message's: a finished reasoning message keeps its text flat, not a node per delta.
+  if (event.type === "REASONING_MESSAGE_END" && typeof existing.content === "string") flattenInPlace(existing.content);
   const extended = event.type === "REASONING_MESSAGE_CONTENT" ? appendText(existing, event.delta) : existing;
   const merged = withMetadata(extended, event.metadata, event, emit);
   if (merged !== existing) list.replace(index, merged);
