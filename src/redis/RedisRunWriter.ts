@@ -235,7 +235,7 @@ export class RedisRunWriter implements RunWriter {
     if (reply.kind === "misplaced") throw this.misplaced(firstSeq, events.length, reply.next);
     if (checkpoint !== undefined) this.keptIf(reply.checkpoint, checkpoint);
     for (let i = 0; i < events.length; i++) this.fold.apply(events[i], reply.cursors[i]);
-    this.env.feed.offer(events.map((event, i) => ({ cursor: reply.cursors[i], seq: reply.firstSeq + i, event })));
+    this.env.feed.offer(events.map((event, i) => ({ cursor: reply.cursors[i], seq: reply.firstSeq + i, event, json: encoded[i].json })));
     this.lastCursor = reply.cursors[reply.cursors.length - 1];
     this.lastSeq = reply.firstSeq + events.length - 1;
     if (reply.stopRequested) this.requestStop();

@@ -100,7 +100,7 @@ export class TailReader {
         deliver: (entry) => {
           if (follower.done || entry.seq <= follower.seen) return;
           follower.seen = entry.seq;
-          subscriber.next({ cursor: entry.cursor, event: entry.event });
+          subscriber.next({ cursor: entry.cursor, event: entry.event, json: entry.json });
           if (isTerminal(entry.event) && !follower.done) {
             follower.done = true;
             this.leave(keys.events, follower);

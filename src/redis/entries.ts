@@ -32,7 +32,8 @@ export interface EncodedEvent {
 /**
  * A logged event read back: its cursor (the entry id), its sequence number in the thread (0 for
  * the first run's RUN_STARTED, then one more per event: a gap means entries were trimmed), and
- * the event.
+ * the event, with its JSON text (`json`, exactly `JSON.stringify(event)`) when the entry's text is
+ * that: a tail hands it on, so that the frame does not serialize the event again.
  *
  * @example
  * const entry: LoggedEntry = { cursor: "1718000000000-0", seq: 0, event: ev.runStarted("t1", "r1") };
@@ -94,7 +95,19 @@ export function decodeEntry(reply: unknown, threadId: string): LoggedEntry {
   const event = decodeEventValue(parsed, STORED);
   if (event instanceof DecodeError) throw foreign(threadId, cursor, `an event that does not decode (${event.message})`);
   if (event instanceof Dropped) throw foreign(threadId, cursor, `an event that does not decode (${event.reason})`);
-  return { cursor, seq, event };
+  return { cursor, seq, event, json: writtenText(json, parsed, event) };
+}
+
+/**
+ * The entry's text as the event's JSON text, or `undefined`. The appender wrote `JSON.stringify`
+ * of the event, and parsing and writing again gives that text back, so it is the event's as long
+ * as decoding kept the parsed value as it was (nothing filled or dropped). A text with a line
+ * break was written by something else (`JSON.stringify` escapes every one): it is serialized again
+ * rather than break the frame's one `data:` line. (One written by something else on one line is
+ * still the event's JSON, if not byte for byte `JSON.stringify`'s: its frame means the same.)
+ */
+function writtenText(json: string, parsed: unknown, event: Event): string | undefined {
+  return event === parsed && !json.includes("\n") && !json.includes("\r") ? json : undefined;
 }
 
 /**

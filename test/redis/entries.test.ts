@@ -23,7 +23,16 @@ function entry(id: string, seq: number, event: Event): unknown {
 
 test("every event survives encodeEvent → stream entry → decodeEntry, with its cursor and sequence number", () => {
   const raw = events.map((event, i) => entry(`1718000000000-${i}`, i + 10, event));
-  expect(decodeEntries(raw, "t1")).toEqual(events.map((event, i) => ({ cursor: `1718000000000-${i}`, seq: i + 10, event })));
+  expect(decodeEntries(raw, "t1")).toEqual(events.map((event, i) => ({ cursor: `1718000000000-${i}`, seq: i + 10, event, json: JSON.stringify(event) })));
+});
+
+test("an entry's text goes with its event only where it is the event's JSON text: not when decoding filled a default, nor with a line break in it", () => {
+  const filled = decodeEntry(["1-0", ["n", "4", "e", '{"type":"TEXT_MESSAGE_START","messageId":"m1"}']], "t1");
+  expect(filled.event).toEqual({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" });
+  expect(filled.json).toBeUndefined();
+  const pretty = decodeEntry(["1-1", ["n", "5", "e", '{\n  "type": "STEP_STARTED",\r\n  "stepName": "a"\n}']], "t1");
+  expect(pretty.event).toEqual({ type: "STEP_STARTED", stepName: "a" });
+  expect(pretty.json).toBeUndefined();
 });
 
 test("an encoded event keeps the event's type beside its JSON", () => {
@@ -35,7 +44,7 @@ test("an entry decodes alike in either format: t, n, e (RUN_STARTED, and every e
   const old = decodeEntry(["1-0", ["t", "STEP_STARTED", "n", "4", "e", json]], "t1");
   const now = decodeEntry(["1-0", ["n", "4", "e", json]], "t1");
   expect(now).toEqual(old);
-  expect(now).toEqual({ cursor: "1-0", seq: 4, event: { type: "STEP_STARTED", stepName: "a" } });
+  expect(now).toEqual({ cursor: "1-0", seq: 4, event: { type: "STEP_STARTED", stepName: "a" }, json });
 });
 
 test("an event JSON cannot spell is refused before anything is sent, naming its index", () => {

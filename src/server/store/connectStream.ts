@@ -28,6 +28,8 @@ import type { ThreadSnapshot } from "../../thread/ThreadSnapshot";
 export interface ConnectFrame {
   readonly event: Event;
   readonly cursor?: Cursor;
+  /** The event's JSON text where the tail handed it on (`StoredEvent.json`). */
+  readonly json?: string;
 }
 
 /**

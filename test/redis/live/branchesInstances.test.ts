@@ -17,6 +17,7 @@ import { beginScript } from "../../../src/redis/scripts/beginRun";
 import { answer, answered, chat, current, ids, postForked, postWhole, type BranchThread } from "../../server/store/branchesSupport";
 import { newOwner, newThreadId, user } from "../../server/store/ownedThreadsSupport";
 import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
+import { asLogged } from "../../support/storedEvents";
 
 const prefix = uniquePrefix("branches-instances");
 const opened: { store: RedisStore; client: TestClient }[] = [];
@@ -72,7 +73,7 @@ test("A forks and B's tail and read show it; B switches: A reads the switched pa
   const fork = await postForked(a, "u2");
   await answer(fork.writer, "a2b", { state: { n: 3 } });
   const [started] = await tailOnB; // a tab on B hears the fork from A's run
-  expect(started).toEqual(fork.writer.started);
+  expect(asLogged(started)).toEqual(fork.writer.started);
   expect(forkMarkerOf(started.event.metadata)).toEqual({ after: "u2", siblingIds: ["a2"] });
   expect((await current(b)).branches?.groups).toEqual([{ after: "u2", selected: 1, siblingIds: ["a2", "a2b"] }]);
   const heard = firstValueFrom(a.store.listEvents({ owner: a.owner }).pipe(take(1), toArray()));

@@ -14,6 +14,7 @@ import { connectionsOf } from "../support/connections";
 import { closeClient, connectClient, uniquePrefix, type TestClient } from "../support/clients";
 import { deafPort } from "../support/ports";
 import { until } from "../support/until";
+import { asLogged } from "../../support/storedEvents";
 
 const prefix = uniquePrefix("feed");
 const opened: { store: RedisStore; client: TestClient }[] = [];
@@ -63,7 +64,7 @@ test("1,000 tails on the producing instance, joining from every cursor while the
   await until(() => store.stats().tails === 1000, "every tail follows");
   const finished = ev.runFinished("feed-one", "r1");
   log.push({ cursor: (await writer.append([finished]))[0], event: finished });
-  for (const tail of tails) expect(await tail.done).toEqual(log.slice(tail.from + 1));
+  for (const tail of tails) expect((await tail.done).map(asLogged)).toEqual(log.slice(tail.from + 1));
   expect(await connectionsOf(admin, "feed-one", store.instance)).toEqual([`agui-rx:${store.instance}:signals`, "feed-one"]);
 });
 
@@ -76,7 +77,7 @@ test("a tail waiting after the last run's end, on the producing instance, gets t
   const second = await store.beginRun(runAgentInput("feed-next", "r2"));
   const events = [ev.textMessageStart("m1"), ev.textMessageContent("m1", "again"), ev.textMessageEnd("m1"), ev.runFinished("feed-next", "r2")];
   const cursors = [...(await second.append(events.slice(0, 2))), ...(await second.append(events.slice(2)))];
-  expect(await tail).toEqual([second.started, ...events.map((event, i) => ({ cursor: cursors[i], event }))]);
+  expect((await tail).map(asLogged)).toEqual([second.started, ...events.map((event, i) => ({ cursor: cursors[i], event }))]);
 });
 
 test("a run ended ABANDONED by another instance while its writer is quiet (the end signal lost): the producing instance's tails end with the RUN_ERROR, logged once", async () => {

@@ -9,6 +9,7 @@ import type { Event } from "../../../src/protocol/events";
 import { ReplayTransport, Session, type Update } from "../../../src/client";
 import { memoryStore, openConnect, recordRun, run, sequentialIds, success, interrupted, type Agent, type StoredEvent } from "../../../src/server";
 import { expectAccepted } from "../support";
+import { asLogged } from "../../support/storedEvents";
 
 /** A promise and the function that resolves it. */
 function gate(): { opened: Promise<void>; open: () => void } {
@@ -54,10 +55,7 @@ test("a client that joins while the agent waits mid-message gets the history, th
   await expectAccepted(events);
   // after the prelude, the joining client got exactly what the live client got, with the same ids
   const prelude = connect.findIndex((frame) => frame.cursor !== undefined) + 1;
-  // (the live part may carry each event's JSON text too: compared as logged, cursor and event)
-  expect(connect.slice(prelude).map(({ cursor, event }) => ({ cursor, event }))).toEqual(
-    live.slice(live.findIndex((stored) => stored.cursor === connect[prelude - 1].cursor) + 1),
-  );
+  expect(connect.slice(prelude).map(asLogged)).toEqual(live.slice(live.findIndex((stored) => stored.cursor === connect[prelude - 1].cursor) + 1));
 
   const reloaded = await reload("thread-1", events);
   expect(reloaded.messages).toEqual([

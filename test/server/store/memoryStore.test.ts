@@ -7,6 +7,7 @@ import { StoreError } from "../../../src/server/store/StoreError";
 import type { StoredEvent, ThreadRead } from "../../../src/server/store/ThreadStore";
 import { ManualClock } from "./manualClock";
 import { refusedOrNot } from "./refusedOrNot";
+import { asLogged } from "../../support/storedEvents";
 
 const text = (id: string, content: string): Event[] => [ev.textMessageStart(id), ev.textMessageContent(id, content), ev.textMessageEnd(id)];
 const finished = (threadId: string, runId: string): Event => ev.runFinished(threadId, runId, { outcome: { type: "success" } });
@@ -192,9 +193,8 @@ describe("delivery", () => {
     const log = await lastValueFrom(store.tail("t", writer.started.cursor).pipe(toArray()));
     expect(log.map((s) => s.event.type)).toEqual(["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "CUSTOM", "RUN_FINISHED"]);
     // Live, each event came with its JSON text; read from the log afterwards, without.
-    const logged = ({ cursor, event }: StoredEvent) => ({ cursor, event });
-    expect(first.map(logged)).toEqual(log);
-    expect(late.map(logged)).toEqual(log.slice(1));
+    expect(first.map(asLogged)).toEqual(log);
+    expect(late.map(asLogged)).toEqual(log.slice(1));
     expect(deepest).toBe(1); // what is appended during a delivery waits until it returns: no subscriber is re-entered
   });
 });

@@ -15,6 +15,7 @@ import { StoreError, type StoreErrorCode } from "../../../src/server/store/Store
 import type { StoredEvent, ThreadRead, ThreadStore } from "../../../src/server/store/ThreadStore";
 import type { ThreadSnapshot } from "../../../src/thread/ThreadSnapshot";
 import { ManualClock } from "./manualClock";
+import { asLogged } from "../../support/storedEvents";
 
 /** What a store under test is made with. */
 export interface ContractStoreOptions {
@@ -42,15 +43,9 @@ function collect<T>(source: Observable<T>): Promise<T[]> {
   return lastValueFrom(source.pipe(toArray()));
 }
 
-/**
- * A tail's events as logged (`cursor` and `event`), once each one's JSON text, where the store
- * hands it on, is checked to be exactly `JSON.stringify(event)`: a frame writes it in the event's place.
- */
+/** A tail's events as logged (`asLogged`: the JSON text a live tail may add checked, then left out). */
 async function collectTail(source: Observable<StoredEvent>): Promise<StoredEvent[]> {
-  return (await collect(source)).map(({ cursor, event, json }) => {
-    if (json !== undefined) expect(json).toBe(JSON.stringify(event));
-    return { cursor, event };
-  });
+  return (await collect(source)).map(asLogged);
 }
 
 /** Awaits `promise` expecting a StoreError rejection, and returns it (any other outcome fails). */
