@@ -24,7 +24,7 @@ export interface CursorFrame {
   readonly event: Event;
   readonly cursor?: string;
   /** The event's JSON text when the source has it (`StoredEvent.json`): exactly `JSON.stringify(event)`, written in its place. */
-  readonly json?: string;
+  readonly json?: string | undefined;
 }
 
 /**

@@ -56,7 +56,7 @@ export interface StoredEvent {
    * a frame writes it instead of serializing the event again. A store that leaves it out loses
    * nothing but that.
    */
-  readonly json?: string;
+  readonly json?: string | undefined;
 }
 
 /**

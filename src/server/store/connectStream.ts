@@ -29,7 +29,7 @@ export interface ConnectFrame {
   readonly event: Event;
   readonly cursor?: Cursor;
   /** The event's JSON text where the tail handed it on (`StoredEvent.json`). */
-  readonly json?: string;
+  readonly json?: string | undefined;
 }
 
 /**

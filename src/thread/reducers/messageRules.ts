@@ -19,7 +19,7 @@ function appendText(message: Exclude<Message, ActivityMessage>, delta: string): 
 }
 
 /**
- * Stores `text` flat, in place. Content built delta by delta is a rope (a node per `+`, each
+ * Stores a finished message's text content flat, in place. Content built delta by delta is a rope (a node per `+`, each
  * holding its delta), which a finished message would keep for good: about one node and one string
  * per delta surviving in a long conversation (bench/suites/memory.ts). Converting it to a number
  * needs its characters in one piece, so V8 flattens the rope where it stands and the nodes can go
@@ -28,8 +28,9 @@ function appendText(message: Exclude<Message, ActivityMessage>, delta: string): 
  * copy before (once per message, linear in its length). Shorter than 13 characters a
  * concatenation is already flat.
  */
-function flattenInPlace(text: string): void {
-  if (text.length >= 13) Number(text);
+function flattenInPlace(message: Message): void {
+  const text = message.content;
+  if (typeof text === "string" && text.length >= 13) Number(text);
 }
 
 /** docs/rules.md#A1 TEXT_MESSAGE_START: create (role defaulting to assistant) unless an id exists (then reuse it as it is), merge metadata. */
@@ -69,7 +70,7 @@ export function textMessageContinue(list: MessageList, event: EventOf<"TEXT_MESS
   const existing = list.at(index);
   if (existing.role === "activity") return;
   // At the end the text is final: flattened (`flattenInPlace`), so that the rope of its deltas can go.
-  if (event.type === "TEXT_MESSAGE_END" && typeof existing.content === "string") flattenInPlace(existing.content);
+  if (event.type === "TEXT_MESSAGE_END") flattenInPlace(existing);
   const extended = event.type === "TEXT_MESSAGE_CONTENT" ? appendText(existing, event.delta) : existing;
   const merged = withMetadata(extended, event.metadata, event, emit);
   if (merged !== existing) list.replace(index, merged);
@@ -180,7 +181,7 @@ export function reasoningMessage(
   const existing = list.at(index);
   if (existing.role === "activity") return;
   // As a text message's: a finished reasoning message keeps its text flat, not a node per delta.
-  if (event.type === "REASONING_MESSAGE_END" && typeof existing.content === "string") flattenInPlace(existing.content);
+  if (event.type === "REASONING_MESSAGE_END") flattenInPlace(existing);
   const extended = event.type === "REASONING_MESSAGE_CONTENT" ? appendText(existing, event.delta) : existing;
   const merged = withMetadata(extended, event.metadata, event, emit);
   if (merged !== existing) list.replace(index, merged);
