@@ -328,10 +328,9 @@ class MemoryThreadStore implements MemoryStore {
 
   /**
    * Logs, folds and delivers `events` (already admitted) and counts them: the lengths of their JSON
-   * `texts` into the log,
-   * `foldBytes` into the live run's growth of the compacted state. A terminal ends the live run,
-   * whose state is then measured; only if that (or an end the store logs itself) leaves the total
-   * past `maxBytes` does eviction run after the write.
+   * `texts` into the log, `foldBytes` into the live run's growth of the compacted state. A terminal
+   * ends the live run, whose state is then measured; only if that (or an end the store logs itself)
+   * leaves the total past `maxBytes` does eviction run after the write.
    */
   private write(thread: MemoryThread, events: readonly Event[], texts: readonly string[], foldBytes: number, foldFirstAs?: Event): StoredEvent[] {
     const logged = totalLength(texts);
