@@ -55,7 +55,8 @@ export class MemoryThread {
   /** The compacted state's JSON size (messages and state), measured when a run ends; a live run's growth is its `foldBytes`. */
   snapshotBytes = 0;
   private readonly tails = new Set<TailListener>();
-  private pending: { stored: StoredEvent; seq: number }[] = [];
+  /** Logged events not yet delivered, each with its JSON text (what a live tail's frame writes). */
+  private pending: { stored: StoredEvent; seq: number; json: string }[] = [];
   private delivering = false;
 
   constructor(
@@ -116,9 +117,7 @@ export class MemoryThread {
     }
     const run = this.runs[this.runs.length - 1];
     if (run !== undefined) run.lastSeq = this.log.lastSeq;
-    // Live tails get the event with its JSON text, so that their frames do not serialize it again;
-    // the log keeps the event alone (the text would double what it holds).
-    for (let i = 0; i < stored.length; i++) this.pending.push({ stored: { cursor: stored[i].cursor, event: events[i], json: texts[i] }, seq: firstSeq + i });
+    for (let i = 0; i < stored.length; i++) this.pending.push({ stored: stored[i], seq: firstSeq + i, json: texts[i] });
     this.drain();
     return stored;
   }
@@ -202,11 +201,15 @@ export class MemoryThread {
     this.delivering = true;
     try {
       for (let i = 0; i < this.pending.length; i++) {
-        const { stored, seq } = this.pending[i];
+        const { stored, seq, json } = this.pending[i];
+        // Live tails get the event with its JSON text, so that their frames do not serialize it
+        // again; the log keeps the event alone (the text would double what it holds). Made once
+        // per event, and only when some tail takes it.
+        let handed: StoredEvent | undefined;
         for (const tail of this.tails) {
           if (seq <= tail.seen) continue;
           tail.seen = seq;
-          tail.deliver(stored);
+          tail.deliver((handed ??= { cursor: stored.cursor, event: stored.event, json }));
         }
       }
     } finally {
