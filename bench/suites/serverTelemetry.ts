@@ -13,6 +13,7 @@
  *   the SDK's HTTP instrumentation enters every request it serves, with agui-rx's telemetry off;
  * - **SDK**: the same, with agui-rx's telemetry on (the default options).
  *
+ * Each ratio is the median over the rounds of the two lanes' rates in that round.
  * Targets: with no SDK agui-rx costs at most 2% (no SDK ≥ 0.98× off); with an SDK, agui-rx's
  * spans and metrics cost at most 10% (SDK ≥ 0.90× SDK with agui-rx off). The SDK's whole cost
  * (SDK × no SDK) is printed beside them: on Node 20 and 22 it is mostly the promise hooks that
@@ -38,11 +39,12 @@ import { collectGarbage } from "../support/measure";
 import { readEvents } from "../support/answerChecks";
 import { startReaderProcess, type ReaderProcess } from "../support/readerProcess";
 import { postSse } from "../support/sseReading";
+import { median } from "../support/pairs";
 import { fmt, printTable } from "../support/table";
 import { printTargets, recordTarget } from "../support/targets";
 
 /** Measurements per case and lane, in alternation; the median is reported (the issue asks for at least 7). */
-const ROUNDS = 11;
+const ROUNDS = 21;
 const DELTAS = 40_000;
 const TOKENS = [" The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", "."];
 
@@ -176,7 +178,15 @@ async function throughputOnce(c: Case, lane: Lane, round: number, reader: Reader
   }
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/**
+ * The median over rounds of one lane's rate ÷ another's in the same round: a round's lanes run
+ * back to back, so load that slows a whole round (another process, a collection) cancels out,
+ * where a ratio of two medians can take them from different rounds.
+ */
+function medianRatio(rates: ReadonlyMap<Lane, readonly number[]>, lane: Lane, base: Lane): number {
+  const over = rates.get(base)!;
+  return median(rates.get(lane)!.map((rate, round) => rate / over[round]));
+}
 
 export default async function run(): Promise<void> {
   const rows: string[][] = [["case", "off ev/s", "no SDK ev/s", "SDK, agui-rx off ev/s", "SDK ev/s", "no SDK × off", "SDK × SDK, agui-rx off", "SDK × no SDK"]];
@@ -190,18 +200,21 @@ export default async function run(): Promise<void> {
       for (const lane of order) rates.get(lane)!.push(await throughputOnce(c, lane, round, reader));
     }
     const [off, noSdk, sdkOurs, sdk] = LANES.map((lane) => median(rates.get(lane)!));
-    rows.push([c.name, fmt(off), fmt(noSdk), fmt(sdkOurs), fmt(sdk), `${fmt(noSdk / off)}×`, `${fmt(sdk / sdkOurs)}×`, `${fmt(sdk / noSdk)}×`]);
-    recordTarget("serverTelemetry", `${c.name}: agui-rx with no SDK costs ≤ 2% (no SDK ≥ 0.98× off)`, `${fmt(noSdk / off)}×`, noSdk / off >= 0.98);
+    const noSdkShare = medianRatio(rates, "no SDK", "off");
+    const sdkShare = medianRatio(rates, "SDK", "SDK, agui-rx off");
+    const sdkWhole = medianRatio(rates, "SDK", "no SDK");
+    rows.push([c.name, fmt(off), fmt(noSdk), fmt(sdkOurs), fmt(sdk), `${fmt(noSdkShare)}×`, `${fmt(sdkShare)}×`, `${fmt(sdkWhole)}×`]);
+    recordTarget("serverTelemetry", `${c.name}: agui-rx with no SDK costs ≤ 2% (no SDK ≥ 0.98× off)`, `${fmt(noSdkShare)}×`, noSdkShare >= 0.98);
     recordTarget(
       "serverTelemetry",
       `${c.name}: agui-rx with an SDK + dropping exporter costs ≤ 10% (SDK ≥ 0.90× SDK with agui-rx off)`,
-      `${fmt(sdk / sdkOurs)}×`,
-      sdk / sdkOurs >= 0.9,
+      `${fmt(sdkShare)}×`,
+      sdkShare >= 0.9,
     );
   }
   await reader.close();
   printTable(
-    `createHandler → SSE over loopback HTTP, one run of ${DELTAS} deltas: events/s by telemetry lane, median of ${ROUNDS} in rotation (higher is better)`,
+    `createHandler → SSE over loopback HTTP, one run of ${DELTAS} deltas: events/s by telemetry lane, median of ${ROUNDS} in rotation, and the median of the rounds' ratios (higher is better)`,
     rows,
   );
   printTargets("telemetry overhead targets", "serverTelemetry");
