@@ -1,5 +1,5 @@
 /** A conversation on one thread: runs, and everything they built, readable and observable (docs/seeds.md#seed-001, docs/client.md#session-and-updates). */
-import { defer, Observable, tap, type Observable as Obs } from "rxjs";
+import { defer, Observable, of, tap, type Observable as Obs } from "rxjs";
 import { forkForwardedProps, type BranchGroup } from "../protocol/branchMeta";
 import { BranchGroups, type BranchInfo } from "./branches/BranchGroups";
 import { editPlan, regeneratePlan, type ForkPlan } from "./branches/forkPlan";
@@ -34,6 +34,7 @@ import { isConnectionNotice } from "./transports/ConnectionNotice";
 import { isQueueNoticeItem } from "./transports/QueueNoticeItem";
 import type { ConnectRequest, StopResult, Transport } from "./transports/Transport";
 import { isDecodeWarning } from "../wire/DecodeWarning";
+import { afterAnswer } from "../rx/afterAnswer";
 import { mapDefined } from "../rx/mapDefined";
 import type { HistoryPage } from "../thread/threadList";
 import type { Subagent, Update } from "../thread/Update";
@@ -756,7 +757,7 @@ export class Session<S = unknown> {
   private pipeline(input: (serverOwnsHistory: boolean) => RunAgentInput, run: ActiveRun, mustAsk = false): Observable<Update<S>> {
     return afterAnswer(
       // Nothing to leave out (a fresh session's first send): nothing to ask.
-      () => (mustAsk || this.known.saves(this.messages) ? ownsHistory(this.transport) : undefined),
+      () => (mustAsk || this.known.saves(this.messages) ? ownsHistory(this.transport) : NOTHING_TO_ASK),
       (owned) => {
         const made = input(owned);
         run.runId = made.runId;
@@ -832,6 +833,9 @@ export class Session<S = unknown> {
   }
 }
 
+/** The answer when there is nothing to ask the transport: the whole history goes, as to a server that keeps none. */
+const NOTHING_TO_ASK = of(false);
+
 /** How many older messages `loadOlder` reads when neither it nor the session says. */
 const DEFAULT_HISTORY_PAGE = 50;
 
@@ -843,20 +847,6 @@ function alreadyRunning(doing: string): ClientError {
 /** A transport item as it came: what `follow` does first with a stream that needs nothing more. */
 function asDelivered(item: TransportItem): TransportItem {
   return item;
-}
-
-/**
- * `then(answer)`, subscribed to as it is: `ask()`'s one answer picks the stream (`ownsHistory`,
- * which answers once and never errors), or `false` at once when `ask` returns nothing to ask.
- * Unlike `defer(ask).pipe(switchMap(then))`, no subscriber of its own stands between that stream
- * and the output, and every update of a run would cross one. A throw from `then` errors the output.
- */
-function afterAnswer<T>(ask: () => Observable<boolean> | undefined, then: (answer: boolean) => Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const question = ask();
-    if (question === undefined) return then(false).subscribe(subscriber);
-    return question.subscribe((answer) => defer(() => then(answer)).subscribe(subscriber));
-  });
 }
 
 function concatFirst<S>(first: readonly Update<S>[], rest: Observable<Update<S>>): Observable<Update<S>> {

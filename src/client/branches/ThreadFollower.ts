@@ -2,7 +2,8 @@
  * A Session following its thread's switches from other tabs (docs/client.md#branches): the thread's
  * own events stream, one per session, and a re-read of the thread when another sibling was selected.
  */
-import { catchError, EMPTY, switchMap, type Subscription } from "rxjs";
+import { catchError, EMPTY, type Subscription } from "rxjs";
+import { afterAnswer } from "../../rx/afterAnswer";
 import { ownsHistory } from "../ownsHistory";
 import type { ThreadNotice, Transport } from "../transports/Transport";
 
@@ -62,9 +63,11 @@ export class ThreadFollower {
     const { transport, threadId } = this.options;
     if ((this.subscription !== undefined && !this.subscription.closed) || this.refused || transport.followThread === undefined) return;
     const follow = (id: string) => transport.followThread?.(id) ?? EMPTY;
-    this.subscription = ownsHistory(transport)
+    this.subscription = afterAnswer(
+      () => ownsHistory(transport),
+      (owned) => (owned ? follow(threadId) : EMPTY),
+    )
       .pipe(
-        switchMap((owned) => (owned ? follow(threadId) : EMPTY)),
         catchError(() => {
           // a refusal or the reconnects used up: the session goes on without hearing other tabs (its next connect shows what changed)
           this.refused = true;

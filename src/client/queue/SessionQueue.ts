@@ -3,7 +3,8 @@
  * send with a policy, what the thread's events and runs say of its queue, and cancelling a
  * waiting message. Kept apart from the Session, which delegates to it.
  */
-import { defer, finalize, map, switchMap, tap, type Observable } from "rxjs";
+import { defer, finalize, map, tap, type Observable } from "rxjs";
+import { afterAnswer } from "../../rx/afterAnswer";
 import type { Event } from "../../protocol/events";
 import type { RunAgentInput } from "../../protocol/input";
 import type { Message, UserMessage } from "../../protocol/messages";
@@ -83,8 +84,9 @@ export class SessionQueue<S> {
     const { transport, known, queue, slot } = this.options;
     const { user, id, policy } = request;
     const post = () =>
-      this.options.owned().pipe(
-        switchMap((owned) => {
+      afterAnswer(
+        () => this.options.owned(),
+        (owned) => {
           const base = request.input(owned);
           const present = this.options.messages().filter((message) => message.role !== "activity");
           const messages = owned ? [...known.newPart([...present, user])] : [...present, user];
@@ -98,7 +100,7 @@ export class SessionQueue<S> {
               known.heard(made.messages);
             }),
           );
-        }),
+        },
       );
     const shown = () => this.shown.has(id);
     return queuedSend<S>({
