@@ -15,7 +15,8 @@ export type TransportItem = Event | DecodeWarning | ConnectionNotice;
  * with `restart` (the reconnect was answered with a snapshot, after events of the run were already
  * applied) ends the current pipeline without its `done` and starts a fresh one for what follows, a
  * stream of its own from its RUN_STARTED (its MESSAGES_SNAPSHOT and STATE_SNAPSHOT then replace
- * what the cut left half-built). The output completes when the pipeline does (after its `done`),
+ * what the cut left half-built: `followRun` takes the messages back to those held before the run
+ * first). The output completes when the pipeline does (after its `done`),
  * which lets the transport go, a synchronous one included. Per-subscription state. `hear`, when
  * given, sees every update just before the output does (in the same step: no subscriber between).
  *
