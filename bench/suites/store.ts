@@ -12,7 +12,9 @@
  * process (the tails' instance holds one blocking reader for all of them), as a server that runs
  * agents and one that serves reconnected clients would. Target: ≥ 20,000 events/s per process
  * through Redis with a single reader. Then the sizing figures for docs/durability.md: bytes per
- * thread and per retained event (MEMORY USAGE), per live run, and `used_memory` per thread.
+ * thread and per retained event (MEMORY USAGE), per live run, and `used_memory` per thread; and
+ * the memory store's heap per logged event (one finished run of 200,000 text deltas, heap after GC,
+ * the log checked whole by reading it back).
  *
  * Redis: `REDIS_URL` if set, else a `redis-server` started on a free loopback port (no
  * persistence); without either the Redis cases are skipped, and the suite says so.
@@ -20,7 +22,7 @@
  * Every tail's events are checked against the generated ones (count, order, types, delta text):
  * a case whose store lost or altered an event throws and the bench exits non-zero.
  */
-import { Observable } from "rxjs";
+import { firstValueFrom, Observable, toArray } from "rxjs";
 import { createClient } from "redis";
 import { ev, runAgentInput } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
@@ -238,6 +240,7 @@ export default async function run(): Promise<void> {
       "Thread stores: events appended through recordRun and delivered to a tail, memoryStore vs redisStore (one reader for every tail); latency = producer's emission → tail delivery; target ≥ 20,000 ev/s per process on Redis",
       rows,
     );
+    await memoryStoreHeap();
     if (writerClient !== undefined) await sizing(writerClient);
   } finally {
     await reading?.close();
@@ -246,6 +249,37 @@ export default async function run(): Promise<void> {
     if (writerClient?.isOpen) await writerClient.close();
     if (!("skipped" in backend)) await backend.stop();
   }
+}
+
+/** Events in the memory store's heap figure: one run, logged in batches of `HEAP_BATCH`. */
+const HEAP_EVENTS = 200_000;
+const HEAP_BATCH = 1_000;
+
+/**
+ * The heap `memoryStore()` holds per logged event, the event itself included: one finished run of
+ * `HEAP_EVENTS` text deltas (each a fresh object and string, as a producer's are), heap after GC
+ * before and after. Throws unless reading the thread back gives every event, in order.
+ */
+async function memoryStoreHeap(): Promise<void> {
+  const store = memoryStore({ maxBytes: 1024 * 1024 * 1024 });
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  // The writer and the events live in this scope only: afterwards only the store holds them.
+  const startedAt = await (async () => {
+    const writer = await store.beginRun(runAgentInput("heap", "r1"));
+    const events = runEvents("heap", "r1", HEAP_EVENTS).slice(1);
+    for (let i = 0; i < events.length; i += HEAP_BATCH) await writer.append(events.slice(i, i + HEAP_BATCH));
+    return writer.started.cursor;
+  })();
+  collectGarbage();
+  const after = process.memoryUsage().heapUsed;
+  const read = await firstValueFrom(store.tail("heap", startedAt).pipe(toArray()));
+  const deltas = read.filter((stored) => stored.event.type === "TEXT_MESSAGE_CONTENT").length;
+  if (read.length !== HEAP_EVENTS - 1 || deltas !== HEAP_EVENTS - 4 || read[read.length - 1]?.event.type !== "RUN_FINISHED")
+    throw new Error(`memory store heap: expected the ${HEAP_EVENTS - 1} events after RUN_STARTED to read back, but read ${read.length} (${deltas} deltas)`);
+  console.log(
+    `memoryStore() heap per logged event (one run of ${fmt(HEAP_EVENTS)} text deltas, the event included): ${fmt((after - before) / HEAP_EVENTS, 1)} B`,
+  );
 }
 
 /** Bytes Redis holds: MEMORY USAGE of a thread's keys, and used_memory over many threads. */

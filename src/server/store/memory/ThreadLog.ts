@@ -3,12 +3,6 @@ import type { Event } from "../../../protocol/events";
 import { isTerminal } from "../../../thread/isTerminal";
 import type { Cursor, StoredEvent } from "../ThreadStore";
 
-interface LogEntry {
-  readonly stored: StoredEvent;
-  /** The event's JSON text length, the unit of the store's byte bound. */
-  readonly bytes: number;
-}
-
 /** The longest sequence number a cursor may spell (beyond it a cursor cannot be ours). */
 const MAX_SEQ_DIGITS = 15;
 
@@ -27,9 +21,15 @@ const MAX_SEQ_DIGITS = 15;
  * log.seqOf(stored.cursor); // 0
  */
 export class ThreadLog {
-  private entries: LogEntry[] = [];
+  // The events and their JSON text lengths (the unit of the store's byte bound) side by side, and
+  // no cursor: a logged event is the only object the log keeps for it (the lengths are small
+  // integers, stored unboxed), where an entry object, a StoredEvent and a cursor string each were
+  // one more for the collector to trace on every pass over a long run's log. Cursors are spelt
+  // when an event is handed out.
+  private events: Event[] = [];
+  private sizes: number[] = [];
   private head = 0;
-  /** Sequence number of `entries[head]` (of the next event when nothing is retained). */
+  /** Sequence number of `events[head]` (of the next event when nothing is retained). */
   private first = 0;
   private next = 0;
   /** Bytes of the retained events. */
@@ -54,22 +54,23 @@ export class ThreadLog {
 
   /** How many events are retained. */
   get size(): number {
-    return this.entries.length - this.head;
+    return this.events.length - this.head;
   }
 
   /** Logs `event` under the next sequence number. */
   append(event: Event, bytes: number): StoredEvent {
     const stored: StoredEvent = { cursor: `${this.prefix}${this.next}`, event };
-    this.entries.push({ stored, bytes });
+    this.events.push(event);
+    this.sizes.push(bytes);
     this.next++;
     this.bytes += bytes;
     return stored;
   }
 
-  /** The retained event with sequence number `seq`, if any. */
+  /** The retained event with sequence number `seq`, if any (a new StoredEvent per call). */
   at(seq: number): StoredEvent | undefined {
     if (seq < this.first || seq >= this.next) return undefined;
-    return this.entries[this.head + (seq - this.first)].stored;
+    return { cursor: `${this.prefix}${seq}`, event: this.events[this.head + (seq - this.first)] };
   }
 
   /** The sequence number `cursor` names, if it is one of this log's (retained or not). */
@@ -85,9 +86,9 @@ export class ThreadLog {
   after(seq: number): StoredEvent[] {
     const out: StoredEvent[] = [];
     for (let s = Math.max(seq + 1, this.first); s < this.next; s++) {
-      const stored = this.entries[this.head + (s - this.first)].stored;
-      out.push(stored);
-      if (isTerminal(stored.event)) break;
+      const event = this.events[this.head + (s - this.first)];
+      out.push({ cursor: `${this.prefix}${s}`, event });
+      if (isTerminal(event)) break;
     }
     return out;
   }
@@ -95,15 +96,16 @@ export class ThreadLog {
   /** Drops the retained events with sequence numbers up to `seq`; returns the bytes freed. */
   dropThrough(seq: number): number {
     let freed = 0;
-    while (this.first <= seq && this.head < this.entries.length) {
-      freed += this.entries[this.head].bytes;
+    while (this.first <= seq && this.head < this.events.length) {
+      freed += this.sizes[this.head];
       this.head++;
       this.first++;
     }
     this.bytes -= freed;
     // Compact once the dead front is both large and most of the array, so each entry moves O(1) times.
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
+    if (this.head > 1024 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
       this.head = 0;
     }
     return freed;
