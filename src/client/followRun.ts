@@ -74,13 +74,26 @@ export function followRun<S>(
  * reducer inserts after its call's other results, after a researcher's message that was streamed
  * before it (the concurrent-cuts test). Taken back at the snapshot, not at the reconnect, so no
  * view reads a list without the run between the two, and `HistoryWindow.widen` still reads the
- * held messages. Later snapshots of the stream merge as any does.
+ * held messages. Older pages `loadOlder` put in front while the run was live stay in front (see
+ * `withPagesInFront`). Later snapshots of the stream merge as any does.
  */
 function takeBackAtSnapshot(list: MessageList, before: readonly Message[]): MonoTypeOperatorFunction<Event | InBandReport> {
   let pending = true;
   return tap((item) => {
     if (!pending || isInBandReport(item) || item.type !== "MESSAGES_SNAPSHOT") return;
     pending = false;
-    list.reset(before);
+    list.reset(withPagesInFront(list, before));
   });
+}
+
+/**
+ * `before` with what the list now holds in front of its first message: the older pages
+ * `loadOlder` read while the run was live, which only ever go in front of what is held. Left out,
+ * they were appended after the run's messages when the snapshot (widened with them, as a windowed
+ * join's is) merged into `before`. `before` as it is when it is empty or its first message is
+ * no longer held.
+ */
+function withPagesInFront(list: MessageList, before: readonly Message[]): readonly Message[] {
+  const first = before.length === 0 ? -1 : list.indexOf(before[0].id);
+  return first <= 0 ? before : [...list.snapshot().slice(0, first), ...before];
 }

@@ -3,14 +3,17 @@
  * `loadOlder` putting a page in front, and a later MESSAGES_SNAPSHOT keeping the pages already
  * loaded, against a scripted transport that answers like the routes.
  */
-import { lastValueFrom, Observable, of, toArray } from "rxjs";
+import { lastValueFrom, Observable, of, Subject, toArray } from "rxjs";
 import { ev } from "../../src/protocol/build";
 import type { Event } from "../../src/protocol/events";
+import type { RunAgentInput } from "../../src/protocol/input";
 import type { Message } from "../../src/protocol/messages";
 import { ClientError } from "../../src/thread/ClientError";
 import type { HistoryPage, HistoryRequest } from "../../src/thread/threadList";
 import { Session } from "../../src/client/Session";
+import { ConnectionNotice } from "../../src/client/transports/ConnectionNotice";
 import type { ConnectRequest, Transport } from "../../src/client/transports/Transport";
+import type { Update } from "../../src/thread/Update";
 
 const thread: Message[] = Array.from({ length: 10 }, (_, index) => ({
   id: `m${index}`,
@@ -22,8 +25,11 @@ const thread: Message[] = Array.from({ length: 10 }, (_, index) => ({
 class PagedThread implements Transport {
   readonly histories: HistoryRequest[] = [];
   messages: Message[] = thread;
-  run(): Observable<Event> {
-    throw new Error("not used");
+  /** What a run answers; a run is refused unless a test sets it. */
+  answer: ((input: RunAgentInput) => Observable<Event | ConnectionNotice>) | undefined;
+  run(input: RunAgentInput): Observable<Event | ConnectionNotice> {
+    if (this.answer === undefined) throw new Error("not used");
+    return this.answer(input);
   }
   connect(request: ConnectRequest): Observable<Event> {
     const start = request.limit === undefined ? 0 : Math.max(0, this.messages.length - request.limit);
@@ -131,6 +137,44 @@ describe("Session: paginated history", () => {
     release({ messages: [thread[2], thread[3]], hasOlder: true });
     await late;
     expect(idsOf(session)).toEqual(["z0"]);
+  });
+
+  it("a run restarted by a windowed snapshot after loadOlder read a page mid-run keeps the pages in front and the run's messages in order", async () => {
+    const transport = new PagedThread();
+    const answer = new Subject<Event | ConnectionNotice>();
+    let input: RunAgentInput | undefined;
+    transport.answer = (posted) => {
+      input = posted;
+      return answer;
+    };
+    const session = new Session(transport, { threadId: "t1" });
+    await lastValueFrom(session.connect({ limit: 4 }).pipe(toArray()));
+    const updates: Update<unknown>[] = [];
+    const ended = new Promise<void>((resolve) =>
+      session.send({ id: "u1", role: "user", content: "hi" }).subscribe({ next: (update) => updates.push(update), complete: resolve }),
+    );
+    const runId = input?.runId ?? "";
+    answer.next(ev.runStarted("t1", runId));
+    answer.next(ev.textMessageStart("a1"));
+    answer.next(ev.textMessageContent("a1", "Hel"));
+    await session.loadOlder(4);
+    expect(idsOf(session)).toEqual(["m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "u1", "a1"]);
+    // cut; the reconnect is answered with a snapshot (a restart) of the thread's last 4 messages, as a windowed join's
+    answer.next(new ConnectionNotice("reconnecting", 1));
+    answer.next(new ConnectionNotice("connected", 1, true));
+    answer.next(ev.runStarted("t1", runId));
+    answer.next(ev.messagesSnapshot([thread[8], thread[9], { id: "u1", role: "user", content: "hi" }, { id: "a1", role: "assistant", content: "Hel" }]));
+    answer.next(ev.textMessageStart("a1")); // the prelude re-opens the message in flight
+    answer.next(ev.textMessageContent("a1", "lo"));
+    answer.next(ev.textMessageEnd("a1"));
+    answer.next(ev.runFinished("t1", runId));
+    answer.complete();
+    await ended;
+    expect(updates.filter((update) => update.kind === "error")).toEqual([]);
+    expect(updates[updates.length - 1]).toMatchObject({ kind: "done", end: { kind: "success" } });
+    expect(idsOf(session)).toEqual(["m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "u1", "a1"]);
+    expect(session.messages[session.messages.length - 1]).toMatchObject({ id: "a1", content: "Hello" });
+    expect(session.hasOlder).toBe(true);
   });
 
   it("refuses a limit that is not a whole number of at least 1, and a transport that cannot read history", async () => {
