@@ -8,7 +8,7 @@ import { reconcileHistory } from "../history/reconcileHistory";
 import type { QueuedRun } from "../store/QueuedRun";
 import { awaitsAnswers } from "../store/queueStatus";
 import { StoreError } from "../store/StoreError";
-import type { StoreScope, ThreadStore } from "../store/ThreadStore";
+import type { SnapshotRead, StoreScope, ThreadStore } from "../store/ThreadStore";
 import type { HandlerContext } from "./HandlerContext";
 import type { RunFunction } from "./HandlerOptions";
 import { startStoredRun } from "./startStoredRun";
@@ -17,9 +17,10 @@ import { startStoredRun } from "./startStoredRun";
 const HISTORY_MOVED_RETRIES = 3;
 
 /**
- * Tries to start the thread's first waiting message: reads the thread (as `scope`); does nothing
- * when it is unknown, a run is live, it waits on answers (pending interrupts or client tool
- * results) or its queue is empty. Otherwise reconciles the head's input with the thread as it is
+ * Tries to start the thread's first waiting message: reads the thread (as `scope`: first its last
+ * message only, then, when a message may start, its whole path); does nothing when it is unknown,
+ * a run is live, it waits on answers (pending interrupts or client tool results) or its queue is
+ * empty. Otherwise reconciles the head's input with the thread as it is
  * now (the anchor rule, as a post is; a refusal cancels the entry with the refusal's message as
  * its `reason`, and the next entry is tried), asks the handler's `route` with a request rebuilt
  * from the entry's URL and input (`POST`, its JSON body, no other header; a `Response` or a throw
@@ -47,11 +48,17 @@ async function tryHead(store: ThreadStore, threadId: string, scope: StoreScope, 
   let head: QueuedRun | undefined;
   let spans: RunSpans | undefined;
   try {
+    // Every stored run's end drains, and most threads have nothing waiting: the first look reads the
+    // queue and the run's status with one message of the path (`limit: 1`, a cost that does not grow
+    // with the thread), and only a head that may start is worth the whole path its anchor is checked
+    // against. A full read here cost every run a second read of its whole thread.
+    const look = await store.read(threadId, undefined, { ...scope, limit: 1 });
+    if (look === undefined || look.kind !== "snapshot" || !mayStart(look)) return "done";
     const read = await store.read(threadId, undefined, scope);
-    if (read === undefined || read.kind !== "snapshot") return "done";
+    if (read === undefined || read.kind !== "snapshot" || !mayStart(read)) return "done";
     head = read.queue?.[0];
     const { snapshot } = read;
-    if (head === undefined || snapshot.run.status === "running" || awaitsAnswers(snapshot)) return "done";
+    if (head === undefined) return "done";
     const verdict = reconcileHistory(snapshot, head.input, randomIds);
     if ("error" in verdict) {
       await store.cancelQueued(threadId, head.id, `refused when its turn came: ${verdict.message}`, { owner: head.owner });
@@ -83,6 +90,11 @@ async function tryHead(store: ThreadStore, threadId: string, scope: StoreScope, 
     context.onRunError(error, { threadId, runId: head?.id ?? "(the thread's queue)" });
     return "done";
   }
+}
+
+/** Whether the read shows a waiting message that may start now: one is queued, no run is live, and the thread waits on no answers. */
+function mayStart(read: SnapshotRead): boolean {
+  return read.queue !== undefined && read.queue.length > 0 && read.snapshot.run.status !== "running" && !awaitsAnswers(read.snapshot);
 }
 
 /** The request `route` is asked with when a waiting message starts: its URL and input, no headers (docs/queue.md#policies). */
