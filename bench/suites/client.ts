@@ -5,13 +5,15 @@
  *
  * Lanes: `floor` (split the body into frames and JSON.parse each: the least any decoder does),
  * `decode` (decodeSse), `decode+norm+verify` (plus normalizeChunks and verifyEvents in report
- * mode), `session` (a Session over a ReplayTransport: everything, updates included), and
+ * mode), `+apply` (the Session's own pipeline without the Session: decode, its checked step and
+ * `applyEvents`, bench/support/reducerLane.ts), `session` (a Session over a ReplayTransport:
+ * everything, updates included), and
  * `official` (@ag-ui/client 1.0.0 as its users run it: `HttpAgent.runAgent` over an in-memory
  * fetch answering with the same bytes, mutations written back to the agent).
  *
  * Every lane's result is checked against the generator's expectation before its time counts, and
  * the last timed result again after (every official run is checked): the floor and the decoders
- * must read exactly the generated events (count, and types for the decoders), the session and the
+ * must read exactly the generated events (count, and types for the decoders), `+apply`, the session and the
  * official agent must end with exactly the generated messages and state (bench/support/
  * checkResult.ts). A mismatch, or a lane that built nothing, throws: the bench exits non-zero.
  *
@@ -41,6 +43,7 @@ import { verifyEvents } from "../../src/operators/verifyEvents";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import { checkEventCount, checkEventTypes, checkThread, type Thread } from "../support/checkResult";
+import { reduceBody } from "../support/reducerLane";
 import { THREAD, USER, WORKLOADS, type Workload } from "../support/clientWorkloads";
 import { compare, compareAsync, type Comparison } from "../support/measure";
 import { median } from "../support/pairs";
@@ -137,6 +140,7 @@ interface Row {
   readonly events: number;
   readonly decode: Comparison;
   readonly verify: Comparison;
+  readonly apply: Comparison;
   readonly session: Comparison;
   readonly official?: Comparison;
 }
@@ -150,23 +154,27 @@ async function measureRow(workload: Workload, n: number): Promise<Row> {
   checkEventCount(lane("floor"), floor(body), expected);
   checkEventTypes(lane("decode"), decodeTypes(body, false), expected);
   checkEventTypes(lane("decode+norm+verify"), decodeTypes(body, true), expected);
+  checkThread(lane("+apply"), reduceBody(body), expected);
   checkThread(lane("session"), session(body), expected);
   // Each stage is timed in alternation with the floor (bench/support/measure.compare), so a load
   // spike hits both; the last timed result of each is checked again.
   let floorCount = 0;
   let decoded = 0;
   let verified = 0;
+  let reduced: Thread = { messages: [], state: undefined };
   let thread: Thread = { messages: [], state: undefined };
   const timedFloor = () => (floorCount = floor(body));
   const options = { minTimeMs: 300, warmUpMs: 100, minSamples: 7 };
   const decodeRun = compare("floor", timedFloor, "decode", () => (decoded = decodeCount(body, false)), options);
   const verifyRun = compare("floor", timedFloor, "decode+norm+verify", () => (verified = decodeCount(body, true)), options);
+  const applyRun = compare("floor", timedFloor, "+apply", () => (reduced = reduceBody(body)), options);
   const sessionRun = compare("floor", timedFloor, "session", () => (thread = session(body)), options);
   checkEventCount(lane("floor"), floorCount, expected);
   checkEventCount(lane("decode"), decoded, expected);
   checkEventCount(lane("decode+norm+verify"), verified, expected);
+  checkThread(lane("+apply"), reduced, expected);
   checkThread(lane("session"), thread, expected);
-  if (n > reachOf(workload).max) return { events: expected.events, decode: decodeRun, verify: verifyRun, session: sessionRun };
+  if (n > reachOf(workload).max) return { events: expected.events, decode: decodeRun, verify: verifyRun, apply: applyRun, session: sessionRun };
   const bytes = new TextEncoder().encode(body);
   const official = await compareAsync(
     "floor",
@@ -177,7 +185,31 @@ async function measureRow(workload: Workload, n: number): Promise<Row> {
       check: (result) => checkThread(lane("official"), result, expected),
     },
   );
-  return { events: expected.events, decode: decodeRun, verify: verifyRun, session: sessionRun, official };
+  return { events: expected.events, decode: decodeRun, verify: verifyRun, apply: applyRun, session: sessionRun, official };
+}
+
+/**
+ * The floor timed against itself on `text` at 50,000, as every share is timed: what the harness
+ * reads for identical work, printed with the shares so that a bias in it shows (one fixed order
+ * of the two lanes read 0.70–0.86× here; docs/benchmarks.md#pair-order).
+ */
+function harnessSpread(): string {
+  const text = WORKLOADS.find((workload) => workload.name === "text");
+  if (text === undefined) throw new Error("expected the text workload among WORKLOADS, but it is missing");
+  const { events, expected } = text.generate(50_000);
+  const body = events.map((event) => encodeSse(event)).join("");
+  let first = 0;
+  let second = 0;
+  const { ratio } = compare(
+    "floor",
+    () => (first = floor(body)),
+    "floor again",
+    () => (second = floor(body)),
+    { minTimeMs: 300, warmUpMs: 100, minSamples: 7 },
+  );
+  checkEventCount("floor on text/50,000 (harness check)", first, expected);
+  checkEventCount("floor again on text/50,000 (harness check)", second, expected);
+  return `the floor ÷ the floor on text/50,000 reads ${fmtRatio(1 / ratio)}`;
 }
 
 /** Pairs of a run at 50,000 and a run at 10,000 in the linear guard's measurement, after two for warm-up. */
@@ -232,7 +264,7 @@ function growthOf(workload: Workload): { readonly session: number; readonly floo
 
 export default async function clientSuite(): Promise<void> {
   const rows: string[][] = [
-    ["workload", "N", "events", "floor ev/s", "decode", "+norm+verify", "session", "official", "session ev/s", "official ev/s", "session ÷ official"],
+    ["workload", "N", "events", "floor ev/s", "decode", "+norm+verify", "+apply", "session", "official", "session ev/s", "official ev/s", "session ÷ official"],
   ];
   const floorShare = new Map<string, number>();
   const asRate = (ratio: number) => fmtRatio(1 / ratio);
@@ -255,6 +287,7 @@ export default async function clientSuite(): Promise<void> {
         fmt(floorRate),
         asRate(row.decode.ratio),
         asRate(row.verify.ratio),
+        asRate(row.apply.ratio),
         asRate(row.session.ratio),
         official === undefined ? skipped : asRate(official.ratio),
         fmt(sessionRate),
@@ -265,6 +298,7 @@ export default async function clientSuite(): Promise<void> {
     }
   }
   printTable("client pipeline: events/s as a multiple of the raw floor's (higher is better); every lane checked against the generator's expected result", rows);
+  console.log(`the harness against itself: ${harnessSpread()} (docs/benchmarks.md#pair-order)`);
   const differences = OFFICIAL_KNOWN_DIFFERENCES.map((difference) => difference.name);
   console.log(
     `official client's known differences undone before its check: ${differences.length === 0 ? "none (its messages and state equal the expected ones on every run)" : differences.join("; ")}`,

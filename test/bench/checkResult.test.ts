@@ -21,6 +21,7 @@ import {
 import { RUN, THREAD, USER, WORKLOADS } from "../../bench/support/clientWorkloads";
 import { compareAsync } from "../../bench/support/measure";
 import { runOfficialAgent } from "../../bench/support/officialLane";
+import { reduceBody } from "../../bench/support/reducerLane";
 
 const bodyOf = (n: number, name: string) => {
   const workload = WORKLOADS.find((w) => w.name === name);
@@ -117,11 +118,15 @@ describe("the lanes build exactly the expected thread", () => {
     return { messages: session.messages, state: session.rawState };
   };
 
-  it.each(WORKLOADS.map((w) => w.name))("%s: our Session and the official HttpAgent.runAgent over an in-memory fetch", async (name) => {
-    const { body, expected } = bodyOf(name.startsWith("state") ? 2 : 20, name);
-    checkThread(`session on ${name}`, sessionThread(body), expected);
-    checkThread(`official on ${name}`, await runOfficialAgent(new TextEncoder().encode(body)), expected);
-  });
+  it.each(WORKLOADS.map((w) => w.name))(
+    "%s: our Session, its pipeline alone (+apply) and the official HttpAgent.runAgent over an in-memory fetch",
+    async (name) => {
+      const { body, expected } = bodyOf(name.startsWith("state") ? 2 : 20, name);
+      checkThread(`session on ${name}`, sessionThread(body), expected);
+      checkThread(`+apply on ${name}`, reduceBody(body), expected);
+      checkThread(`official on ${name}`, await runOfficialAgent(new TextEncoder().encode(body)), expected);
+    },
+  );
 });
 
 describe("applyOpsInPlace (the state bench's own applier of published deltas)", () => {

@@ -1,0 +1,142 @@
+/**
+ * Where the client's time goes against the floor, stage by stage, with no RxJS and no Session in
+ * the way: each lane is one loop over the body's frames, split as the floor splits them, doing one
+ * stage more than the lane before it. Run it to see what the pipeline's own plumbing costs:
+ *
+ *   node --expose-gc -r ts-node/register/transpile-only bench/clientStages.ts [workload] [n]
+ *
+ * (`text` and 50,000 by default; workloads of bench/support/clientWorkloads.ts.) Lanes, each timed
+ * in alternation with the floor as the client bench times its own (`compare`), each checked before
+ * its time counts and its last timed result again after:
+ *
+ * - `parse`: the floor itself (the same loop, timed against itself: the pair's own spread);
+ * - `+decode`: plus `decodeEventValue` (the codec check the decoder runs on every frame);
+ * - `+verify`: plus the Session's checked step (`checkedStep`, report mode: normalize and verify);
+ * - `+apply`: plus the reducer (`applyEvent` per event, to a state holding the user's message, as a
+ *   Session's does once it sent it; STATE_DELTAs one at a time, not in SSE-read batches);
+ * - `session`: the whole Session over a ReplayTransport, as the client bench's `session` lane.
+ *
+ * The decoding lanes must read exactly the generated events; `+apply` and `session` must build
+ * exactly the generated thread (bench/support/checkResult.ts). Printed: each lane's events/s as a
+ * multiple of the floor's, and its time per run beside the floor's in the same pairs (the floor's
+ * own time moves with the garbage the other lane leaves). docs/benchmarks.md#issue-27 has a run.
+ */
+import type { Event } from "../src/protocol/events";
+import { DEFAULT_MAX_JSON_DEPTH } from "../src/protocol/jsonDepth";
+import { checkedStep, initialCheckedState, type CheckedSink } from "../src/operators/checkedStep";
+import { applyEvent } from "../src/thread/reducers/applyEvent";
+import { ClientState } from "../src/thread/reducers/ClientState";
+import { Session } from "../src/client/Session";
+import { ReplayTransport } from "../src/client/transports/ReplayTransport";
+import { decodeEventValue, type EventDecoding } from "../src/wire/decodeEvent";
+import { DecodeError } from "../src/wire/DecodeError";
+import { encodeSse } from "../src/wire/encodeSse";
+import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
+import { THREAD, USER, WORKLOADS } from "./support/clientWorkloads";
+import { compare } from "./support/measure";
+import { fmt, fmtRatio, printTable } from "./support/table";
+
+/** One frame's parsed data and its length in characters. */
+type Step = (json: unknown, length: number) => void;
+
+/** The frames' data, as the floor reads them: split on blank lines, `data: ` cut off. */
+function eachFrame(body: string, step: Step): void {
+  for (const frame of body.split("\n\n")) if (frame.length > 0) step(JSON.parse(frame.slice(6)), frame.length - 6);
+}
+
+/** The decoder's settings, as `decodeSse` picks them: a frame of at most twice the depth limit cannot be too deep. */
+const SHALLOW: EventDecoding = { maxDepth: DEFAULT_MAX_JSON_DEPTH, checkDepth: false, onStripped: undefined };
+const DEEP: EventDecoding = { ...SHALLOW, checkDepth: true };
+
+/** A parsed frame decoded into an event; throws on what the generated bodies never hold. */
+function decoded(json: unknown, length: number): Event {
+  const result = decodeEventValue(json, length > 2 * DEFAULT_MAX_JSON_DEPTH ? DEEP : SHALLOW);
+  if (result instanceof DecodeError || !("type" in result)) throw new Error(`expected every generated frame to decode, but got ${JSON.stringify(result)}`);
+  return result;
+}
+
+/** The events that pass the checked step, each handed to `sent`; a refusal throws (the generated streams are valid). */
+function checked(body: string, sent: (event: Event) => void): void {
+  const state = initialCheckedState({ mode: "report", threadId: THREAD, newId: () => "generated-id" });
+  const sink: CheckedSink = {
+    sent,
+    refused: (error) => {
+      throw new Error(`expected the checked step to accept every generated event, but it refused one: ${error.message}`);
+    },
+  };
+  eachFrame(body, (json, length) => checkedStep(state, decoded(json, length), sink));
+}
+
+const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
+  parse: (body) => {
+    let count = 0;
+    eachFrame(body, () => count++);
+    return count;
+  },
+  "+decode": (body) => {
+    let count = 0;
+    eachFrame(body, (json, length) => {
+      decoded(json, length);
+      count++;
+    });
+    return count;
+  },
+  "+verify": (body) => {
+    let count = 0;
+    checked(body, () => count++);
+    return count;
+  },
+  "+apply": (body) => {
+    const state = ClientState.untyped();
+    state.messages.append(USER);
+    checked(body, (event) => applyEvent(state, event));
+    return { messages: state.messages.snapshot(), state: state.rawState };
+  },
+  session: (body) => {
+    const session = new Session(new ReplayTransport(body), { threadId: THREAD, newId: () => "generated-id" });
+    let end = "";
+    session.send(USER).subscribe((update) => {
+      if (update.kind === "done") end = update.end.kind;
+    });
+    if (end !== "success") throw new Error(`the session run ended ${end || "without done"}`);
+    return { messages: session.messages, state: session.rawState };
+  },
+};
+
+function main(): void {
+  const [name = "text", size = "50000"] = process.argv.slice(2);
+  const workload = WORKLOADS.find((w) => w.name === name);
+  if (workload === undefined) throw new Error(`expected a workload among ${WORKLOADS.map((w) => w.name).join(", ")}, but got ${name}`);
+  const n = Number(size);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`expected a positive integer size, but got ${size}`);
+  const { events, expected } = workload.generate(n);
+  const body = events.map((event) => encodeSse(event)).join("");
+  const check = (lane: string, result: number | Thread): void => {
+    const label = `${lane} on ${name}/${n.toLocaleString("en-US")}`;
+    if (typeof result === "number") checkEventCount(label, result, expected);
+    else checkThread(label, result, expected);
+  };
+  const floor = lanes.parse;
+  const rows: string[][] = [["lane", "× floor's events/s", "ms a run", "floor's ms a run (same pairs)"]];
+  for (const [lane, run] of Object.entries(lanes)) {
+    check(lane, run(body));
+    let last: number | Thread = 0;
+    let floorCount = 0;
+    const timed = compare(
+      "floor",
+      () => (floorCount = floor(body) as number),
+      lane,
+      () => (last = run(body)),
+      { minTimeMs: 300, warmUpMs: 100, minSamples: 9 },
+    );
+    check("floor", floorCount);
+    check(lane, last);
+    rows.push([lane, fmtRatio(1 / timed.ratio), fmt(timed.candidate.msPerOp), fmt(timed.baseline.msPerOp)]);
+  }
+  printTable(
+    `client stages on ${name} at ${n.toLocaleString("en-US")} (${expected.events.toLocaleString("en-US")} events): each lane one stage more, timed in alternation with the floor`,
+    rows,
+  );
+}
+
+main();
