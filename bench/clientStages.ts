@@ -26,12 +26,11 @@ import { DEFAULT_MAX_JSON_DEPTH } from "../src/protocol/jsonDepth";
 import { checkedStep, initialCheckedState, type CheckedSink } from "../src/operators/checkedStep";
 import { applyEvent } from "../src/thread/reducers/applyEvent";
 import { ClientState } from "../src/thread/reducers/ClientState";
-import { Session } from "../src/client/Session";
-import { ReplayTransport } from "../src/client/transports/ReplayTransport";
 import { decodeEventValue, type EventDecoding } from "../src/wire/decodeEvent";
 import { DecodeError } from "../src/wire/DecodeError";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
+import { sessionThread } from "./support/clientLanes";
 import { THREAD, USER, WORKLOADS } from "./support/clientWorkloads";
 import { compare } from "./support/measure";
 import { fmt, fmtRatio, printTable } from "./support/table";
@@ -92,15 +91,7 @@ const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
     checked(body, (event) => applyEvent(state, event));
     return { messages: state.messages.snapshot(), state: state.rawState };
   },
-  session: (body) => {
-    const session = new Session(new ReplayTransport(body), { threadId: THREAD, newId: () => "generated-id" });
-    let end = "";
-    session.send(USER).subscribe((update) => {
-      if (update.kind === "done") end = update.end.kind;
-    });
-    if (end !== "success") throw new Error(`the session run ended ${end || "without done"}`);
-    return { messages: session.messages, state: session.rawState };
-  },
+  session: sessionThread,
 };
 
 function main(): void {

@@ -6,7 +6,7 @@
  * Lanes: `floor` (split the body into frames and JSON.parse each: the least any decoder does),
  * `decode` (decodeSse), `decode+norm+verify` (plus normalizeChunks and verifyEvents in report
  * mode), `+apply` (the Session's own pipeline without the Session: decode, its checked step and
- * `applyEvents`, bench/support/reducerLane.ts), `session` (a Session over a ReplayTransport:
+ * `applyEvents`, bench/support/clientLanes.ts), `session` (a Session over a ReplayTransport:
  * everything, updates included), and
  * `official` (@ag-ui/client 1.0.0 as its users run it: `HttpAgent.runAgent` over an in-memory
  * fetch answering with the same bytes, mutations written back to the agent).
@@ -40,11 +40,9 @@ import { decodeSse } from "../../src/wire/decodeSse";
 import { isInBandReport } from "../../src/operators/ProtocolError";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import { verifyEvents } from "../../src/operators/verifyEvents";
-import { Session } from "../../src/client/Session";
-import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import { checkEventCount, checkEventTypes, checkThread, type Thread } from "../support/checkResult";
-import { reduceBody } from "../support/reducerLane";
-import { THREAD, USER, WORKLOADS, type Workload } from "../support/clientWorkloads";
+import { reduceBody, sessionThread as session } from "../support/clientLanes";
+import { WORKLOADS, type Workload } from "../support/clientWorkloads";
 import { compare, compareAsync, type Comparison } from "../support/measure";
 import { median } from "../support/pairs";
 import { OFFICIAL_KNOWN_DIFFERENCES, runOfficialAgent } from "../support/officialLane";
@@ -116,17 +114,6 @@ function decodeTypes(body: string, verify: boolean): Record<string, number> {
     types[type] = (types[type] ?? 0) + 1;
   });
   return types;
-}
-
-/** A Session sending USER over the replayed body, to its end; throws unless the run succeeded. */
-function session(body: string): Thread {
-  const s = new Session(new ReplayTransport(body), { threadId: THREAD, newId: () => "generated-id" });
-  let end = "";
-  s.send(USER).subscribe((update) => {
-    if (update.kind === "done") end = update.end.kind;
-  });
-  if (end !== "success") throw new Error(`the session run ended ${end || "without done"}`);
-  return { messages: s.messages, state: s.rawState };
 }
 
 function reachOf(workload: Workload): { readonly max: number; readonly extra?: readonly number[] } {

@@ -6,22 +6,11 @@
 import { AbstractAgent, defaultApplyEvents, parseSSEStream, transformChunks, verifyEvents as officialVerify } from "@ag-ui/client";
 import { EMPTY, from } from "rxjs";
 import { encodeSse } from "../../src/wire/encodeSse";
-import { Session } from "../../src/client/Session";
-import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
-import {
-  applyOpsInPlace,
-  BenchCheckError,
-  checkEventCount,
-  checkEventTypes,
-  checkThread,
-  firstDifference,
-  tally,
-  type Thread,
-} from "../../bench/support/checkResult";
+import { applyOpsInPlace, BenchCheckError, checkEventCount, checkEventTypes, checkThread, firstDifference, tally } from "../../bench/support/checkResult";
 import { RUN, THREAD, USER, WORKLOADS } from "../../bench/support/clientWorkloads";
 import { compareAsync } from "../../bench/support/measure";
 import { runOfficialAgent } from "../../bench/support/officialLane";
-import { reduceBody } from "../../bench/support/reducerLane";
+import { reduceBody, sessionThread } from "../../bench/support/clientLanes";
 
 const bodyOf = (n: number, name: string) => {
   const workload = WORKLOADS.find((w) => w.name === name);
@@ -112,12 +101,6 @@ describe("the checks", () => {
 });
 
 describe("the lanes build exactly the expected thread", () => {
-  const sessionThread = (body: string): Thread => {
-    const session = new Session(new ReplayTransport(body), { threadId: THREAD, newId: () => "generated-id" });
-    session.send(USER).subscribe();
-    return { messages: session.messages, state: session.rawState };
-  };
-
   it.each(WORKLOADS.map((w) => w.name))(
     "%s: our Session, its pipeline alone (+apply) and the official HttpAgent.runAgent over an in-memory fetch",
     async (name) => {

@@ -1,6 +1,6 @@
 /**
- * The client bench's `+apply` lane: what a Session runs on an SSE body, without the Session. The
- * body is decoded (`decodeSse`), checked by the Session's own step (`normalizeAndVerify`, report
+ * The client bench's lanes that build a thread from an SSE body: `session` (a whole Session) and
+ * `+apply` (what a Session runs on the body, without the Session). For `+apply` the body is decoded (`decodeSse`), checked by the Session's own step (`normalizeAndVerify`, report
  * mode) and applied (`applyEvents` to a state that holds the user's message, as a Session's does
  * once it has sent it), and nothing else: no transport, no run slot, no views, no tool loop. Its
  * distance to the `session` lane is what the Session adds around its pipeline; its distance to the
@@ -9,6 +9,8 @@
 import { of } from "rxjs";
 import { applyEvents } from "../../src/client/applyEvents";
 import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
+import { Session } from "../../src/client/Session";
+import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import { ClientState } from "../../src/thread/reducers/ClientState";
 import { decodeSse } from "../../src/wire/decodeSse";
 import type { Thread } from "./checkResult";
@@ -32,4 +34,21 @@ export function reduceBody(body: string): Thread {
     });
   if (end !== "success") throw new Error(`the +apply lane's run ended ${end || "without done (it did not finish synchronously)"}`);
   return { messages: state.messages.snapshot(), state: state.rawState };
+}
+
+/**
+ * A Session over a ReplayTransport of `body` sending the bench's user message, to its end, and the
+ * thread it holds then; throws unless the run ended `success`.
+ *
+ * @example
+ * checkThread("session on text/20", sessionThread(body), expected);
+ */
+export function sessionThread(body: string): Thread {
+  const session = new Session(new ReplayTransport(body), { threadId: THREAD, newId: () => "generated-id" });
+  let end = "";
+  session.send(USER).subscribe((update) => {
+    if (update.kind === "done") end = update.end.kind;
+  });
+  if (end !== "success") throw new Error(`the session run ended ${end || "without done"}`);
+  return { messages: session.messages, state: session.rawState };
 }
