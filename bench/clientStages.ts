@@ -19,7 +19,7 @@
  * The decoding lanes must read exactly the generated events; `+apply` and `session` must build
  * exactly the generated thread (bench/support/checkResult.ts). Printed: each lane's events/s as a
  * multiple of the floor's, and its time per run beside the floor's in the same pairs (the floor's
- * own time moves with the garbage the other lane leaves). docs/benchmarks.md#issue-27 has a run.
+ * own time moves with the garbage the other lane leaves). docs/benchmarks.md#stages has a run.
  */
 import type { Event } from "../src/protocol/events";
 import { DEFAULT_MAX_JSON_DEPTH } from "../src/protocol/jsonDepth";

@@ -7,15 +7,16 @@
  * `decode` (decodeSse), `decode+norm+verify` (plus normalizeChunks and verifyEvents in report
  * mode), `+apply` (the Session's own pipeline without the Session: decode, its checked step and
  * `applyEvents`, bench/support/clientLanes.ts), `session` (a Session over a ReplayTransport:
- * everything, updates included), and
- * `official` (@ag-ui/client 1.0.0 as its users run it: `HttpAgent.runAgent` over an in-memory
- * fetch answering with the same bytes, mutations written back to the agent).
+ * everything, updates included), and `official` (@ag-ui/client 1.0.0 as its users run it:
+ * `HttpAgent.runAgent` over an in-memory fetch answering with the same bytes, mutations written
+ * back to the agent).
  *
  * Every lane's result is checked against the generator's expectation before its time counts, and
  * the last timed result again after (every official run is checked): the floor and the decoders
- * must read exactly the generated events (count, and types for the decoders), `+apply`, the session and the
- * official agent must end with exactly the generated messages and state (bench/support/
- * checkResult.ts). A mismatch, or a lane that built nothing, throws: the bench exits non-zero.
+ * must read exactly the generated events (count, and types for the decoders); `+apply`, the
+ * session and the official agent must end with exactly the generated messages and state
+ * (bench/support/checkResult.ts). A mismatch, or a lane that built nothing, throws: the bench exits
+ * non-zero.
  *
  * Our lanes are timed in alternation with the floor (`compare`: median of per-sample ratios,
  * robust to load from other processes); the official run is asynchronous, so each of its runs

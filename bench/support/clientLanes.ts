@@ -1,10 +1,11 @@
 /**
  * The client bench's lanes that build a thread from an SSE body: `session` (a whole Session) and
- * `+apply` (what a Session runs on the body, without the Session). For `+apply` the body is decoded (`decodeSse`), checked by the Session's own step (`normalizeAndVerify`, report
- * mode) and applied (`applyEvents` to a state that holds the user's message, as a Session's does
- * once it has sent it), and nothing else: no transport, no run slot, no views, no tool loop. Its
- * distance to the `session` lane is what the Session adds around its pipeline; its distance to the
- * `+norm+verify` lane is the reducer's (docs/benchmarks.md#issue-27).
+ * `+apply` (what a Session runs on the body, without the Session). For `+apply` the body is
+ * decoded (`decodeSse`), checked by the Session's own step (`normalizeAndVerify`, report mode) and
+ * applied (`applyEvents` to a state that holds the user's message, as a Session's does once it has
+ * sent it), and nothing else: no transport, no run slot, no views, no tool loop. Its distance to
+ * the `session` lane is what the Session adds around its pipeline; its distance to the
+ * `+norm+verify` lane is the reducer's (docs/benchmarks.md#stages).
  */
 import { of } from "rxjs";
 import { applyEvents } from "../../src/client/applyEvents";
