@@ -40,9 +40,15 @@ export class ChatPage {
     await this.page.getByTestId("send").click();
   }
 
-  /** Resolves once the status line says no run is active. */
-  idle(): Promise<void> {
-    return this.page.locator('[data-testid="status"][data-status="idle"]').waitFor();
+  /**
+   * Resolves once the status line says no run is active, read after the page's next frames: the
+   * Angular page is zoneless and draws a click's effects on a later frame, so right after `say` its
+   * status line may still show the idle from before the send (and `idle()` resolved before the run
+   * had begun; seen once in CI, where the long answer's checks then read the previous answer).
+   */
+  async idle(): Promise<void> {
+    await this.frames();
+    await this.page.locator('[data-testid="status"][data-status="idle"]').waitFor();
   }
 
   /** Resolves after the page has drawn a frame (and the one after it): what was scheduled is on screen. */
