@@ -6,10 +6,11 @@
  *   node --expose-gc -r ts-node/register/transpile-only bench/clientStages.ts [workload] [n]
  *
  * (`text` and 50,000 by default; workloads of bench/support/clientWorkloads.ts.) Lanes, each timed
- * in alternation with the floor as the client bench times its own (`compare`), each checked before
+ * in alternation with the client bench's floor as it times its own (`compare`), each checked before
  * its time counts and its last timed result again after:
  *
- * - `parse`: the floor itself (the same loop, timed against itself: the pair's own spread);
+ * - `parse`: the stage loop with no stage, which is the floor's work (timed against the floor: the
+ *   pair's own spread);
  * - `+decode`: plus `decodeEventValue` (the codec check the decoder runs on every frame);
  * - `+verify`: plus the Session's checked step (`checkedStep`, report mode: normalize and verify);
  * - `+apply`: plus the reducer (`applyEvent` per event, to a state holding the user's message, as a
@@ -30,7 +31,7 @@ import { decodeEventValue, type EventDecoding } from "../src/wire/decodeEvent";
 import { DecodeError } from "../src/wire/DecodeError";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
-import { sessionThread } from "./support/clientLanes";
+import { floor, sessionThread } from "./support/clientLanes";
 import { THREAD, USER, WORKLOADS } from "./support/clientWorkloads";
 import { compare } from "./support/measure";
 import { fmt, fmtRatio, printTable } from "./support/table";
@@ -107,7 +108,6 @@ function main(): void {
     if (typeof result === "number") checkEventCount(label, result, expected);
     else checkThread(label, result, expected);
   };
-  const floor = lanes.parse;
   const rows: string[][] = [["lane", "× floor's events/s", "ms a run", "floor's ms a run (same pairs)"]];
   for (const [lane, run] of Object.entries(lanes)) {
     check(lane, run(body));
@@ -115,7 +115,7 @@ function main(): void {
     let floorCount = 0;
     const timed = compare(
       "floor",
-      () => (floorCount = floor(body) as number),
+      () => (floorCount = floor(body)),
       lane,
       () => (last = run(body)),
       { minTimeMs: 300, warmUpMs: 100, minSamples: 9 },

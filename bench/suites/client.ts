@@ -42,7 +42,7 @@ import { isInBandReport } from "../../src/operators/ProtocolError";
 import { normalizeChunks } from "../../src/operators/normalizeChunks";
 import { verifyEvents } from "../../src/operators/verifyEvents";
 import { checkEventCount, checkEventTypes, checkThread, type Thread } from "../support/checkResult";
-import { reduceBody, sessionThread as session } from "../support/clientLanes";
+import { floor, reduceBody, sessionThread as session } from "../support/clientLanes";
 import { WORKLOADS, type Workload } from "../support/clientWorkloads";
 import { compare, compareAsync, type Comparison } from "../support/measure";
 import { median } from "../support/pairs";
@@ -70,17 +70,6 @@ const OFFICIAL_REACH: Readonly<Record<string, { readonly max: number; readonly e
   tools: { max: 300, extra: [300] },
   mixed: { max: 1_000 },
 };
-
-/** The raw floor: split frames, parse each; returns how many it parsed. */
-function floor(body: string): number {
-  let count = 0;
-  for (const frame of body.split("\n\n")) {
-    if (frame.length === 0) continue;
-    JSON.parse(frame.slice(6));
-    count++;
-  }
-  return count;
-}
 
 /** Runs a synchronous pipeline to completion (and checks that it was synchronous). */
 function runSync(run: (done: () => void) => Subscription): void {

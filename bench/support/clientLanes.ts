@@ -1,5 +1,6 @@
 /**
- * The client bench's lanes that build a thread from an SSE body: `session` (a whole Session) and
+ * The client bench's lanes that more than one bench times: the raw `floor` every share is taken
+ * against, and those that build a thread from an SSE body: `session` (a whole Session) and
  * `+apply` (what a Session runs on the body, without the Session). For `+apply` the body is
  * decoded (`decodeSse`), checked by the Session's own step (`normalizeAndVerify`, report mode) and
  * applied (`applyEvents` to a state that holds the user's message, as a Session's does once it has
@@ -52,4 +53,21 @@ export function sessionThread(body: string): Thread {
   });
   if (end !== "success") throw new Error(`the session run ended ${end || "without done"}`);
   return { messages: session.messages, state: session.rawState };
+}
+
+/**
+ * The raw floor: the body split into frames on blank lines and each frame's data `JSON.parse`d, the
+ * least any decoder does; returns how many frames it parsed.
+ *
+ * @example
+ * checkEventCount("floor on text/1,000", floor(body), expected);
+ */
+export function floor(body: string): number {
+  let count = 0;
+  for (const frame of body.split("\n\n")) {
+    if (frame.length === 0) continue;
+    JSON.parse(frame.slice(6));
+    count++;
+  }
+  return count;
 }
