@@ -22,50 +22,14 @@
  * multiple of the floor's, and its time per run beside the floor's in the same pairs (the floor's
  * own time moves with the garbage the other lane leaves). docs/benchmarks.md#stages has a run.
  */
-import type { Event } from "../src/protocol/events";
-import { DEFAULT_MAX_JSON_DEPTH } from "../src/protocol/jsonDepth";
-import { checkedStep, initialCheckedState, type CheckedSink } from "../src/operators/checkedStep";
 import { applyEvent } from "../src/thread/reducers/applyEvent";
 import { ClientState } from "../src/thread/reducers/ClientState";
-import { decodeEventValue, type EventDecoding } from "../src/wire/decodeEvent";
-import { DecodeError } from "../src/wire/DecodeError";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
-import { floor, sessionThread } from "./support/clientLanes";
-import { THREAD, USER, WORKLOADS } from "./support/clientWorkloads";
+import { checkedEvents, decodedEvent, eachFrame, floor, sessionThread } from "./support/clientLanes";
+import { USER, WORKLOADS } from "./support/clientWorkloads";
 import { compare } from "./support/measure";
 import { fmt, fmtRatio, printTable } from "./support/table";
-
-/** One frame's parsed data and its length in characters. */
-type Step = (json: unknown, length: number) => void;
-
-/** The frames' data, as the floor reads them: split on blank lines, `data: ` cut off. */
-function eachFrame(body: string, step: Step): void {
-  for (const frame of body.split("\n\n")) if (frame.length > 0) step(JSON.parse(frame.slice(6)), frame.length - 6);
-}
-
-/** The decoder's settings, as `decodeSse` picks them: a frame of at most twice the depth limit cannot be too deep. */
-const SHALLOW: EventDecoding = { maxDepth: DEFAULT_MAX_JSON_DEPTH, checkDepth: false, onStripped: undefined };
-const DEEP: EventDecoding = { ...SHALLOW, checkDepth: true };
-
-/** A parsed frame decoded into an event; throws on what the generated bodies never hold. */
-function decoded(json: unknown, length: number): Event {
-  const result = decodeEventValue(json, length > 2 * DEFAULT_MAX_JSON_DEPTH ? DEEP : SHALLOW);
-  if (result instanceof DecodeError || !("type" in result)) throw new Error(`expected every generated frame to decode, but got ${JSON.stringify(result)}`);
-  return result;
-}
-
-/** The events that pass the checked step, each handed to `sent`; a refusal throws (the generated streams are valid). */
-function checked(body: string, sent: (event: Event) => void): void {
-  const state = initialCheckedState({ mode: "report", threadId: THREAD, newId: () => "generated-id" });
-  const sink: CheckedSink = {
-    sent,
-    refused: (error) => {
-      throw new Error(`expected the checked step to accept every generated event, but it refused one: ${error.message}`);
-    },
-  };
-  eachFrame(body, (json, length) => checkedStep(state, decoded(json, length), sink));
-}
 
 const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
   parse: (body) => {
@@ -76,20 +40,20 @@ const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
   "+decode": (body) => {
     let count = 0;
     eachFrame(body, (json, length) => {
-      decoded(json, length);
+      decodedEvent(json, length);
       count++;
     });
     return count;
   },
   "+verify": (body) => {
     let count = 0;
-    checked(body, () => count++);
+    checkedEvents(body, () => count++);
     return count;
   },
   "+apply": (body) => {
     const state = ClientState.untyped();
     state.messages.append(USER);
-    checked(body, (event) => applyEvent(state, event));
+    checkedEvents(body, (event) => applyEvent(state, event));
     return { messages: state.messages.snapshot(), state: state.rawState };
   },
   session: sessionThread,

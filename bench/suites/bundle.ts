@@ -2,10 +2,13 @@
  * The browser bundle of `Session` + `HttpTransport` against issue #27's target (≤ 100 kB minified,
  * gzipped reported): the same measurement as the size gate (`scripts/gates/bundleSize.ts`,
  * docs/packaging.md#the-size-gate), of the built ESM entry, so `npm run build` comes first. Without
- * a build the target is printed as not met, with the reason.
+ * a build the target is printed as not met, with the reason. Beside it, what the parts under the
+ * Session weigh bundled alone (`measureBundleFloors`): the pipeline docs/seeds.md#seed-001 puts before every
+ * update, and that pipeline with `HttpTransport`.
  */
 import { join } from "node:path";
-import { bundleTarget, measureClientBundle } from "../../scripts/gates/bundleSize";
+import { bundleTarget, measureBundleFloors, measureClientBundle } from "../../scripts/gates/bundleSize";
+import { printTable } from "../support/table";
 import { printTargets, recordTarget } from "../support/targets";
 
 const root = join(__dirname, "..", "..");
@@ -18,4 +21,13 @@ export default async function run(): Promise<void> {
     recordTarget("bundle", "Session + HttpTransport browser bundle ≤ 100,000 B minified", error instanceof Error ? error.message : String(error), false);
   }
   printTargets("bundle targets", "bundle");
+  try {
+    const floors = await measureBundleFloors(root);
+    printTable("what the parts under the Session weigh alone (esbuild --bundle --minify --format=esm --platform=browser)", [
+      ["part", "minified", "gzipped"],
+      ...floors.map((floor) => [floor.name, `${floor.bytes.toLocaleString("en-US")} B`, `${floor.gzipBytes.toLocaleString("en-US")} B`]),
+    ]);
+  } catch (error) {
+    console.log(`the parts under the Session: not measured (${error instanceof Error ? error.message : String(error)})`);
+  }
 }

@@ -6,15 +6,22 @@
  * applied (`applyEvents` to a state that holds the user's message, as a Session's does once it has
  * sent it), and nothing else: no transport, no run slot, no views, no tool loop. Its distance to
  * the `session` lane is what the Session adds around its pipeline; its distance to the
- * `+norm+verify` lane is the reducer's (docs/benchmarks.md#stages).
+ * `+norm+verify` lane is the reducer's (docs/benchmarks.md#stages). Beside them, the frame loop
+ * the RxJS-free stage lanes build on (`eachFrame`, `decodedEvent`, `checkedEvents`:
+ * bench/clientStages.ts, bench/clientBounds.ts).
  */
 import { of } from "rxjs";
 import { applyEvents } from "../../src/client/applyEvents";
+import { checkedStep, initialCheckedState, type CheckedSink } from "../../src/operators/checkedStep";
 import { normalizeAndVerify } from "../../src/operators/normalizeAndVerify";
+import type { Event } from "../../src/protocol/events";
+import { DEFAULT_MAX_JSON_DEPTH } from "../../src/protocol/jsonDepth";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
 import { ClientState } from "../../src/thread/reducers/ClientState";
 import { decodeSse } from "../../src/wire/decodeSse";
+import { decodeEventValue, type EventDecoding } from "../../src/wire/decodeEvent";
+import { DecodeError } from "../../src/wire/DecodeError";
 import type { Thread } from "./checkResult";
 import { THREAD, USER } from "./clientWorkloads";
 
@@ -70,4 +77,55 @@ export function floor(body: string): number {
     count++;
   }
   return count;
+}
+
+/** What a stage loop does with one frame: its parsed data and its length in characters. */
+export type FrameStep = (json: unknown, length: number) => void;
+
+/**
+ * The frames' data as the floor reads them (split on blank lines, `data: ` cut off, `JSON.parse`d),
+ * each handed to `step`: the loop the stage lanes of bench/clientStages.ts and bench/clientBounds.ts
+ * add their stage to.
+ *
+ * @example
+ * eachFrame(body, () => count++);
+ */
+export function eachFrame(body: string, step: FrameStep): void {
+  for (const frame of body.split("\n\n")) if (frame.length > 0) step(JSON.parse(frame.slice(6)), frame.length - 6);
+}
+
+/** The decoder's settings, as `decodeSse` picks them: a frame of at most twice the depth limit cannot be too deep. */
+const SHALLOW: EventDecoding = { maxDepth: DEFAULT_MAX_JSON_DEPTH, checkDepth: false, onStripped: undefined };
+const DEEP: EventDecoding = { ...SHALLOW, checkDepth: true };
+
+/**
+ * A parsed frame decoded into an event, as the decoder checks every frame (`decodeEventValue`);
+ * throws on what the generated bodies never hold.
+ *
+ * @example
+ * eachFrame(body, (json, length) => decodedEvent(json, length));
+ */
+export function decodedEvent(json: unknown, length: number): Event {
+  const result = decodeEventValue(json, length > 2 * DEFAULT_MAX_JSON_DEPTH ? DEEP : SHALLOW);
+  if (result instanceof DecodeError || !("type" in result)) throw new Error(`expected every generated frame to decode, but got ${JSON.stringify(result)}`);
+  return result;
+}
+
+/**
+ * Parses and decodes `body`'s frames and runs them through the Session's checked step (report mode:
+ * normalize and verify), handing each event that passes to `sent`; a refusal throws (the generated
+ * streams are valid).
+ *
+ * @example
+ * checkedEvents(body, (event) => applyEvent(state, event));
+ */
+export function checkedEvents(body: string, sent: (event: Event) => void): void {
+  const state = initialCheckedState({ mode: "report", threadId: THREAD, newId: () => "generated-id" });
+  const sink: CheckedSink = {
+    sent,
+    refused: (error) => {
+      throw new Error(`expected the checked step to accept every generated event, but it refused one: ${error.message}`);
+    },
+  };
+  eachFrame(body, (json, length) => checkedStep(state, decodedEvent(json, length), sink));
 }

@@ -60,6 +60,36 @@ export async function measureClientBundle(root: string): Promise<BundleSize> {
   return measureBundle(`export { Session, HttpTransport } from ${JSON.stringify(entry)};`, root);
 }
 
+/** One named part of the client, bundled alone the same way: what it weighs. */
+export interface BundleFloor extends BundleSize {
+  readonly name: string;
+}
+
+/**
+ * What the parts under the Session weigh, bundled alone the same way as `measureClientBundle`
+ * (from the built ESM entries under `root`): the pipeline that docs/seeds.md#seed-001 puts before
+ * every update (the SSE decoder, chunk normalization, verification and the reducer: `decodeSse`,
+ * `normalizeChunks`, `verifyEvents`, `applyEvents`), then that pipeline with `HttpTransport`. Neither holds a Session; each is a floor under the Session's bundle for as long
+ * as the Session runs that pipeline (docs/benchmarks.md#bundle-and-encode). Throws when the
+ * entries are not built.
+ *
+ * @example
+ * const [pipeline, withTransport] = await measureBundleFloors(process.cwd());
+ */
+export async function measureBundleFloors(root: string): Promise<readonly BundleFloor[]> {
+  const core = join(root, "dist", "esm", "index.mjs");
+  const client = join(root, "dist", "esm", "client.mjs");
+  for (const entry of [core, client]) if (!existsSync(entry)) throw new Error(`expected the built entry ${entry}, but it is missing: run npm run build first`);
+  const pipeline = `export { decodeSse, normalizeChunks, verifyEvents } from ${JSON.stringify(core)}; export { applyEvents } from ${JSON.stringify(client)};`;
+  return [
+    { name: "the seed-001 pipeline (decodeSse, normalizeChunks, verifyEvents, applyEvents)", ...(await measureBundle(pipeline, root)) },
+    {
+      name: "the same and HttpTransport",
+      ...(await measureBundle(`${pipeline} export { HttpTransport } from ${JSON.stringify(client)};`, root)),
+    },
+  ];
+}
+
 /**
  * Whether the bundle meets issue #27's target (`BUNDLE_TARGET_BYTES`), as the cells of a
  * `target | measured | met` row: the gzipped figure is reported beside the minified one.

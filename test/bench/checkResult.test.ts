@@ -10,7 +10,8 @@ import { applyOpsInPlace, BenchCheckError, checkEventCount, checkEventTypes, che
 import { RUN, THREAD, USER, WORKLOADS } from "../../bench/support/clientWorkloads";
 import { compareAsync } from "../../bench/support/measure";
 import { runOfficialAgent } from "../../bench/support/officialLane";
-import { reduceBody, sessionThread } from "../../bench/support/clientLanes";
+import { checkedEvents, reduceBody, sessionThread } from "../../bench/support/clientLanes";
+import { LeastReducer, leastThread, type LeastEvent, type LeastUpdate } from "../../bench/support/leastReducer";
 
 const bodyOf = (n: number, name: string) => {
   const workload = WORKLOADS.find((w) => w.name === name);
@@ -110,6 +111,45 @@ describe("the lanes build exactly the expected thread", () => {
       checkThread(`official on ${name}`, await runOfficialAgent(new TextEncoder().encode(body)), expected);
     },
   );
+});
+
+describe("the least lane (bench/support/leastReducer.ts, a bound for bench/clientBounds.ts)", () => {
+  it.each(["text", "chat", "tools"])(
+    "%s: builds exactly the expected thread, one update per event but RUN_STARTED, alone and behind the checked step",
+    (name) => {
+      const { body, events, expected } = bodyOf(20, name);
+      const updates: LeastUpdate[] = [];
+      checkThread(
+        `least on ${name}`,
+        leastThread(body, (update) => updates.push(update)),
+        expected,
+      );
+      expect(updates).toHaveLength(events.length - 1);
+      expect(updates.at(-1)?.kind).toBe("done");
+      const least = new LeastReducer(() => undefined);
+      checkedEvents(body, (event) => least.apply(event as unknown as LeastEvent));
+      checkThread(`checked + least on ${name}`, least.thread(), expected);
+    },
+  );
+
+  it("keeps the identity of the messages an update does not touch", () => {
+    const { body } = bodyOf(3, "tools");
+    const thread = new LeastReducer(() => undefined);
+    for (const frame of body.split("\n\n").filter((text) => text.length > 0)) thread.apply(JSON.parse(frame.slice(6)) as LeastEvent);
+    const before = thread.thread().messages.slice();
+    thread.apply({ type: "TOOL_CALL_START", toolCallId: "late", toolCallName: "search" } as LeastEvent);
+    thread.apply({ type: "TOOL_CALL_ARGS", toolCallId: "late", delta: "{}" } as LeastEvent);
+    const after = thread.thread().messages;
+    before.forEach((message, index) => expect(after[index]).toBe(message));
+  });
+
+  it("refuses an event outside the streams it covers, and a continuation of an id it never saw, naming them", () => {
+    const { body } = bodyOf(2, "state");
+    expect(() => leastThread(body, () => undefined)).toThrow("expected the events of the text, chat or tools workload, but got STATE_SNAPSHOT");
+    expect(() => new LeastReducer(() => undefined).apply({ type: "TEXT_MESSAGE_CONTENT", messageId: "nobody", delta: "x" } as LeastEvent)).toThrow(
+      "expected a message or tool call nobody started before its continuation, but there is none",
+    );
+  });
 });
 
 describe("applyOpsInPlace (the state bench's own applier of published deltas)", () => {

@@ -2,13 +2,13 @@
  * The size gate (scripts/gates/bundleSize.ts, docs/packaging.md#the-size-gate): a bundle over its
  * budget fails, at or under passes, and the weighing is esbuild's real minified output and its gzip.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildSync } from "esbuild";
 import { parseBudgets, readBudgets } from "../../scripts/gates/budgets";
-import { BUNDLE_TARGET_BYTES, bundleTarget, checkBundleSize, measureBundle, measureClientBundle } from "../../scripts/gates/bundleSize";
+import { BUNDLE_TARGET_BYTES, bundleTarget, checkBundleSize, measureBundle, measureBundleFloors, measureClientBundle } from "../../scripts/gates/bundleSize";
 
 const budget = { bytes: 1_000, gzipBytes: 400 };
 
@@ -84,13 +84,41 @@ describe("bundleTarget (issue #27: at most 100 kB minified)", () => {
   });
 });
 
-describe("measureClientBundle", () => {
-  it("says to build first when the ESM client entry is missing", async () => {
+describe("without a build", () => {
+  it.each([
+    ["measureClientBundle", measureClientBundle, /dist\/esm\/client\.mjs, but it is missing: run npm run build first/],
+    ["measureBundleFloors", measureBundleFloors, /dist\/esm\/index\.mjs, but it is missing: run npm run build first/],
+  ])("%s says to build first, naming the missing entry", async (_, measure: (root: string) => Promise<unknown>, message) => {
     const empty = mkdtempSync(join(tmpdir(), "agui-rx-nodist-"));
     try {
-      await expect(measureClientBundle(empty)).rejects.toThrow(/dist\/esm\/client\.mjs, but it is missing: run npm run build first/);
+      await expect(measure(empty)).rejects.toThrow(message);
     } finally {
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("measureBundleFloors", () => {
+  it("weighs the pipeline's four exports alone, then with HttpTransport, from the built core and client entries", async () => {
+    const root = mkdtempSync(join(tmpdir(), "agui-rx-floors-"));
+    try {
+      mkdirSync(join(root, "dist", "esm"), { recursive: true });
+      const stage = (name: string) => `export const ${name} = () => "${name} at work";`;
+      writeFileSync(
+        join(root, "dist", "esm", "index.mjs"),
+        [stage("decodeSse"), stage("normalizeChunks"), stage("verifyEvents"), stage("unusedCore")].join("\n"),
+      );
+      writeFileSync(join(root, "dist", "esm", "client.mjs"), [stage("applyEvents"), stage("HttpTransport"), stage("Session")].join("\n"));
+      const [pipeline, withTransport] = await measureBundleFloors(root);
+      const pipelineOnly = await measureBundle(
+        `export { decodeSse, normalizeChunks, verifyEvents } from ${JSON.stringify(join(root, "dist", "esm", "index.mjs"))}; export { applyEvents } from ${JSON.stringify(join(root, "dist", "esm", "client.mjs"))};`,
+        root,
+      );
+      expect(pipeline).toEqual({ name: expect.stringMatching(/^the seed-001 pipeline/) as string, ...pipelineOnly });
+      expect(withTransport.name).toBe("the same and HttpTransport");
+      expect(withTransport.bytes).toBeGreaterThan(pipeline.bytes);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
