@@ -21,10 +21,9 @@ import { applyEvent } from "../src/thread/reducers/applyEvent";
 import { ClientState } from "../src/thread/reducers/ClientState";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
-import { checkedEvents, floor } from "./support/clientLanes";
+import { checkedEvents, timedAgainstFloor } from "./support/clientLanes";
 import { USER, WORKLOADS } from "./support/clientWorkloads";
 import { LeastReducer, leastThread, type LeastEvent } from "./support/leastReducer";
-import { compare } from "./support/measure";
 import { fmt, fmtRatio, printTable } from "./support/table";
 
 /** Issue #27's share targets for the workloads the least lane covers. */
@@ -65,18 +64,12 @@ function measureLane(name: string, lane: string, n: number): number {
   const { events, expected } = workload.generate(n);
   const body = events.map((event) => encodeSse(event)).join("");
   const label = `${lane} on ${name}/${n.toLocaleString("en-US")}`;
-  checkThread(label, run(body), expected);
-  let last: Thread = { messages: [], state: undefined };
-  let floorCount = 0;
-  const timed = compare(
-    "floor",
-    () => (floorCount = floor(body)),
-    lane,
-    () => (last = run(body)),
-    { minTimeMs: 300, warmUpMs: 100, minSamples: 9 },
+  const timed = timedAgainstFloor(
+    body,
+    () => run(body),
+    (thread) => checkThread(label, thread, expected),
+    (count) => checkEventCount(`floor beside ${label}`, count, expected),
   );
-  checkEventCount(`floor beside ${label}`, floorCount, expected);
-  checkThread(label, last, expected);
   return timed.ratio;
 }
 

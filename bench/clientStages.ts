@@ -26,9 +26,8 @@ import { applyEvent } from "../src/thread/reducers/applyEvent";
 import { ClientState } from "../src/thread/reducers/ClientState";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
-import { checkedEvents, decodedEvent, eachFrame, floor, sessionThread } from "./support/clientLanes";
+import { checkedEvents, decodedEvent, eachFrame, sessionThread, timedAgainstFloor } from "./support/clientLanes";
 import { USER, WORKLOADS } from "./support/clientWorkloads";
-import { compare } from "./support/measure";
 import { fmt, fmtRatio, printTable } from "./support/table";
 
 const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
@@ -74,18 +73,12 @@ function main(): void {
   };
   const rows: string[][] = [["lane", "× floor's events/s", "ms a run", "floor's ms a run (same pairs)"]];
   for (const [lane, run] of Object.entries(lanes)) {
-    check(lane, run(body));
-    let last: number | Thread = 0;
-    let floorCount = 0;
-    const timed = compare(
-      "floor",
-      () => (floorCount = floor(body)),
-      lane,
-      () => (last = run(body)),
-      { minTimeMs: 300, warmUpMs: 100, minSamples: 9 },
+    const timed = timedAgainstFloor(
+      body,
+      () => run(body),
+      (result) => check(lane, result),
+      (count) => check("floor", count),
     );
-    check("floor", floorCount);
-    check(lane, last);
     rows.push([lane, fmtRatio(1 / timed.ratio), fmt(timed.candidate.msPerOp), fmt(timed.baseline.msPerOp)]);
   }
   printTable(

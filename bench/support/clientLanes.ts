@@ -23,6 +23,7 @@ import { decodeSse } from "../../src/wire/decodeSse";
 import { decodeEventValue, type EventDecoding } from "../../src/wire/decodeEvent";
 import { DecodeError } from "../../src/wire/DecodeError";
 import type { Thread } from "./checkResult";
+import { compare, type Comparison } from "./measure";
 import { THREAD, USER } from "./clientWorkloads";
 
 /**
@@ -128,4 +129,29 @@ export function checkedEvents(body: string, sent: (event: Event) => void): void 
     },
   };
   eachFrame(body, (json, length) => checkedStep(state, decodedEvent(json, length), sink));
+}
+
+/**
+ * Times `run` against the floor on `body` as the client bench times its lanes (`compare`, the
+ * floor as baseline), with the lane's result checked before its time counts and its last timed
+ * result checked again after, as is the floor's count (`checkLane`, `checkFloor`: each throws on a
+ * wrong result). Returns the comparison: `ratio` is the lane's time per run over the floor's.
+ *
+ * @example
+ * const timed = timedAgainstFloor(body, () => leastThread(body, () => undefined), (thread) => checkThread("least", thread, expected), (count) => checkEventCount("floor", count, expected));
+ */
+export function timedAgainstFloor<T>(body: string, run: () => T, checkLane: (result: T) => void, checkFloor: (count: number) => void): Comparison {
+  let last = run();
+  checkLane(last);
+  let floorCount = 0;
+  const timed = compare(
+    "floor",
+    () => (floorCount = floor(body)),
+    "lane",
+    () => (last = run()),
+    { minTimeMs: 300, warmUpMs: 100, minSamples: 9 },
+  );
+  checkFloor(floorCount);
+  checkLane(last);
+  return timed;
 }
