@@ -6,9 +6,10 @@
  * applied (`applyEvents` to a state that holds the user's message, as a Session's does once it has
  * sent it), and nothing else: no transport, no run slot, no views, no tool loop. Its distance to
  * the `session` lane is what the Session adds around its pipeline; its distance to the
- * `+norm+verify` lane is the reducer's (docs/benchmarks.md#stages). Beside them, the frame loop
- * the RxJS-free stage lanes build on (`eachFrame`, `decodedEvent`, `checkedEvents`:
- * bench/clientStages.ts, bench/clientBounds.ts).
+ * `+norm+verify` lane is the reducer's (docs/benchmarks.md#stages). Beside them, what the
+ * RxJS-free lanes of bench/clientStages.ts and bench/clientBounds.ts build on: the frame loop
+ * (`eachFrame`, `decodedEvent`, `checkedEvents`) and the timing of a lane against the floor with
+ * its checks (`timedAgainstFloor`).
  */
 import { of } from "rxjs";
 import { applyEvents } from "../../src/client/applyEvents";

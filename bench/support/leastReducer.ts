@@ -51,7 +51,7 @@ export interface LeastEvent {
  *
  * @example
  * const least = new LeastReducer(() => undefined);
- * least.apply({ type: "TEXT_MESSAGE_START", messageId: "m" });
+ * for (const frame of body.split("\n\n")) if (frame.length > 0) least.apply(JSON.parse(frame.slice(6)) as LeastEvent);
  */
 export class LeastReducer {
   private messages: LeastMessage[] = [USER];
@@ -69,6 +69,7 @@ export class LeastReducer {
     const messages = this.messages;
     switch (event.type) {
       case "TEXT_MESSAGE_START":
+        // The generated streams open every text message as the assistant's.
         this.positions.set(event.messageId, messages.length);
         messages.push({ id: event.messageId, role: "assistant", content: "" });
         this.update("message", messages.length - 1, { kind: "started" });
