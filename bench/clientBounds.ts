@@ -17,12 +17,10 @@
  * the target. docs/benchmarks.md#bounds has a run.
  */
 import { execFileSync } from "node:child_process";
-import { applyEvent } from "../src/thread/reducers/applyEvent";
-import { ClientState } from "../src/thread/reducers/ClientState";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
-import { checkedEvents, timedAgainstFloor } from "./support/clientLanes";
-import { USER, WORKLOADS } from "./support/clientWorkloads";
+import { appliedThread, checkedEvents, timedAgainstFloor } from "./support/clientLanes";
+import { WORKLOADS } from "./support/clientWorkloads";
 import { LeastReducer, leastThread, type LeastEvent } from "./support/leastReducer";
 import { fmt, fmtRatio, printTable } from "./support/table";
 
@@ -39,12 +37,7 @@ const LANES: Readonly<Record<string, (body: string) => Thread>> = {
     return least.thread();
   },
   // This client's reducer behind the same checks: bench/clientStages.ts's `+apply`.
-  "checked + reducer": (body) => {
-    const state = ClientState.untyped();
-    state.messages.append(USER);
-    checkedEvents(body, (event) => applyEvent(state, event));
-    return { messages: state.messages.snapshot(), state: state.rawState };
-  },
+  "checked + reducer": appliedThread,
 };
 
 /**

@@ -22,12 +22,10 @@
  * multiple of the floor's, and its time per run beside the floor's in the same pairs (the floor's
  * own time moves with the garbage the other lane leaves). docs/benchmarks.md#stages has a run.
  */
-import { applyEvent } from "../src/thread/reducers/applyEvent";
-import { ClientState } from "../src/thread/reducers/ClientState";
 import { encodeSse } from "../src/wire/encodeSse";
 import { checkEventCount, checkThread, type Thread } from "./support/checkResult";
-import { checkedEvents, decodedEvent, eachFrame, sessionThread, timedAgainstFloor } from "./support/clientLanes";
-import { USER, WORKLOADS } from "./support/clientWorkloads";
+import { appliedThread, checkedEvents, decodedEvent, eachFrame, sessionThread, timedAgainstFloor } from "./support/clientLanes";
+import { WORKLOADS } from "./support/clientWorkloads";
 import { fmt, fmtRatio, printTable } from "./support/table";
 
 const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
@@ -49,12 +47,7 @@ const lanes: Readonly<Record<string, (body: string) => number | Thread>> = {
     checkedEvents(body, () => count++);
     return count;
   },
-  "+apply": (body) => {
-    const state = ClientState.untyped();
-    state.messages.append(USER);
-    checkedEvents(body, (event) => applyEvent(state, event));
-    return { messages: state.messages.snapshot(), state: state.rawState };
-  },
+  "+apply": appliedThread,
   session: sessionThread,
 };
 

@@ -8,7 +8,7 @@
  * the `session` lane is what the Session adds around its pipeline; its distance to the
  * `+norm+verify` lane is the reducer's (docs/benchmarks.md#stages). Beside them, what the
  * RxJS-free lanes of bench/clientStages.ts and bench/clientBounds.ts build on: the frame loop
- * (`eachFrame`, `decodedEvent`, `checkedEvents`) and the timing of a lane against the floor with
+ * (`eachFrame`, `decodedEvent`, `checkedEvents`, `appliedThread`) and the timing of a lane against the floor with
  * its checks (`timedAgainstFloor`).
  */
 import { of } from "rxjs";
@@ -19,6 +19,7 @@ import type { Event } from "../../src/protocol/events";
 import { DEFAULT_MAX_JSON_DEPTH } from "../../src/protocol/jsonDepth";
 import { Session } from "../../src/client/Session";
 import { ReplayTransport } from "../../src/client/transports/ReplayTransport";
+import { applyEvent } from "../../src/thread/reducers/applyEvent";
 import { ClientState } from "../../src/thread/reducers/ClientState";
 import { decodeSse } from "../../src/wire/decodeSse";
 import { decodeEventValue, type EventDecoding } from "../../src/wire/decodeEvent";
@@ -130,6 +131,21 @@ export function checkedEvents(body: string, sent: (event: Event) => void): void 
     },
   };
   eachFrame(body, (json, length) => checkedStep(state, decodedEvent(json, length), sink));
+}
+
+/**
+ * The reducer stage with no RxJS: `body` checked by `checkedEvents`, each event that passes
+ * applied with `applyEvent` to a state holding the bench's user message; returns the thread built
+ * (bench/clientStages.ts's `+apply`, bench/clientBounds.ts's `checked + reducer`).
+ *
+ * @example
+ * checkThread("+apply on text/20", appliedThread(body), expected);
+ */
+export function appliedThread(body: string): Thread {
+  const state = ClientState.untyped();
+  state.messages.append(USER);
+  checkedEvents(body, (event) => applyEvent(state, event));
+  return { messages: state.messages.snapshot(), state: state.rawState };
 }
 
 /**

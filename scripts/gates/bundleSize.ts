@@ -55,8 +55,7 @@ export async function measureBundle(source: string, resolveDir: string): Promise
  * const { bytes, gzipBytes } = await measureClientBundle(process.cwd());
  */
 export async function measureClientBundle(root: string): Promise<BundleSize> {
-  const entry = join(root, "dist", "esm", "client.mjs");
-  if (!existsSync(entry)) throw new Error(`expected the built entry ${entry}, but it is missing: run npm run build first`);
+  const entry = builtEntry(root, "client.mjs");
   return measureBundle(`export { Session, HttpTransport } from ${JSON.stringify(entry)};`, root);
 }
 
@@ -69,17 +68,16 @@ export interface BundleFloor extends BundleSize {
  * What the parts under the Session weigh, bundled alone the same way as `measureClientBundle`
  * (from the built ESM entries under `root`): the pipeline that docs/seeds.md#seed-001 puts before
  * every update (the SSE decoder, chunk normalization, verification and the reducer: `decodeSse`,
- * `normalizeChunks`, `verifyEvents`, `applyEvents`), then that pipeline with `HttpTransport`. Neither holds a Session; each is a floor under the Session's bundle for as long
- * as the Session runs that pipeline (docs/benchmarks.md#bundle-and-encode). Throws when the
- * entries are not built.
+ * `normalizeChunks`, `verifyEvents`, `applyEvents`), then that pipeline with `HttpTransport`.
+ * Neither holds a Session; each is a floor under the Session's bundle for as long as the Session
+ * runs that pipeline (docs/benchmarks.md#bundle-and-encode). Throws when the entries are not built.
  *
  * @example
  * const [pipeline, withTransport] = await measureBundleFloors(process.cwd());
  */
 export async function measureBundleFloors(root: string): Promise<readonly BundleFloor[]> {
-  const core = join(root, "dist", "esm", "index.mjs");
-  const client = join(root, "dist", "esm", "client.mjs");
-  for (const entry of [core, client]) if (!existsSync(entry)) throw new Error(`expected the built entry ${entry}, but it is missing: run npm run build first`);
+  const core = builtEntry(root, "index.mjs");
+  const client = builtEntry(root, "client.mjs");
   const pipeline = `export { decodeSse, normalizeChunks, verifyEvents } from ${JSON.stringify(core)}; export { applyEvents } from ${JSON.stringify(client)};`;
   return [
     { name: "the seed-001 pipeline (decodeSse, normalizeChunks, verifyEvents, applyEvents)", ...(await measureBundle(pipeline, root)) },
@@ -99,8 +97,8 @@ export async function measureBundleFloors(root: string): Promise<readonly Bundle
  */
 export function bundleTarget(size: BundleSize): { readonly target: string; readonly measured: string; readonly met: boolean } {
   return {
-    target: `Session + HttpTransport browser bundle ≤ ${bytes(BUNDLE_TARGET_BYTES)} minified`,
-    measured: `${bytes(size.bytes)} (${bytes(size.gzipBytes)} gzipped)`,
+    target: `Session + HttpTransport browser bundle ≤ ${formatBytes(BUNDLE_TARGET_BYTES)} minified`,
+    measured: `${formatBytes(size.bytes)} (${formatBytes(size.gzipBytes)} gzipped)`,
     met: size.bytes <= BUNDLE_TARGET_BYTES,
   };
 }
@@ -117,7 +115,7 @@ export function checkBundleSize(size: BundleSize, budget: SizeBudget): GateVerdi
     (line): line is string => line !== undefined,
   );
   const lines = [
-    `Session + HttpTransport, browser bundle: ${bytes(size.bytes)} minified (budget ${bytes(budget.bytes)}), ${bytes(size.gzipBytes)} gzipped (budget ${bytes(budget.gzipBytes)})`,
+    `Session + HttpTransport, browser bundle: ${formatBytes(size.bytes)} minified (budget ${formatBytes(budget.bytes)}), ${formatBytes(size.gzipBytes)} gzipped (budget ${formatBytes(budget.gzipBytes)})`,
     ...over,
   ];
   if (over.length > 0)
@@ -134,9 +132,24 @@ export function checkBundleSize(size: BundleSize, budget: SizeBudget): GateVerdi
 }
 
 function overBudget(what: string, actual: number, budget: number): string | undefined {
-  return actual > budget ? `expected at most ${bytes(budget)} ${what}, but the bundle is ${bytes(actual)} (+${bytes(actual - budget)})` : undefined;
+  return actual > budget
+    ? `expected at most ${formatBytes(budget)} ${what}, but the bundle is ${formatBytes(actual)} (+${formatBytes(actual - budget)})`
+    : undefined;
 }
 
-function bytes(n: number): string {
+/** The path of the built ESM entry `file` under `root`; throws, saying to build first, when it is missing. */
+function builtEntry(root: string, file: string): string {
+  const entry = join(root, "dist", "esm", file);
+  if (!existsSync(entry)) throw new Error(`expected the built entry ${entry}, but it is missing: run npm run build first`);
+  return entry;
+}
+
+/**
+ * A byte count as the size gate prints it.
+ *
+ * @example
+ * formatBytes(181326); // "181,326 B"
+ */
+export function formatBytes(n: number): string {
   return `${n.toLocaleString("en-US")} B`;
 }
